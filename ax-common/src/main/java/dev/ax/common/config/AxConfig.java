@@ -1,0 +1,162 @@
+package dev.ax.common.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * The effective configuration of a process, read once at start. Sources, strongest first: explicit
+ * overrides (the CLI), JVM system properties, environment variables, the properties file named by
+ * {@code AX_CONFIG_FILE}, the key's default. Every key is parsed and validated in {@link #load}: a
+ * bad value, a missing required key or an unknown {@code AX_*} key stops the process there with the
+ * key and the value in the message. Immutable and thread-safe.
+ */
+public final class AxConfig {
+
+  private static final String PREFIX = "AX_";
+
+  private final Map<String, Object> values;
+  private final Map<String, String> rawValues;
+
+  private AxConfig(Map<String, Object> values, Map<String, String> rawValues) {
+    this.values = values;
+    this.rawValues = rawValues;
+  }
+
+  /** Reads this process's environment and system properties. */
+  public static AxConfig fromEnvironment(Map<String, String> overrides) {
+    Map<String, String> sysProps = new HashMap<>();
+    System.getProperties().forEach((k, v) -> sysProps.put(k.toString(), v.toString()));
+    return load(System.getenv(), sysProps, overrides);
+  }
+
+  /**
+   * @throws ConfigException naming the key and value that are wrong
+   */
+  public static AxConfig load(
+      Map<String, String> env,
+      Map<String, String> systemProperties,
+      Map<String, String> overrides) {
+    Map<String, String> merged = new HashMap<>();
+    String file =
+        firstNonNull(
+            overrides.get(ConfigKeys.CONFIG_FILE.name()),
+            systemProperties.get(ConfigKeys.CONFIG_FILE.name()),
+            env.get(ConfigKeys.CONFIG_FILE.name()));
+    if (file != null && !file.isBlank()) {
+      merged.putAll(readFile(Path.of(file)));
+    }
+    copyAxKeys(env, merged);
+    copyAxKeys(systemProperties, merged);
+    merged.putAll(overrides);
+
+    for (String key : merged.keySet()) {
+      if (!ConfigKeys.byName().containsKey(key)) {
+        throw new ConfigException(
+            "unknown configuration key "
+                + key
+                + "="
+                + mask(key, merged.get(key))
+                + " (see docs/CONFIGURATION.md for the keys AX reads)");
+      }
+    }
+    Map<String, Object> values = new HashMap<>();
+    Map<String, String> raw = new TreeMap<>();
+    for (ConfigKey<?> key : ConfigKeys.all()) {
+      String text = merged.getOrDefault(key.name(), key.defaultValue());
+      if (text == null || (text.isBlank() && key.required())) {
+        if (key.required()) {
+          throw new ConfigException(
+              "missing required configuration key " + key.name() + ": " + key.doc());
+        }
+        continue;
+      }
+      try {
+        values.put(key.name(), key.parser().apply(text));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(
+            "bad configuration value "
+                + key.name()
+                + "="
+                + (key.secret() ? "****" : text)
+                + ": "
+                + e.getMessage());
+      }
+      raw.put(key.name(), text);
+    }
+    return new AxConfig(values, raw);
+  }
+
+  /** The value of {@code key}; null only for an optional key with no default that was not set. */
+  @SuppressWarnings("unchecked")
+  public <T> T get(ConfigKey<T> key) {
+    if (!ConfigKeys.byName().containsKey(key.name())) {
+      throw new IllegalArgumentException("not a registered key: " + key.name());
+    }
+    return (T) values.get(key.name());
+  }
+
+  public boolean isSet(ConfigKey<?> key) {
+    String raw = rawValues.get(key.name());
+    return raw != null && !raw.isBlank();
+  }
+
+  /** A copy with {@code key} set to {@code value}, re-validated. */
+  public AxConfig with(ConfigKey<?> key, String value) {
+    Map<String, String> overrides = new HashMap<>(rawValues);
+    overrides.put(key.name(), value);
+    return load(Map.of(), Map.of(), overrides);
+  }
+
+  /** The effective configuration, one key per line, secrets masked: for the start-up log. */
+  public String describe() {
+    StringJoiner joiner = new StringJoiner("\n  ", "effective configuration:\n  ", "");
+    for (Map.Entry<String, String> entry : rawValues.entrySet()) {
+      joiner.add(entry.getKey() + "=" + mask(entry.getKey(), entry.getValue()));
+    }
+    return joiner.toString();
+  }
+
+  private static String mask(String keyName, String value) {
+    ConfigKey<?> key = ConfigKeys.byName().get(keyName);
+    return key != null && key.secret() && value != null && !value.isEmpty() ? "****" : value;
+  }
+
+  private static void copyAxKeys(Map<String, String> source, Map<String, String> target) {
+    source.forEach(
+        (k, v) -> {
+          if (k.startsWith(PREFIX) && !k.equals(ConfigKeys.CONFIG_FILE.name())) {
+            target.put(k, v);
+          }
+        });
+  }
+
+  private static Map<String, String> readFile(Path path) {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(path)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new ConfigException(
+          "cannot read " + ConfigKeys.CONFIG_FILE.name() + "=" + path + ": " + e.getMessage());
+    }
+    Map<String, String> map = new HashMap<>();
+    properties.forEach((k, v) -> map.put(k.toString().trim(), v.toString().trim()));
+    return map;
+  }
+
+  @SafeVarargs
+  private static <T> T firstNonNull(T... values) {
+    for (T value : values) {
+      if (value != null) {
+        return value;
+      }
+    }
+    return null;
+  }
+}

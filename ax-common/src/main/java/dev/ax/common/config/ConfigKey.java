@@ -1,0 +1,129 @@
+package dev.ax.common.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One documented configuration key: its name (an environment variable, also accepted as a system
+ * property or a line of the file named by {@code AX_CONFIG_FILE}), its default, its parser and its
+ * validation. Immutable.
+ *
+ * @param defaultValue the default as text, null when the key has none (then it is optional and
+ *     reads as null unless {@code required})
+ * @param secret never logged; {@link AxConfig#describe()} prints it masked
+ */
+public record ConfigKey<T>(
+    String name,
+    String doc,
+    String defaultValue,
+    Function<String, T> parser,
+    boolean required,
+    boolean secret) {
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+
+  public static ConfigKey<String> string(String name, String defaultValue, String doc) {
+    return new ConfigKey<>(name, doc, defaultValue, s -> s, false, false);
+  }
+
+  public static ConfigKey<String> required(String name, String doc) {
+    return new ConfigKey<>(name, doc, null, s -> s, true, false);
+  }
+
+  public static ConfigKey<String> secret(String name, String defaultValue, String doc) {
+    return new ConfigKey<>(name, doc, defaultValue, s -> s, false, true);
+  }
+
+  public static ConfigKey<Integer> integer(
+      String name, int defaultValue, int min, int max, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        Integer.toString(defaultValue),
+        text -> {
+          int value;
+          try {
+            value = Integer.parseInt(text.trim());
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer");
+          }
+          if (value < min || value > max) {
+            throw new IllegalArgumentException("must be in " + min + ".." + max);
+          }
+          return value;
+        },
+        false,
+        false);
+  }
+
+  public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        Boolean.toString(defaultValue),
+        text -> {
+          String t = text.trim().toLowerCase(Locale.ROOT);
+          if (t.equals("true")) {
+            return true;
+          }
+          if (t.equals("false")) {
+            return false;
+          }
+          throw new IllegalArgumentException("must be true or false");
+        },
+        false,
+        false);
+  }
+
+  /** A duration written as {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h} or ISO-8601. */
+  public static ConfigKey<Duration> duration(
+      String name, String defaultValue, Duration min, Duration max, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        defaultValue,
+        text -> {
+          Duration value = parseDuration(text);
+          if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException("must be between " + min + " and " + max);
+          }
+          return value;
+        },
+        false,
+        false);
+  }
+
+  public static ConfigKey<List<String>> list(String name, String defaultValue, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        defaultValue,
+        text -> Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(),
+        false,
+        false);
+  }
+
+  static Duration parseDuration(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    Matcher m = DURATION.matcher(t);
+    if (m.matches()) {
+      long amount = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "ms" -> Duration.ofMillis(amount);
+        case "s" -> Duration.ofSeconds(amount);
+        case "m" -> Duration.ofMinutes(amount);
+        default -> Duration.ofHours(amount);
+      };
+    }
+    try {
+      return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a duration (use e.g. 250ms, 10s, 5m, 1h)");
+    }
+  }
+}

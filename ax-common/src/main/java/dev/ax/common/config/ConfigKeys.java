@@ -1,0 +1,196 @@
+package dev.ax.common.config;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every configuration key AX reads, with its default and what it does. docs/CONFIGURATION.md lists
+ * the same keys (a test keeps the two in step).
+ */
+public final class ConfigKeys {
+
+  public static final ConfigKey<String> CONFIG_FILE =
+      ConfigKey.string(
+          "AX_CONFIG_FILE",
+          "",
+          "A properties file with more AX_* keys (weaker than the environment).");
+
+  public static final ConfigKey<String> KAFKA_BOOTSTRAP =
+      ConfigKey.string(
+          "AX_KAFKA_BOOTSTRAP",
+          "",
+          "Kafka bootstrap servers, host:port[,host:port]. Empty: `ax up` / `ax demo` start an embedded broker; a stage's own Main requires it.");
+  public static final ConfigKey<String> TOPIC_PREFIX =
+      ConfigKey.string("AX_TOPIC_PREFIX", "", "Prefix of every AX topic name, e.g. `staging.`.");
+  public static final ConfigKey<Integer> TOPIC_PARTITIONS =
+      ConfigKey.integer(
+          "AX_TOPIC_PARTITIONS",
+          6,
+          1,
+          1000,
+          "Partitions of the topics AX creates when they are missing.");
+  public static final ConfigKey<Integer> TOPIC_REPLICATION =
+      ConfigKey.integer(
+          "AX_TOPIC_REPLICATION",
+          1,
+          1,
+          10,
+          "Replication factor of the topics AX creates when they are missing.");
+
+  public static final ConfigKey<String> JDBC_URL =
+      ConfigKey.string(
+          "AX_JDBC_URL",
+          "",
+          "jdbc:mysql:// URL of the AX database. Empty: `ax up` / `ax demo` start an embedded MariaDB; a stage's own Main requires it.");
+  public static final ConfigKey<String> JDBC_USER =
+      ConfigKey.string("AX_JDBC_USER", "root", "Database user.");
+  public static final ConfigKey<String> JDBC_PASSWORD =
+      ConfigKey.secret("AX_JDBC_PASSWORD", "", "Database password (never logged).");
+  public static final ConfigKey<Integer> DB_POOL_SIZE =
+      ConfigKey.integer(
+          "AX_DB_POOL_SIZE", 10, 1, 500, "Connections per stage in the HikariCP pool.");
+  public static final ConfigKey<Boolean> DB_MIGRATE =
+      ConfigKey.bool("AX_DB_MIGRATE", true, "Apply schema migrations (Flyway) at start.");
+  public static final ConfigKey<Duration> DB_CLOCK_REANCHOR =
+      ConfigKey.duration(
+          "AX_DB_CLOCK_REANCHOR",
+          "30s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "How often the local monotonic clock is re-anchored to the database clock.");
+
+  public static final ConfigKey<String> NODE_ID =
+      ConfigKey.string(
+          "AX_NODE_ID",
+          "",
+          "This process's name in the audit log and as instance owner. Empty: host name and pid.");
+  public static final ConfigKey<Duration> DEFAULT_TIMEOUT =
+      ConfigKey.duration(
+          "AX_DEFAULT_TIMEOUT",
+          "60s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(24),
+          "Timeout of a task that sets no timeoutMs (ingest logs a warning for such a task).");
+  public static final ConfigKey<Duration> SHUTDOWN_GRACE =
+      ConfigKey.duration(
+          "AX_SHUTDOWN_GRACE",
+          "30s",
+          Duration.ZERO,
+          Duration.ofMinutes(30),
+          "How long a stopping stage lets running work finish.");
+
+  public static final ConfigKey<Duration> INGEST_ANNOUNCE_HORIZON =
+      ConfigKey.duration(
+          "AX_INGEST_ANNOUNCE_HORIZON",
+          "10s",
+          Duration.ZERO,
+          Duration.ofHours(1),
+          "Ingest announces instances due within this horizon on ax.task.scheduled.");
+
+  public static final ConfigKey<Duration> TICKER_HORIZON =
+      ConfigKey.duration(
+          "AX_TICKER_HORIZON",
+          "10s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "The ticker holds instances due within this horizon in memory.");
+  public static final ConfigKey<Duration> TICKER_LOAD_INTERVAL =
+      ConfigKey.duration(
+          "AX_TICKER_LOAD_INTERVAL",
+          "1s",
+          Duration.ofMillis(50),
+          Duration.ofMinutes(5),
+          "How often the ticker loads the next window of due instances from the database.");
+  public static final ConfigKey<Integer> TICKER_MAX_BATCH =
+      ConfigKey.integer(
+          "AX_TICKER_MAX_BATCH", 5000, 1, 100_000, "Most instances the ticker fires in one batch.");
+  public static final ConfigKey<Integer> TICKER_MAX_HELD =
+      ConfigKey.integer(
+          "AX_TICKER_MAX_HELD",
+          200_000,
+          1000,
+          10_000_000,
+          "Most instances the ticker holds in memory; the rest wait in the database for a later load.");
+
+  public static final ConfigKey<Integer> DISPATCHER_THREADS =
+      ConfigKey.integer("AX_DISPATCHER_THREADS", 64, 1, 4096, "Worker threads that run tasks.");
+  public static final ConfigKey<Integer> DISPATCHER_QUEUE =
+      ConfigKey.integer(
+          "AX_DISPATCHER_QUEUE",
+          1000,
+          1,
+          1_000_000,
+          "Claimed instances waiting for a worker; when full the dispatcher stops fetching.");
+  public static final ConfigKey<Duration> DISPATCHER_LEASE =
+      ConfigKey.duration(
+          "AX_DISPATCHER_LEASE",
+          "5m",
+          Duration.ofSeconds(5),
+          Duration.ofHours(25),
+          "How long a claim holds an instance before the reaper may take it back (set it above the longest task timeout until lease renewal lands).");
+  public static final ConfigKey<List<String>> HTTP_ALLOWED_HOSTS =
+      ConfigKey.list(
+          "AX_HTTP_ALLOWED_HOSTS",
+          "",
+          "Hosts the HTTP executor may call, comma-separated (exact names; `*.example.com` for subdomains). Empty: no HTTP task may run.");
+  public static final ConfigKey<Integer> HTTP_MAX_RESPONSE_EXCERPT =
+      ConfigKey.integer(
+          "AX_HTTP_MAX_RESPONSE_EXCERPT",
+          512,
+          0,
+          65536,
+          "Characters of a failed HTTP response body kept in the error.");
+
+  public static final ConfigKey<String> METRICS_BIND =
+      ConfigKey.string(
+          "AX_METRICS_BIND",
+          "127.0.0.1:9400",
+          "host:port of the Prometheus endpoint (/metrics); `off` disables it. Loopback unless configured otherwise.");
+
+  private static final Map<String, ConfigKey<?>> BY_NAME = new LinkedHashMap<>();
+
+  static {
+    for (ConfigKey<?> key :
+        List.of(
+            CONFIG_FILE,
+            KAFKA_BOOTSTRAP,
+            TOPIC_PREFIX,
+            TOPIC_PARTITIONS,
+            TOPIC_REPLICATION,
+            JDBC_URL,
+            JDBC_USER,
+            JDBC_PASSWORD,
+            DB_POOL_SIZE,
+            DB_MIGRATE,
+            DB_CLOCK_REANCHOR,
+            NODE_ID,
+            DEFAULT_TIMEOUT,
+            SHUTDOWN_GRACE,
+            INGEST_ANNOUNCE_HORIZON,
+            TICKER_HORIZON,
+            TICKER_LOAD_INTERVAL,
+            TICKER_MAX_BATCH,
+            TICKER_MAX_HELD,
+            DISPATCHER_THREADS,
+            DISPATCHER_QUEUE,
+            DISPATCHER_LEASE,
+            HTTP_ALLOWED_HOSTS,
+            HTTP_MAX_RESPONSE_EXCERPT,
+            METRICS_BIND)) {
+      BY_NAME.put(key.name(), key);
+    }
+  }
+
+  private ConfigKeys() {}
+
+  public static List<ConfigKey<?>> all() {
+    return List.copyOf(BY_NAME.values());
+  }
+
+  static Map<String, ConfigKey<?>> byName() {
+    return Collections.unmodifiableMap(BY_NAME);
+  }
+}

@@ -1,0 +1,27 @@
+package dev.ax.common.contract;
+
+import dev.ax.common.model.InstanceStatus;
+
+/**
+ * On {@code ax.task.completed} (key = taskId): how one attempt of one instance ended. Times are
+ * epoch milliseconds on the database clock.
+ *
+ * @param lateMs claim time minus due time
+ * @param error a one-line summary for FAILED and TIMEOUT, null on SUCCESS
+ * @param node the dispatcher that ran it
+ */
+public record TaskCompletedEvent(
+    int v,
+    String taskId,
+    String instanceId,
+    int attempt,
+    InstanceStatus status,
+    long dueAtMs,
+    long claimedAtMs,
+    long startedAtMs,
+    long finishedAtMs,
+    long durationMs,
+    long lateMs,
+    String traceId,
+    String error,
+    String node) {}

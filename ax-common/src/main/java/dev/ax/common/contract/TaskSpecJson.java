@@ -1,0 +1,420 @@
+package dev.ax.common.contract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.ExecutorType;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and writes the JSON form of a {@link TaskSpec} (the body of a CREATE command, and what
+ * {@code ax_task.spec_json} holds), with the field-by-field validation the schema in {@code
+ * schema/task-command.schema.json} describes. Reading throws {@link InvalidFieldException} with a
+ * reason a producer can act on. Stateless and thread-safe.
+ */
+public final class TaskSpecJson {
+
+  static final Pattern TASK_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+  static final Pattern GROUP = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Pattern SCRIPT = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
+
+  /** The longest timeout a task may ask for; longer runs need a different design. */
+  public static final Duration MAX_TIMEOUT = Duration.ofHours(24);
+
+  private TaskSpecJson() {}
+
+  /**
+   * @param defaultTimeout applied when the task sets no {@code timeoutMs}
+   * @throws InvalidFieldException with the reason when a field is missing or wrong
+   */
+  static TaskSpec read(String taskId, JsonNode node, Duration defaultTimeout) {
+    String group = optionalText(node, "group", TaskSpec.DEFAULT_GROUP);
+    if (!GROUP.matcher(group).matches()) {
+      throw new InvalidFieldException("group must match " + GROUP.pattern() + ": '" + group + "'");
+    }
+    Trigger trigger = readTrigger(requireObject(node, "trigger"));
+    ExecutorSpec executor = readExecutor(requireObject(node, "executor"));
+    Duration timeout = defaultTimeout;
+    if (node.hasNonNull("timeoutMs")) {
+      long timeoutMs = requireLong(node, "timeoutMs");
+      if (timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT.toMillis()) {
+        throw new InvalidFieldException(
+            "timeoutMs must be in 1.." + MAX_TIMEOUT.toMillis() + ": " + timeoutMs);
+      }
+      timeout = Duration.ofMillis(timeoutMs);
+    }
+    RetryPolicy retry =
+        node.hasNonNull("retry") ? readRetry(requireObject(node, "retry")) : RetryPolicy.DEFAULT;
+    Map<String, String> params = readStringMap(node, "params");
+    return new TaskSpec(taskId, group, trigger, executor, timeout, retry, params);
+  }
+
+  /** Reads a spec this class wrote (from the database). */
+  public static TaskSpec readStored(String taskId, String json) {
+    try {
+      return read(taskId, AxJson.MAPPER.readTree(json), Duration.ofSeconds(60));
+    } catch (java.io.IOException | InvalidFieldException e) {
+      throw new IllegalStateException(
+          "stored spec of task " + taskId + " is unreadable: " + e.getMessage(), e);
+    }
+  }
+
+  public static ObjectNode write(TaskSpec spec) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode node = f.objectNode();
+    node.put("taskId", spec.taskId());
+    node.put("group", spec.group());
+    node.set("trigger", writeTrigger(spec.trigger()));
+    node.set("executor", writeExecutor(spec.executor()));
+    node.put("timeoutMs", spec.timeout().toMillis());
+    ObjectNode retry = node.putObject("retry");
+    retry.put("maxRetries", spec.retry().maxRetries());
+    retry.put("backoffBaseMs", spec.retry().backoffBase().toMillis());
+    retry.put("backoffMaxMs", spec.retry().backoffMax().toMillis());
+    retry.put("jitter", spec.retry().jitter());
+    if (!spec.params().isEmpty()) {
+      ObjectNode params = node.putObject("params");
+      spec.params().forEach(params::put);
+    }
+    return node;
+  }
+
+  private static Trigger readTrigger(JsonNode node) {
+    String type = requireText(node, "type", "trigger.type").toUpperCase(Locale.ROOT);
+    try {
+      switch (type) {
+        case "ONCE" -> {
+          boolean hasDelay = node.has("delayMs");
+          boolean hasAt = node.has("at") || node.has("atMs");
+          if (hasDelay == hasAt) {
+            throw new InvalidFieldException("trigger ONCE needs exactly one of delayMs, at, atMs");
+          }
+          if (hasDelay) {
+            long delayMs = requireLong(node, "delayMs", "trigger.delayMs");
+            if (delayMs < 0) {
+              throw new InvalidFieldException("trigger.delayMs must not be negative: " + delayMs);
+            }
+            return Trigger.Once.after(Duration.ofMillis(delayMs));
+          }
+          return Trigger.Once.at(readInstant(node, "at", "atMs"));
+        }
+        case "CRON" -> {
+          String expression = requireText(node, "expression", "trigger.expression");
+          return new Trigger.Cron(expression, readZone(node));
+        }
+        case "FIXED_RATE" -> {
+          return new Trigger.FixedRate(readInterval(node), readOptionalInstant(node));
+        }
+        case "FIXED_DELAY" -> {
+          return new Trigger.FixedDelay(readInterval(node), readOptionalInstant(node));
+        }
+        case "DEPENDENCY" -> {
+          JsonNode upstream = node.get("upstream");
+          if (upstream == null || !upstream.isArray() || upstream.isEmpty()) {
+            throw new InvalidFieldException(
+                "trigger.upstream must be a non-empty array of task ids");
+          }
+          List<String> ids = new ArrayList<>();
+          for (JsonNode id : upstream) {
+            if (!id.isTextual() || !TASK_ID.matcher(id.asText()).matches()) {
+              throw new InvalidFieldException("trigger.upstream holds an invalid task id: " + id);
+            }
+            ids.add(id.asText());
+          }
+          return new Trigger.Dependency(ids);
+        }
+        default ->
+            throw new InvalidFieldException(
+                "unknown trigger type '"
+                    + type
+                    + "' (expected one of ONCE, CRON, FIXED_RATE, FIXED_DELAY, DEPENDENCY)");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InvalidFieldException("trigger " + type + ": " + e.getMessage());
+    }
+  }
+
+  private static Duration readInterval(JsonNode node) {
+    long intervalMs = requireLong(node, "intervalMs", "trigger.intervalMs");
+    if (intervalMs <= 0) {
+      throw new InvalidFieldException("trigger.intervalMs must be positive: " + intervalMs);
+    }
+    return Duration.ofMillis(intervalMs);
+  }
+
+  private static Instant readOptionalInstant(JsonNode node) {
+    return node.has("startAt") || node.has("startAtMs")
+        ? readInstant(node, "startAt", "startAtMs")
+        : null;
+  }
+
+  private static Instant readInstant(JsonNode node, String isoField, String msField) {
+    if (node.has(msField)) {
+      return Instant.ofEpochMilli(requireLong(node, msField, "trigger." + msField));
+    }
+    String text = requireText(node, isoField, "trigger." + isoField);
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeException e) {
+      throw new InvalidFieldException(
+          "trigger."
+              + isoField
+              + " is not an ISO-8601 instant (e.g. 2026-01-31T12:00:00Z): '"
+              + text
+              + "'");
+    }
+  }
+
+  private static ZoneId readZone(JsonNode node) {
+    String zone = optionalText(node, "zone", "UTC");
+    try {
+      return ZoneId.of(zone);
+    } catch (DateTimeException e) {
+      throw new InvalidFieldException("trigger.zone is not an IANA time zone: '" + zone + "'");
+    }
+  }
+
+  private static ExecutorSpec readExecutor(JsonNode node) {
+    String typeText = requireText(node, "type", "executor.type").toUpperCase(Locale.ROOT);
+    ExecutorType type;
+    try {
+      type = ExecutorType.valueOf(typeText);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidFieldException(
+          "unknown executor type '" + typeText + "' (expected one of HTTP, SHELL, IN_PROCESS)");
+    }
+    switch (type) {
+      case HTTP -> {
+        String urlText = requireText(node, "url", "executor.url");
+        URI url;
+        try {
+          url = new URI(urlText);
+        } catch (URISyntaxException e) {
+          throw new InvalidFieldException("executor.url is not a URI: '" + urlText + "'");
+        }
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
+          throw new InvalidFieldException(
+              "executor.url must be an http(s) URL with a host: '" + urlText + "'");
+        }
+        String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
+        if (!HTTP_METHODS.contains(method)) {
+          throw new InvalidFieldException(
+              "executor.method must be one of " + HTTP_METHODS + ": '" + method + "'");
+        }
+        String body = node.hasNonNull("body") ? bodyText(node.get("body")) : null;
+        return ExecutorSpec.http(url, method, readStringMap(node, "headers"), body);
+      }
+      case IN_PROCESS -> {
+        String handler = requireText(node, "handler", "executor.handler");
+        if (!HANDLER.matcher(handler).matches()) {
+          throw new InvalidFieldException(
+              "executor.handler must match " + HANDLER.pattern() + ": '" + handler + "'");
+        }
+        return ExecutorSpec.inProcess(handler);
+      }
+      case SHELL -> {
+        String script = requireText(node, "script", "executor.script");
+        if (!SCRIPT.matcher(script).matches() || script.contains("..")) {
+          throw new InvalidFieldException(
+              "executor.script must be a plain file name inside the script directory: '"
+                  + script
+                  + "'");
+        }
+        List<String> args = new ArrayList<>();
+        JsonNode argsNode = node.get("args");
+        if (argsNode != null && !argsNode.isNull()) {
+          if (!argsNode.isArray()) {
+            throw new InvalidFieldException("executor.args must be an array of strings");
+          }
+          for (JsonNode arg : argsNode) {
+            if (!arg.isTextual()) {
+              throw new InvalidFieldException("executor.args must be an array of strings: " + arg);
+            }
+            args.add(arg.asText());
+          }
+        }
+        return new ExecutorSpec(ExecutorType.SHELL, null, null, null, null, null, script, args);
+      }
+      default -> throw new AssertionError(type);
+    }
+  }
+
+  private static String bodyText(JsonNode body) {
+    return body.isTextual() ? body.asText() : body.toString();
+  }
+
+  private static RetryPolicy readRetry(JsonNode node) {
+    int maxRetries =
+        node.has("maxRetries")
+            ? (int) requireLong(node, "maxRetries", "retry.maxRetries")
+            : RetryPolicy.DEFAULT_MAX_RETRIES;
+    long baseMs =
+        node.has("backoffBaseMs")
+            ? requireLong(node, "backoffBaseMs", "retry.backoffBaseMs")
+            : RetryPolicy.DEFAULT_BACKOFF_BASE.toMillis();
+    long maxMs =
+        node.has("backoffMaxMs")
+            ? requireLong(node, "backoffMaxMs", "retry.backoffMaxMs")
+            : Math.max(RetryPolicy.DEFAULT_BACKOFF_MAX.toMillis(), baseMs);
+    boolean jitter = !node.has("jitter") || node.get("jitter").asBoolean(true);
+    if (maxRetries > 100) {
+      throw new InvalidFieldException("retry.maxRetries must be at most 100: " + maxRetries);
+    }
+    try {
+      return new RetryPolicy(
+          maxRetries, Duration.ofMillis(baseMs), Duration.ofMillis(maxMs), jitter);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidFieldException("retry: " + e.getMessage());
+    }
+  }
+
+  private static ObjectNode writeTrigger(Trigger trigger) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("type", trigger.type().name());
+    if (trigger instanceof Trigger.Once once) {
+      if (once.at() != null) {
+        node.put("atMs", once.at().toEpochMilli());
+      } else {
+        node.put("delayMs", once.delay().toMillis());
+      }
+    } else if (trigger instanceof Trigger.Cron cron) {
+      node.put("expression", cron.expression());
+      node.put("zone", cron.zone().getId());
+    } else if (trigger instanceof Trigger.FixedRate rate) {
+      node.put("intervalMs", rate.interval().toMillis());
+      if (rate.startAt() != null) {
+        node.put("startAtMs", rate.startAt().toEpochMilli());
+      }
+    } else if (trigger instanceof Trigger.FixedDelay delay) {
+      node.put("intervalMs", delay.interval().toMillis());
+      if (delay.startAt() != null) {
+        node.put("startAtMs", delay.startAt().toEpochMilli());
+      }
+    } else if (trigger instanceof Trigger.Dependency dependency) {
+      ArrayNode upstream = node.putArray("upstream");
+      dependency.upstreamTaskIds().forEach(upstream::add);
+    }
+    return node;
+  }
+
+  private static ObjectNode writeExecutor(ExecutorSpec executor) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("type", executor.type().name());
+    switch (executor.type()) {
+      case HTTP -> {
+        node.put("url", executor.url().toString());
+        node.put("method", executor.method());
+        if (!executor.headers().isEmpty()) {
+          ObjectNode headers = node.putObject("headers");
+          executor.headers().forEach(headers::put);
+        }
+        if (executor.body() != null) {
+          node.put("body", executor.body());
+        }
+      }
+      case IN_PROCESS -> node.put("handler", executor.handler());
+      case SHELL -> {
+        node.put("script", executor.script());
+        ArrayNode args = node.putArray("args");
+        executor.args().forEach(args::add);
+      }
+      default -> throw new AssertionError(executor.type());
+    }
+    return node;
+  }
+
+  static JsonNode requireObject(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      throw new InvalidFieldException("missing field '" + field + "'");
+    }
+    if (!value.isObject()) {
+      throw new InvalidFieldException("field '" + field + "' must be an object");
+    }
+    return value;
+  }
+
+  static String requireText(JsonNode node, String field) {
+    return requireText(node, field, field);
+  }
+
+  static String requireText(JsonNode node, String field, String path) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      throw new InvalidFieldException("missing field '" + path + "'");
+    }
+    if (!value.isTextual() || value.asText().isBlank()) {
+      throw new InvalidFieldException("field '" + path + "' must be a non-empty string");
+    }
+    return value.asText();
+  }
+
+  static String optionalText(JsonNode node, String field, String fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isTextual()) {
+      throw new InvalidFieldException("field '" + field + "' must be a string");
+    }
+    return value.asText();
+  }
+
+  static long requireLong(JsonNode node, String field) {
+    return requireLong(node, field, field);
+  }
+
+  static long requireLong(JsonNode node, String field, String path) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      throw new InvalidFieldException("missing field '" + path + "'");
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw new InvalidFieldException("field '" + path + "' must be an integer: " + value);
+    }
+    return value.asLong();
+  }
+
+  private static Map<String, String> readStringMap(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return Map.of();
+    }
+    if (!value.isObject()) {
+      throw new InvalidFieldException("field '" + field + "' must be an object of strings");
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> entry = fields.next();
+      JsonNode v = entry.getValue();
+      if (!v.isValueNode() || v.isNull()) {
+        throw new InvalidFieldException(
+            field + "." + entry.getKey() + " must be a string, number or boolean");
+      }
+      map.put(entry.getKey(), v.asText());
+    }
+    return map;
+  }
+}

@@ -1,0 +1,167 @@
+package dev.ax.common.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer thread that hands each polled batch to a {@link BatchHandler} and commits the
+ * batch's offsets only after the handler returned: at-least-once, with the database (whose writes
+ * are idempotent or conditional) deciding what a redelivery does.
+ *
+ * <p>When the handler throws (the database is away, the broker refused a send) the loop seeks back
+ * to the start of the batch, waits {@code retryBackoff} and tries the same records again, so an
+ * outage pauses the stage and it resumes by itself.
+ *
+ * <p>Threading: the consumer is touched only by the loop's own thread; {@link #close()} may be
+ * called from any thread and wakes it.
+ */
+public final class ConsumerLoop implements AutoCloseable {
+
+  /** Handles one batch. Throwing means "not done, give me the same records again later". */
+  public interface BatchHandler {
+    void handle(ConsumerRecords<String, byte[]> records) throws Exception;
+
+    /** Called on the loop thread before each poll: pause or resume partitions here. */
+    default void beforePoll(KafkaConsumer<String, byte[]> consumer) {}
+
+    /** Called on the loop thread when partitions are revoked, before their offsets move. */
+    default void onRevoked(Collection<TopicPartition> partitions) {}
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
+  private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+
+  private final String name;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Collection<String> topics;
+  private final BatchHandler handler;
+  private final Duration retryBackoff;
+  private final Thread thread;
+  private final CountDownLatch stopping = new CountDownLatch(1);
+  private volatile boolean running = true;
+
+  public ConsumerLoop(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      Collection<String> topics,
+      BatchHandler handler,
+      Duration retryBackoff) {
+    this.name = name;
+    this.consumer = consumer;
+    this.topics = topics;
+    this.handler = handler;
+    this.retryBackoff = retryBackoff;
+    this.thread = new Thread(this::run, name);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  private void run() {
+    consumer.subscribe(
+        topics,
+        new ConsumerRebalanceListener() {
+          @Override
+          public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            handler.onRevoked(partitions);
+          }
+
+          @Override
+          public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            log.info("{} assigned {}", name, partitions);
+          }
+        });
+    int consecutiveFailures = 0;
+    try {
+      while (running) {
+        handler.beforePoll(consumer);
+        ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
+        if (records.isEmpty()) {
+          continue;
+        }
+        try {
+          handler.handle(records);
+          consumer.commitSync(nextOffsets(records));
+          if (consecutiveFailures > 0) {
+            log.info("{} recovered after {} failed attempt(s)", name, consecutiveFailures);
+          }
+          consecutiveFailures = 0;
+        } catch (WakeupException e) {
+          throw e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        } catch (Exception e) {
+          consecutiveFailures++;
+          log.warn(
+              "{} could not handle {} record(s), retrying in {} ms (attempt {}): {}",
+              name,
+              records.count(),
+              retryBackoff.toMillis(),
+              consecutiveFailures,
+              e.toString());
+          seekToBatchStart(records);
+          if (stopping.await(retryBackoff.toMillis(), TimeUnit.MILLISECONDS)) {
+            return;
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      if (running) {
+        throw e;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.error("{} stopped by an unexpected error", name, e);
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+      log.info("{} stopped", name);
+    }
+  }
+
+  private void seekToBatchStart(ConsumerRecords<String, byte[]> records) {
+    for (TopicPartition partition : records.partitions()) {
+      long first = records.records(partition).get(0).offset();
+      consumer.seek(partition, first);
+    }
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(
+      ConsumerRecords<String, byte[]> records) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (TopicPartition partition : records.partitions()) {
+      var list = records.records(partition);
+      ConsumerRecord<String, byte[]> last = list.get(list.size() - 1);
+      offsets.put(partition, new OffsetAndMetadata(last.offset() + 1));
+    }
+    return offsets;
+  }
+
+  /** Stops polling, lets the current batch finish, closes the consumer. */
+  @Override
+  public void close() {
+    running = false;
+    stopping.countDown();
+    consumer.wakeup();
+    try {
+      thread.join(Duration.ofSeconds(30).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

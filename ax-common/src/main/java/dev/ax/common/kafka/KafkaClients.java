@@ -1,0 +1,59 @@
+package dev.ax.common.kafka;
+
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The client settings every stage uses: keys are strings (the taskId), values raw bytes (JSON),
+ * producers idempotent with acks=all, consumers commit by hand after the database has what they
+ * read.
+ */
+public final class KafkaClients {
+
+  private KafkaClients() {}
+
+  public static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, "1");
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    return new KafkaProducer<>(props);
+  }
+
+  public static KafkaConsumer<String, byte[]> consumer(
+      String bootstrap, String groupId, String clientId, int maxPollRecords) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
+    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    props.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    return new KafkaConsumer<>(props);
+  }
+
+  public static Admin admin(String bootstrap) {
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    return Admin.create(props);
+  }
+}

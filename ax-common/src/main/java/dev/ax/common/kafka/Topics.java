@@ -1,0 +1,86 @@
+package dev.ax.common.kafka;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The names of AX's topics, in one place, with a configurable prefix (tests use a unique prefix
+ * each; deployments may share a cluster under e.g. {@code staging.}). Immutable.
+ */
+public final class Topics {
+
+  public static final String COMMANDS = "ax.task.commands";
+  public static final String COMMANDS_REJECTED = "ax.task.commands.rejected";
+  public static final String SCHEDULED = "ax.task.scheduled";
+  public static final String DUE = "ax.task.due";
+  public static final String DUE_RETRY = "ax.task.due.retry";
+  public static final String COMPLETED = "ax.task.completed";
+  public static final String RETRY = "ax.task.retry";
+  public static final String DEADLETTER = "ax.task.deadletter";
+
+  private static final List<String> ALL =
+      List.of(COMMANDS, COMMANDS_REJECTED, SCHEDULED, DUE, DUE_RETRY, COMPLETED, RETRY, DEADLETTER);
+  private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
+
+  private final String prefix;
+
+  public Topics(String prefix) {
+    if (prefix == null || !LEGAL_PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "topic prefix must match " + LEGAL_PREFIX.pattern() + ": '" + prefix + "'");
+    }
+    this.prefix = prefix;
+  }
+
+  public String commands() {
+    return prefix + COMMANDS;
+  }
+
+  public String commandsRejected() {
+    return prefix + COMMANDS_REJECTED;
+  }
+
+  public String scheduled() {
+    return prefix + SCHEDULED;
+  }
+
+  public String due() {
+    return prefix + DUE;
+  }
+
+  public String dueRetry() {
+    return prefix + DUE_RETRY;
+  }
+
+  public String completed() {
+    return prefix + COMPLETED;
+  }
+
+  public String retry() {
+    return prefix + RETRY;
+  }
+
+  public String deadletter() {
+    return prefix + DEADLETTER;
+  }
+
+  /** Consumer group ids carry the prefix too, so isolated deployments never share offsets. */
+  public String group(String stage) {
+    return prefix + "ax-" + stage;
+  }
+
+  /** Every topic with the partition count to create it with. */
+  public Map<String, Integer> all(int partitions) {
+    Map<String, Integer> topics = new LinkedHashMap<>();
+    for (String name : ALL) {
+      topics.put(prefix + name, partitions);
+    }
+    return topics;
+  }
+
+  public String prefix() {
+    return prefix;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.ax.common.model;
+
+import java.time.Duration;
+
+/**
+ * How often and how far apart failed attempts are retried: {@code min(base * 2^(n-1), max)} before
+ * retry {@code n}, with jitter when enabled. Immutable.
+ */
+public record RetryPolicy(
+    int maxRetries, Duration backoffBase, Duration backoffMax, boolean jitter) {
+
+  public static final int DEFAULT_MAX_RETRIES = 3;
+  public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(60);
+  public static final RetryPolicy DEFAULT =
+      new RetryPolicy(DEFAULT_MAX_RETRIES, DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, true);
+
+  public RetryPolicy {
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries must not be negative: " + maxRetries);
+    }
+    if (backoffBase.isNegative() || backoffBase.isZero()) {
+      throw new IllegalArgumentException("backoffBase must be positive: " + backoffBase);
+    }
+    if (backoffMax.compareTo(backoffBase) < 0) {
+      throw new IllegalArgumentException(
+          "backoffMax must be at least backoffBase: " + backoffMax + " < " + backoffBase);
+    }
+  }
+
+  /** The backoff before retry {@code n} (1-based), without jitter. */
+  public Duration backoffBeforeRetry(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("retry number starts at 1: " + n);
+    }
+    int shift = Math.min(n - 1, 30);
+    long millis = backoffBase.toMillis() << shift;
+    if (millis <= 0 || millis > backoffMax.toMillis()) {
+      return backoffMax;
+    }
+    return Duration.ofMillis(millis);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.ax.common.model;
+
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.DEAD;
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.FAILED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+import static dev.ax.common.model.InstanceStatus.SUCCESS;
+import static dev.ax.common.model.InstanceStatus.TIMEOUT;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The single table of allowed status transitions:
+ *
+ * <pre>
+ * SCHEDULED ─► DISPATCHED ─► RUNNING ─► SUCCESS
+ *     │            │            ├─► FAILED ──► RETRYING ─► DISPATCHED (next attempt)
+ *     │            │            ├─► TIMEOUT ─► RETRYING        └─► DEAD (attempts exhausted)
+ *     │            │            └─► (lease expired) ─► DISPATCHED (recovered by the reaper)
+ *     └─► CANCELLED / SKIPPED (non-concurrent task still running)
+ * </pre>
+ *
+ * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
+ * DISPATCHED may be CANCELLED before it is claimed. The store checks every transition here before
+ * it writes the conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
+ */
+public final class StatusTransitions {
+
+  private static final Map<InstanceStatus, EnumSet<InstanceStatus>> ALLOWED =
+      new EnumMap<>(InstanceStatus.class);
+
+  static {
+    for (InstanceStatus status : InstanceStatus.values()) {
+      ALLOWED.put(status, EnumSet.noneOf(InstanceStatus.class));
+    }
+    ALLOWED.get(SCHEDULED).addAll(EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
+    ALLOWED.get(DISPATCHED).addAll(EnumSet.of(RUNNING, CANCELLED));
+    ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED));
+    ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
+    ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
+    ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD));
+  }
+
+  private StatusTransitions() {}
+
+  public static boolean isAllowed(InstanceStatus from, InstanceStatus to) {
+    return ALLOWED.get(from).contains(to);
+  }
+
+  public static Set<InstanceStatus> allowedFrom(InstanceStatus from) {
+    return EnumSet.copyOf(ALLOWED.get(from));
+  }
+
+  /**
+   * @throws IllegalStateException if {@code from -> to} is not in the table: a bug, not a lost race
+   */
+  public static void require(InstanceStatus from, InstanceStatus to) {
+    if (!isAllowed(from, to)) {
+      throw new IllegalStateException("transition not in the table: " + from + " -> " + to);
+    }
+  }
+}

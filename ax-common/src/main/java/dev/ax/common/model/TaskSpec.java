@@ -1,0 +1,35 @@
+package dev.ax.common.model;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A task as the user defined it. Immutable; stored as JSON in {@code ax_task.spec_json}.
+ *
+ * @param taskId the user's id, also the Kafka key of every message about the task
+ * @param group the bulkhead the task runs in
+ * @param timeout how long one attempt may run
+ * @param params passed to the executor (HTTP: nothing by default; shell: environment variables)
+ */
+public record TaskSpec(
+    String taskId,
+    String group,
+    Trigger trigger,
+    ExecutorSpec executor,
+    Duration timeout,
+    RetryPolicy retry,
+    Map<String, String> params) {
+
+  public static final String DEFAULT_GROUP = "default";
+
+  public TaskSpec {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(trigger, "trigger");
+    Objects.requireNonNull(executor, "executor");
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(retry, "retry");
+    params = params == null ? Map.of() : Map.copyOf(params);
+  }
+}

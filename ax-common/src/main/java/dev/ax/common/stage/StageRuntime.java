@@ -1,0 +1,109 @@
+package dev.ax.common.stage;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigException;
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.kafka.TopicProvisioner;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.store.Database;
+import dev.ax.common.time.DatabaseClock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shared parts of a running process, built from its configuration: the database pool (with
+ * migrations applied), the database clock, the topics (created when missing), the metrics registry
+ * and its endpoint. One per process; {@link #close()} releases them in reverse order.
+ */
+public final class StageRuntime implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(StageRuntime.class);
+
+  private final HikariDataSource dataSource;
+  private final DatabaseClock clock;
+  private final MetricsEndpoint metricsEndpoint;
+  private final StageContext context;
+
+  private StageRuntime(
+      HikariDataSource dataSource,
+      DatabaseClock clock,
+      MetricsEndpoint metricsEndpoint,
+      StageContext context) {
+    this.dataSource = dataSource;
+    this.clock = clock;
+    this.metricsEndpoint = metricsEndpoint;
+    this.context = context;
+  }
+
+  /**
+   * @throws ConfigException when Kafka or the database is not configured
+   */
+  public static StageRuntime open(AxConfig config, String processName) {
+    String bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
+    String jdbcUrl = config.get(ConfigKeys.JDBC_URL);
+    if (bootstrap == null || bootstrap.isBlank()) {
+      throw new ConfigException(
+          "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
+    }
+    if (jdbcUrl == null || jdbcUrl.isBlank()) {
+      throw new ConfigException(
+          "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
+    }
+    if (!jdbcUrl.startsWith("jdbc:mysql:")) {
+      throw new ConfigException(
+          "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
+    }
+    log.info("{} starting with {}", processName, config.describe());
+    String nodeId =
+        config.get(ConfigKeys.NODE_ID).isBlank()
+            ? NodeIds.defaultNodeId()
+            : config.get(ConfigKeys.NODE_ID);
+    HikariDataSource dataSource =
+        Database.open(
+            jdbcUrl,
+            config.get(ConfigKeys.JDBC_USER),
+            config.get(ConfigKeys.JDBC_PASSWORD),
+            config.get(ConfigKeys.DB_POOL_SIZE),
+            processName);
+    try {
+      if (config.get(ConfigKeys.DB_MIGRATE)) {
+        Database.migrate(dataSource);
+      }
+      DatabaseClock clock =
+          DatabaseClock.start(dataSource, config.get(ConfigKeys.DB_CLOCK_REANCHOR));
+      log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
+      Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+      TopicProvisioner.ensure(
+          bootstrap,
+          topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
+          config.get(ConfigKeys.TOPIC_REPLICATION).shortValue());
+      PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      meters.config().commonTags("node", nodeId);
+      String bind = config.get(ConfigKeys.METRICS_BIND);
+      MetricsEndpoint endpoint =
+          bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
+      StageContext context =
+          new StageContext(config, bootstrap, topics, dataSource, clock, nodeId, meters);
+      return new StageRuntime(dataSource, clock, endpoint, context);
+    } catch (RuntimeException e) {
+      dataSource.close();
+      throw e;
+    }
+  }
+
+  public StageContext context() {
+    return context;
+  }
+
+  @Override
+  public void close() {
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
+    clock.close();
+    dataSource.close();
+  }
+}

@@ -1,0 +1,13 @@
+package dev.ax.common.store;
+
+/**
+ * An instance this dispatcher won: its status is RUNNING, owned by this node, for {@code attempt}.
+ */
+public record ClaimedInstance(
+    String instanceId,
+    String taskId,
+    int taskVersion,
+    int attempt,
+    long dueAtMs,
+    long claimedAtMs,
+    String traceId) {}

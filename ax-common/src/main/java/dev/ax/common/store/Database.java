@@ -1,0 +1,62 @@
+package dev.ax.common.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the connection pool every store uses and applies the schema migrations. The pool runs under
+ * READ COMMITTED: claims are conditional UPDATEs that must see each other's commits, not a
+ * repeatable-read snapshot.
+ */
+public final class Database {
+
+  private static final Logger log = LoggerFactory.getLogger(Database.class);
+
+  private Database() {}
+
+  /**
+   * @param poolName shows in Hikari's logs and thread names, e.g. "ax-ingest"
+   */
+  public static HikariDataSource open(
+      String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setUsername(user);
+    config.setPassword(password);
+    config.setMaximumPoolSize(maxPoolSize);
+    config.setPoolName(poolName);
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    config.setAutoCommit(true);
+    config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    // Affected (not found) rows, so INSERT ... ON DUPLICATE KEY UPDATE reports 0 for a duplicate.
+    config.addDataSourceProperty("useAffectedRows", "true");
+    config.addDataSourceProperty("cachePrepStmts", "true");
+    config.addDataSourceProperty("prepStmtCacheSize", "250");
+    config.addDataSourceProperty("useServerPrepStmts", "false");
+    config.addDataSourceProperty("connectionTimeZone", "UTC");
+    config.addDataSourceProperty("allowPublicKeyRetrieval", "true");
+    config.addDataSourceProperty("sslMode", "PREFERRED");
+    return new HikariDataSource(config);
+  }
+
+  /** Brings the schema to the newest version. Safe to call from several stages at once. */
+  public static void migrate(DataSource dataSource) {
+    MigrateResult result =
+        Flyway.configure()
+            .dataSource(dataSource)
+            .locations("classpath:db/migration")
+            .table("ax_schema_history")
+            .load()
+            .migrate();
+    log.info(
+        "Schema at version {} ({} migration(s) applied now)",
+        result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion,
+        result.migrationsExecuted);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.ax.common.store;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** Small helpers for building statements with IN lists. */
+final class Sql {
+
+  /** Ids per IN list; larger sets are split. */
+  static final int MAX_IN_LIST = 500;
+
+  private Sql() {}
+
+  static String placeholders(int count) {
+    StringBuilder sb = new StringBuilder(count * 2);
+    for (int i = 0; i < count; i++) {
+      sb.append(i == 0 ? "?" : ",?");
+    }
+    return sb.toString();
+  }
+
+  /** Binds {@code values} from parameter {@code firstIndex} on; returns the next free index. */
+  static int bindAll(PreparedStatement statement, int firstIndex, Collection<String> values)
+      throws SQLException {
+    int index = firstIndex;
+    for (String value : values) {
+      statement.setString(index++, value);
+    }
+    return index;
+  }
+
+  static <T> List<List<T>> chunks(Collection<T> values) {
+    List<List<T>> chunks = new ArrayList<>();
+    List<T> current = new ArrayList<>();
+    for (T value : values) {
+      current.add(value);
+      if (current.size() == MAX_IN_LIST) {
+        chunks.add(current);
+        current = new ArrayList<>();
+      }
+    }
+    if (!current.isEmpty()) {
+      chunks.add(current);
+    }
+    return chunks;
+  }
+
+  static String truncate(String text, int maxLength) {
+    if (text == null || text.length() <= maxLength) {
+      return text;
+    }
+    return text.substring(0, maxLength - 1) + "…";
+  }
+}

@@ -1,0 +1,19 @@
+package dev.ax.common.time;
+
+import java.time.Instant;
+
+/**
+ * The one source of "now" for AX logic. Nothing in AX calls {@code System.currentTimeMillis()}
+ * directly: stages get a clock injected, tests a {@link SettableClock}.
+ *
+ * <p>Implementations must be thread-safe and must never go backwards.
+ */
+public interface Clock {
+
+  /** Milliseconds since the epoch, on the clock AX compares due times with. */
+  long millis();
+
+  default Instant now() {
+    return Instant.ofEpochMilli(millis());
+  }
+}

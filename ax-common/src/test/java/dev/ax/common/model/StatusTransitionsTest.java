@@ -1,0 +1,43 @@
+package dev.ax.common.model;
+
+import static dev.ax.common.model.InstanceStatus.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class StatusTransitionsTest {
+
+  @Test
+  void theHappyPathIsAllowed() {
+    assertThat(StatusTransitions.isAllowed(SCHEDULED, DISPATCHED)).isTrue();
+    assertThat(StatusTransitions.isAllowed(DISPATCHED, RUNNING)).isTrue();
+    assertThat(StatusTransitions.isAllowed(RUNNING, SUCCESS)).isTrue();
+  }
+
+  @Test
+  void failuresGoToRetryOrDeadAndRetriesComeBackDispatched() {
+    assertThat(StatusTransitions.allowedFrom(FAILED)).containsExactlyInAnyOrder(RETRYING, DEAD);
+    assertThat(StatusTransitions.allowedFrom(TIMEOUT)).containsExactlyInAnyOrder(RETRYING, DEAD);
+    assertThat(StatusTransitions.allowedFrom(RETRYING)).containsExactlyInAnyOrder(DISPATCHED, DEAD);
+    assertThat(StatusTransitions.isAllowed(RUNNING, DISPATCHED)).as("reaper").isTrue();
+  }
+
+  @Test
+  void nothingSkipsAStepOrLeavesATerminalStatus() {
+    assertThat(StatusTransitions.isAllowed(SCHEDULED, RUNNING)).isFalse();
+    assertThat(StatusTransitions.isAllowed(DISPATCHED, SUCCESS)).isFalse();
+    for (InstanceStatus terminal : new InstanceStatus[] {SUCCESS, DEAD, CANCELLED, SKIPPED}) {
+      assertThat(terminal.isTerminal()).as("%s", terminal).isTrue();
+      assertThat(StatusTransitions.allowedFrom(terminal)).isEmpty();
+    }
+    assertThat(RUNNING.isTerminal()).isFalse();
+  }
+
+  @Test
+  void requireNamesTheIllegalMove() {
+    assertThatThrownBy(() -> StatusTransitions.require(SUCCESS, RUNNING))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("SUCCESS -> RUNNING");
+  }
+}

@@ -1,0 +1,155 @@
+package dev.ax.common.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The JDBC store against a real MySQL-protocol server. */
+@ExtendWith(AxInfraExtension.class)
+class StoreIT {
+
+  private TestRuntime runtime;
+  private TaskStore tasks;
+  private InstanceStore instances;
+  private AuditLog audit;
+
+  @BeforeEach
+  void setUp(AxTestEnv env) {
+    runtime = TestRuntime.open(env);
+    tasks = new TaskStore(runtime.dataSource());
+    instances = new InstanceStore(runtime.dataSource());
+    audit = new AuditLog(runtime.dataSource());
+  }
+
+  @AfterEach
+  void tearDown() {
+    runtime.close();
+  }
+
+  private static NewTask task(String taskId, long dueAtMs) {
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            "default",
+            Trigger.Once.after(Duration.ofMillis(5)),
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of());
+    return new NewTask(spec, "trace-" + taskId, dueAtMs);
+  }
+
+  @Test
+  void createIsIdempotentOnTaskId() {
+    List<CreateOutcome> first = tasks.create(List.of(task("a", 1000), task("b", 1000)), "test", 1);
+    List<CreateOutcome> again = tasks.create(List.of(task("a", 2000), task("c", 1000)), "test", 2);
+
+    assertThat(first).containsExactly(CreateOutcome.CREATED, CreateOutcome.CREATED);
+    assertThat(again).containsExactly(CreateOutcome.DUPLICATE, CreateOutcome.CREATED);
+    assertThat(instances.findByTask("a"))
+        .singleElement()
+        .satisfies(row -> assertThat(row.dueAtMs()).isEqualTo(1000));
+    assertThat(tasks.find("a")).get().satisfies(t -> assertThat(t.version()).isEqualTo(1));
+  }
+
+  @Test
+  void everyTransitionIsConditionalAndAudited() {
+    tasks.create(List.of(task("t", 100)), "ingest-1", 10);
+    String id = InstanceIds.of("t", 100);
+
+    assertThat(instances.findScheduledDueBefore(101, 10))
+        .extracting(DueInstance::instanceId)
+        .containsExactly(id);
+    assertThat(instances.findScheduledDueBefore(100, 10)).isEmpty();
+    assertThat(instances.markDispatched(List.of(id), "ticker-1", 0, 100)).hasSize(1);
+    assertThat(instances.markDispatched(List.of(id), "ticker-2", 0, 101))
+        .as("second dispatch")
+        .isEmpty();
+    List<ClaimedInstance> claimed = instances.claim(List.of(id), "disp-1", 10_000, 105);
+    assertThat(claimed).singleElement().satisfies(c -> assertThat(c.attempt()).isEqualTo(1));
+    assertThat(instances.claim(List.of(id), "disp-2", 10_000, 106)).as("second claim").isEmpty();
+    Outcome outcome = new Outcome(id, "t", 1, InstanceStatus.SUCCESS, null, 120);
+    assertThat(instances.recordOutcomes(List.of(outcome), "disp-2", 121))
+        .as("not the owner")
+        .containsExactly(false);
+    assertThat(instances.recordOutcomes(List.of(outcome), "disp-1", 121)).containsExactly(true);
+    assertThat(instances.recordOutcomes(List.of(outcome), "disp-1", 122))
+        .as("twice")
+        .containsExactly(false);
+
+    assertThat(audit.history(id))
+        .extracting(AuditLog.Transition::from, AuditLog.Transition::to, AuditLog.Transition::actor)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(null, InstanceStatus.SCHEDULED, "ingest-1"),
+            org.assertj.core.groups.Tuple.tuple(
+                InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED, "ticker-1"),
+            org.assertj.core.groups.Tuple.tuple(
+                InstanceStatus.DISPATCHED, InstanceStatus.RUNNING, "disp-1"),
+            org.assertj.core.groups.Tuple.tuple(
+                InstanceStatus.RUNNING, InstanceStatus.SUCCESS, "disp-1"));
+    assertThat(instances.find(id))
+        .get()
+        .satisfies(
+            row -> {
+              assertThat(row.status()).isEqualTo(InstanceStatus.SUCCESS);
+              assertThat(row.owner()).isEqualTo("disp-1");
+              assertThat(row.finishedAtMs()).isEqualTo(120L);
+            });
+  }
+
+  @Test
+  void racingClaimersWinEachInstanceExactlyOnce() throws Exception {
+    int count = 300;
+    List<NewTask> batch = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      batch.add(task("race-" + i, 50));
+      ids.add(InstanceIds.of("race-" + i, 50));
+    }
+    tasks.create(batch, "test", 1);
+    instances.markDispatched(ids, "ticker", 0, 50);
+
+    int claimers = 6;
+    ExecutorService pool = Executors.newFixedThreadPool(claimers);
+    List<Callable<List<ClaimedInstance>>> calls = new ArrayList<>();
+    for (int c = 0; c < claimers; c++) {
+      String owner = "disp-" + c;
+      List<String> shuffled = new ArrayList<>(ids);
+      java.util.Collections.shuffle(shuffled, new java.util.Random(c));
+      calls.add(() -> instances.claim(shuffled, owner, 10_000, 60));
+    }
+    Map<String, Integer> wins = new HashMap<>();
+    for (Future<List<ClaimedInstance>> result : pool.invokeAll(calls)) {
+      for (ClaimedInstance claimed : result.get()) {
+        wins.merge(claimed.instanceId(), 1, Integer::sum);
+      }
+    }
+    pool.shutdown();
+
+    assertThat(wins).hasSize(count);
+    assertThat(wins.values()).allMatch(n -> n == 1);
+    IntStream.range(0, 5).forEach(i -> assertThat(audit.history(ids.get(i))).hasSize(3));
+  }
+}

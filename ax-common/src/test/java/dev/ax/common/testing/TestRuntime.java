@@ -1,0 +1,90 @@
+package dev.ax.common.testing;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.Database;
+import dev.ax.common.time.DatabaseClock;
+import dev.ax.embedded.DatabaseCoordinates;
+import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Real parts for one test: the test's own database (migrated), its own topics (created), the
+ * database clock, and stage contexts that differ only in node id, as separate processes would.
+ */
+public final class TestRuntime implements AutoCloseable {
+
+  public static final int PARTITIONS = 4;
+
+  private final AxTestEnv env;
+  private final AxConfig config;
+  private final HikariDataSource dataSource;
+  private final DatabaseClock clock;
+  private final Topics topics;
+
+  private TestRuntime(AxTestEnv env, Map<String, String> overrides) {
+    this.env = env;
+    Map<String, String> all = new HashMap<>();
+    all.put("AX_METRICS_BIND", "off");
+    all.put("AX_SHUTDOWN_GRACE", "5s");
+    all.putAll(overrides);
+    this.config = AxConfig.load(Map.of(), Map.of(), all);
+    DatabaseCoordinates db = env.database();
+    this.dataSource = Database.open(db.jdbcUrl(), db.user(), db.password(), 20, "test");
+    Database.migrate(dataSource);
+    this.clock = DatabaseClock.start(dataSource, Duration.ofSeconds(30));
+    this.topics = new Topics(env.topicPrefix());
+    env.createTopics(topics.all(PARTITIONS));
+  }
+
+  public static TestRuntime open(AxTestEnv env) {
+    return new TestRuntime(env, Map.of());
+  }
+
+  public static TestRuntime open(AxTestEnv env, Map<String, String> configOverrides) {
+    return new TestRuntime(env, configOverrides);
+  }
+
+  /** A stage context as a process named {@code nodeId} would have it (own meter registry). */
+  public StageContext context(String nodeId) {
+    return new StageContext(
+        config,
+        env.bootstrapServers(),
+        topics,
+        dataSource,
+        clock,
+        nodeId,
+        new SimpleMeterRegistry());
+  }
+
+  public HikariDataSource dataSource() {
+    return dataSource;
+  }
+
+  public DatabaseClock clock() {
+    return clock;
+  }
+
+  public Topics topics() {
+    return topics;
+  }
+
+  public String bootstrapServers() {
+    return env.bootstrapServers();
+  }
+
+  public AxConfig config() {
+    return config;
+  }
+
+  @Override
+  public void close() {
+    clock.close();
+    dataSource.close();
+  }
+}

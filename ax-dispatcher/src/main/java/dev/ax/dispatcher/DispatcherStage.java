@@ -1,0 +1,207 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.spi.TaskExecutor;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.dispatcher.executor.ExecutorRegistry;
+import dev.ax.dispatcher.executor.HostAllowList;
+import dev.ax.dispatcher.executor.HttpTaskExecutor;
+import dev.ax.dispatcher.run.AttemptRunner;
+import dev.ax.dispatcher.run.OutcomeRecorder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dispatcher: consumes {@code ax.task.due} in one consumer group, claims each polled batch with one
+ * conditional UPDATE (DISPATCHED → RUNNING, attempt + 1, owner, lease), runs the instances it won
+ * through the executor registry with a timeout, and records each outcome with a completion event.
+ * An instance it did not win belongs to someone else: counted, skipped, never an error. Offsets are
+ * committed after the claim, so a replayed message meets a row that is no longer DISPATCHED.
+ *
+ * <p>When the worker pool cannot take a full poll, the consumer pauses its partitions (staying in
+ * the group) instead of buffering.
+ *
+ * <p>Threading: one consumer thread claims; worker threads run; one recorder thread writes.
+ */
+public final class DispatcherStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DispatcherStage.class);
+  private static final int MAX_POLL_RECORDS = 500;
+
+  private final StageContext context;
+  private final InstanceStore instances;
+  private final TaskStore tasks;
+  private final ExecutorRegistry registry;
+  private final KafkaProducer<String, byte[]> producer;
+  private final OutcomeRecorder recorder;
+  private final AttemptRunner runner;
+  private final ConsumerLoop loop;
+  private final Duration lease;
+  private final Counter claimed;
+  private final Counter conflicts;
+  private final Counter unreadable;
+  private final DistributionSummary lateness;
+  private final int pollSize;
+  private boolean paused;
+
+  public DispatcherStage(StageContext context) {
+    this(context, defaultRegistry(context));
+  }
+
+  public DispatcherStage(StageContext context, ExecutorRegistry registry) {
+    this.context = context;
+    this.instances = new InstanceStore(context.dataSource());
+    this.tasks = new TaskStore(context.dataSource());
+    this.registry = registry;
+    this.lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
+    this.producer =
+        KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
+    this.recorder = new OutcomeRecorder(context, producer);
+    int threads = context.config().get(ConfigKeys.DISPATCHER_THREADS);
+    int queue = context.config().get(ConfigKeys.DISPATCHER_QUEUE);
+    this.runner = new AttemptRunner(context.clock(), threads, queue, recorder::accept);
+    this.pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
+    this.claimed = context.meters().counter("ax.dispatcher.claimed");
+    this.conflicts = context.meters().counter("ax.dispatcher.claim.conflicts");
+    this.unreadable = context.meters().counter("ax.dispatcher.unreadable.events");
+    this.lateness =
+        DistributionSummary.builder("ax.dispatcher.lateness.ms")
+            .description("claim time minus due time")
+            .publishPercentiles(0.5, 0.99)
+            .register(context.meters());
+    this.loop =
+        new ConsumerLoop(
+            "ax-dispatcher",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("dispatcher"),
+                context.nodeId() + "-dispatcher",
+                pollSize),
+            List.of(context.topics().due()),
+            new ConsumerLoop.BatchHandler() {
+              @Override
+              public void handle(ConsumerRecords<String, byte[]> records) {
+                dispatch(records);
+              }
+
+              @Override
+              public void beforePoll(KafkaConsumer<String, byte[]> consumer) {
+                applyBackpressure(consumer);
+              }
+            },
+            Duration.ofSeconds(1));
+  }
+
+  private static ExecutorRegistry defaultRegistry(StageContext context) {
+    TaskExecutor http =
+        new HttpTaskExecutor(
+            new HostAllowList(context.config().get(ConfigKeys.HTTP_ALLOWED_HOSTS)),
+            context.config().get(ConfigKeys.HTTP_MAX_RESPONSE_EXCERPT));
+    return ExecutorRegistry.discover(http, Thread.currentThread().getContextClassLoader());
+  }
+
+  public DispatcherStage start() {
+    recorder.start();
+    loop.start();
+    log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
+    return this;
+  }
+
+  private void applyBackpressure(KafkaConsumer<String, byte[]> consumer) {
+    boolean full = runner.freeCapacity() < pollSize;
+    if (full && !paused) {
+      consumer.pause(consumer.assignment());
+      paused = true;
+      log.debug("Worker pool full: fetching paused");
+    } else if (!full && paused) {
+      consumer.resume(consumer.paused());
+      paused = false;
+      log.debug("Worker pool has room: fetching resumed");
+    }
+  }
+
+  private void dispatch(ConsumerRecords<String, byte[]> records) {
+    Map<String, TaskDueEvent> events = new LinkedHashMap<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      try {
+        TaskDueEvent event = AxJson.read(record.value(), TaskDueEvent.class);
+        events.putIfAbsent(event.instanceId(), event);
+      } catch (RuntimeException e) {
+        unreadable.increment();
+        log.warn(
+            "Ignoring unreadable due event at {}-{}@{}: {}",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.getMessage());
+      }
+    }
+    if (events.isEmpty()) {
+      return;
+    }
+    long nowMs = context.clock().millis();
+    List<ClaimedInstance> won =
+        instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+    claimed.increment(won.size());
+    conflicts.increment(events.size() - won.size());
+    if (won.isEmpty()) {
+      return;
+    }
+    List<String> taskIds = new ArrayList<>();
+    for (ClaimedInstance instance : won) {
+      taskIds.add(instance.taskId());
+      lateness.record(instance.claimedAtMs() - instance.dueAtMs());
+    }
+    Map<String, StoredTask> specs = tasks.findAll(taskIds);
+    for (ClaimedInstance instance : won) {
+      StoredTask task = specs.get(instance.taskId());
+      if (task == null) {
+        runner.fail(instance, "unknown", "task " + instance.taskId() + " not found");
+        continue;
+      }
+      Optional<TaskExecutor> executor = registry.find(task.spec().executor());
+      if (executor.isEmpty()) {
+        runner.fail(
+            instance,
+            task.spec().group(),
+            "no executor installed for "
+                + task.spec().executor().type()
+                + (task.spec().executor().handler() == null
+                    ? ""
+                    : " handler '" + task.spec().executor().handler() + "'"));
+        continue;
+      }
+      runner.submit(instance, task, executor.get());
+    }
+  }
+
+  /** Stops fetching, lets running attempts finish within the grace period, records them, stops. */
+  @Override
+  public void close() {
+    loop.close();
+    runner.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
+    recorder.close();
+    producer.close(Duration.ofSeconds(5));
+    log.info("Dispatcher {} stopped", context.nodeId());
+  }
+}

@@ -1,0 +1,56 @@
+package dev.ax.dispatcher.executor;
+
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.spi.TaskExecutor;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the executor for a task: the HTTP executor for HTTP tasks, and for IN_PROCESS tasks the
+ * {@link TaskExecutor} whose {@link TaskExecutor#name()} is the task's handler, found through
+ * {@link ServiceLoader} once at start. Immutable after construction; thread-safe.
+ */
+public final class ExecutorRegistry {
+
+  private static final Logger log = LoggerFactory.getLogger(ExecutorRegistry.class);
+
+  private final TaskExecutor http;
+  private final Map<String, TaskExecutor> inProcess;
+
+  public ExecutorRegistry(TaskExecutor http, Map<String, TaskExecutor> inProcess) {
+    this.http = http;
+    this.inProcess = Map.copyOf(inProcess);
+  }
+
+  /** The HTTP executor plus every in-process executor on the class path. */
+  public static ExecutorRegistry discover(TaskExecutor http, ClassLoader classLoader) {
+    Map<String, TaskExecutor> found = new HashMap<>();
+    for (TaskExecutor executor : ServiceLoader.load(TaskExecutor.class, classLoader)) {
+      TaskExecutor previous = found.putIfAbsent(executor.name(), executor);
+      if (previous != null) {
+        throw new IllegalStateException(
+            "two in-process executors are named '"
+                + executor.name()
+                + "': "
+                + previous.getClass().getName()
+                + " and "
+                + executor.getClass().getName());
+      }
+    }
+    log.info("In-process executors: {}", found.keySet());
+    return new ExecutorRegistry(http, found);
+  }
+
+  /** The executor for {@code spec}, or empty when none is installed for it. */
+  public Optional<TaskExecutor> find(ExecutorSpec spec) {
+    return switch (spec.type()) {
+      case HTTP -> Optional.of(http);
+      case IN_PROCESS -> Optional.ofNullable(inProcess.get(spec.handler()));
+      case SHELL -> Optional.empty();
+    };
+  }
+}

@@ -1,0 +1,114 @@
+package dev.ax.dispatcher.executor;
+
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.spi.TaskExecutor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * Runs HTTP tasks with the JDK {@link HttpClient}: POST by default, method, headers and body from
+ * the spec, only to hosts on the allow-list, never following redirects (a redirect could leave the
+ * allow-list). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id}, {@code
+ * X-AX-Attempt} and {@code Idempotency-Key: instanceId:attempt}. A 2xx status is success; any other
+ * is a failure with the status and a bounded excerpt of the body.
+ *
+ * <p>The request timeout is the attempt's deadline, and an interrupt (AX's timeout) cancels the
+ * exchange, so no connection is left hanging. Thread-safe: the client is shared.
+ */
+public final class HttpTaskExecutor implements TaskExecutor {
+
+  public static final String NAME = "http";
+  private static final Set<String> RESERVED_HEADERS =
+      Set.of("x-ax-trace-id", "x-ax-instance-id", "x-ax-attempt", "idempotency-key");
+
+  private final HttpClient client;
+  private final HostAllowList allowList;
+  private final int maxExcerptChars;
+
+  public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars) {
+    this.allowList = allowList;
+    this.maxExcerptChars = maxExcerptChars;
+    this.client =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public ExecutionResult execute(ExecutionContext context)
+      throws InterruptedException, HttpTimeoutException {
+    ExecutorSpec spec = context.task().executor();
+    String host = spec.url().getHost();
+    if (!allowList.allows(host)) {
+      return ExecutionResult.permanentFailure(
+          "host " + host + " is not on the HTTP allow-list (AX_HTTP_ALLOWED_HOSTS)");
+    }
+    Duration remaining = Duration.between(Instant.now(), context.deadline());
+    if (remaining.isNegative() || remaining.isZero()) {
+      remaining = Duration.ofMillis(1);
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(spec.url())
+            .timeout(remaining)
+            .header("X-AX-Trace-Id", context.traceId())
+            .header("X-AX-Instance-Id", context.instanceId())
+            .header("X-AX-Attempt", Integer.toString(context.attempt()))
+            .header("Idempotency-Key", context.idempotencyKey());
+    spec.headers()
+        .forEach(
+            (name, value) -> {
+              if (!RESERVED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                request.header(name, value);
+              }
+            });
+    HttpRequest.BodyPublisher body =
+        spec.body() == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(spec.body(), StandardCharsets.UTF_8);
+    request.method(spec.method() == null ? "POST" : spec.method(), body);
+    try {
+      HttpResponse<InputStream> response =
+          client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream stream = response.body()) {
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+          return ExecutionResult.ok();
+        }
+        String excerpt = readExcerpt(stream);
+        String error = "HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
+        return status >= 400 && status < 500 && status != 408 && status != 429
+            ? ExecutionResult.permanentFailure(error)
+            : ExecutionResult.failure(error);
+      }
+    } catch (HttpTimeoutException e) {
+      throw e; // the attempt's deadline passed: the runner records TIMEOUT
+    } catch (IOException e) {
+      return ExecutionResult.failure("HTTP call failed: " + e);
+    }
+  }
+
+  private String readExcerpt(InputStream stream) throws IOException {
+    if (maxExcerptChars == 0) {
+      return "";
+    }
+    byte[] bytes = stream.readNBytes(maxExcerptChars * 4);
+    String text = new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
+    return text.length() > maxExcerptChars ? text.substring(0, maxExcerptChars) + "…" : text;
+  }
+}

@@ -1,0 +1,214 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.spi.TaskExecutor;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.time.Clock;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs claimed attempts on a bounded worker pool with a timeout each. A watchdog fires at the
+ * attempt's deadline: if the attempt has not ended it is settled as TIMEOUT and its worker thread
+ * is interrupted ({@code Future.cancel(true)}); the pool itself stays healthy. Whichever of the
+ * worker and the watchdog settles first wins; the other does nothing.
+ *
+ * <p>Capacity is bounded ({@code threads} running plus {@code queueCapacity} waiting); the caller
+ * asks {@link #freeCapacity()} before it claims more, so {@link #submit} never has to refuse.
+ *
+ * <p>Thread-safe.
+ */
+public final class AttemptRunner implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(AttemptRunner.class);
+
+  private final Clock clock;
+  private final ThreadPoolExecutor workers;
+  private final ScheduledExecutorService watchdog;
+  private final Consumer<Completion> sink;
+  private final int capacity;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean stopping;
+
+  public AttemptRunner(Clock clock, int threads, int queueCapacity, Consumer<Completion> sink) {
+    if (threads < 1 || queueCapacity < 1) {
+      throw new IllegalArgumentException(
+          "threads and queueCapacity must be positive: " + threads + ", " + queueCapacity);
+    }
+    this.clock = clock;
+    this.sink = sink;
+    this.capacity = threads + queueCapacity;
+    AtomicInteger counter = new AtomicInteger();
+    this.workers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(queueCapacity),
+            r -> {
+              Thread t = new Thread(r, "ax-worker-" + counter.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.watchdog =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "ax-dispatcher-watchdog");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Attempts this runner can still take without queueing beyond its bound. */
+  public int freeCapacity() {
+    return capacity - inFlight.get();
+  }
+
+  /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
+  public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
+    Duration timeout = task.spec().timeout();
+    Instant deadline = Instant.ofEpochMilli(clock.millis()).plus(timeout);
+    ExecutionContext context =
+        new ExecutionContext(
+            task.spec(),
+            claimed.instanceId(),
+            claimed.attempt(),
+            Instant.ofEpochMilli(claimed.dueAtMs()),
+            claimed.traceId(),
+            deadline);
+    AtomicBoolean settled = new AtomicBoolean();
+    AtomicReference<Long> startedAtMs = new AtomicReference<>();
+    AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
+    inFlight.incrementAndGet();
+    Future<?> run =
+        workers.submit(
+            () -> {
+              long startMs = clock.millis();
+              startedAtMs.set(startMs);
+              InstanceStatus status;
+              String error = null;
+              ExecutionResult result = null;
+              try {
+                result = executor.execute(context);
+                status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
+                error = result.error();
+              } catch (InterruptedException | HttpTimeoutException e) {
+                status = InstanceStatus.TIMEOUT;
+                error = "timed out after " + timeout.toMillis() + " ms";
+              } catch (Exception | LinkageError e) {
+                status = InstanceStatus.FAILED;
+                error = e.toString();
+              }
+              if (settled.compareAndSet(false, true)) {
+                ScheduledFuture<?> t = timer.get();
+                if (t != null) {
+                  t.cancel(false);
+                }
+                finish(claimed, task, status, error, startMs, executor, context, result);
+              }
+            });
+    timer.set(
+        watchdog.schedule(
+            () -> {
+              if (settled.compareAndSet(false, true)) {
+                run.cancel(true);
+                Long startMs = startedAtMs.get();
+                finish(
+                    claimed,
+                    task,
+                    InstanceStatus.TIMEOUT,
+                    "timed out after " + timeout.toMillis() + " ms",
+                    startMs == null ? clock.millis() : startMs,
+                    executor,
+                    context,
+                    null);
+              }
+            },
+            timeout.toMillis(),
+            TimeUnit.MILLISECONDS));
+  }
+
+  /** Records an attempt that could not run at all (task or executor missing). */
+  public void fail(ClaimedInstance claimed, String group, String error) {
+    long nowMs = clock.millis();
+    sink.accept(
+        new Completion(
+            claimed, group, InstanceStatus.FAILED, error, nowMs, nowMs, null, null, null));
+  }
+
+  private void finish(
+      ClaimedInstance claimed,
+      StoredTask task,
+      InstanceStatus status,
+      String error,
+      long startMs,
+      TaskExecutor executor,
+      ExecutionContext context,
+      ExecutionResult result) {
+    inFlight.decrementAndGet();
+    if (stopping && status == InstanceStatus.TIMEOUT && Thread.currentThread().isInterrupted()) {
+      // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
+      log.info(
+          "{} attempt {} interrupted by shutdown; left for recovery",
+          claimed.instanceId(),
+          claimed.attempt());
+      return;
+    }
+    sink.accept(
+        new Completion(
+            claimed,
+            task.spec().group(),
+            status,
+            error,
+            startMs,
+            clock.millis(),
+            executor,
+            context,
+            result));
+  }
+
+  /**
+   * Stops taking work, lets running attempts finish within {@code grace}, then interrupts the rest
+   * (their rows stay RUNNING and are recovered once their lease expires).
+   */
+  public void shutdown(Duration grace) {
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        stopping = true;
+        int left = workers.shutdownNow().size();
+        log.warn(
+            "Shutdown grace of {} ms over: {} queued attempt(s) not started, running ones interrupted",
+            grace.toMillis(),
+            left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      workers.shutdownNow();
+    }
+    watchdog.shutdownNow();
+  }
+
+  @Override
+  public void close() {
+    shutdown(Duration.ZERO);
+  }
+}

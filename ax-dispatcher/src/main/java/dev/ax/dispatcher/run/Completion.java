@@ -1,0 +1,24 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.spi.TaskExecutor;
+import dev.ax.common.store.ClaimedInstance;
+
+/**
+ * How one claimed attempt ended, waiting to be recorded.
+ *
+ * @param executor null when no executor ran (task or executor missing)
+ * @param result null when the executor threw or timed out
+ */
+public record Completion(
+    ClaimedInstance claimed,
+    String group,
+    InstanceStatus status,
+    String error,
+    long startedAtMs,
+    long finishedAtMs,
+    TaskExecutor executor,
+    ExecutionContext context,
+    ExecutionResult result) {}

@@ -1,0 +1,242 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Outcome;
+import dev.ax.common.store.StoreException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records outcomes in batches: one transaction of conditional UPDATEs (RUNNING, this owner, this
+ * attempt) plus audit rows, then a completion event per recorded outcome on {@code
+ * ax.task.completed}, then the executor's hooks. An outcome whose row no longer matches (the run
+ * was taken back) is counted and dropped, never emitted.
+ *
+ * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
+ * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
+ * completion.
+ */
+public final class OutcomeRecorder implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
+  private static final int MAX_BATCH = 500;
+
+  private final StageContext context;
+  private final InstanceStore instances;
+  private final KafkaProducer<String, byte[]> producer;
+  private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private final Counter succeeded;
+  private final Counter failed;
+  private final Counter timedOut;
+  private final Counter takenBack;
+  private volatile boolean running = true;
+
+  public OutcomeRecorder(StageContext context, KafkaProducer<String, byte[]> producer) {
+    this.context = context;
+    this.instances = new InstanceStore(context.dataSource());
+    this.producer = producer;
+    MeterRegistry meters = context.meters();
+    this.succeeded = meters.counter("ax.dispatcher.succeeded");
+    this.failed = meters.counter("ax.dispatcher.failed");
+    this.timedOut = meters.counter("ax.dispatcher.timeout");
+    this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
+    this.thread = new Thread(this::run, "ax-dispatcher-record");
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  public void accept(Completion completion) {
+    queue.add(completion);
+  }
+
+  private void run() {
+    List<Completion> batch = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      try {
+        if (batch.isEmpty()) {
+          Completion first = queue.poll(100, TimeUnit.MILLISECONDS);
+          if (first == null) {
+            continue;
+          }
+          batch.add(first);
+          queue.drainTo(batch, MAX_BATCH - 1);
+        }
+        record(batch);
+        batch.clear();
+      } catch (StoreException e) {
+        log.warn(
+            "Could not record {} outcome(s), retrying in 1 s: {}", batch.size(), e.getMessage());
+        if (!pause(Duration.ofSeconds(1))) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error(
+            "Recording {} outcome(s) failed unexpectedly; dropping them (the reaper recovers the rows)",
+            batch.size(),
+            e);
+        batch.clear();
+      }
+    }
+  }
+
+  private void record(List<Completion> batch) {
+    long nowMs = context.clock().millis();
+    List<Outcome> outcomes = new ArrayList<>(batch.size());
+    for (Completion c : batch) {
+      outcomes.add(
+          new Outcome(
+              c.claimed().instanceId(),
+              c.claimed().taskId(),
+              c.claimed().attempt(),
+              c.status(),
+              c.error(),
+              c.finishedAtMs()));
+    }
+    List<Boolean> recorded = instances.recordOutcomes(outcomes, context.nodeId(), nowMs);
+    for (int i = 0; i < batch.size(); i++) {
+      Completion c = batch.get(i);
+      if (!recorded.get(i)) {
+        takenBack.increment();
+        log.warn(
+            "Outcome {} of {} attempt {} not recorded: the run was taken back [traceId={}]",
+            c.status(),
+            c.claimed().instanceId(),
+            c.claimed().attempt(),
+            c.claimed().traceId());
+        continue;
+      }
+      count(c.status());
+      logOutcome(c);
+      emit(c);
+      callHook(c);
+    }
+  }
+
+  private void count(InstanceStatus status) {
+    switch (status) {
+      case SUCCESS -> succeeded.increment();
+      case TIMEOUT -> timedOut.increment();
+      default -> failed.increment();
+    }
+  }
+
+  private void logOutcome(Completion c) {
+    long durationMs = c.finishedAtMs() - c.startedAtMs();
+    if (c.status() == InstanceStatus.SUCCESS) {
+      log.debug(
+          "{} attempt {} SUCCESS in {} ms [traceId={}]",
+          c.claimed().instanceId(),
+          c.claimed().attempt(),
+          durationMs,
+          c.claimed().traceId());
+    } else {
+      log.warn(
+          "{} attempt {} {} after {} ms: {} [traceId={}]",
+          c.claimed().instanceId(),
+          c.claimed().attempt(),
+          c.status(),
+          durationMs,
+          c.error(),
+          c.claimed().traceId());
+    }
+  }
+
+  private void emit(Completion c) {
+    TaskCompletedEvent event =
+        new TaskCompletedEvent(
+            AxJson.VERSION,
+            c.claimed().taskId(),
+            c.claimed().instanceId(),
+            c.claimed().attempt(),
+            c.status(),
+            c.claimed().dueAtMs(),
+            c.claimed().claimedAtMs(),
+            c.startedAtMs(),
+            c.finishedAtMs(),
+            c.finishedAtMs() - c.startedAtMs(),
+            c.claimed().claimedAtMs() - c.claimed().dueAtMs(),
+            c.claimed().traceId(),
+            c.error(),
+            context.nodeId());
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(
+            context.topics().completed(), c.claimed().taskId(), AxJson.write(event));
+    record
+        .headers()
+        .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+    producer.send(
+        record,
+        (metadata, error) -> {
+          if (error != null) {
+            log.error(
+                "Completion event for {} not sent [traceId={}]: {}",
+                c.claimed().instanceId(),
+                c.claimed().traceId(),
+                error.toString());
+          }
+        });
+  }
+
+  private static void callHook(Completion c) {
+    if (c.executor() == null) {
+      return;
+    }
+    ExecutionResult result = c.result() != null ? c.result() : ExecutionResult.failure(c.error());
+    try {
+      if (c.status() == InstanceStatus.SUCCESS) {
+        c.executor().onSuccess(c.context(), result);
+      } else {
+        c.executor().onFailure(c.context(), result);
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "Hook of executor {} threw for {}: {}",
+          c.executor().name(),
+          c.claimed().instanceId(),
+          e.toString());
+    }
+  }
+
+  private boolean pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis()); // back-off while the database is away, not synchronisation
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Records what is queued, then stops. */
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(Duration.ofSeconds(30).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package dev.ax.ingest;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.CommandReadResult;
+import dev.ax.common.contract.CommandReader;
+import dev.ax.common.contract.CommandType;
+import dev.ax.common.contract.TaskCommand;
+import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.ExecutorType;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.CreateOutcome;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.TaskStore;
+import io.micrometer.core.instrument.Counter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ingest: consumes {@code ax.task.commands}, validates each command, stores new tasks with their
+ * first instance (one transaction per polled batch, idempotent on taskId), announces instances due
+ * soon on {@code ax.task.scheduled}, and sends every message it cannot accept to {@code
+ * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged.
+ * Offsets are committed only after the database and the rejected topic have what was read.
+ *
+ * <p>Threading: one consumer thread (see {@link ConsumerLoop}); {@link #close()} from any thread.
+ */
+public final class IngestStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(IngestStage.class);
+
+  private final StageContext context;
+  private final CommandReader reader;
+  private final TaskStore tasks;
+  private final KafkaProducer<String, byte[]> producer;
+  private final ConsumerLoop loop;
+  private final Duration announceHorizon;
+  private final Counter received;
+  private final Counter rejected;
+  private final Counter created;
+  private final Counter duplicates;
+
+  public IngestStage(StageContext context) {
+    this.context = context;
+    this.reader = new CommandReader(context.config().get(ConfigKeys.DEFAULT_TIMEOUT));
+    this.tasks = new TaskStore(context.dataSource());
+    this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
+    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
+    this.received = context.meters().counter("ax.ingest.received");
+    this.rejected = context.meters().counter("ax.ingest.rejected");
+    this.created = context.meters().counter("ax.ingest.created");
+    this.duplicates = context.meters().counter("ax.ingest.duplicates");
+    this.loop =
+        new ConsumerLoop(
+            "ax-ingest",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("ingest"),
+                context.nodeId() + "-ingest",
+                500),
+            List.of(context.topics().commands()),
+            this::handle,
+            Duration.ofSeconds(1));
+  }
+
+  public IngestStage start() {
+    loop.start();
+    log.info("Ingest started on {}", context.topics().commands());
+    return this;
+  }
+
+  private void handle(ConsumerRecords<String, byte[]> records) throws Exception {
+    long nowMs = context.clock().millis();
+    List<NewTask> newTasks = new ArrayList<>();
+    List<TaskCommand> commands = new ArrayList<>();
+    List<Future<RecordMetadata>> sends = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      received.increment();
+      CommandReadResult result = reader.read(record.value());
+      if (result instanceof CommandReadResult.Rejected rejection) {
+        sends.add(reject(record, rejection.reason()));
+        continue;
+      }
+      TaskCommand command = ((CommandReadResult.Accepted) result).command();
+      String unsupported = unsupported(command);
+      if (unsupported != null) {
+        sends.add(reject(record, unsupported));
+        continue;
+      }
+      if (command.timeoutDefaulted()) {
+        log.warn(
+            "Task {} sets no timeoutMs; it gets the default {} ms [traceId={}]",
+            command.taskId(),
+            command.spec().timeout().toMillis(),
+            command.traceId());
+      }
+      newTasks.add(new NewTask(command.spec(), command.traceId(), firstDueAtMs(command, nowMs)));
+      commands.add(command);
+    }
+
+    List<CreateOutcome> outcomes = tasks.create(newTasks, context.nodeId(), nowMs);
+    for (int i = 0; i < outcomes.size(); i++) {
+      NewTask task = newTasks.get(i);
+      String taskId = task.spec().taskId();
+      if (outcomes.get(i) == CreateOutcome.DUPLICATE) {
+        duplicates.increment();
+        log.info(
+            "Task {} exists already; duplicate create ignored [traceId={}]",
+            taskId,
+            task.traceId());
+        continue;
+      }
+      created.increment();
+      log.debug(
+          "Task {} created, due at {} [traceId={}]", taskId, task.firstDueAtMs(), task.traceId());
+      if (task.firstDueAtMs() - nowMs <= announceHorizon.toMillis()) {
+        TaskScheduledEvent event =
+            new TaskScheduledEvent(
+                AxJson.VERSION,
+                taskId,
+                InstanceIds.of(taskId, task.firstDueAtMs()),
+                task.firstDueAtMs(),
+                task.traceId());
+        sends.add(
+            producer.send(
+                eventRecord(context.topics().scheduled(), taskId, event, task.traceId())));
+      }
+    }
+    for (Future<RecordMetadata> send : sends) {
+      send.get(); // the offsets move only when every reject and announcement is on the broker
+    }
+  }
+
+  /** The reason this version cannot take the command yet, or null when it can. */
+  private static String unsupported(TaskCommand command) {
+    if (command.type() != CommandType.CREATE) {
+      return "command type "
+          + command.type()
+          + " is not supported yet (this version accepts CREATE)";
+    }
+    if (!(command.spec().trigger() instanceof Trigger.Once)) {
+      return "trigger type "
+          + command.spec().trigger().type()
+          + " is not supported yet (this version fires ONCE triggers)";
+    }
+    if (command.spec().executor().type() == ExecutorType.SHELL) {
+      return "executor type SHELL is not supported yet (this version runs HTTP and IN_PROCESS)";
+    }
+    return null;
+  }
+
+  private static long firstDueAtMs(TaskCommand command, long nowMs) {
+    Trigger.Once once = (Trigger.Once) command.spec().trigger();
+    return once.at() != null ? once.at().toEpochMilli() : nowMs + once.delay().toMillis();
+  }
+
+  private Future<RecordMetadata> reject(ConsumerRecord<String, byte[]> record, String reason) {
+    rejected.increment();
+    log.warn(
+        "Rejected command at {}-{}@{} (key {}): {}",
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        record.key(),
+        reason);
+    ProducerRecord<String, byte[]> out =
+        new ProducerRecord<>(context.topics().commandsRejected(), record.key(), record.value());
+    out.headers().add(RejectHeaders.REASON, reason.getBytes(StandardCharsets.UTF_8));
+    out.headers().add(RejectHeaders.SOURCE_TOPIC, record.topic().getBytes(StandardCharsets.UTF_8));
+    out.headers()
+        .add(
+            RejectHeaders.SOURCE_PARTITION,
+            Integer.toString(record.partition()).getBytes(StandardCharsets.UTF_8));
+    out.headers()
+        .add(
+            RejectHeaders.SOURCE_OFFSET,
+            Long.toString(record.offset()).getBytes(StandardCharsets.UTF_8));
+    return producer.send(out);
+  }
+
+  static ProducerRecord<String, byte[]> eventRecord(
+      String topic, String key, Object event, String traceId) {
+    ProducerRecord<String, byte[]> out = new ProducerRecord<>(topic, key, AxJson.write(event));
+    out.headers().add(RejectHeaders.TRACE_ID, traceId.getBytes(StandardCharsets.UTF_8));
+    return out;
+  }
+
+  @Override
+  public void close() {
+    loop.close();
+    producer.close(Duration.ofSeconds(5));
+    log.info("Ingest stopped");
+  }
+}

@@ -1,0 +1,12 @@
+package dev.ax.ticker;
+
+import dev.ax.common.stage.StageMain;
+
+/** Runs the ticker stage on its own, configured by AX_* environment variables. */
+public final class TickerMain {
+  private TickerMain() {}
+
+  public static void main(String[] args) {
+    StageMain.run("ax-ticker", context -> new TickerStage(context).start());
+  }
+}

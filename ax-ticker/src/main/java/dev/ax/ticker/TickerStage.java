@@ -1,0 +1,246 @@
+package dev.ax.ticker;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.StoreException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first ticker: one node, no leader election yet (the epoch on every due event is 0). It holds
+ * instances due within the horizon in a {@link DueQueue}, fed by a periodic load from the database
+ * and by announcements on {@code ax.task.scheduled}, and at each due time marks a batch DISPATCHED
+ * with one conditional UPDATE and emits {@code ax.task.due} for the rows it won. Instances overdue
+ * at start are loaded first and fire at once, oldest first.
+ *
+ * <p>Threads: {@code ax-ticker-fire} owns the queue and fires; {@code ax-ticker-load} loads from
+ * the database; {@code ax-ticker-scheduled} consumes announcements. Only the firing thread touches
+ * the queue's ordered structure; the others hand instances over through its bounded queue.
+ *
+ * <p>If the process dies between the DISPATCHED commit and the Kafka send, the instance stays
+ * DISPATCHED without an event: the reaper (next issue) re-emits such instances.
+ */
+public final class TickerStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TickerStage.class);
+
+  /** Longest sleep of the firing thread when nothing is due soon; new offers wake it earlier. */
+  private static final long MAX_IDLE_WAIT_MS = 100;
+
+  private static final long EPOCH_WITHOUT_ELECTION = 0;
+
+  private final StageContext context;
+  private final InstanceStore instances;
+  private final DueQueue queue;
+  private final KafkaProducer<String, byte[]> producer;
+  private final ConsumerLoop scheduledLoop;
+  private final ScheduledExecutorService loader;
+  private final Thread firingThread;
+  private final Duration horizon;
+  private final Duration loadInterval;
+  private final int maxBatch;
+  private final int maxHeld;
+  private final Counter fired;
+  private final Counter lost;
+  private final DistributionSummary lateness;
+  private volatile boolean running = true;
+
+  public TickerStage(StageContext context) {
+    this.context = context;
+    this.instances = new InstanceStore(context.dataSource());
+    this.horizon = context.config().get(ConfigKeys.TICKER_HORIZON);
+    this.loadInterval = context.config().get(ConfigKeys.TICKER_LOAD_INTERVAL);
+    this.maxBatch = context.config().get(ConfigKeys.TICKER_MAX_BATCH);
+    this.maxHeld = context.config().get(ConfigKeys.TICKER_MAX_HELD);
+    this.queue = new DueQueue(maxHeld);
+    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ticker");
+    this.fired = context.meters().counter("ax.ticker.fired");
+    this.lost = context.meters().counter("ax.ticker.lost.races");
+    this.lateness =
+        DistributionSummary.builder("ax.ticker.emit.lateness.ms")
+            .publishPercentiles(0.5, 0.99)
+            .register(context.meters());
+    this.scheduledLoop =
+        new ConsumerLoop(
+            "ax-ticker-scheduled",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("ticker"),
+                context.nodeId() + "-ticker",
+                1000),
+            List.of(context.topics().scheduled()),
+            this::onScheduled,
+            Duration.ofSeconds(1));
+    this.loader =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "ax-ticker-load");
+              t.setDaemon(true);
+              return t;
+            });
+    this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
+  }
+
+  public TickerStage start() {
+    firingThread.start();
+    loader.scheduleWithFixedDelay(this::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduledLoop.start();
+    log.info(
+        "Ticker started: horizon {} ms, load every {} ms",
+        horizon.toMillis(),
+        loadInterval.toMillis());
+    return this;
+  }
+
+  private void load() {
+    try {
+      long untilMs = context.clock().millis() + horizon.toMillis();
+      List<DueInstance> due = instances.findScheduledDueBefore(untilMs, maxHeld);
+      int dropped = 0;
+      for (DueInstance instance : due) {
+        if (!queue.offer(instance)) {
+          dropped++;
+        }
+      }
+      if (dropped > 0) {
+        log.debug("Hand-off queue full: {} instance(s) left for the next load", dropped);
+      }
+    } catch (StoreException e) {
+      log.warn(
+          "Ticker could not load due instances, trying again in {} ms: {}",
+          loadInterval.toMillis(),
+          e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("Ticker load failed unexpectedly", e);
+    }
+  }
+
+  private void onScheduled(ConsumerRecords<String, byte[]> records) {
+    long untilMs = context.clock().millis() + horizon.toMillis();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TaskScheduledEvent event;
+      try {
+        event = AxJson.read(record.value(), TaskScheduledEvent.class);
+      } catch (RuntimeException e) {
+        log.warn(
+            "Ignoring unreadable announcement at {}-{}@{}: {}",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.getMessage());
+        continue;
+      }
+      if (event.dueAtMs() < untilMs) {
+        queue.offer(
+            new DueInstance(event.instanceId(), event.taskId(), event.dueAtMs(), event.traceId()));
+      }
+    }
+  }
+
+  private void fireLoop() {
+    while (running) {
+      try {
+        queue.drainHandOff();
+        long nowMs = context.clock().millis();
+        List<DueInstance> due = queue.takeDue(nowMs, maxBatch);
+        if (!due.isEmpty()) {
+          fire(due, nowMs);
+          continue;
+        }
+        long waitMs = Math.min(queue.nextDueAtMs() - nowMs, MAX_IDLE_WAIT_MS);
+        queue.awaitHandOff(Math.max(waitMs, 1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error("Ticker firing loop caught an unexpected error; continuing", e);
+      }
+    }
+  }
+
+  private void fire(List<DueInstance> due, long nowMs) throws InterruptedException {
+    List<DueInstance> won;
+    try {
+      won =
+          instances.markDispatched(
+              due.stream().map(DueInstance::instanceId).toList(),
+              context.nodeId(),
+              EPOCH_WITHOUT_ELECTION,
+              nowMs);
+    } catch (StoreException e) {
+      log.warn(
+          "Ticker could not mark {} instance(s) DISPATCHED, retrying: {}",
+          due.size(),
+          e.getMessage());
+      queue.putBack(due);
+      queue.awaitHandOff(500);
+      return;
+    }
+    queue.release(due);
+    lost.increment(due.size() - won.size());
+    for (DueInstance instance : won) {
+      TaskDueEvent event =
+          new TaskDueEvent(
+              AxJson.VERSION,
+              instance.taskId(),
+              instance.instanceId(),
+              instance.dueAtMs(),
+              EPOCH_WITHOUT_ELECTION,
+              nowMs,
+              instance.traceId());
+      ProducerRecord<String, byte[]> record =
+          new ProducerRecord<>(context.topics().due(), instance.taskId(), AxJson.write(event));
+      record
+          .headers()
+          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              log.error(
+                  "Due event for {} not sent; it stays DISPATCHED until re-emitted [traceId={}]: {}",
+                  instance.instanceId(),
+                  instance.traceId(),
+                  error.toString());
+            }
+          });
+      lateness.record(nowMs - instance.dueAtMs());
+    }
+    fired.increment(won.size());
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    scheduledLoop.close();
+    loader.shutdownNow();
+    firingThread.interrupt();
+    try {
+      firingThread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(5));
+    log.info("Ticker stopped");
+  }
+}
