@@ -197,6 +197,7 @@ public final class TickerStage implements AutoCloseable {
       return;
     }
     queue.release(due);
+    won = won.stream().sorted(java.util.Comparator.comparingLong(DueInstance::dueAtMs)).toList();
     lost.increment(due.size() - won.size());
     for (DueInstance instance : won) {
       TaskDueEvent event =

@@ -1,0 +1,29 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.spi.TaskExecutor;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Test handler {@code block}: waits until interrupted and records that it was. */
+public final class BlockingExecutor implements TaskExecutor {
+
+  static final Set<String> INTERRUPTED = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public String name() {
+    return "block";
+  }
+
+  @Override
+  public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
+    try {
+      Thread.sleep(Long.MAX_VALUE);
+      return ExecutionResult.ok();
+    } catch (InterruptedException e) {
+      INTERRUPTED.add(context.instanceId());
+      throw e;
+    }
+  }
+}

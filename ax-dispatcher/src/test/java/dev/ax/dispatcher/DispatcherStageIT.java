@@ -1,0 +1,251 @@
+package dev.ax.dispatcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(AxInfraExtension.class)
+class DispatcherStageIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private TestRuntime runtime;
+  private KafkaProducer<String, byte[]> producer;
+  private long seq;
+
+  private void open(AxTestEnv env, Map<String, String> config) {
+    runtime = TestRuntime.open(env, config);
+    producer = KafkaClients.producer(runtime.bootstrapServers(), "test-producer");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+    producer.close();
+    runtime.close();
+  }
+
+  private DispatcherStage dispatcher(String nodeId) {
+    DispatcherStage stage = new DispatcherStage(runtime.context(nodeId)).start();
+    closeables.add(stage);
+    return stage;
+  }
+
+  /** Stores a task whose instance is DISPATCHED now, as the ticker would leave it. */
+  private String dispatched(String taskId, ExecutorSpec executor, Duration timeout) {
+    long dueAtMs = runtime.clock().millis() + (seq++);
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            "default",
+            Trigger.Once.after(Duration.ZERO),
+            executor,
+            timeout,
+            RetryPolicy.DEFAULT,
+            Map.of());
+    new TaskStore(runtime.dataSource())
+        .create(List.of(new NewTask(spec, "trace-" + taskId, dueAtMs)), "test", dueAtMs);
+    String instanceId = InstanceIds.of(taskId, dueAtMs);
+    assertThat(
+            new InstanceStore(runtime.dataSource())
+                .markDispatched(List.of(instanceId), "test-ticker", 0, dueAtMs))
+        .hasSize(1);
+    return instanceId;
+  }
+
+  private void emitDue(String instanceId, Integer partition) throws Exception {
+    String taskId = instanceId.substring(0, instanceId.lastIndexOf('@'));
+    long dueAtMs = Long.parseLong(instanceId.substring(instanceId.lastIndexOf('@') + 1));
+    TaskDueEvent event =
+        new TaskDueEvent(1, taskId, instanceId, dueAtMs, 0, dueAtMs, "trace-" + taskId);
+    producer
+        .send(new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)))
+        .get();
+  }
+
+  private InstanceRow awaitStatus(String instanceId, InstanceStatus status) {
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    await()
+        .atMost(DEADLINE)
+        .until(() -> instances.find(instanceId).map(InstanceRow::status).orElse(null) == status);
+    return instances.find(instanceId).orElseThrow();
+  }
+
+  @Test
+  void twoDispatchersRacingForTheSameInstancesRunEachOnce(AxTestEnv env) throws Exception {
+    open(env, Map.of());
+    dispatcher("disp-a");
+    dispatcher("disp-b");
+    try (Admin admin = KafkaClients.admin(runtime.bootstrapServers())) {
+      String group = runtime.topics().group("dispatcher");
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  admin
+                          .describeConsumerGroups(List.of(group))
+                          .all()
+                          .get(10, TimeUnit.SECONDS)
+                          .get(group)
+                          .members()
+                          .stream()
+                          .filter(m -> !m.assignment().topicPartitions().isEmpty())
+                          .count()
+                      == 2);
+    }
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      ids.add(dispatched("race-" + i, ExecutorSpec.inProcess("count"), Duration.ofSeconds(10)));
+    }
+    // Every event on every partition: both dispatchers see each instance, some see it twice.
+    for (String id : ids) {
+      for (int partition = 0; partition < TestRuntime.PARTITIONS; partition++) {
+        emitDue(id, partition);
+      }
+    }
+
+    try (TopicReader completed =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+      await().atMost(DEADLINE).until(() -> completed.poll().size() >= ids.size());
+      for (String id : ids) {
+        awaitStatus(id, InstanceStatus.SUCCESS);
+      }
+      assertThat(completed.poll()).hasSize(ids.size());
+    }
+    for (String id : ids) {
+      assertThat(CountingExecutor.RUNS.get(id)).as("runs of %s", id).isEqualTo(1);
+      assertThat(new AuditLog(runtime.dataSource()).history(id))
+          .extracting(AuditLog.Transition::to)
+          .containsExactly(
+              InstanceStatus.SCHEDULED,
+              InstanceStatus.DISPATCHED,
+              InstanceStatus.RUNNING,
+              InstanceStatus.SUCCESS);
+    }
+  }
+
+  @Test
+  void aFailingHttpTargetEndsFailedWithTheErrorRecorded(AxTestEnv env) throws Exception {
+    open(env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1"));
+    Map<String, String> seenHeaders = new ConcurrentHashMap<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/fail",
+        exchange -> {
+          seenHeaders.put("idempotency", exchange.getRequestHeaders().getFirst("Idempotency-Key"));
+          seenHeaders.put("trace", exchange.getRequestHeaders().getFirst("X-AX-Trace-Id"));
+          seenHeaders.put("method", exchange.getRequestMethod());
+          byte[] body = "boom: database on fire".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(500, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+    closeables.add(() -> server.stop(0));
+    dispatcher("disp-1");
+    URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/fail");
+    String id =
+        dispatched(
+            "http-fail", ExecutorSpec.http(url, "POST", Map.of(), "{}"), Duration.ofSeconds(10));
+
+    emitDue(id, null);
+
+    InstanceRow row = awaitStatus(id, InstanceStatus.FAILED);
+    assertThat(row.lastError()).isEqualTo("HTTP 500: boom: database on fire");
+    assertThat(seenHeaders)
+        .containsEntry("idempotency", id + ":1")
+        .containsEntry("trace", "trace-http-fail")
+        .containsEntry("method", "POST");
+    try (TopicReader completed =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+      await().atMost(DEADLINE).until(() -> !completed.poll().isEmpty());
+      ConsumerRecord<String, byte[]> record = completed.poll().get(0);
+      TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+      assertThat(event.status()).isEqualTo(InstanceStatus.FAILED);
+      assertThat(event.error()).contains("HTTP 500");
+      assertThat(event.attempt()).isEqualTo(1);
+      assertThat(record.key()).isEqualTo("http-fail");
+    }
+  }
+
+  @Test
+  void aHostOffTheAllowListIsNeverCalled(AxTestEnv env) throws Exception {
+    open(env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1"));
+    dispatcher("disp-1");
+    String id =
+        dispatched(
+            "evil",
+            ExecutorSpec.http(URI.create("http://169.254.169.254/latest"), "GET", Map.of(), null),
+            Duration.ofSeconds(5));
+
+    emitDue(id, null);
+
+    assertThat(awaitStatus(id, InstanceStatus.FAILED).lastError())
+        .contains("not on the HTTP allow-list");
+  }
+
+  @Test
+  void aTaskThatOverrunsItsTimeoutIsInterruptedAndEndsTimeoutAndThePoolStaysHealthy(AxTestEnv env)
+      throws Exception {
+    open(env, Map.of("AX_DISPATCHER_THREADS", "1", "AX_DISPATCHER_QUEUE", "1"));
+    dispatcher("disp-1");
+    String slow = dispatched("slow", ExecutorSpec.inProcess("block"), Duration.ofMillis(500));
+    String unknown =
+        dispatched("unknown", ExecutorSpec.inProcess("no-such-handler"), Duration.ofSeconds(5));
+
+    emitDue(slow, null);
+    emitDue(unknown, null);
+
+    InstanceRow row = awaitStatus(slow, InstanceStatus.TIMEOUT);
+    assertThat(row.lastError()).isEqualTo("timed out after 500 ms");
+    await().atMost(DEADLINE).until(() -> BlockingExecutor.INTERRUPTED.contains(slow));
+    assertThat(awaitStatus(unknown, InstanceStatus.FAILED).lastError())
+        .contains("no executor installed");
+    // The single worker thread was freed by the interrupt: the next task runs.
+    String next =
+        dispatched("after-timeout", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    emitDue(next, null);
+    awaitStatus(next, InstanceStatus.SUCCESS);
+  }
+}

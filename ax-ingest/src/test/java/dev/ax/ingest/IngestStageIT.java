@@ -1,0 +1,155 @@
+package dev.ax.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(AxInfraExtension.class)
+class IngestStageIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  private TestRuntime runtime;
+  private StageContext context;
+  private IngestStage ingest;
+  private KafkaProducer<String, byte[]> producer;
+
+  @BeforeEach
+  void setUp(AxTestEnv env) {
+    runtime = TestRuntime.open(env);
+    context = runtime.context("ingest-1");
+    ingest = new IngestStage(context).start();
+    producer = KafkaClients.producer(runtime.bootstrapServers(), "test-producer");
+  }
+
+  @AfterEach
+  void tearDown() {
+    producer.close();
+    ingest.close();
+    runtime.close();
+  }
+
+  private void send(String key, String json) throws Exception {
+    producer
+        .send(
+            new ProducerRecord<>(
+                runtime.topics().commands(), key, json.getBytes(StandardCharsets.UTF_8)))
+        .get();
+  }
+
+  private static String command(String taskId, long delayMs) {
+    return """
+        {"v":1,"taskId":"%s","trigger":{"type":"ONCE","delayMs":%d},
+         "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":5000}
+        """
+        .formatted(taskId, delayMs);
+  }
+
+  @Test
+  void aDuplicateCreateMakesOneTask() throws Exception {
+    send("dup", command("dup", 60_000));
+    send("dup", command("dup", 60_000));
+    send("dup", command("dup", 120_000));
+    send("other", command("other", 60_000));
+
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                context.meters().counter("ax.ingest.created").count()
+                        + context.meters().counter("ax.ingest.duplicates").count()
+                    == 4);
+    assertThat(new TaskStore(runtime.dataSource()).find("dup")).isPresent();
+    assertThat(new InstanceStore(runtime.dataSource()).findByTask("dup")).hasSize(1);
+    assertThat(new InstanceStore(runtime.dataSource()).findByTask("other")).hasSize(1);
+    assertThat(context.meters().counter("ax.ingest.duplicates").count()).isEqualTo(2);
+  }
+
+  @Test
+  void badMessagesGoToTheRejectedTopicWithAReasonAndTheOriginalBytes() throws Exception {
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("malformed", "{\"v\":1,\"taskId\":");
+    bad.put(
+        "missing-field",
+        "{\"v\":1,\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+    bad.put(
+        "unknown-executor",
+        "{\"v\":1,\"taskId\":\"x\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"FTP\"}}");
+    bad.put("negative-delay", command("neg", -5));
+    bad.put(
+        "unsupported-trigger",
+        "{\"v\":1,\"taskId\":\"c\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"0/5 * * * * ?\"},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+    for (Map.Entry<String, String> entry : bad.entrySet()) {
+      send(entry.getKey(), entry.getValue());
+    }
+    send("good", command("good", 1000));
+
+    try (TopicReader rejected =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      await().atMost(DEADLINE).until(() -> rejected.poll().size() >= bad.size());
+      Map<String, String> reasons = new LinkedHashMap<>();
+      for (ConsumerRecord<String, byte[]> record : rejected.poll()) {
+        assertThat(new String(record.value(), StandardCharsets.UTF_8))
+            .isEqualTo(bad.get(record.key()));
+        reasons.put(
+            record.key(),
+            new String(
+                record.headers().lastHeader(RejectHeaders.REASON).value(), StandardCharsets.UTF_8));
+        assertThat(record.headers().lastHeader(RejectHeaders.SOURCE_TOPIC)).isNotNull();
+      }
+      assertThat(reasons)
+          .hasSize(bad.size())
+          .hasEntrySatisfying("malformed", r -> assertThat(r).startsWith("malformed JSON"))
+          .hasEntrySatisfying(
+              "missing-field", r -> assertThat(r).isEqualTo("missing field 'taskId'"))
+          .hasEntrySatisfying(
+              "unknown-executor", r -> assertThat(r).contains("unknown executor type 'FTP'"))
+          .hasEntrySatisfying(
+              "negative-delay", r -> assertThat(r).contains("delayMs must not be negative: -5"))
+          .hasEntrySatisfying(
+              "unsupported-trigger", r -> assertThat(r).contains("CRON is not supported yet"));
+    }
+    await()
+        .atMost(DEADLINE)
+        .until(() -> new TaskStore(runtime.dataSource()).find("good").isPresent());
+    assertThat(context.meters().counter("ax.ingest.rejected").count()).isEqualTo(bad.size());
+  }
+
+  @Test
+  void instancesDueSoonAreAnnouncedToTheTicker() throws Exception {
+    send("soon", command("soon", 2000));
+
+    try (TopicReader scheduled =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().scheduled())) {
+      await().atMost(DEADLINE).until(() -> !scheduled.poll().isEmpty());
+      List<ConsumerRecord<String, byte[]>> records = scheduled.poll();
+      TaskScheduledEvent event = AxJson.read(records.get(0).value(), TaskScheduledEvent.class);
+      assertThat(event.taskId()).isEqualTo("soon");
+      assertThat(event.instanceId()).isEqualTo("soon@" + event.dueAtMs());
+      assertThat(records.get(0).headers().lastHeader(RejectHeaders.TRACE_ID)).isNotNull();
+    }
+  }
+}
