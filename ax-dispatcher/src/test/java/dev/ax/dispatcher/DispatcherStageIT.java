@@ -32,8 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -116,23 +114,7 @@ class DispatcherStageIT {
     open(env, Map.of());
     dispatcher("disp-a");
     dispatcher("disp-b");
-    try (Admin admin = KafkaClients.admin(runtime.bootstrapServers())) {
-      String group = runtime.topics().group("dispatcher");
-      await()
-          .atMost(DEADLINE)
-          .until(
-              () ->
-                  admin
-                          .describeConsumerGroups(List.of(group))
-                          .all()
-                          .get(10, TimeUnit.SECONDS)
-                          .get(group)
-                          .members()
-                          .stream()
-                          .filter(m -> !m.assignment().topicPartitions().isEmpty())
-                          .count()
-                      == 2);
-    }
+    runtime.awaitGroupsAssigned(2, "dispatcher");
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       ids.add(dispatched("race-" + i, ExecutorSpec.inProcess("count"), Duration.ofSeconds(10)));

@@ -75,58 +75,18 @@ public final class InstanceStore {
    */
   public List<DueInstance> markDispatched(
       Collection<String> instanceIds, String actor, long epoch, long nowMs) {
-    StatusTransitions.require(SCHEDULED, DISPATCHED);
-    if (instanceIds.isEmpty()) {
-      return List.of();
-    }
-    return Transactions.inTransaction(
-        dataSource,
-        "dispatching " + instanceIds.size() + " instance(s)",
-        connection -> {
-          List<DueInstance> won = new ArrayList<>(instanceIds.size());
-          for (List<String> chunk : Sql.chunks(instanceIds)) {
-            String token = UUID.randomUUID().toString();
-            String in = "(" + Sql.placeholders(chunk.size()) + ")";
-            int updated;
-            try (PreparedStatement update =
-                connection.prepareStatement(
-                    "UPDATE ax_instance SET status = ?, epoch = ?, dispatched_at_ms = ?,"
-                        + " batch_token = ?, updated_at_ms = ? WHERE instance_id IN "
-                        + in
-                        + " AND status = ?")) {
-              update.setString(1, DISPATCHED.name());
-              update.setLong(2, epoch);
-              update.setLong(3, nowMs);
-              update.setString(4, token);
-              update.setLong(5, nowMs);
-              int next = Sql.bindAll(update, 6, chunk);
-              update.setString(next, SCHEDULED.name());
-              updated = update.executeUpdate();
-            }
-            if (updated == 0) {
-              continue;
-            }
-            auditBatch(connection, chunk, token, SCHEDULED, DISPATCHED, actor, "due", nowMs);
-            try (PreparedStatement select =
-                connection.prepareStatement(
-                    "SELECT instance_id, task_id, due_at_ms, trace_id FROM ax_instance"
-                        + " WHERE instance_id IN "
-                        + in
-                        + " AND batch_token = ?")) {
-              int next = Sql.bindAll(select, 1, chunk);
-              select.setString(next, token);
-              try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                  won.add(
-                      new DueInstance(
-                          rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
-                }
-              }
-            }
-            checkCount(updated, countOf(won, chunk), "dispatch");
-          }
-          return won;
-        });
+    return moveBatch(
+        instanceIds,
+        new BatchMove<>(
+            SCHEDULED,
+            DISPATCHED,
+            "epoch = ?, dispatched_at_ms = ?",
+            List.of(epoch, nowMs),
+            "instance_id, task_id, due_at_ms, trace_id",
+            rs -> new DueInstance(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)),
+            actor,
+            "due"),
+        nowMs);
   }
 
   /**
@@ -137,63 +97,114 @@ public final class InstanceStore {
    */
   public List<ClaimedInstance> claim(
       Collection<String> instanceIds, String owner, long leaseUntilMs, long nowMs) {
-    StatusTransitions.require(DISPATCHED, RUNNING);
+    return moveBatch(
+        instanceIds,
+        new BatchMove<>(
+            DISPATCHED,
+            RUNNING,
+            "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
+            List.of(owner, leaseUntilMs, nowMs),
+            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id",
+            rs ->
+                new ClaimedInstance(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getInt(3),
+                    rs.getInt(4),
+                    rs.getLong(5),
+                    nowMs,
+                    rs.getString(6)),
+            owner,
+            "claimed"),
+        nowMs);
+  }
+
+  /** Reads one won row of a batch move. */
+  @FunctionalInterface
+  private interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * One batch transition: {@code from → to}, setting {@code setClause} (with {@code setValues}) as
+   * well, recorded in the audit log by {@code actor} with {@code reason}; won rows are read back as
+   * {@code readColumns} through {@code reader}.
+   */
+  private record BatchMove<T>(
+      InstanceStatus from,
+      InstanceStatus to,
+      String setClause,
+      List<Object> setValues,
+      String readColumns,
+      RowReader<T> reader,
+      String actor,
+      String reason) {}
+
+  /**
+   * Moves every instance in {@code instanceIds} that is in {@code move.from()} with one UPDATE per
+   * chunk that stamps a fresh batch token, writes the audit rows of exactly the stamped rows, and
+   * reads them back, all in one transaction.
+   */
+  private <T> List<T> moveBatch(Collection<String> instanceIds, BatchMove<T> move, long nowMs) {
+    StatusTransitions.require(move.from(), move.to());
     if (instanceIds.isEmpty()) {
       return List.of();
     }
     return Transactions.inTransaction(
         dataSource,
-        "claiming " + instanceIds.size() + " instance(s)",
+        move.reason() + " of " + instanceIds.size() + " instance(s)",
         connection -> {
-          List<ClaimedInstance> won = new ArrayList<>(instanceIds.size());
+          List<T> won = new ArrayList<>(instanceIds.size());
           for (List<String> chunk : Sql.chunks(instanceIds)) {
             String token = UUID.randomUUID().toString();
             String in = "(" + Sql.placeholders(chunk.size()) + ")";
             int updated;
             try (PreparedStatement update =
                 connection.prepareStatement(
-                    "UPDATE ax_instance SET status = ?, attempt = attempt + 1, owner = ?,"
-                        + " lease_until_ms = ?, claimed_at_ms = ?, batch_token = ?,"
-                        + " updated_at_ms = ? WHERE instance_id IN "
+                    "UPDATE ax_instance SET status = ?, "
+                        + move.setClause()
+                        + ", batch_token = ?, updated_at_ms = ? WHERE instance_id IN "
                         + in
                         + " AND status = ?")) {
-              update.setString(1, RUNNING.name());
-              update.setString(2, owner);
-              update.setLong(3, leaseUntilMs);
-              update.setLong(4, nowMs);
-              update.setString(5, token);
-              update.setLong(6, nowMs);
-              int next = Sql.bindAll(update, 7, chunk);
-              update.setString(next, DISPATCHED.name());
+              int index = 1;
+              update.setString(index++, move.to().name());
+              for (Object value : move.setValues()) {
+                update.setObject(index++, value);
+              }
+              update.setString(index++, token);
+              update.setLong(index++, nowMs);
+              index = Sql.bindAll(update, index, chunk);
+              update.setString(index, move.from().name());
               updated = update.executeUpdate();
             }
             if (updated == 0) {
               continue;
             }
-            auditBatch(connection, chunk, token, DISPATCHED, RUNNING, owner, "claimed", nowMs);
+            auditBatch(connection, chunk, token, move, nowMs);
+            int before = won.size();
             try (PreparedStatement select =
                 connection.prepareStatement(
-                    "SELECT instance_id, task_id, task_version, attempt, due_at_ms, trace_id"
+                    "SELECT "
+                        + move.readColumns()
                         + " FROM ax_instance WHERE instance_id IN "
                         + in
                         + " AND batch_token = ?")) {
               int next = Sql.bindAll(select, 1, chunk);
               select.setString(next, token);
-              int before = won.size();
               try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
-                  won.add(
-                      new ClaimedInstance(
-                          rs.getString(1),
-                          rs.getString(2),
-                          rs.getInt(3),
-                          rs.getInt(4),
-                          rs.getLong(5),
-                          nowMs,
-                          rs.getString(6)));
+                  won.add(move.reader().read(rs));
                 }
               }
-              checkCount(updated, won.size() - before, "claim");
+            }
+            if (won.size() - before != updated) {
+              throw new IllegalStateException(
+                  move.reason()
+                      + " updated "
+                      + updated
+                      + " rows but read back "
+                      + (won.size() - before)
+                      + " with its token");
             }
           }
           return won;
@@ -331,14 +342,7 @@ public final class InstanceStore {
   }
 
   private static void auditBatch(
-      Connection connection,
-      List<String> chunk,
-      String token,
-      InstanceStatus from,
-      InstanceStatus to,
-      String actor,
-      String reason,
-      long nowMs)
+      Connection connection, List<String> chunk, String token, BatchMove<?> move, long nowMs)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
@@ -347,32 +351,14 @@ public final class InstanceStore {
                 + " FROM ax_instance WHERE instance_id IN ("
                 + Sql.placeholders(chunk.size())
                 + ") AND batch_token = ?")) {
-      insert.setString(1, from.name());
-      insert.setString(2, to.name());
-      insert.setString(3, actor);
-      insert.setString(4, reason);
+      insert.setString(1, move.from().name());
+      insert.setString(2, move.to().name());
+      insert.setString(3, move.actor());
+      insert.setString(4, move.reason());
       insert.setLong(5, nowMs);
       int next = Sql.bindAll(insert, 6, chunk);
       insert.setString(next, token);
       insert.executeUpdate();
-    }
-  }
-
-  private static int countOf(List<DueInstance> won, List<String> chunk) {
-    int count = 0;
-    java.util.Set<String> ids = new java.util.HashSet<>(chunk);
-    for (DueInstance instance : won) {
-      if (ids.contains(instance.instanceId())) {
-        count++;
-      }
-    }
-    return count;
-  }
-
-  private static void checkCount(int updated, int readBack, String what) {
-    if (updated != readBack) {
-      throw new IllegalStateException(
-          what + " updated " + updated + " rows but read back " + readBack + " with its token");
     }
   }
 }

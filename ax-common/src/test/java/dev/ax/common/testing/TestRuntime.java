@@ -2,6 +2,7 @@ package dev.ax.common.testing;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.Database;
@@ -11,7 +12,11 @@ import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.awaitility.Awaitility;
 
 /**
  * Real parts for one test: the test's own database (migrated), its own topics (created), the
@@ -60,6 +65,32 @@ public final class TestRuntime implements AutoCloseable {
         clock,
         nodeId,
         new SimpleMeterRegistry());
+  }
+
+  /**
+   * Waits until each consumer group named (by stage, e.g. "dispatcher") has {@code members} members
+   * holding partitions, so a test's clock does not start while a stage is still joining.
+   */
+  public void awaitGroupsAssigned(int members, String... stages) {
+    try (Admin admin = KafkaClients.admin(env.bootstrapServers())) {
+      for (String stage : stages) {
+        String group = topics.group(stage);
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    admin
+                            .describeConsumerGroups(List.of(group))
+                            .all()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(group)
+                            .members()
+                            .stream()
+                            .filter(m -> !m.assignment().topicPartitions().isEmpty())
+                            .count()
+                        == members);
+      }
+    }
   }
 
   public HikariDataSource dataSource() {
