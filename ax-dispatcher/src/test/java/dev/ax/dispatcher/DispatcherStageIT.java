@@ -84,9 +84,7 @@ class DispatcherStageIT {
     new TaskStore(runtime.dataSource())
         .create(List.of(new NewTask(spec, "trace-" + taskId, dueAtMs)), "test", dueAtMs);
     String instanceId = InstanceIds.of(taskId, dueAtMs);
-    assertThat(
-            new InstanceStore(runtime.dataSource())
-                .markDispatched(List.of(instanceId), "test-ticker", 0, dueAtMs))
+    assertThat(runtime.markDispatchedAsLeader("test-ticker", List.of(instanceId), dueAtMs))
         .hasSize(1);
     return instanceId;
   }

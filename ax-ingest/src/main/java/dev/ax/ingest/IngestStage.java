@@ -15,6 +15,7 @@ import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.CreateOutcome;
+import dev.ax.common.store.CreateResult;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
@@ -113,7 +114,8 @@ public final class IngestStage implements AutoCloseable {
       commands.add(command);
     }
 
-    List<CreateOutcome> outcomes = tasks.create(newTasks, context.nodeId(), nowMs);
+    CreateResult result = tasks.create(newTasks, context.nodeId(), nowMs);
+    List<CreateOutcome> outcomes = result.outcomes();
     for (int i = 0; i < outcomes.size(); i++) {
       NewTask task = newTasks.get(i);
       String taskId = task.spec().taskId();
@@ -129,13 +131,15 @@ public final class IngestStage implements AutoCloseable {
       log.debug(
           "Task {} created, due at {} [traceId={}]", taskId, task.firstDueAtMs(), task.traceId());
       if (task.firstDueAtMs() - nowMs <= announceHorizon.toMillis()) {
+        String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
         TaskScheduledEvent event =
             new TaskScheduledEvent(
                 AxJson.VERSION,
                 taskId,
-                InstanceIds.of(taskId, task.firstDueAtMs()),
+                instanceId,
                 task.firstDueAtMs(),
-                task.traceId());
+                task.traceId(),
+                result.seqByInstanceId().get(instanceId));
         sends.add(
             producer.send(
                 eventRecord(context.topics().scheduled(), taskId, event, task.traceId())));

@@ -101,6 +101,13 @@ final class DueQueue {
     return first == null ? Long.MAX_VALUE : first.dueAtMs();
   }
 
+  /** Owner thread: forgets everything (leadership lost); the database still has it all. */
+  void clear() {
+    handOff.clear();
+    ordered.clear();
+    held.clear();
+  }
+
   int size() {
     return held.size();
   }

@@ -10,12 +10,16 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoreException;
+import dev.ax.ticker.leader.LeaderElector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,11 +31,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first ticker: one node, no leader election yet (the epoch on every due event is 0). It holds
- * instances due within the horizon in a {@link DueQueue}, fed by a periodic load from the database
- * and by announcements on {@code ax.task.scheduled}, and at each due time marks a batch DISPATCHED
- * with one conditional UPDATE and emits {@code ax.task.due} for the rows it won. Instances overdue
- * at start are loaded first and fire at once, oldest first.
+ * The first ticker: it acts only while it holds the ticker lease ({@link LeaderElector}); every
+ * batch it marks DISPATCHED is fenced by that lease in the database and every due event carries its
+ * epoch. It holds instances due within the horizon in a {@link DueQueue}, fed by a periodic load
+ * from the database and by announcements on {@code ax.task.scheduled}, and at each due time marks a
+ * batch DISPATCHED with one conditional UPDATE and emits {@code ax.task.due} for the rows it won.
+ * Instances overdue at start are loaded first and fire at once, oldest first.
  *
  * <p>Threads: {@code ax-ticker-fire} owns the queue and fires; {@code ax-ticker-load} loads from
  * the database; {@code ax-ticker-scheduled} consumes announcements. Only the firing thread touches
@@ -47,8 +52,6 @@ public final class TickerStage implements AutoCloseable {
   /** Longest sleep of the firing thread when nothing is due soon; new offers wake it earlier. */
   private static final long MAX_IDLE_WAIT_MS = 100;
 
-  private static final long EPOCH_WITHOUT_ELECTION = 0;
-
   private final StageContext context;
   private final InstanceStore instances;
   private final DueQueue queue;
@@ -56,6 +59,8 @@ public final class TickerStage implements AutoCloseable {
   private final ConsumerLoop scheduledLoop;
   private final ScheduledExecutorService loader;
   private final Thread firingThread;
+  private final LeaderElector elector;
+  private long ledEpoch = -1;
   private final Duration horizon;
   private final Duration loadInterval;
   private final int maxBatch;
@@ -99,9 +104,18 @@ public final class TickerStage implements AutoCloseable {
               return t;
             });
     this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
+    this.elector =
+        new LeaderElector(
+            new LeaseStore(context.dataSource()),
+            LeaseFence.TICKER,
+            context.nodeId(),
+            context.config().get(ConfigKeys.TICKER_LEASE),
+            context.config().get(ConfigKeys.TICKER_HEARTBEAT),
+            System::nanoTime);
   }
 
   public TickerStage start() {
+    elector.start();
     firingThread.start();
     loader.scheduleWithFixedDelay(this::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduledLoop.start();
@@ -113,6 +127,9 @@ public final class TickerStage implements AutoCloseable {
   }
 
   private void load() {
+    if (elector.fence().isEmpty()) {
+      return;
+    }
     try {
       long untilMs = context.clock().millis() + horizon.toMillis();
       List<DueInstance> due = instances.findScheduledDueBefore(untilMs, maxHeld);
@@ -152,7 +169,8 @@ public final class TickerStage implements AutoCloseable {
       }
       if (event.dueAtMs() < untilMs) {
         queue.offer(
-            new DueInstance(event.instanceId(), event.taskId(), event.dueAtMs(), event.traceId()));
+            new DueInstance(
+                event.instanceId(), event.taskId(), event.dueAtMs(), event.traceId(), event.seq()));
       }
     }
   }
@@ -160,11 +178,24 @@ public final class TickerStage implements AutoCloseable {
   private void fireLoop() {
     while (running) {
       try {
+        Optional<LeaseFence> fence = elector.fence();
+        if (fence.isEmpty() || fence.get().epoch() != ledEpoch) {
+          // Not leader, or leader at a new epoch: what we held may be stale; the database has it
+          // all.
+          queue.clear();
+          ledEpoch = fence.map(LeaseFence::epoch).orElse(-1L);
+          if (fence.isEmpty()) {
+            queue.awaitHandOff(MAX_IDLE_WAIT_MS);
+            queue.clear();
+            continue;
+          }
+          loader.execute(this::load);
+        }
         queue.drainHandOff();
         long nowMs = context.clock().millis();
         List<DueInstance> due = queue.takeDue(nowMs, maxBatch);
         if (!due.isEmpty()) {
-          fire(due, nowMs);
+          fire(due, nowMs, fence.get());
           continue;
         }
         long waitMs = Math.min(queue.nextDueAtMs() - nowMs, MAX_IDLE_WAIT_MS);
@@ -178,15 +209,13 @@ public final class TickerStage implements AutoCloseable {
     }
   }
 
-  private void fire(List<DueInstance> due, long nowMs) throws InterruptedException {
+  private void fire(List<DueInstance> due, long nowMs, LeaseFence fence)
+      throws InterruptedException {
     List<DueInstance> won;
     try {
       won =
           instances.markDispatched(
-              due.stream().map(DueInstance::instanceId).toList(),
-              context.nodeId(),
-              EPOCH_WITHOUT_ELECTION,
-              nowMs);
+              due.stream().map(DueInstance::instanceId).toList(), fence, nowMs);
     } catch (StoreException e) {
       log.warn(
           "Ticker could not mark {} instance(s) DISPATCHED, retrying: {}",
@@ -206,7 +235,7 @@ public final class TickerStage implements AutoCloseable {
               instance.taskId(),
               instance.instanceId(),
               instance.dueAtMs(),
-              EPOCH_WITHOUT_ELECTION,
+              fence.epoch(),
               nowMs,
               instance.traceId());
       ProducerRecord<String, byte[]> record =
@@ -233,6 +262,7 @@ public final class TickerStage implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    elector.close();
     scheduledLoop.close();
     loader.shutdownNow();
     firingThread.interrupt();

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class DueQueueTest {
 
   private static DueInstance instance(String id, long dueAtMs) {
-    return new DueInstance(id, "task", dueAtMs, "trace");
+    return new DueInstance(id, "task", dueAtMs, "trace", 0);
   }
 
   @Test

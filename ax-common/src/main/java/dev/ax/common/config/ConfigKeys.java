@@ -115,6 +115,21 @@ public final class ConfigKeys {
           10_000_000,
           "Most instances the ticker holds in memory; the rest wait in the database for a later load.");
 
+  public static final ConfigKey<Duration> TICKER_LEASE =
+      ConfigKey.duration(
+          "AX_TICKER_LEASE",
+          "10s",
+          Duration.ofSeconds(1),
+          Duration.ofMinutes(10),
+          "How long the ticker leader's database lease lasts without renewal; a standby takes over after it expires.");
+  public static final ConfigKey<Duration> TICKER_HEARTBEAT =
+      ConfigKey.duration(
+          "AX_TICKER_HEARTBEAT",
+          "3s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(5),
+          "How often the leader renews its lease and a standby tries to take it; must be shorter than AX_TICKER_LEASE.");
+
   public static final ConfigKey<Integer> DISPATCHER_THREADS =
       ConfigKey.integer("AX_DISPATCHER_THREADS", 64, 1, 4096, "Worker threads that run tasks.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
@@ -174,6 +189,8 @@ public final class ConfigKeys {
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,
             TICKER_MAX_HELD,
+            TICKER_LEASE,
+            TICKER_HEARTBEAT,
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_LEASE,

@@ -28,8 +28,10 @@ import java.util.Set;
  * </pre>
  *
  * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
- * DISPATCHED may be CANCELLED before it is claimed. The store checks every transition here before
- * it writes the conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
+ * DISPATCHED may be CANCELLED before it is claimed, or DISPATCHED again when the reaper re-emits an
+ * instance nobody claimed in time (recorded like any other move). The store checks every transition
+ * here before it writes the conditional UPDATE, so a bug that asks for a move outside the table
+ * fails loudly.
  */
 public final class StatusTransitions {
 
@@ -41,7 +43,7 @@ public final class StatusTransitions {
       ALLOWED.put(status, EnumSet.noneOf(InstanceStatus.class));
     }
     ALLOWED.get(SCHEDULED).addAll(EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
-    ALLOWED.get(DISPATCHED).addAll(EnumSet.of(RUNNING, CANCELLED));
+    ALLOWED.get(DISPATCHED).addAll(EnumSet.of(RUNNING, CANCELLED, DISPATCHED));
     ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED));
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));

@@ -50,17 +50,17 @@ public final class InstanceStore {
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT instance_id, task_id, due_at_ms, trace_id FROM ax_instance"
-                      + " WHERE status = ? AND due_at_ms < ? ORDER BY due_at_ms LIMIT ?")) {
+                  "SELECT "
+                      + DUE_COLUMNS
+                      + " FROM ax_instance WHERE status = ? AND due_at_ms < ? ORDER BY due_at_ms"
+                      + " LIMIT ?")) {
             select.setString(1, SCHEDULED.name());
             select.setLong(2, untilMs);
             select.setInt(3, limit);
             List<DueInstance> due = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
               while (rs.next()) {
-                due.add(
-                    new DueInstance(
-                        rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
+                due.add(toDue(rs));
               }
             }
             return due;
@@ -69,24 +69,151 @@ public final class InstanceStore {
   }
 
   /**
-   * SCHEDULED → DISPATCHED for the given instances.
+   * SCHEDULED → DISPATCHED for the given instances, only while {@code fence} holds.
    *
-   * @return the instances this call moved (others were not SCHEDULED any more)
+   * @return the instances this call moved (others were not SCHEDULED any more, or the fence is
+   *     stale and nothing moved)
    */
   public List<DueInstance> markDispatched(
-      Collection<String> instanceIds, String actor, long epoch, long nowMs) {
+      Collection<String> instanceIds, LeaseFence fence, long nowMs) {
     return moveBatch(
-        instanceIds,
+        "instance_id", new ArrayList<>(instanceIds), dispatchMove(fence, nowMs), nowMs);
+  }
+
+  /** As {@link #markDispatched}, keyed by the rows' {@code seq} (what the time wheel holds). */
+  public List<DueInstance> markDispatchedBySeq(
+      Collection<Long> seqs, LeaseFence fence, long nowMs) {
+    return moveBatch("seq", new ArrayList<>(seqs), dispatchMove(fence, nowMs), nowMs);
+  }
+
+  private static BatchMove<DueInstance> dispatchMove(LeaseFence fence, long nowMs) {
+    return new BatchMove<>(
+        SCHEDULED,
+        DISPATCHED,
+        "epoch = ?, dispatched_at_ms = ?",
+        List.of(fence.epoch(), nowMs),
+        "",
+        List.of(),
+        fence,
+        DUE_COLUMNS,
+        InstanceStore::toDue,
+        fence.holder(),
+        "due");
+  }
+
+  /**
+   * RUNNING → DISPATCHED for runs whose lease expired before {@code nowMs} (their dispatcher died):
+   * the next claim starts the next attempt. Conditional on the lease still being expired, so a run
+   * renewed meanwhile is left alone.
+   *
+   * @return the instances taken back, to be emitted again
+   */
+  public List<DueInstance> reclaimExpiredRuns(LeaseFence fence, long nowMs, int limit) {
+    List<Object> ids =
+        selectIds("status = ? AND lease_until_ms < ?", List.of(RUNNING.name(), nowMs), limit);
+    return moveBatch(
+        "instance_id",
+        ids,
         new BatchMove<>(
-            SCHEDULED,
+            RUNNING,
+            DISPATCHED,
+            "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?",
+            List.of(fence.epoch(), nowMs),
+            " AND lease_until_ms < ?",
+            List.of(nowMs),
+            fence,
+            DUE_COLUMNS,
+            InstanceStore::toDue,
+            fence.holder(),
+            "run lease expired: taken back for the next attempt"),
+        nowMs);
+  }
+
+  /**
+   * Re-stamps instances DISPATCHED before {@code olderThanMs} and never claimed (their due event
+   * was lost, or every dispatcher was down), so they can be emitted again.
+   *
+   * @return the instances to emit again
+   */
+  public List<DueInstance> restampUnclaimed(
+      LeaseFence fence, long olderThanMs, long nowMs, int limit) {
+    List<Object> ids =
+        selectIds(
+            "status = ? AND dispatched_at_ms < ?", List.of(DISPATCHED.name(), olderThanMs), limit);
+    return moveBatch(
+        "instance_id",
+        ids,
+        new BatchMove<>(
+            DISPATCHED,
             DISPATCHED,
             "epoch = ?, dispatched_at_ms = ?",
-            List.of(epoch, nowMs),
-            "instance_id, task_id, due_at_ms, trace_id",
-            rs -> new DueInstance(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)),
-            actor,
-            "due"),
+            List.of(fence.epoch(), nowMs),
+            " AND dispatched_at_ms < ?",
+            List.of(olderThanMs),
+            fence,
+            DUE_COLUMNS,
+            InstanceStore::toDue,
+            fence.holder(),
+            "not claimed in time: emitted again"),
         nowMs);
+  }
+
+  /** SCHEDULED instances due in {@code [fromMs, untilMs)}, oldest first, at most {@code limit}. */
+  public List<DueInstance> findScheduledBetween(long fromMs, long untilMs, int limit) {
+    return Transactions.read(
+        dataSource,
+        "loading due instances",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + DUE_COLUMNS
+                      + " FROM ax_instance WHERE status = ? AND due_at_ms >= ? AND due_at_ms < ?"
+                      + " ORDER BY due_at_ms LIMIT ?")) {
+            select.setString(1, SCHEDULED.name());
+            select.setLong(2, fromMs);
+            select.setLong(3, untilMs);
+            select.setInt(4, limit);
+            List<DueInstance> due = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                due.add(toDue(rs));
+              }
+            }
+            return due;
+          }
+        });
+  }
+
+  private static final String DUE_COLUMNS = "instance_id, task_id, due_at_ms, trace_id, seq";
+
+  private static DueInstance toDue(ResultSet rs) throws SQLException {
+    return new DueInstance(
+        rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5));
+  }
+
+  private List<Object> selectIds(String where, List<Object> values, int limit) {
+    return Transactions.read(
+        dataSource,
+        "selecting instances",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT instance_id FROM ax_instance WHERE " + where + " LIMIT ?")) {
+            int index = 1;
+            for (Object value : values) {
+              select.setObject(index++, value);
+            }
+            select.setInt(index, limit);
+            List<Object> ids = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                ids.add(rs.getString(1));
+              }
+            }
+            return ids;
+          }
+        });
   }
 
   /**
@@ -98,12 +225,16 @@ public final class InstanceStore {
   public List<ClaimedInstance> claim(
       Collection<String> instanceIds, String owner, long leaseUntilMs, long nowMs) {
     return moveBatch(
-        instanceIds,
+        "instance_id",
+        new ArrayList<>(instanceIds),
         new BatchMove<>(
             DISPATCHED,
             RUNNING,
             "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
             List.of(owner, leaseUntilMs, nowMs),
+            "",
+            List.of(),
+            null,
             "instance_id, task_id, task_version, attempt, due_at_ms, trace_id",
             rs ->
                 new ClaimedInstance(
@@ -126,8 +257,9 @@ public final class InstanceStore {
   }
 
   /**
-   * One batch transition: {@code from → to}, setting {@code setClause} (with {@code setValues}) as
-   * well, recorded in the audit log by {@code actor} with {@code reason}; won rows are read back as
+   * One batch transition: {@code from → to}, setting {@code setClause} (with {@code setValues}),
+   * restricted further by {@code extraWhere} (with its values) and by {@code fence} when not null,
+   * recorded in the audit log by {@code actor} with {@code reason}; won rows are read back as
    * {@code readColumns} through {@code reader}.
    */
   private record BatchMove<T>(
@@ -135,27 +267,31 @@ public final class InstanceStore {
       InstanceStatus to,
       String setClause,
       List<Object> setValues,
+      String extraWhere,
+      List<Object> extraWhereValues,
+      LeaseFence fence,
       String readColumns,
       RowReader<T> reader,
       String actor,
       String reason) {}
 
   /**
-   * Moves every instance in {@code instanceIds} that is in {@code move.from()} with one UPDATE per
-   * chunk that stamps a fresh batch token, writes the audit rows of exactly the stamped rows, and
-   * reads them back, all in one transaction.
+   * Moves every row keyed by {@code keys} (in {@code keyColumn}) that is in {@code move.from()}
+   * with one UPDATE per chunk that stamps a fresh batch token, writes the audit rows of exactly the
+   * stamped rows, and reads them back, all in one transaction.
    */
-  private <T> List<T> moveBatch(Collection<String> instanceIds, BatchMove<T> move, long nowMs) {
+  private <T> List<T> moveBatch(
+      String keyColumn, List<Object> keys, BatchMove<T> move, long nowMs) {
     StatusTransitions.require(move.from(), move.to());
-    if (instanceIds.isEmpty()) {
+    if (keys.isEmpty()) {
       return List.of();
     }
     return Transactions.inTransaction(
         dataSource,
-        move.reason() + " of " + instanceIds.size() + " instance(s)",
+        move.reason() + " of " + keys.size() + " instance(s)",
         connection -> {
-          List<T> won = new ArrayList<>(instanceIds.size());
-          for (List<String> chunk : Sql.chunks(instanceIds)) {
+          List<T> won = new ArrayList<>(keys.size());
+          for (List<Object> chunk : Sql.chunks(keys)) {
             String token = UUID.randomUUID().toString();
             String in = "(" + Sql.placeholders(chunk.size()) + ")";
             int updated;
@@ -163,9 +299,13 @@ public final class InstanceStore {
                 connection.prepareStatement(
                     "UPDATE ax_instance SET status = ?, "
                         + move.setClause()
-                        + ", batch_token = ?, updated_at_ms = ? WHERE instance_id IN "
+                        + ", batch_token = ?, updated_at_ms = ? WHERE "
+                        + keyColumn
+                        + " IN "
                         + in
-                        + " AND status = ?")) {
+                        + " AND status = ?"
+                        + move.extraWhere()
+                        + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION))) {
               int index = 1;
               update.setString(index++, move.to().name());
               for (Object value : move.setValues()) {
@@ -173,24 +313,39 @@ public final class InstanceStore {
               }
               update.setString(index++, token);
               update.setLong(index++, nowMs);
-              index = Sql.bindAll(update, index, chunk);
-              update.setString(index, move.from().name());
+              for (Object key : chunk) {
+                update.setObject(index++, key);
+              }
+              update.setString(index++, move.from().name());
+              for (Object value : move.extraWhereValues()) {
+                update.setObject(index++, value);
+              }
+              if (move.fence() != null) {
+                update.setString(index++, move.fence().leaseName());
+                update.setString(index++, move.fence().holder());
+                update.setLong(index, move.fence().epoch());
+              }
               updated = update.executeUpdate();
             }
             if (updated == 0) {
               continue;
             }
-            auditBatch(connection, chunk, token, move, nowMs);
+            auditBatch(connection, keyColumn, chunk, token, move, nowMs);
             int before = won.size();
             try (PreparedStatement select =
                 connection.prepareStatement(
                     "SELECT "
                         + move.readColumns()
-                        + " FROM ax_instance WHERE instance_id IN "
+                        + " FROM ax_instance WHERE "
+                        + keyColumn
+                        + " IN "
                         + in
                         + " AND batch_token = ?")) {
-              int next = Sql.bindAll(select, 1, chunk);
-              select.setString(next, token);
+              int index = 1;
+              for (Object key : chunk) {
+                select.setObject(index++, key);
+              }
+              select.setString(index, token);
               try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                   won.add(move.reader().read(rs));
@@ -342,13 +497,20 @@ public final class InstanceStore {
   }
 
   private static void auditBatch(
-      Connection connection, List<String> chunk, String token, BatchMove<?> move, long nowMs)
+      Connection connection,
+      String keyColumn,
+      List<Object> chunk,
+      String token,
+      BatchMove<?> move,
+      long nowMs)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
                 + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
-                + " FROM ax_instance WHERE instance_id IN ("
+                + " FROM ax_instance WHERE "
+                + keyColumn
+                + " IN ("
                 + Sql.placeholders(chunk.size())
                 + ") AND batch_token = ?")) {
       insert.setString(1, move.from().name());
@@ -356,8 +518,11 @@ public final class InstanceStore {
       insert.setString(3, move.actor());
       insert.setString(4, move.reason());
       insert.setLong(5, nowMs);
-      int next = Sql.bindAll(insert, 6, chunk);
-      insert.setString(next, token);
+      int index = 6;
+      for (Object key : chunk) {
+        insert.setObject(index++, key);
+      }
+      insert.setString(index, token);
       insert.executeUpdate();
     }
   }

@@ -43,11 +43,11 @@ public final class TaskStore {
    * Stores each task that does not exist yet, with its first instance SCHEDULED, in one transaction
    * for the whole list.
    *
-   * @return one outcome per task, in order
+   * @return one outcome per task, in order, and the keys of the instances created
    */
-  public List<CreateOutcome> create(List<NewTask> tasks, String actor, long nowMs) {
+  public CreateResult create(List<NewTask> tasks, String actor, long nowMs) {
     if (tasks.isEmpty()) {
-      return List.of();
+      return new CreateResult(List.of(), Map.of());
     }
     return Transactions.inTransaction(
         dataSource,
@@ -76,15 +76,15 @@ public final class TaskStore {
               created.add(tasks.get(i));
             }
           }
-          insertFirstInstances(connection, created, actor, nowMs);
-          return outcomes;
+          return new CreateResult(
+              outcomes, insertFirstInstances(connection, created, actor, nowMs));
         });
   }
 
-  private static void insertFirstInstances(
+  private static Map<String, Long> insertFirstInstances(
       Connection connection, List<NewTask> created, String actor, long nowMs) throws SQLException {
     if (created.isEmpty()) {
-      return;
+      return Map.of();
     }
     List<AuditLog.Entry> audit = new ArrayList<>(created.size());
     try (PreparedStatement insert = connection.prepareStatement(INSERT_INSTANCE)) {
@@ -105,6 +105,23 @@ public final class TaskStore {
       insert.executeBatch();
     }
     AuditLog.append(connection, audit, actor, nowMs);
+    Map<String, Long> seqs = new HashMap<>();
+    List<String> ids = audit.stream().map(AuditLog.Entry::instanceId).toList();
+    for (List<String> chunk : Sql.chunks(ids)) {
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT instance_id, seq FROM ax_instance WHERE instance_id IN ("
+                  + Sql.placeholders(chunk.size())
+                  + ")")) {
+        Sql.bindAll(select, 1, chunk);
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            seqs.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
+    }
+    return seqs;
   }
 
   public Optional<StoredTask> find(String taskId) {

@@ -63,8 +63,11 @@ class StoreIT {
 
   @Test
   void createIsIdempotentOnTaskId() {
-    List<CreateOutcome> first = tasks.create(List.of(task("a", 1000), task("b", 1000)), "test", 1);
-    List<CreateOutcome> again = tasks.create(List.of(task("a", 2000), task("c", 1000)), "test", 2);
+    List<CreateOutcome> first =
+        tasks.create(List.of(task("a", 1000), task("b", 1000)), "test", 1).outcomes();
+    CreateResult againResult = tasks.create(List.of(task("a", 2000), task("c", 1000)), "test", 2);
+    List<CreateOutcome> again = againResult.outcomes();
+    assertThat(againResult.seqByInstanceId()).containsOnlyKeys("c@1000");
 
     assertThat(first).containsExactly(CreateOutcome.CREATED, CreateOutcome.CREATED);
     assertThat(again).containsExactly(CreateOutcome.DUPLICATE, CreateOutcome.CREATED);
@@ -83,8 +86,8 @@ class StoreIT {
         .extracting(DueInstance::instanceId)
         .containsExactly(id);
     assertThat(instances.findScheduledDueBefore(100, 10)).isEmpty();
-    assertThat(instances.markDispatched(List.of(id), "ticker-1", 0, 100)).hasSize(1);
-    assertThat(instances.markDispatched(List.of(id), "ticker-2", 0, 101))
+    assertThat(runtime.markDispatchedAsLeader("ticker-1", List.of(id), 100)).hasSize(1);
+    assertThat(runtime.markDispatchedAsLeader("ticker-2", List.of(id), 101))
         .as("second dispatch")
         .isEmpty();
     List<ClaimedInstance> claimed = instances.claim(List.of(id), "disp-1", 10_000, 105);
@@ -129,7 +132,7 @@ class StoreIT {
       ids.add(InstanceIds.of("race-" + i, 50));
     }
     tasks.create(batch, "test", 1);
-    instances.markDispatched(ids, "ticker", 0, 50);
+    runtime.markDispatchedAsLeader("ticker", ids, 50);
 
     int claimers = 6;
     ExecutorService pool = Executors.newFixedThreadPool(claimers);

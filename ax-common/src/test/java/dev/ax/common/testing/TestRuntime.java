@@ -6,6 +6,10 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.Database;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.time.DatabaseClock;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -90,6 +94,24 @@ public final class TestRuntime implements AutoCloseable {
                             .count()
                         == members);
       }
+    }
+  }
+
+  /**
+   * Marks instances DISPATCHED as a ticker leader would: takes the ticker lease as {@code holder},
+   * marks, and releases the lease again so a real ticker can take it at once.
+   */
+  public List<DueInstance> markDispatchedAsLeader(
+      String holder, List<String> instanceIds, long nowMs) {
+    LeaseStore leases = new LeaseStore(dataSource);
+    LeaseStore.Lease lease =
+        leases.tryAcquire(LeaseFence.TICKER, holder, Duration.ofSeconds(30)).orElseThrow();
+    try {
+      return new InstanceStore(dataSource)
+          .markDispatched(
+              instanceIds, new LeaseFence(LeaseFence.TICKER, holder, lease.epoch()), nowMs);
+    } finally {
+      leases.release(lease);
     }
   }
 

@@ -1,0 +1,160 @@
+package dev.ax.ticker.leader;
+
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.LeaseStore.Lease;
+import dev.ax.common.store.StoreException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's claim on a database lease: a standby tries to acquire it every heartbeat; the
+ * leader renews it every heartbeat. The lease's expiry and the fencing epoch live in the database
+ * (see {@link LeaseStore}); locally the elector also keeps a deadline on the monotonic clock (last
+ * successful renewal + lease − one heartbeat), so a leader cut off from the database stops acting
+ * before its lease can expire there.
+ *
+ * <p>{@link #fence()} is what the ticker asks before every batch: a fence only while this node is
+ * leader by both measures. Every write it makes is conditional on that fence in the database too,
+ * so a leader paused past its lease (GC, VM freeze) still writes nothing.
+ *
+ * <p>Threading: one thread ({@code ax-ticker-lease}) talks to the database; {@link #fence()} and
+ * {@link #epoch()} are safe from any thread (one volatile state).
+ */
+public final class LeaderElector implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
+
+  private record State(Lease lease, long localDeadlineNanos) {}
+
+  private final LeaseStore leases;
+  private final String leaseName;
+  private final String nodeId;
+  private final Duration leaseDuration;
+  private final Duration heartbeat;
+  private final LongSupplier nanoTime;
+  private final Thread thread;
+  private final CountDownLatch stopping = new CountDownLatch(1);
+  private volatile State state;
+
+  public LeaderElector(
+      LeaseStore leases,
+      String leaseName,
+      String nodeId,
+      Duration leaseDuration,
+      Duration heartbeat,
+      LongSupplier nanoTime) {
+    if (heartbeat.compareTo(leaseDuration) >= 0) {
+      throw new IllegalArgumentException(
+          "heartbeat must be shorter than the lease: " + heartbeat + " >= " + leaseDuration);
+    }
+    this.leases = leases;
+    this.leaseName = leaseName;
+    this.nodeId = nodeId;
+    this.leaseDuration = leaseDuration;
+    this.heartbeat = heartbeat;
+    this.nanoTime = nanoTime;
+    this.thread = new Thread(this::run, "ax-ticker-lease");
+    this.thread.setDaemon(true);
+  }
+
+  public LeaderElector start() {
+    thread.start();
+    return this;
+  }
+
+  /** The fence to put on writes, or empty when this node must not act as leader now. */
+  public Optional<LeaseFence> fence() {
+    State current = state;
+    if (current == null || nanoTime.getAsLong() - current.localDeadlineNanos >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(new LeaseFence(leaseName, nodeId, current.lease.epoch()));
+  }
+
+  /** The epoch this node leads at, or -1 when it is not leader. */
+  public long epoch() {
+    return fence().map(LeaseFence::epoch).orElse(-1L);
+  }
+
+  private void run() {
+    try {
+      do {
+        step();
+      } while (!stopping.await(heartbeat.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One heartbeat: acquire when standby, renew when leader. Package-private for tests. */
+  void step() {
+    State current = state;
+    long startNanos = nanoTime.getAsLong();
+    try {
+      if (current == null) {
+        Optional<Lease> acquired = leases.tryAcquire(leaseName, nodeId, leaseDuration);
+        if (acquired.isPresent()) {
+          state = new State(acquired.get(), deadline(startNanos));
+          log.info(
+              "{} is now the {} leader at epoch {}", nodeId, leaseName, acquired.get().epoch());
+        }
+        return;
+      }
+      Optional<Lease> renewed = leases.renew(current.lease, leaseDuration);
+      if (renewed.isPresent()) {
+        state = new State(renewed.get(), deadline(startNanos));
+      } else {
+        state = null;
+        log.warn(
+            "{} lost the {} lease at epoch {}: back to standby",
+            nodeId,
+            leaseName,
+            current.lease.epoch());
+      }
+    } catch (StoreException e) {
+      if (current != null && startNanos - current.localDeadlineNanos >= 0) {
+        state = null;
+        log.warn(
+            "{} cannot reach the database to renew the {} lease: back to standby ({})",
+            nodeId,
+            leaseName,
+            e.getMessage());
+      } else {
+        log.warn("{} lease heartbeat failed, will retry: {}", leaseName, e.getMessage());
+      }
+    }
+  }
+
+  /** Local deadline: the renewal started at {@code startNanos}, minus one heartbeat of margin. */
+  private long deadline(long startNanos) {
+    return startNanos + leaseDuration.minus(heartbeat).toNanos();
+  }
+
+  /** Stops the heartbeat and gives the lease up, so a standby takes over at its next heartbeat. */
+  @Override
+  public void close() {
+    stopping.countDown();
+    try {
+      thread.join(heartbeat.multipliedBy(2).toMillis() + 5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    State current = state;
+    state = null;
+    if (current != null) {
+      try {
+        leases.release(current.lease);
+        log.info("{} released the {} lease", nodeId, leaseName);
+      } catch (StoreException e) {
+        log.warn(
+            "Could not release the {} lease; it expires by itself: {}", leaseName, e.getMessage());
+      }
+    }
+  }
+}
