@@ -57,10 +57,18 @@ public final class ConfigKeys {
   public static final ConfigKey<Duration> DB_CLOCK_REANCHOR =
       ConfigKey.duration(
           "AX_DB_CLOCK_REANCHOR",
-          "30s",
+          "5s",
           Duration.ofSeconds(1),
           Duration.ofHours(1),
           "How often the local monotonic clock is re-anchored to the database clock.");
+
+  public static final ConfigKey<Duration> CLOCK_SKEW_THRESHOLD =
+      ConfigKey.duration(
+          "AX_CLOCK_SKEW_THRESHOLD",
+          "500ms",
+          Duration.ofMillis(10),
+          Duration.ofMinutes(10),
+          "When the database clock and the local monotonic clock disagree by more than this at a re-anchor, the ticker stops emitting until they agree again.");
 
   public static final ConfigKey<String> NODE_ID =
       ConfigKey.string(
@@ -181,6 +189,7 @@ public final class ConfigKeys {
             DB_POOL_SIZE,
             DB_MIGRATE,
             DB_CLOCK_REANCHOR,
+            CLOCK_SKEW_THRESHOLD,
             NODE_ID,
             DEFAULT_TIMEOUT,
             SHUTDOWN_GRACE,

@@ -73,7 +73,10 @@ public final class StageRuntime implements AutoCloseable {
         Database.migrate(dataSource);
       }
       DatabaseClock clock =
-          DatabaseClock.start(dataSource, config.get(ConfigKeys.DB_CLOCK_REANCHOR));
+          DatabaseClock.start(
+              dataSource,
+              config.get(ConfigKeys.DB_CLOCK_REANCHOR),
+              config.get(ConfigKeys.CLOCK_SKEW_THRESHOLD));
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
       Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
       TopicProvisioner.ensure(

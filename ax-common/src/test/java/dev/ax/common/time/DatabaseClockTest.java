@@ -1,0 +1,112 @@
+package dev.ax.common.time;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The clock rules with a fake database clock and fake monotonic nanos: no wall clock involved. */
+class DatabaseClockTest {
+
+  private static final long MS = 1_000_000L;
+
+  private final AtomicLong nanos = new AtomicLong(5_000 * MS);
+  private final AtomicLong databaseMs = new AtomicLong(1_000_000);
+
+  private DatabaseClock clock() {
+    return new DatabaseClock(databaseMs::get, nanos::get, Duration.ofMillis(500));
+  }
+
+  /** Real time passes: both the database and the monotonic clock move. */
+  private void elapse(long ms) {
+    nanos.addAndGet(ms * MS);
+    databaseMs.addAndGet(ms);
+  }
+
+  @Test
+  void followsTheDatabaseThroughTheMonotonicClock() {
+    DatabaseClock clock = clock();
+
+    elapse(1234);
+
+    assertThat(clock.millis()).isEqualTo(1_001_234);
+    assertThat(clock.isStable()).isTrue();
+  }
+
+  @Test
+  void aBackwardStepNeverMovesTheClockBack() {
+    DatabaseClock clock = clock();
+    elapse(10_000);
+    long before = clock.millis();
+
+    databaseMs.addAndGet(-5_000); // the database clock steps back 5 s
+    clock.reanchor();
+
+    assertThat(clock.isStable()).isFalse();
+    assertThat(clock.millis()).isEqualTo(before);
+    elapse(1_000);
+    clock.reanchor(); // agrees with the stepped reading: adopted
+    assertThat(clock.isStable()).isTrue();
+    assertThat(clock.millis()).as("held, not moved back").isEqualTo(before);
+    elapse(3_500);
+    assertThat(clock.millis()).as("still held until real time catches up").isEqualTo(before);
+    elapse(1_000);
+    assertThat(clock.millis()).isGreaterThan(before);
+  }
+
+  @Test
+  void aForwardStepIsNotTrustedUntilConfirmed() {
+    DatabaseClock clock = clock();
+    elapse(1_000);
+    long before = clock.millis();
+
+    databaseMs.addAndGet(60_000); // the database clock jumps a minute ahead
+    clock.reanchor();
+
+    assertThat(clock.isStable()).isFalse();
+    assertThat(clock.millis()).as("the jump is not adopted on one reading").isEqualTo(before);
+    elapse(1_000);
+    clock.reanchor();
+    assertThat(clock.isStable()).isTrue();
+    assertThat(clock.millis()).isEqualTo(before + 61_000);
+  }
+
+  @Test
+  void smallDriftIsAdoptedSilently() {
+    DatabaseClock clock = clock();
+    elapse(30_000);
+    databaseMs.addAndGet(120); // 120 ms drift over 30 s
+
+    clock.reanchor();
+
+    assertThat(clock.isStable()).isTrue();
+    assertThat(clock.lastSkewMs()).isEqualTo(120);
+    assertThat(clock.millis()).isEqualTo(1_030_120);
+  }
+
+  @Test
+  void aWallClockStepChangesNothing() {
+    DatabaseClock clock = clock();
+    elapse(500);
+
+    // Nothing here reads System.currentTimeMillis: only the fake nanos and database move.
+    assertThat(clock.millis()).isEqualTo(1_000_500);
+  }
+
+  @Test
+  void theFirstReadingMustSucceed() {
+    assertThatThrownBy(
+            () ->
+                new DatabaseClock(
+                    () -> {
+                      throw new SQLException("down");
+                    },
+                    nanos::get,
+                    Duration.ofMillis(500)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("down");
+  }
+}
