@@ -2,11 +2,9 @@ package dev.ax.ticker;
 
 import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
@@ -14,9 +12,9 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.ticker.leader.LeaderElector;
+import dev.ax.ticker.reaper.Reaper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +57,9 @@ public final class TickerStage implements AutoCloseable {
   private final ScheduledExecutorService loader;
   private final Thread firingThread;
   private final LeaderElector elector;
+  private final DueEmitter emitter;
+  private final Reaper reaper;
+  private final Counter clockHolds;
   private long ledEpoch = -1;
   private final Duration horizon;
   private final Duration loadInterval;
@@ -104,6 +104,9 @@ public final class TickerStage implements AutoCloseable {
               return t;
             });
     this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
+    this.emitter = new DueEmitter(producer, context.topics().due());
+    this.clockHolds = context.meters().counter("ax.ticker.clock.unstable.holds");
+    context.meters().gauge("ax.ticker.leader", this, t -> t.elector.fence().isPresent() ? 1 : 0);
     this.elector =
         new LeaderElector(
             new LeaseStore(context.dataSource()),
@@ -112,10 +115,22 @@ public final class TickerStage implements AutoCloseable {
             context.config().get(ConfigKeys.TICKER_LEASE),
             context.config().get(ConfigKeys.TICKER_HEARTBEAT),
             System::nanoTime);
+    this.reaper =
+        new Reaper(
+            instances,
+            context.clock(),
+            elector::fence,
+            emitter,
+            context.config().get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
+            maxBatch,
+            context.meters());
   }
 
   public TickerStage start() {
     elector.start();
+    long reaperIntervalMs = context.config().get(ConfigKeys.REAPER_INTERVAL).toMillis();
+    loader.scheduleWithFixedDelay(
+        reaper::pass, reaperIntervalMs, reaperIntervalMs, TimeUnit.MILLISECONDS);
     firingThread.start();
     loader.scheduleWithFixedDelay(this::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduledLoop.start();
@@ -192,6 +207,12 @@ public final class TickerStage implements AutoCloseable {
           loader.execute(this::load);
         }
         queue.drainHandOff();
+        if (!context.clock().isStable()) {
+          // The clock cannot be trusted to say what is due: hold everything until it can.
+          clockHolds.increment();
+          queue.awaitHandOff(MAX_IDLE_WAIT_MS);
+          continue;
+        }
         long nowMs = context.clock().millis();
         List<DueInstance> due = queue.takeDue(nowMs, maxBatch);
         if (!due.isEmpty()) {
@@ -226,43 +247,24 @@ public final class TickerStage implements AutoCloseable {
       return;
     }
     queue.release(due);
-    won = won.stream().sorted(java.util.Comparator.comparingLong(DueInstance::dueAtMs)).toList();
     lost.increment(due.size() - won.size());
+    emitter.emit(won, fence.epoch(), nowMs);
     for (DueInstance instance : won) {
-      TaskDueEvent event =
-          new TaskDueEvent(
-              AxJson.VERSION,
-              instance.taskId(),
-              instance.instanceId(),
-              instance.dueAtMs(),
-              fence.epoch(),
-              nowMs,
-              instance.traceId());
-      ProducerRecord<String, byte[]> record =
-          new ProducerRecord<>(context.topics().due(), instance.taskId(), AxJson.write(event));
-      record
-          .headers()
-          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
-      producer.send(
-          record,
-          (metadata, error) -> {
-            if (error != null) {
-              log.error(
-                  "Due event for {} not sent; it stays DISPATCHED until re-emitted [traceId={}]: {}",
-                  instance.instanceId(),
-                  instance.traceId(),
-                  error.toString());
-            }
-          });
       lateness.record(nowMs - instance.dueAtMs());
     }
     fired.increment(won.size());
   }
 
-  @Override
-  public void close() {
+  /** Stops everything without releasing the lease, as a crash would. For failover tests. */
+  void halt() {
+    elector.halt();
+    stopThreads();
+    producer.close(Duration.ZERO);
+    log.info("Ticker {} halted", context.nodeId());
+  }
+
+  private void stopThreads() {
     running = false;
-    elector.close();
     scheduledLoop.close();
     loader.shutdownNow();
     firingThread.interrupt();
@@ -271,7 +273,14 @@ public final class TickerStage implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Stops firing, gives the lease up (a standby takes over at its next heartbeat), stops. */
+  @Override
+  public void close() {
+    elector.close();
+    stopThreads();
     producer.close(Duration.ofSeconds(5));
-    log.info("Ticker stopped");
+    log.info("Ticker {} stopped", context.nodeId());
   }
 }

@@ -138,6 +138,21 @@ public final class ConfigKeys {
           Duration.ofMinutes(5),
           "How often the leader renews its lease and a standby tries to take it; must be shorter than AX_TICKER_LEASE.");
 
+  public static final ConfigKey<Duration> REAPER_INTERVAL =
+      ConfigKey.duration(
+          "AX_REAPER_INTERVAL",
+          "5s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
+          "How often the ticker leader looks for expired runs and unclaimed instances.");
+  public static final ConfigKey<Duration> REAPER_UNCLAIMED_AFTER =
+      ConfigKey.duration(
+          "AX_REAPER_UNCLAIMED_AFTER",
+          "30s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "A DISPATCHED instance nobody claimed for this long is emitted again.");
+
   public static final ConfigKey<Integer> DISPATCHER_THREADS =
       ConfigKey.integer("AX_DISPATCHER_THREADS", 64, 1, 4096, "Worker threads that run tasks.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
@@ -200,6 +215,8 @@ public final class ConfigKeys {
             TICKER_MAX_HELD,
             TICKER_LEASE,
             TICKER_HEARTBEAT,
+            REAPER_INTERVAL,
+            REAPER_UNCLAIMED_AFTER,
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_LEASE,

@@ -13,6 +13,14 @@ public interface Clock {
   /** Milliseconds since the epoch, on the clock AX compares due times with. */
   long millis();
 
+  /**
+   * False while this clock cannot be trusted to compare due times (see {@link DatabaseClock}): the
+   * ticker emits nothing then.
+   */
+  default boolean isStable() {
+    return true;
+  }
+
   default Instant now() {
     return Instant.ofEpochMilli(millis());
   }

@@ -114,6 +114,7 @@ public final class DatabaseClock implements Clock, AutoCloseable {
   }
 
   /** False while the skew to the database is beyond the threshold: emit nothing then. */
+  @Override
   public boolean isStable() {
     return stable;
   }

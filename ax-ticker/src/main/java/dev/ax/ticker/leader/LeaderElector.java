@@ -139,12 +139,7 @@ public final class LeaderElector implements AutoCloseable {
   /** Stops the heartbeat and gives the lease up, so a standby takes over at its next heartbeat. */
   @Override
   public void close() {
-    stopping.countDown();
-    try {
-      thread.join(heartbeat.multipliedBy(2).toMillis() + 5000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    stopHeartbeat();
     State current = state;
     state = null;
     if (current != null) {
@@ -155,6 +150,24 @@ public final class LeaderElector implements AutoCloseable {
         log.warn(
             "Could not release the {} lease; it expires by itself: {}", leaseName, e.getMessage());
       }
+    }
+  }
+
+  /**
+   * Stops acting as leader at once without giving the lease up, as a crash would (the lease expires
+   * in the database). For failover tests.
+   */
+  public void halt() {
+    stopHeartbeat();
+    state = null;
+  }
+
+  private void stopHeartbeat() {
+    stopping.countDown();
+    try {
+      thread.join(heartbeat.multipliedBy(2).toMillis() + 5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

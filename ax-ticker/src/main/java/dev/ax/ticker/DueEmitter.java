@@ -1,0 +1,63 @@
+package dev.ax.ticker;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.store.DueInstance;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Emits due events for instances the ticker (or its reaper) just moved to DISPATCHED, oldest due
+ * first, each carrying the leader's epoch. A send that fails leaves the row DISPATCHED; the reaper
+ * emits it again once it has waited unclaimed for its bound. Thread-safe (the producer is).
+ */
+public final class DueEmitter {
+
+  private static final Logger log = LoggerFactory.getLogger(DueEmitter.class);
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final String topic;
+
+  public DueEmitter(KafkaProducer<String, byte[]> producer, String topic) {
+    this.producer = producer;
+    this.topic = topic;
+  }
+
+  public void emit(List<DueInstance> dispatched, long epoch, long nowMs) {
+    List<DueInstance> ordered =
+        dispatched.stream().sorted(Comparator.comparingLong(DueInstance::dueAtMs)).toList();
+    for (DueInstance instance : ordered) {
+      TaskDueEvent event =
+          new TaskDueEvent(
+              AxJson.VERSION,
+              instance.taskId(),
+              instance.instanceId(),
+              instance.dueAtMs(),
+              epoch,
+              nowMs,
+              instance.traceId());
+      ProducerRecord<String, byte[]> record =
+          new ProducerRecord<>(topic, instance.taskId(), AxJson.write(event));
+      record
+          .headers()
+          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              log.error(
+                  "Due event for {} not sent; it stays DISPATCHED until re-emitted [traceId={}]: {}",
+                  instance.instanceId(),
+                  instance.traceId(),
+                  error.toString());
+            }
+          });
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.ax.ticker.reaper;
+
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.StoreException;
+import dev.ax.common.time.Clock;
+import dev.ax.ticker.DueEmitter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Recovers work that a crash left behind, on the ticker leader only:
+ *
+ * <ul>
+ *   <li>RUNNING instances whose run lease expired (their dispatcher died) go back to DISPATCHED and
+ *       are emitted again; the next claim starts the next attempt.
+ *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
+ *       or sent before a ticker crash) are stamped again and re-emitted.
+ * </ul>
+ *
+ * Both are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
+ * cannot cause a second run of one attempt: the slow dispatcher's outcome no longer matches (owner
+ * and attempt), and the new claim is a new attempt. Each pass handles at most {@code maxPerPass}
+ * rows of each kind.
+ *
+ * <p>Threading: {@link #pass()} is called from one thread (the ticker's scheduler).
+ */
+public final class Reaper {
+
+  private static final Logger log = LoggerFactory.getLogger(Reaper.class);
+
+  private final InstanceStore instances;
+  private final Clock clock;
+  private final Supplier<Optional<LeaseFence>> fence;
+  private final DueEmitter emitter;
+  private final Duration unclaimedAfter;
+  private final int maxPerPass;
+  private final Counter reclaimed;
+  private final Counter reemitted;
+
+  public Reaper(
+      InstanceStore instances,
+      Clock clock,
+      Supplier<Optional<LeaseFence>> fence,
+      DueEmitter emitter,
+      Duration unclaimedAfter,
+      int maxPerPass,
+      MeterRegistry meters) {
+    this.instances = instances;
+    this.clock = clock;
+    this.fence = fence;
+    this.emitter = emitter;
+    this.unclaimedAfter = unclaimedAfter;
+    this.maxPerPass = maxPerPass;
+    this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
+    this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
+  }
+
+  /** One pass; does nothing unless this node leads. */
+  public void pass() {
+    Optional<LeaseFence> current = fence.get();
+    if (current.isEmpty()) {
+      return;
+    }
+    try {
+      long nowMs = clock.millis();
+      List<DueInstance> expired = instances.reclaimExpiredRuns(current.get(), nowMs, maxPerPass);
+      if (!expired.isEmpty()) {
+        log.warn(
+            "Reaper took back {} run(s) whose lease expired; emitting them again", expired.size());
+        emitter.emit(expired, current.get().epoch(), nowMs);
+        reclaimed.increment(expired.size());
+      }
+      List<DueInstance> unclaimed =
+          instances.restampUnclaimed(
+              current.get(), nowMs - unclaimedAfter.toMillis(), nowMs, maxPerPass);
+      if (!unclaimed.isEmpty()) {
+        log.warn(
+            "Reaper re-emits {} instance(s) DISPATCHED but unclaimed for over {} ms",
+            unclaimed.size(),
+            unclaimedAfter.toMillis());
+        emitter.emit(unclaimed, current.get().epoch(), nowMs);
+        reemitted.increment(unclaimed.size());
+      }
+    } catch (StoreException e) {
+      log.warn("Reaper pass failed, next pass retries: {}", e.getMessage());
+    }
+  }
+}
