@@ -1,0 +1,115 @@
+package dev.ax.ticker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.Outcome;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The reaper on a real database: it takes back dead runs and re-emits lost due events. */
+@ExtendWith(AxInfraExtension.class)
+class ReaperIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  private static String store(TestRuntime runtime, String taskId, long dueAtMs) {
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            "default",
+            Trigger.Once.after(Duration.ZERO),
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of());
+    new TaskStore(runtime.dataSource())
+        .create(List.of(new NewTask(spec, "trace", dueAtMs)), "test", dueAtMs);
+    return InstanceIds.of(taskId, dueAtMs);
+  }
+
+  @Test
+  void aRunWhoseDispatcherDiedIsTakenBackAsTheNextAttemptAndTheSlowOneCannotRecord(AxTestEnv env) {
+    try (TestRuntime runtime =
+        TestRuntime.open(
+            env, Map.of("AX_REAPER_INTERVAL", "200ms", "AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      String id = store(runtime, "dead-run", now - 1000);
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      runtime.markDispatchedAsLeader("old-ticker", List.of(id), now - 900);
+      assertThat(instances.claim(List.of(id), "dead-dispatcher", now + 300, now - 800)).hasSize(1);
+
+      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+          TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
+        await().atMost(DEADLINE).until(() -> !due.poll().isEmpty());
+        TaskDueEvent event = AxJson.read(due.poll().get(0).value(), TaskDueEvent.class);
+        assertThat(event.instanceId()).isEqualTo(id);
+        assertThat(event.epoch()).isPositive();
+      }
+
+      assertThat(instances.find(id).orElseThrow().status()).isEqualTo(InstanceStatus.DISPATCHED);
+      assertThat(new AuditLog(runtime.dataSource()).history(id))
+          .last()
+          .satisfies(
+              t -> {
+                assertThat(t.from()).isEqualTo(InstanceStatus.RUNNING);
+                assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED);
+                assertThat(t.reason()).contains("lease expired");
+              });
+      Outcome late = new Outcome(id, "dead-run", 1, InstanceStatus.SUCCESS, null, now);
+      assertThat(instances.recordOutcomes(List.of(late), "dead-dispatcher", now))
+          .as("the slow dispatcher's outcome")
+          .containsExactly(false);
+      assertThat(instances.claim(List.of(id), "live-dispatcher", now + 60_000, now))
+          .singleElement()
+          .satisfies(c -> assertThat(c.attempt()).isEqualTo(2));
+    }
+  }
+
+  @Test
+  void anInstanceDispatchedButNeverClaimedIsEmittedAgain(AxTestEnv env) {
+    try (TestRuntime runtime =
+        TestRuntime.open(
+            env,
+            Map.of(
+                "AX_REAPER_INTERVAL", "200ms",
+                "AX_REAPER_UNCLAIMED_AFTER", "2s",
+                "AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      String id = store(runtime, "lost-event", now - 5000);
+      runtime.markDispatchedAsLeader("crashed-ticker", List.of(id), now - 4000);
+
+      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+          TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
+        await().atMost(DEADLINE).until(() -> !due.poll().isEmpty());
+        assertThat(due.poll())
+            .extracting(r -> AxJson.read(r.value(), TaskDueEvent.class).instanceId())
+            .contains(id);
+      }
+
+      assertThat(new AuditLog(runtime.dataSource()).history(id))
+          .extracting(AuditLog.Transition::to)
+          .containsExactly(
+              InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED, InstanceStatus.DISPATCHED);
+    }
+  }
+}
