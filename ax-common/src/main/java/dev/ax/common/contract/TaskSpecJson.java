@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.ExecutorType;
+import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.CronSchedule;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.DateTimeException;
@@ -16,11 +19,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -66,7 +71,66 @@ public final class TaskSpecJson {
     RetryPolicy retry =
         node.hasNonNull("retry") ? readRetry(requireObject(node, "retry")) : RetryPolicy.DEFAULT;
     Map<String, String> params = readStringMap(node, "params");
-    return new TaskSpec(taskId, group, trigger, executor, timeout, retry, params);
+    JsonNode misfire = node.hasNonNull("misfire") ? requireObject(node, "misfire") : null;
+    MisfirePolicy misfirePolicy =
+        misfire == null
+            ? MisfirePolicy.DEFAULT
+            : readEnum(
+                misfire, "policy", "misfire.policy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
+    int maxFireAll = MisfirePolicy.DEFAULT_MAX_FIRE_ALL;
+    if (misfire != null && misfire.hasNonNull("maxFireAll")) {
+      long max = requireLong(misfire, "maxFireAll", "misfire.maxFireAll");
+      if (max < 1 || max > MisfirePolicy.MAX_FIRE_ALL_LIMIT) {
+        throw new InvalidFieldException(
+            "misfire.maxFireAll must be in 1.." + MisfirePolicy.MAX_FIRE_ALL_LIMIT + ": " + max);
+      }
+      maxFireAll = (int) max;
+    }
+    boolean concurrent = true;
+    if (node.hasNonNull("concurrent")) {
+      if (!node.get("concurrent").isBoolean()) {
+        throw new InvalidFieldException("field 'concurrent' must be a boolean");
+      }
+      concurrent = node.get("concurrent").booleanValue();
+    }
+    ConcurrencyPolicy concurrencyPolicy =
+        readEnum(
+            node,
+            "concurrencyPolicy",
+            "concurrencyPolicy",
+            ConcurrencyPolicy.class,
+            ConcurrencyPolicy.DEFAULT);
+    return new TaskSpec(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy);
+  }
+
+  private static <E extends Enum<E>> E readEnum(
+      JsonNode node, String field, String path, Class<E> type, E fallback) {
+    if (!node.hasNonNull(field)) {
+      return fallback;
+    }
+    String text = requireText(node, field, path).toUpperCase(Locale.ROOT);
+    try {
+      return Enum.valueOf(type, text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidFieldException(
+          path
+              + " must be one of "
+              + Arrays.toString(type.getEnumConstants())
+              + ": '"
+              + text
+              + "'");
+    }
   }
 
   /** Reads a spec this class wrote (from the database). */
@@ -96,6 +160,11 @@ public final class TaskSpecJson {
       ObjectNode params = node.putObject("params");
       spec.params().forEach(params::put);
     }
+    ObjectNode misfire = node.putObject("misfire");
+    misfire.put("policy", spec.misfirePolicy().name());
+    misfire.put("maxFireAll", spec.maxFireAll());
+    node.put("concurrent", spec.concurrent());
+    node.put("concurrencyPolicy", spec.concurrencyPolicy().name());
     return node;
   }
 
@@ -120,6 +189,15 @@ public final class TaskSpecJson {
         }
         case "CRON" -> {
           String expression = requireText(node, "expression", "trigger.expression");
+          Optional<String> problem = CronSchedule.problem(expression);
+          if (problem.isPresent()) {
+            throw new InvalidFieldException(
+                "trigger.expression is not a valid Quartz cron expression: "
+                    + problem.get()
+                    + " ('"
+                    + expression
+                    + "')");
+          }
           return new Trigger.Cron(expression, readZone(node));
         }
         case "FIXED_RATE" -> {

@@ -11,6 +11,10 @@ import java.util.Objects;
  * @param group the bulkhead the task runs in
  * @param timeout how long one attempt may run
  * @param params passed to the executor (HTTP: nothing by default; shell: environment variables)
+ * @param misfirePolicy what a periodic task does with slots it missed
+ * @param maxFireAll the most missed slots {@link MisfirePolicy#FIRE_ALL} fires at once
+ * @param concurrent whether a new instance may run while the previous one still runs
+ * @param concurrencyPolicy what a non-concurrent task does with a firing while it still runs
  */
 public record TaskSpec(
     String taskId,
@@ -19,7 +23,11 @@ public record TaskSpec(
     ExecutorSpec executor,
     Duration timeout,
     RetryPolicy retry,
-    Map<String, String> params) {
+    Map<String, String> params,
+    MisfirePolicy misfirePolicy,
+    int maxFireAll,
+    boolean concurrent,
+    ConcurrencyPolicy concurrencyPolicy) {
 
   public static final String DEFAULT_GROUP = "default";
 
@@ -30,6 +38,35 @@ public record TaskSpec(
     Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(misfirePolicy, "misfirePolicy");
+    Objects.requireNonNull(concurrencyPolicy, "concurrencyPolicy");
+    if (maxFireAll < 1 || maxFireAll > MisfirePolicy.MAX_FIRE_ALL_LIMIT) {
+      throw new IllegalArgumentException(
+          "maxFireAll must be in 1.." + MisfirePolicy.MAX_FIRE_ALL_LIMIT + ": " + maxFireAll);
+    }
     params = params == null ? Map.of() : Map.copyOf(params);
+  }
+
+  /** A task with the default misfire policy, concurrent. */
+  public TaskSpec(
+      String taskId,
+      String group,
+      Trigger trigger,
+      ExecutorSpec executor,
+      Duration timeout,
+      RetryPolicy retry,
+      Map<String, String> params) {
+    this(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        MisfirePolicy.DEFAULT,
+        MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+        true,
+        ConcurrencyPolicy.DEFAULT);
   }
 }

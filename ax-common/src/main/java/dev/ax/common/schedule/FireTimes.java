@@ -1,0 +1,130 @@
+package dev.ax.common.schedule;
+
+import dev.ax.common.model.Trigger;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * When a task fires, for every time-driven {@link Trigger}. Pure: the reference instants are passed
+ * in, nothing reads a clock.
+ *
+ * <ul>
+ *   <li><b>ONCE</b>: {@code at}, or {@code acceptedAt + delay}. It may lie in the past; the caller
+ *       fires it late (misfire policies are for periodic tasks).
+ *   <li><b>CRON</b>: the next match strictly after the reference, in the trigger's zone, with the
+ *       DST policy of {@link CronSchedule}. The first firing is the first match strictly after the
+ *       acceptance.
+ *   <li><b>FIXED_RATE</b>: the {@link FixedRateGrid} {@code origin + k * interval}, the next slot
+ *       strictly after the reference; it never drifts. The origin is {@code startAt}, or the
+ *       acceptance time when the trigger has none. A {@code startAt} already in the past at
+ *       acceptance fires first at the first grid slot at or after the acceptance (slots from before
+ *       the task existed are not "missed").
+ *   <li><b>FIXED_DELAY</b>: first at {@code startAt} (or the acceptance, when {@code startAt} is
+ *       absent or already past), then {@code interval} after the end of the previous run ({@link
+ *       #afterRunEnded}).
+ *   <li><b>DEPENDENCY</b>: not time-driven; no fire times.
+ * </ul>
+ *
+ * <p>Thread-safe; holds a bounded cache of parsed cron expressions.
+ */
+public final class FireTimes {
+
+  /** Distinct (expression, zone) pairs kept parsed. */
+  public static final int DEFAULT_CRON_CACHE_SIZE = 1_024;
+
+  private final CronCache cronCache;
+
+  public FireTimes() {
+    this(DEFAULT_CRON_CACHE_SIZE);
+  }
+
+  public FireTimes(int cronCacheSize) {
+    this.cronCache = new CronCache(cronCacheSize);
+  }
+
+  /**
+   * The parsed schedule of a cron trigger, from the cache.
+   *
+   * @throws IllegalArgumentException when the expression is not valid Quartz syntax (the contract
+   *     reader rejects such tasks, so a stored task never has one)
+   */
+  public CronSchedule cron(Trigger.Cron trigger) {
+    return cronCache.get(trigger.expression(), trigger.zone());
+  }
+
+  /**
+   * The first firing of a task accepted at {@code acceptedAt}; empty for DEPENDENCY and for a cron
+   * with no match after the acceptance (its years are over).
+   */
+  public Optional<Instant> first(Trigger trigger, Instant acceptedAt) {
+    Objects.requireNonNull(acceptedAt, "acceptedAt");
+    if (trigger instanceof Trigger.Once once) {
+      return Optional.of(once.at() != null ? once.at() : acceptedAt.plus(once.delay()));
+    }
+    if (trigger instanceof Trigger.Cron cron) {
+      return cron(cron).nextAfter(acceptedAt);
+    }
+    if (trigger instanceof Trigger.FixedRate rate) {
+      // The first slot at or after the acceptance: strictly after the millisecond before it.
+      return grid(rate, acceptedAt).nextAfter(acceptedAt.minusMillis(1));
+    }
+    if (trigger instanceof Trigger.FixedDelay delay) {
+      Instant startAt = delay.startAt();
+      return Optional.of(startAt != null && startAt.isAfter(acceptedAt) ? startAt : acceptedAt);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first firing strictly after {@code after} of a ONCE, CRON or FIXED_RATE trigger; empty when
+   * there is none (a ONCE already past, a cron that ended).
+   *
+   * @param acceptedAt when the task was accepted: a ONCE with a delay counts from it, a FIXED_RATE
+   *     without {@code startAt} has its grid origin there (any fire time of the task works as well:
+   *     they all lie on the grid)
+   * @throws IllegalArgumentException for FIXED_DELAY (see {@link #afterRunEnded}) and DEPENDENCY,
+   *     which have no slots of their own
+   */
+  public Optional<Instant> nextAfter(Trigger trigger, Instant acceptedAt, Instant after) {
+    Objects.requireNonNull(after, "after");
+    if (trigger instanceof Trigger.Once) {
+      Instant at = first(trigger, acceptedAt).orElseThrow();
+      return at.isAfter(after) ? Optional.of(at) : Optional.empty();
+    }
+    return slots(trigger, acceptedAt).nextAfter(after);
+  }
+
+  /**
+   * The slots of a periodic CRON or FIXED_RATE trigger, for range questions such as a misfire
+   * catch-up ({@link MisfirePlanner}).
+   *
+   * @param acceptedAt see {@link #nextAfter}
+   * @throws IllegalArgumentException for the other trigger types, which have no slot grid
+   */
+  public Slots slots(Trigger trigger, Instant acceptedAt) {
+    if (trigger instanceof Trigger.Cron cron) {
+      return cron(cron);
+    }
+    if (trigger instanceof Trigger.FixedRate rate) {
+      return grid(rate, acceptedAt);
+    }
+    throw new IllegalArgumentException(
+        trigger.type()
+            + " has no periodic slots"
+            + (trigger instanceof Trigger.FixedDelay
+                ? ": it fires relative to the end of the previous run (afterRunEnded)"
+                : ""));
+  }
+
+  /** A FIXED_DELAY task's next firing: {@code interval} after its previous run ended. */
+  public Instant afterRunEnded(Trigger.FixedDelay trigger, Instant runEnd) {
+    return runEnd.plus(trigger.interval());
+  }
+
+  private static FixedRateGrid grid(Trigger.FixedRate rate, Instant acceptedAt) {
+    Instant origin = rate.startAt() != null ? rate.startAt() : acceptedAt;
+    Objects.requireNonNull(origin, "acceptedAt (the grid origin of a FIXED_RATE without startAt)");
+    return new FixedRateGrid(origin, rate.interval());
+  }
+}

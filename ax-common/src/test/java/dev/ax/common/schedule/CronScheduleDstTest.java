@@ -1,0 +1,279 @@
+package dev.ax.common.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.zone.ZoneOffsetTransition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The DST policy of {@link CronSchedule}: a match in a spring-forward gap fires once at the gap's
+ * end; a match in a fall-back overlap fires once, at its first occurrence; no wall-clock time fires
+ * twice.
+ */
+class CronScheduleDstTest {
+
+  private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+  private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
+  private static final ZoneId SYDNEY = ZoneId.of("Australia/Sydney");
+
+  /** Every firing in {@code (from, to]}. */
+  private static List<Instant> firings(String expression, ZoneId zone, String from, String to) {
+    CronSchedule cron = CronSchedule.parse(expression, zone);
+    Instant end = Instant.parse(to);
+    List<Instant> firings = new ArrayList<>();
+    for (Instant next = cron.nextAfter(Instant.parse(from)).orElseThrow();
+        !next.isAfter(end);
+        next = cron.nextAfter(next).orElseThrow()) {
+      firings.add(next);
+    }
+    return firings;
+  }
+
+  private static List<Instant> utc(String... instants) {
+    return Arrays.stream(instants).map(Instant::parse).toList();
+  }
+
+  private static List<Instant> everyMinute(String fromInclusive, String toInclusive) {
+    List<Instant> minutes = new ArrayList<>();
+    for (Instant t = Instant.parse(fromInclusive);
+        !t.isAfter(Instant.parse(toInclusive));
+        t = t.plus(Duration.ofMinutes(1))) {
+      minutes.add(t);
+    }
+    return minutes;
+  }
+
+  // --- Europe/Berlin: gap 2026-03-29 02:00-03:00 CET->CEST, overlap 2026-10-25 02:00-03:00 ---
+
+  @Test
+  void berlinDailyInTheGapFiresOnceAtTheGapEnd() {
+    assertThat(firings("0 30 2 * * ?", BERLIN, "2026-03-28T00:00:00Z", "2026-03-30T23:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-03-28T01:30:00Z", // 02:30 CET
+                "2026-03-29T01:00:00Z", // 03:00 CEST: 02:30 does not exist that day
+                "2026-03-30T00:30:00Z")); // 02:30 CEST
+  }
+
+  @Test
+  void berlinDailyInTheOverlapFiresOnceAtTheFirstOccurrence() {
+    assertThat(firings("0 30 2 * * ?", BERLIN, "2026-10-24T00:00:00Z", "2026-10-26T23:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-10-24T00:30:00Z", // 02:30 CEST
+                "2026-10-25T00:30:00Z", // 02:30 CEST, the first of the two 02:30s
+                "2026-10-26T01:30:00Z")); // 02:30 CET
+  }
+
+  @Test
+  void berlinReferenceInsideTheOverlapDoesNotFireTheRepeatedTimeAgain() {
+    CronSchedule cron = CronSchedule.parse("0 30 2 * * ?", BERLIN);
+
+    // Between the two 02:30s, and in the second pass (02:10 CET): both already past 02:30 CEST.
+    assertThat(cron.nextAfter(Instant.parse("2026-10-25T00:45:00Z")))
+        .contains(Instant.parse("2026-10-26T01:30:00Z"));
+    assertThat(cron.nextAfter(Instant.parse("2026-10-25T01:10:00Z")))
+        .contains(Instant.parse("2026-10-26T01:30:00Z"));
+  }
+
+  @Test
+  void berlinSeveralMatchesInTheGapCollapseIntoOneFiring() {
+    assertThat(firings("0 0/20 2 * * ?", BERLIN, "2026-03-29T00:00:00Z", "2026-03-30T01:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-03-29T01:00:00Z", // 02:00, 02:20, 02:40 -> once at 03:00 CEST
+                "2026-03-30T00:00:00Z",
+                "2026-03-30T00:20:00Z",
+                "2026-03-30T00:40:00Z"));
+  }
+
+  @Test
+  void berlinEveryMinuteAcrossTheGapLosesNoRealMinute() {
+    // Local 01:56 ... 01:59 CET, then 03:00 ... 03:05 CEST: consecutive real minutes.
+    assertThat(firings("0 * * * * ?", BERLIN, "2026-03-29T00:55:00Z", "2026-03-29T01:05:00Z"))
+        .isEqualTo(everyMinute("2026-03-29T00:56:00Z", "2026-03-29T01:05:00Z"));
+  }
+
+  @Test
+  void berlinEveryMinuteFiresEachWallClockMinuteOfTheOverlapOnce() {
+    List<Instant> firings =
+        firings("0 * * * * ?", BERLIN, "2026-10-24T23:58:00Z", "2026-10-25T02:03:00Z");
+
+    List<Instant> expected = new ArrayList<>();
+    expected.addAll(everyMinute("2026-10-24T23:59:00Z", "2026-10-25T00:59:00Z")); // to 02:59 CEST
+    expected.addAll(everyMinute("2026-10-25T02:00:00Z", "2026-10-25T02:03:00Z")); // 03:00 CET on
+    assertThat(firings).isEqualTo(expected);
+    assertThat(localTimes(firings, BERLIN)).doesNotHaveDuplicates().hasSize(65);
+  }
+
+  @Test
+  void berlinEverySecondAcrossTheGapAndTheOverlap() {
+    assertThat(firings("* * * * * ?", BERLIN, "2026-03-29T00:59:57Z", "2026-03-29T01:00:01Z"))
+        .isEqualTo(
+            utc(
+                "2026-03-29T00:59:58Z",
+                "2026-03-29T00:59:59Z", // 01:59:59 CET
+                "2026-03-29T01:00:00Z", // 03:00:00 CEST
+                "2026-03-29T01:00:01Z"));
+    assertThat(firings("* * * * * ?", BERLIN, "2026-10-25T00:59:57Z", "2026-10-25T02:00:01Z"))
+        .isEqualTo(
+            utc(
+                "2026-10-25T00:59:58Z",
+                "2026-10-25T00:59:59Z", // 02:59:59 CEST
+                "2026-10-25T02:00:00Z", // 03:00:00 CET: the second pass fired nothing
+                "2026-10-25T02:00:01Z"));
+  }
+
+  @Test
+  void berlinEverySecondFiresTheRepeatedHourExactlyOnce() {
+    List<Instant> firings =
+        firings("* * * * * ?", BERLIN, "2026-10-24T23:59:59Z", "2026-10-25T01:59:59Z");
+
+    assertThat(firings).hasSize(3600);
+    assertThat(firings.get(0)).isEqualTo(Instant.parse("2026-10-25T00:00:00Z"));
+    assertThat(firings.get(3599)).isEqualTo(Instant.parse("2026-10-25T00:59:59Z"));
+    assertThat(localTimes(firings, BERLIN)).doesNotHaveDuplicates();
+  }
+
+  // --- America/New_York: gap 2026-03-08 02:00-03:00, overlap 2026-11-01 01:00-02:00 ---
+
+  @Test
+  void newYorkDailyInTheGapFiresAtTheGapEnd() {
+    assertThat(firings("0 30 2 * * ?", NEW_YORK, "2026-03-07T12:00:00Z", "2026-03-09T12:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-03-08T07:00:00Z", // 03:00 EDT
+                "2026-03-09T06:30:00Z")); // 02:30 EDT
+  }
+
+  @Test
+  void newYorkDailyInTheOverlapFiresOnceAtTheFirstOccurrence() {
+    assertThat(firings("0 30 1 * * ?", NEW_YORK, "2026-10-31T12:00:00Z", "2026-11-02T12:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-11-01T05:30:00Z", // 01:30 EDT; 01:30 EST (06:30Z) does not fire
+                "2026-11-02T06:30:00Z")); // 01:30 EST
+  }
+
+  @Test
+  void newYorkEveryMinuteAcrossTheGapAndTheOverlap() {
+    assertThat(firings("0 * * * * ?", NEW_YORK, "2026-03-08T06:57:00Z", "2026-03-08T07:02:00Z"))
+        .isEqualTo(everyMinute("2026-03-08T06:58:00Z", "2026-03-08T07:02:00Z"));
+
+    List<Instant> overlap =
+        firings("0 * * * * ?", NEW_YORK, "2026-11-01T04:58:00Z", "2026-11-01T07:02:00Z");
+    List<Instant> expected = new ArrayList<>();
+    expected.addAll(everyMinute("2026-11-01T04:59:00Z", "2026-11-01T05:59:00Z")); // to 01:59 EDT
+    expected.addAll(everyMinute("2026-11-01T07:00:00Z", "2026-11-01T07:02:00Z")); // 02:00 EST on
+    assertThat(overlap).isEqualTo(expected);
+    assertThat(localTimes(overlap, NEW_YORK)).doesNotHaveDuplicates();
+  }
+
+  // --- Australia/Sydney (southern hemisphere): overlap 2026-04-05 02:00-03:00, gap 2026-10-04 ---
+
+  @Test
+  void sydneyDailyInTheOverlapAndTheGap() {
+    assertThat(firings("0 30 2 * * ?", SYDNEY, "2026-04-04T00:00:00Z", "2026-04-06T00:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-04-04T15:30:00Z", // 02:30 AEDT on the 5th, the first occurrence
+                "2026-04-05T16:30:00Z")); // 02:30 AEST on the 6th
+    assertThat(firings("0 30 2 * * ?", SYDNEY, "2026-10-03T00:00:00Z", "2026-10-05T00:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2026-10-03T16:00:00Z", // 03:00 AEDT on the 4th: 02:30 does not exist
+                "2026-10-04T15:30:00Z")); // 02:30 AEDT on the 5th
+  }
+
+  // --- A whole skipped day: Pacific/Apia went from 2011-12-29 24:00 -10:00 to 12-31 00:00 +14:00
+
+  @Test
+  void aSkippedDayFiresOnceAtItsEnd() {
+    assertThat(
+            firings(
+                "0 0 12 * * ?",
+                ZoneId.of("Pacific/Apia"),
+                "2011-12-29T00:00:00Z",
+                "2011-12-31T00:00:00Z"))
+        .isEqualTo(
+            utc(
+                "2011-12-29T22:00:00Z", // 12:00 on the 29th, -10:00
+                "2011-12-30T10:00:00Z", // the 30th did not exist: 00:00 on the 31st, +14:00
+                "2011-12-30T22:00:00Z")); // 12:00 on the 31st
+  }
+
+  /**
+   * Around every transition of a year, an every-minute cron fires each existing wall-clock minute
+   * exactly once, the minutes of a gap exactly once in all (at its end), and real time only moves
+   * forward.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Europe/Berlin",
+        "America/New_York",
+        "Australia/Sydney",
+        "Australia/Lord_Howe",
+        "Europe/London"
+      })
+  void everyMinuteAroundEachTransitionOfTheYear(String zoneName) {
+    ZoneId zone = ZoneId.of(zoneName);
+    CronSchedule cron = CronSchedule.parse("0 * * * * ?", zone);
+    Instant cursor = Instant.parse("2026-01-01T00:00:00Z");
+    int transitions = 0;
+    for (ZoneOffsetTransition t = zone.getRules().nextTransition(cursor);
+        t != null && t.getInstant().isBefore(Instant.parse("2027-01-01T00:00:00Z"));
+        t = zone.getRules().nextTransition(t.getInstant())) {
+      transitions++;
+      Instant from = t.getInstant().minus(Duration.ofHours(3));
+      Instant to = t.getInstant().plus(Duration.ofHours(3));
+      List<Instant> firings = new ArrayList<>();
+      for (Instant next = cron.nextAfter(from).orElseThrow();
+          !next.isAfter(to);
+          next = cron.nextAfter(next).orElseThrow()) {
+        firings.add(next);
+      }
+
+      assertThat(firings).isSorted().doesNotHaveDuplicates();
+      List<LocalDateTime> local = localTimes(firings, zone);
+      assertThat(local).as("wall-clock minutes fired twice around %s", t).doesNotHaveDuplicates();
+      assertThat(local).as("wall clock around %s", t).isSorted();
+      // Every wall-clock minute that exists fired; the minutes of a gap fired as one, at its end.
+      Set<LocalDateTime> fired = new HashSet<>(local);
+      long gapMinutes = 0;
+      for (LocalDateTime m = local.get(0);
+          !m.isAfter(local.get(local.size() - 1));
+          m = m.plusMinutes(1)) {
+        if (zone.getRules().getValidOffsets(m).isEmpty()) {
+          gapMinutes++;
+        } else {
+          assertThat(fired).as("minute %s around %s", m, t).contains(m);
+        }
+      }
+      if (t.isGap()) {
+        assertThat(gapMinutes).isEqualTo(t.getDuration().toMinutes());
+        assertThat(firings).contains(t.getInstant());
+      } else {
+        assertThat(Duration.between(firings.get(0), firings.get(firings.size() - 1)))
+            .as("the repeated wall-clock time adds real time without firings")
+            .isEqualTo(Duration.ofMinutes(local.size() - 1).plus(t.getDuration().abs()));
+      }
+    }
+    assertThat(transitions).isEqualTo(2);
+  }
+
+  private static List<LocalDateTime> localTimes(List<Instant> instants, ZoneId zone) {
+    return instants.stream().map(i -> LocalDateTime.ofInstant(i, zone)).toList();
+  }
+}
