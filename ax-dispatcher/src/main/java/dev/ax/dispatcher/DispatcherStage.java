@@ -1,5 +1,7 @@
 package dev.ax.dispatcher;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
@@ -19,11 +21,13 @@ import dev.ax.dispatcher.run.OutcomeRecorder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,6 +66,8 @@ public final class DispatcherStage implements AutoCloseable {
   private final Counter unreadable;
   private final DistributionSummary lateness;
   private final int pollSize;
+  private final Cache<String, StoredTask> specCache =
+      Caffeine.newBuilder().maximumSize(100_000).build();
   private boolean paused;
 
   public DispatcherStage(StageContext context) {
@@ -167,12 +173,10 @@ public final class DispatcherStage implements AutoCloseable {
     if (won.isEmpty()) {
       return;
     }
-    List<String> taskIds = new ArrayList<>();
     for (ClaimedInstance instance : won) {
-      taskIds.add(instance.taskId());
       lateness.record(instance.claimedAtMs() - instance.dueAtMs());
     }
-    Map<String, StoredTask> specs = tasks.findAll(taskIds);
+    Map<String, StoredTask> specs = specsOf(won);
     for (ClaimedInstance instance : won) {
       StoredTask task = specs.get(instance.taskId());
       if (task == null) {
@@ -193,6 +197,29 @@ public final class DispatcherStage implements AutoCloseable {
       }
       runner.submit(instance, task, executor.get());
     }
+  }
+
+  /**
+   * The task specs of claimed instances, by task id: from the cache when the (task, version) pair
+   * was read before, so the hot path does not read static data; an updated task has a new version
+   * and is read again, so it never runs with a stale spec.
+   */
+  private Map<String, StoredTask> specsOf(List<ClaimedInstance> claimed) {
+    Map<String, StoredTask> found = new HashMap<>();
+    Set<String> missing = new HashSet<>();
+    for (ClaimedInstance instance : claimed) {
+      StoredTask cached = specCache.getIfPresent(instance.taskId() + "#" + instance.taskVersion());
+      if (cached != null) {
+        found.put(instance.taskId(), cached);
+      } else {
+        missing.add(instance.taskId());
+      }
+    }
+    for (StoredTask task : tasks.findAll(missing).values()) {
+      specCache.put(task.spec().taskId() + "#" + task.version(), task);
+      found.put(task.spec().taskId(), task);
+    }
+    return found;
   }
 
   /** Stops fetching, lets running attempts finish within the grace period, records them, stops. */

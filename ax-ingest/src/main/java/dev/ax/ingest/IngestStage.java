@@ -13,6 +13,8 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.ExecutorType;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
@@ -21,6 +23,7 @@ import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -45,8 +48,15 @@ public final class IngestStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(IngestStage.class);
 
+  /**
+   * Commands per batch (one transaction). Smaller batches commit sooner, which matters for tasks
+   * with short delays: a delay counts from acceptance, and an instance is visible at commit.
+   */
+  private static final int MAX_POLL_RECORDS = 200;
+
   private final StageContext context;
   private final CommandReader reader;
+  private final FireTimes fireTimes = new FireTimes();
   private final TaskStore tasks;
   private final KafkaProducer<String, byte[]> producer;
   private final ConsumerLoop loop;
@@ -73,7 +83,7 @@ public final class IngestStage implements AutoCloseable {
                 context.bootstrapServers(),
                 context.topics().group("ingest"),
                 context.nodeId() + "-ingest",
-                500),
+                MAX_POLL_RECORDS),
             List.of(context.topics().commands()),
             this::handle,
             Duration.ofSeconds(1));
@@ -86,18 +96,17 @@ public final class IngestStage implements AutoCloseable {
   }
 
   private void handle(ConsumerRecords<String, byte[]> records) throws Exception {
-    long nowMs = context.clock().millis();
-    List<NewTask> newTasks = new ArrayList<>();
-    List<TaskCommand> commands = new ArrayList<>();
     List<Future<RecordMetadata>> sends = new ArrayList<>();
+    List<TaskCommand> accepted = new ArrayList<>();
+    List<ConsumerRecord<String, byte[]>> acceptedRecords = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       received.increment();
-      CommandReadResult result = reader.read(record.value());
-      if (result instanceof CommandReadResult.Rejected rejection) {
+      CommandReadResult read = reader.read(record.value());
+      if (read instanceof CommandReadResult.Rejected rejection) {
         sends.add(reject(record, rejection.reason()));
         continue;
       }
-      TaskCommand command = ((CommandReadResult.Accepted) result).command();
+      TaskCommand command = ((CommandReadResult.Accepted) read).command();
       String unsupported = unsupported(command);
       if (unsupported != null) {
         sends.add(reject(record, unsupported));
@@ -110,10 +119,22 @@ public final class IngestStage implements AutoCloseable {
             command.spec().timeout().toMillis(),
             command.traceId());
       }
-      newTasks.add(new NewTask(command.spec(), command.traceId(), firstDueAtMs(command, nowMs)));
-      commands.add(command);
+      accepted.add(command);
+      acceptedRecords.add(record);
     }
 
+    // Acceptance time: after parsing, so a delay counts from when the task is being stored.
+    long nowMs = context.clock().millis();
+    List<NewTask> newTasks = new ArrayList<>(accepted.size());
+    for (int i = 0; i < accepted.size(); i++) {
+      TaskCommand command = accepted.get(i);
+      Long firstDueAtMs = firstDueAtMs(command, nowMs);
+      if (firstDueAtMs == null) {
+        sends.add(reject(acceptedRecords.get(i), "trigger never fires: no fire time after now"));
+        continue;
+      }
+      newTasks.add(new NewTask(command.spec(), command.traceId(), firstDueAtMs));
+    }
     CreateResult result = tasks.create(newTasks, context.nodeId(), nowMs);
     List<CreateOutcome> outcomes = result.outcomes();
     for (int i = 0; i < outcomes.size(); i++) {
@@ -139,7 +160,8 @@ public final class IngestStage implements AutoCloseable {
                 instanceId,
                 task.firstDueAtMs(),
                 task.traceId(),
-                result.seqByInstanceId().get(instanceId));
+                result.seqByInstanceId().get(instanceId),
+                TriggerGroups.keyOf(task.spec().trigger()));
         sends.add(
             producer.send(
                 eventRecord(context.topics().scheduled(), taskId, event, task.traceId())));
@@ -157,10 +179,9 @@ public final class IngestStage implements AutoCloseable {
           + command.type()
           + " is not supported yet (this version accepts CREATE)";
     }
-    if (!(command.spec().trigger() instanceof Trigger.Once)) {
-      return "trigger type "
-          + command.spec().trigger().type()
-          + " is not supported yet (this version fires ONCE triggers)";
+    if (command.spec().trigger() instanceof Trigger.Dependency) {
+      return "trigger type DEPENDENCY is not supported yet (this version fires ONCE, CRON,"
+          + " FIXED_RATE and FIXED_DELAY triggers)";
     }
     if (command.spec().executor().type() == ExecutorType.SHELL) {
       return "executor type SHELL is not supported yet (this version runs HTTP and IN_PROCESS)";
@@ -168,9 +189,12 @@ public final class IngestStage implements AutoCloseable {
     return null;
   }
 
-  private static long firstDueAtMs(TaskCommand command, long nowMs) {
-    Trigger.Once once = (Trigger.Once) command.spec().trigger();
-    return once.at() != null ? once.at().toEpochMilli() : nowMs + once.delay().toMillis();
+  /** The first firing: for a periodic trigger its first slot after now, at most a far-off bound. */
+  private Long firstDueAtMs(TaskCommand command, long nowMs) {
+    return fireTimes
+        .first(command.spec().trigger(), Instant.ofEpochMilli(nowMs))
+        .map(Instant::toEpochMilli)
+        .orElse(null);
   }
 
   private Future<RecordMetadata> reject(ConsumerRecord<String, byte[]> record, String reason) {

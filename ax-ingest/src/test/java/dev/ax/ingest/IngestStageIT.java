@@ -101,7 +101,12 @@ class IngestStageIT {
     bad.put("negative-delay", command("neg", -5));
     bad.put(
         "unsupported-trigger",
-        "{\"v\":1,\"taskId\":\"c\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"0/5 * * * * ?\"},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+        "{\"v\":1,\"taskId\":\"d\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"a\"]},"
+            + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+    bad.put(
+        "bad-cron",
+        "{\"v\":1,\"taskId\":\"c\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"0 0 25 * * ?\"},"
+            + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
     for (Map.Entry<String, String> entry : bad.entrySet()) {
       send(entry.getKey(), entry.getValue());
     }
@@ -130,7 +135,9 @@ class IngestStageIT {
           .hasEntrySatisfying(
               "negative-delay", r -> assertThat(r).contains("delayMs must not be negative: -5"))
           .hasEntrySatisfying(
-              "unsupported-trigger", r -> assertThat(r).contains("CRON is not supported yet"));
+              "unsupported-trigger", r -> assertThat(r).contains("DEPENDENCY is not supported yet"))
+          .hasEntrySatisfying(
+              "bad-cron", r -> assertThat(r).contains("not a valid Quartz cron expression"));
     }
     await()
         .atMost(DEADLINE)

@@ -1,23 +1,22 @@
 package dev.ax.ticker;
 
+import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
-import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
-import dev.ax.common.store.StoreException;
+import dev.ax.common.store.TaskStore;
+import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.Reaper;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,64 +27,90 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first ticker: it acts only while it holds the ticker lease ({@link LeaderElector}); every
- * batch it marks DISPATCHED is fenced by that lease in the database and every due event carries its
- * epoch. It holds instances due within the horizon in a {@link DueQueue}, fed by a periodic load
- * from the database and by announcements on {@code ax.task.scheduled}, and at each due time marks a
- * batch DISPATCHED with one conditional UPDATE and emits {@code ax.task.due} for the rows it won.
- * Instances overdue at start are loaded first and fire at once, oldest first.
+ * The ticker stage: every node runs one; the node holding the ticker lease ({@link LeaderElector})
+ * fires, the others stand by. Parts:
  *
- * <p>Threads: {@code ax-ticker-fire} owns the queue and fires; {@code ax-ticker-load} loads from
- * the database; {@code ax-ticker-scheduled} consumes announcements. Only the firing thread touches
- * the queue's ordered structure; the others hand instances over through its bounded queue.
- *
- * <p>If the process dies between the DISPATCHED commit and the Kafka send, the instance stays
- * DISPATCHED without an event: the reaper (next issue) re-emits such instances.
+ * <ul>
+ *   <li>{@link TickLoop} on {@code ax-ticker-fire}: the time wheel and the firing, fenced by the
+ *       lease, every due event carrying its epoch;
+ *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
+ *   <li>announcements from {@code ax.task.scheduled} on {@code ax-ticker-scheduled};
+ *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
+ *       from completion events;
+ *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
+ * </ul>
  */
 public final class TickerStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TickerStage.class);
 
-  /** Longest sleep of the firing thread when nothing is due soon; new offers wake it earlier. */
-  private static final long MAX_IDLE_WAIT_MS = 100;
-
   private final StageContext context;
-  private final InstanceStore instances;
-  private final DueQueue queue;
   private final KafkaProducer<String, byte[]> producer;
-  private final ConsumerLoop scheduledLoop;
-  private final ScheduledExecutorService loader;
-  private final Thread firingThread;
   private final LeaderElector elector;
-  private final DueEmitter emitter;
+  private final TickLoop loop;
+  private final WindowLoader loader;
   private final Reaper reaper;
-  private final Counter clockHolds;
-  private long ledEpoch = -1;
-  private final Duration horizon;
+  private final ConsumerLoop scheduledConsumer;
+  private final ConsumerLoop chainConsumer;
+  private final ScheduledExecutorService scheduler;
+  private final Thread firingThread;
   private final Duration loadInterval;
-  private final int maxBatch;
-  private final int maxHeld;
-  private final Counter fired;
-  private final Counter lost;
-  private final DistributionSummary lateness;
+  private final Duration reaperInterval;
+  private final Duration horizon;
   private volatile boolean running = true;
 
   public TickerStage(StageContext context) {
     this.context = context;
-    this.instances = new InstanceStore(context.dataSource());
-    this.horizon = context.config().get(ConfigKeys.TICKER_HORIZON);
-    this.loadInterval = context.config().get(ConfigKeys.TICKER_LOAD_INTERVAL);
-    this.maxBatch = context.config().get(ConfigKeys.TICKER_MAX_BATCH);
-    this.maxHeld = context.config().get(ConfigKeys.TICKER_MAX_HELD);
-    this.queue = new DueQueue(maxHeld);
+    AxConfig config = context.config();
+    InstanceStore instances = new InstanceStore(context.dataSource());
+    TaskStore tasks = new TaskStore(context.dataSource());
+    this.horizon = config.get(ConfigKeys.TICKER_HORIZON);
+    this.loadInterval = config.get(ConfigKeys.TICKER_LOAD_INTERVAL);
+    this.reaperInterval = config.get(ConfigKeys.REAPER_INTERVAL);
+    int maxBatch = config.get(ConfigKeys.TICKER_MAX_BATCH);
+    int maxHeld = config.get(ConfigKeys.TICKER_MAX_HELD);
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ticker");
-    this.fired = context.meters().counter("ax.ticker.fired");
-    this.lost = context.meters().counter("ax.ticker.lost.races");
-    this.lateness =
-        DistributionSummary.builder("ax.ticker.emit.lateness.ms")
-            .publishPercentiles(0.5, 0.99)
-            .register(context.meters());
-    this.scheduledLoop =
+    DueEmitter emitter = new DueEmitter(producer, context.topics().due());
+    this.elector =
+        new LeaderElector(
+            new LeaseStore(context.dataSource()),
+            LeaseFence.TICKER,
+            context.nodeId(),
+            config.get(ConfigKeys.TICKER_LEASE),
+            config.get(ConfigKeys.TICKER_HEARTBEAT),
+            System::nanoTime);
+    this.loop =
+        new TickLoop(
+            context.clock(),
+            elector::fence,
+            new StoreTickerPort(instances, tasks, emitter, 100_000),
+            new FirePlanner(new FireTimes(), config.get(ConfigKeys.TICKER_MISFIRE_THRESHOLD)),
+            config.get(ConfigKeys.TICKER_TICK).toMillis(),
+            config.get(ConfigKeys.TICKER_WHEEL_SIZE),
+            maxHeld,
+            maxBatch,
+            horizon.toMillis(),
+            context.meters());
+    this.loader =
+        new WindowLoader(
+            instances,
+            context.clock(),
+            elector::fence,
+            loop,
+            horizon.toMillis(),
+            maxHeld,
+            config.get(ConfigKeys.TICKER_RESCAN_EVERY));
+    this.reaper =
+        new Reaper(
+            instances,
+            context.clock(),
+            elector::fence,
+            emitter,
+            config.get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
+            maxBatch,
+            context.meters());
+    context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
+    this.scheduledConsumer =
         new ConsumerLoop(
             "ax-ticker-scheduled",
             KafkaClients.consumer(
@@ -96,78 +121,56 @@ public final class TickerStage implements AutoCloseable {
             List.of(context.topics().scheduled()),
             this::onScheduled,
             Duration.ofSeconds(1));
-    this.loader =
+    FixedDelayChainer chainer =
+        new FixedDelayChainer(
+            tasks,
+            instances,
+            producer,
+            context.topics().scheduled(),
+            context.nodeId(),
+            context.clock());
+    this.chainConsumer =
+        new ConsumerLoop(
+            "ax-ticker-chain",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("ticker-chain"),
+                context.nodeId() + "-chain",
+                500),
+            List.of(context.topics().completed()),
+            chainer::handle,
+            Duration.ofSeconds(1));
+    this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, "ax-ticker-load");
+              Thread t = new Thread(r, "ax-ticker-sched");
               t.setDaemon(true);
               return t;
             });
     this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
-    this.emitter = new DueEmitter(producer, context.topics().due());
-    this.clockHolds = context.meters().counter("ax.ticker.clock.unstable.holds");
-    context.meters().gauge("ax.ticker.leader", this, t -> t.elector.fence().isPresent() ? 1 : 0);
-    this.elector =
-        new LeaderElector(
-            new LeaseStore(context.dataSource()),
-            LeaseFence.TICKER,
-            context.nodeId(),
-            context.config().get(ConfigKeys.TICKER_LEASE),
-            context.config().get(ConfigKeys.TICKER_HEARTBEAT),
-            System::nanoTime);
-    this.reaper =
-        new Reaper(
-            instances,
-            context.clock(),
-            elector::fence,
-            emitter,
-            context.config().get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
-            maxBatch,
-            context.meters());
   }
 
   public TickerStage start() {
     elector.start();
-    long reaperIntervalMs = context.config().get(ConfigKeys.REAPER_INTERVAL).toMillis();
-    loader.scheduleWithFixedDelay(
-        reaper::pass, reaperIntervalMs, reaperIntervalMs, TimeUnit.MILLISECONDS);
     firingThread.start();
-    loader.scheduleWithFixedDelay(this::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
-    scheduledLoop.start();
+    scheduler.scheduleWithFixedDelay(
+        loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduledConsumer.start();
+    chainConsumer.start();
     log.info(
-        "Ticker started: horizon {} ms, load every {} ms",
+        "Ticker {} started: horizon {} ms, load every {} ms",
+        context.nodeId(),
         horizon.toMillis(),
         loadInterval.toMillis());
     return this;
   }
 
-  private void load() {
-    if (elector.fence().isEmpty()) {
-      return;
-    }
-    try {
-      long untilMs = context.clock().millis() + horizon.toMillis();
-      List<DueInstance> due = instances.findScheduledDueBefore(untilMs, maxHeld);
-      int dropped = 0;
-      for (DueInstance instance : due) {
-        if (!queue.offer(instance)) {
-          dropped++;
-        }
-      }
-      if (dropped > 0) {
-        log.debug("Hand-off queue full: {} instance(s) left for the next load", dropped);
-      }
-    } catch (StoreException e) {
-      log.warn(
-          "Ticker could not load due instances, trying again in {} ms: {}",
-          loadInterval.toMillis(),
-          e.getMessage());
-    } catch (RuntimeException e) {
-      log.error("Ticker load failed unexpectedly", e);
-    }
-  }
-
   private void onScheduled(ConsumerRecords<String, byte[]> records) {
+    if (elector.fence().isEmpty()) {
+      return; // a standby holds nothing; the leader's own consumer or loader has these
+    }
     long untilMs = context.clock().millis() + horizon.toMillis();
     for (ConsumerRecord<String, byte[]> record : records) {
       TaskScheduledEvent event;
@@ -183,44 +186,24 @@ public final class TickerStage implements AutoCloseable {
         continue;
       }
       if (event.dueAtMs() < untilMs) {
-        queue.offer(
-            new DueInstance(
-                event.instanceId(), event.taskId(), event.dueAtMs(), event.traceId(), event.seq()));
+        loop.offer(new WheelEntry(event.seq(), event.dueAtMs(), event.triggerGroup()));
       }
     }
   }
 
   private void fireLoop() {
+    long previousEpoch = -1;
     while (running) {
       try {
-        Optional<LeaseFence> fence = elector.fence();
-        if (fence.isEmpty() || fence.get().epoch() != ledEpoch) {
-          // Not leader, or leader at a new epoch: what we held may be stale; the database has it
-          // all.
-          queue.clear();
-          ledEpoch = fence.map(LeaseFence::epoch).orElse(-1L);
-          if (fence.isEmpty()) {
-            queue.awaitHandOff(MAX_IDLE_WAIT_MS);
-            queue.clear();
-            continue;
+        long waitMs = loop.step();
+        long epoch = loop.ledEpoch();
+        if (epoch != previousEpoch) {
+          previousEpoch = epoch;
+          if (epoch >= 0) {
+            scheduler.execute(loader::load); // rebuild the wheel now, not at the next interval
           }
-          loader.execute(this::load);
         }
-        queue.drainHandOff();
-        if (!context.clock().isStable()) {
-          // The clock cannot be trusted to say what is due: hold everything until it can.
-          clockHolds.increment();
-          queue.awaitHandOff(MAX_IDLE_WAIT_MS);
-          continue;
-        }
-        long nowMs = context.clock().millis();
-        List<DueInstance> due = queue.takeDue(nowMs, maxBatch);
-        if (!due.isEmpty()) {
-          fire(due, nowMs, fence.get());
-          continue;
-        }
-        long waitMs = Math.min(queue.nextDueAtMs() - nowMs, MAX_IDLE_WAIT_MS);
-        queue.awaitHandOff(Math.max(waitMs, 1));
+        loop.await(waitMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -228,31 +211,6 @@ public final class TickerStage implements AutoCloseable {
         log.error("Ticker firing loop caught an unexpected error; continuing", e);
       }
     }
-  }
-
-  private void fire(List<DueInstance> due, long nowMs, LeaseFence fence)
-      throws InterruptedException {
-    List<DueInstance> won;
-    try {
-      won =
-          instances.markDispatched(
-              due.stream().map(DueInstance::instanceId).toList(), fence, nowMs);
-    } catch (StoreException e) {
-      log.warn(
-          "Ticker could not mark {} instance(s) DISPATCHED, retrying: {}",
-          due.size(),
-          e.getMessage());
-      queue.putBack(due);
-      queue.awaitHandOff(500);
-      return;
-    }
-    queue.release(due);
-    lost.increment(due.size() - won.size());
-    emitter.emit(won, fence.epoch(), nowMs);
-    for (DueInstance instance : won) {
-      lateness.record(nowMs - instance.dueAtMs());
-    }
-    fired.increment(won.size());
   }
 
   /** Stops everything without releasing the lease, as a crash would. For failover tests. */
@@ -265,8 +223,9 @@ public final class TickerStage implements AutoCloseable {
 
   private void stopThreads() {
     running = false;
-    scheduledLoop.close();
-    loader.shutdownNow();
+    scheduledConsumer.close();
+    chainConsumer.close();
+    scheduler.shutdownNow();
     firingThread.interrupt();
     try {
       firingThread.join(10_000);

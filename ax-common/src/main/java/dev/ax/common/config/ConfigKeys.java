@@ -123,6 +123,34 @@ public final class ConfigKeys {
           10_000_000,
           "Most instances the ticker holds in memory; the rest wait in the database for a later load.");
 
+  public static final ConfigKey<Duration> TICKER_TICK =
+      ConfigKey.duration(
+          "AX_TICKER_TICK",
+          "10ms",
+          Duration.ofMillis(1),
+          Duration.ofSeconds(1),
+          "The time wheel's tick: the granularity of its buckets (firing itself is exact to the millisecond).");
+  public static final ConfigKey<Integer> TICKER_WHEEL_SIZE =
+      ConfigKey.integer(
+          "AX_TICKER_WHEEL_SIZE",
+          512,
+          2,
+          65_536,
+          "Buckets per level of the time wheel; longer delays go to overflow levels.");
+  public static final ConfigKey<Integer> TICKER_RESCAN_EVERY =
+      ConfigKey.integer(
+          "AX_TICKER_RESCAN_EVERY",
+          10,
+          1,
+          100_000,
+          "Every this many window loads the ticker re-reads its whole window from the database, as a safety net.");
+  public static final ConfigKey<Duration> TICKER_MISFIRE_THRESHOLD =
+      ConfigKey.duration(
+          "AX_TICKER_MISFIRE_THRESHOLD",
+          "5s",
+          Duration.ZERO,
+          Duration.ofHours(1),
+          "A periodic firing later than this is a misfire, handled by the task's misfire policy.");
   public static final ConfigKey<Duration> TICKER_LEASE =
       ConfigKey.duration(
           "AX_TICKER_LEASE",
@@ -213,6 +241,10 @@ public final class ConfigKeys {
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,
             TICKER_MAX_HELD,
+            TICKER_TICK,
+            TICKER_WHEEL_SIZE,
+            TICKER_RESCAN_EVERY,
+            TICKER_MISFIRE_THRESHOLD,
             TICKER_LEASE,
             TICKER_HEARTBEAT,
             REAPER_INTERVAL,

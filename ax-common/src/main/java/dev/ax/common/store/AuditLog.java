@@ -37,9 +37,16 @@ public final class AuditLog {
       String reason,
       long atMs) {}
 
-  private static final String INSERT =
-      "INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status, actor,"
-          + " reason, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final List<String> COLUMNS =
+      List.of(
+          "instance_id",
+          "task_id",
+          "attempt",
+          "from_status",
+          "to_status",
+          "actor",
+          "reason",
+          "at_ms");
 
   private final DataSource dataSource;
 
@@ -49,23 +56,21 @@ public final class AuditLog {
 
   static void append(Connection connection, List<Entry> entries, String actor, long atMs)
       throws SQLException {
-    if (entries.isEmpty()) {
-      return;
+    List<Object[]> rows = new ArrayList<>(entries.size());
+    for (Entry entry : entries) {
+      rows.add(
+          new Object[] {
+            entry.instanceId(),
+            entry.taskId(),
+            entry.attempt(),
+            entry.from() == null ? null : entry.from().name(),
+            entry.to().name(),
+            actor,
+            Sql.truncate(entry.reason(), MAX_REASON_LENGTH),
+            atMs
+          });
     }
-    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-      for (Entry entry : entries) {
-        insert.setString(1, entry.instanceId());
-        insert.setString(2, entry.taskId());
-        insert.setInt(3, entry.attempt());
-        insert.setString(4, entry.from() == null ? null : entry.from().name());
-        insert.setString(5, entry.to().name());
-        insert.setString(6, actor);
-        insert.setString(7, Sql.truncate(entry.reason(), MAX_REASON_LENGTH));
-        insert.setLong(8, atMs);
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
+    Sql.insertRows(connection, "ax_instance_log", COLUMNS, rows);
   }
 
   /** Every transition of one instance, oldest first. */

@@ -12,11 +12,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -158,6 +162,213 @@ public final class InstanceStore {
         nowMs);
   }
 
+  /** What one firing of the ticker did. */
+  public record FireResult(
+      List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
+
+  /**
+   * One ticker firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for
+   * {@code dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason}, and the
+   * successors that {@code successorsOf} plans for the rows that moved (the next firings of
+   * periodic tasks), created SCHEDULED. A crash cannot leave a periodic task without its next
+   * firing, and a stale leader moves and creates nothing.
+   */
+  public FireResult fire(
+      Collection<Long> dispatchSeqs,
+      Map<String, ? extends Collection<Long>> skipSeqsByReason,
+      LeaseFence fence,
+      long nowMs,
+      Function<List<DueInstance>, List<NewInstance>> successorsOf) {
+    return Transactions.inTransaction(
+        dataSource,
+        "firing " + dispatchSeqs.size() + " instance(s)",
+        connection -> {
+          List<DueInstance> dispatched =
+              dispatchSeqs.isEmpty()
+                  ? List.of()
+                  : moveIn(
+                      connection,
+                      "seq",
+                      new ArrayList<>(dispatchSeqs),
+                      dispatchMove(fence, nowMs),
+                      nowMs);
+          List<DueInstance> skipped = new ArrayList<>();
+          for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
+            if (!group.getValue().isEmpty()) {
+              skipped.addAll(
+                  moveIn(
+                      connection,
+                      "seq",
+                      new ArrayList<>(group.getValue()),
+                      skipMove(fence, group.getKey(), nowMs),
+                      nowMs));
+            }
+          }
+          List<DueInstance> moved = new ArrayList<>(dispatched);
+          moved.addAll(skipped);
+          Map<String, Long> created =
+              moved.isEmpty()
+                  ? Map.of()
+                  : InstanceInserts.insert(
+                      connection, successorsOf.apply(moved), fence.holder(), nowMs);
+          return new FireResult(dispatched, skipped, created);
+        });
+  }
+
+  private static BatchMove<DueInstance> skipMove(LeaseFence fence, String reason, long nowMs) {
+    return new BatchMove<>(
+        SCHEDULED,
+        InstanceStatus.SKIPPED,
+        "finished_at_ms = ?",
+        List.of(nowMs),
+        "",
+        List.of(),
+        fence,
+        DUE_COLUMNS,
+        InstanceStore::toDue,
+        fence.holder(),
+        reason);
+  }
+
+  /**
+   * Creates SCHEDULED instances that do not exist yet (idempotent on instance id), e.g. the next
+   * firing of a fixed-delay task after its run ended.
+   *
+   * @return the numeric key of each instance created, by instance id
+   */
+  public Map<String, Long> create(List<NewInstance> instances, String actor, long nowMs) {
+    if (instances.isEmpty()) {
+      return Map.of();
+    }
+    return Transactions.inTransaction(
+        dataSource,
+        "creating " + instances.size() + " instance(s)",
+        connection -> InstanceInserts.insert(connection, instances, actor, nowMs));
+  }
+
+  /** The SCHEDULED rows among {@code seqs} (what the wheel fired), oldest due first. */
+  public List<DueInstance> findScheduledBySeq(Collection<Long> seqs) {
+    if (seqs.isEmpty()) {
+      return List.of();
+    }
+    return Transactions.read(
+        dataSource,
+        "reading " + seqs.size() + " due instance(s)",
+        connection -> {
+          List<DueInstance> due = new ArrayList<>(seqs.size());
+          for (List<Long> chunk : Sql.chunks(seqs)) {
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT "
+                        + DUE_COLUMNS
+                        + " FROM ax_instance WHERE seq IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") AND status = ?")) {
+              int index = 1;
+              for (Long seq : chunk) {
+                select.setLong(index++, seq);
+              }
+              select.setString(index, SCHEDULED.name());
+              try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                  due.add(toDue(rs));
+                }
+              }
+            }
+          }
+          due.sort(Comparator.comparingLong(DueInstance::dueAtMs));
+          return due;
+        });
+  }
+
+  /** The ids of the SCHEDULED instances of one task. */
+  public List<String> findScheduledOf(String taskId) {
+    return Transactions.read(
+        dataSource,
+        "reading scheduled instances of " + taskId,
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT instance_id FROM ax_instance WHERE task_id = ? AND status = ?")) {
+            select.setString(1, taskId);
+            select.setString(2, SCHEDULED.name());
+            List<String> ids = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                ids.add(rs.getString(1));
+              }
+            }
+            return ids;
+          }
+        });
+  }
+
+  /** Tasks among {@code taskIds} that have an instance DISPATCHED or RUNNING now. */
+  public Set<String> tasksInFlight(Collection<String> taskIds) {
+    Set<String> busy = new HashSet<>();
+    if (taskIds.isEmpty()) {
+      return busy;
+    }
+    return Transactions.read(
+        dataSource,
+        "checking runs in flight",
+        connection -> {
+          for (List<String> chunk : Sql.chunks(taskIds)) {
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") AND status IN (?, ?)")) {
+              int next = Sql.bindAll(select, 1, chunk);
+              select.setString(next++, DISPATCHED.name());
+              select.setString(next, RUNNING.name());
+              try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                  busy.add(rs.getString(1));
+                }
+              }
+            }
+          }
+          return busy;
+        });
+  }
+
+  /** A SCHEDULED instance as the ticker's window loader sees it. */
+  public record WindowEntry(long seq, long dueAtMs, String triggerGroup) {}
+
+  /**
+   * SCHEDULED instances due before {@code untilMs} and after the key {@code (afterDueMs,
+   * afterSeq)}, ordered by (due, seq), at most {@code limit}: one page of the ticker's window.
+   */
+  public List<WindowEntry> findWindowPage(long afterDueMs, long afterSeq, long untilMs, int limit) {
+    return Transactions.read(
+        dataSource,
+        "loading the ticker window",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT i.seq, i.due_at_ms, t.trigger_group FROM ax_instance i"
+                      + " JOIN ax_task t ON t.task_id = i.task_id"
+                      + " WHERE i.status = ? AND i.due_at_ms < ?"
+                      + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.seq > ?))"
+                      + " ORDER BY i.due_at_ms, i.seq LIMIT ?")) {
+            select.setString(1, SCHEDULED.name());
+            select.setLong(2, untilMs);
+            select.setLong(3, afterDueMs);
+            select.setLong(4, afterDueMs);
+            select.setLong(5, afterSeq);
+            select.setInt(6, limit);
+            List<WindowEntry> page = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                page.add(new WindowEntry(rs.getLong(1), rs.getLong(2), rs.getString(3)));
+              }
+            }
+            return page;
+          }
+        });
+  }
+
   /** SCHEDULED instances due in {@code [fromMs, untilMs)}, oldest first, at most {@code limit}. */
   public List<DueInstance> findScheduledBetween(long fromMs, long untilMs, int limit) {
     return Transactions.read(
@@ -185,11 +396,17 @@ public final class InstanceStore {
         });
   }
 
-  private static final String DUE_COLUMNS = "instance_id, task_id, due_at_ms, trace_id, seq";
+  private static final String DUE_COLUMNS =
+      "instance_id, task_id, due_at_ms, trace_id, seq, task_version";
 
   private static DueInstance toDue(ResultSet rs) throws SQLException {
     return new DueInstance(
-        rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getLong(3),
+        rs.getString(4),
+        rs.getLong(5),
+        rs.getInt(6));
   }
 
   private List<Object> selectIds(String where, List<Object> values, int limit) {
@@ -289,81 +506,87 @@ public final class InstanceStore {
     return Transactions.inTransaction(
         dataSource,
         move.reason() + " of " + keys.size() + " instance(s)",
-        connection -> {
-          List<T> won = new ArrayList<>(keys.size());
-          for (List<Object> chunk : Sql.chunks(keys)) {
-            String token = UUID.randomUUID().toString();
-            String in = "(" + Sql.placeholders(chunk.size()) + ")";
-            int updated;
-            try (PreparedStatement update =
-                connection.prepareStatement(
-                    "UPDATE ax_instance SET status = ?, "
-                        + move.setClause()
-                        + ", batch_token = ?, updated_at_ms = ? WHERE "
-                        + keyColumn
-                        + " IN "
-                        + in
-                        + " AND status = ?"
-                        + move.extraWhere()
-                        + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION))) {
-              int index = 1;
-              update.setString(index++, move.to().name());
-              for (Object value : move.setValues()) {
-                update.setObject(index++, value);
-              }
-              update.setString(index++, token);
-              update.setLong(index++, nowMs);
-              for (Object key : chunk) {
-                update.setObject(index++, key);
-              }
-              update.setString(index++, move.from().name());
-              for (Object value : move.extraWhereValues()) {
-                update.setObject(index++, value);
-              }
-              if (move.fence() != null) {
-                update.setString(index++, move.fence().leaseName());
-                update.setString(index++, move.fence().holder());
-                update.setLong(index, move.fence().epoch());
-              }
-              updated = update.executeUpdate();
-            }
-            if (updated == 0) {
-              continue;
-            }
-            auditBatch(connection, keyColumn, chunk, token, move, nowMs);
-            int before = won.size();
-            try (PreparedStatement select =
-                connection.prepareStatement(
-                    "SELECT "
-                        + move.readColumns()
-                        + " FROM ax_instance WHERE "
-                        + keyColumn
-                        + " IN "
-                        + in
-                        + " AND batch_token = ?")) {
-              int index = 1;
-              for (Object key : chunk) {
-                select.setObject(index++, key);
-              }
-              select.setString(index, token);
-              try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                  won.add(move.reader().read(rs));
-                }
-              }
-            }
-            if (won.size() - before != updated) {
-              throw new IllegalStateException(
-                  move.reason()
-                      + " updated "
-                      + updated
-                      + " rows but read back "
-                      + (won.size() - before)
-                      + " with its token");
-            }
+        connection -> moveIn(connection, keyColumn, keys, move, nowMs));
+  }
+
+  /** {@link #moveBatch} inside the caller's transaction. */
+  private static <T> List<T> moveIn(
+      Connection connection, String keyColumn, List<Object> keys, BatchMove<T> move, long nowMs)
+      throws SQLException {
+    StatusTransitions.require(move.from(), move.to());
+    List<T> won = new ArrayList<>(keys.size());
+    for (List<Object> chunk : Sql.chunks(keys)) {
+      String token = UUID.randomUUID().toString();
+      String in = "(" + Sql.placeholders(chunk.size()) + ")";
+      int updated;
+      try (PreparedStatement update =
+          connection.prepareStatement(
+              "UPDATE ax_instance SET status = ?, "
+                  + move.setClause()
+                  + ", batch_token = ?, updated_at_ms = ? WHERE "
+                  + keyColumn
+                  + " IN "
+                  + in
+                  + " AND status = ?"
+                  + move.extraWhere()
+                  + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION))) {
+        int index = 1;
+        update.setString(index++, move.to().name());
+        for (Object value : move.setValues()) {
+          update.setObject(index++, value);
+        }
+        update.setString(index++, token);
+        update.setLong(index++, nowMs);
+        for (Object key : chunk) {
+          update.setObject(index++, key);
+        }
+        update.setString(index++, move.from().name());
+        for (Object value : move.extraWhereValues()) {
+          update.setObject(index++, value);
+        }
+        if (move.fence() != null) {
+          update.setString(index++, move.fence().leaseName());
+          update.setString(index++, move.fence().holder());
+          update.setLong(index, move.fence().epoch());
+        }
+        updated = update.executeUpdate();
+      }
+      if (updated == 0) {
+        continue;
+      }
+      auditBatch(connection, keyColumn, chunk, token, move, nowMs);
+      int before = won.size();
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT "
+                  + move.readColumns()
+                  + " FROM ax_instance WHERE "
+                  + keyColumn
+                  + " IN "
+                  + in
+                  + " AND batch_token = ?")) {
+        int index = 1;
+        for (Object key : chunk) {
+          select.setObject(index++, key);
+        }
+        select.setString(index, token);
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            won.add(move.reader().read(rs));
           }
-          return won;
-        });
+        }
+      }
+      if (won.size() - before != updated) {
+        throw new IllegalStateException(
+            move.reason()
+                + " updated "
+                + updated
+                + " rows but read back "
+                + (won.size() - before)
+                + " with its token");
+      }
+    }
+    return won;
   }
 
   /**
@@ -382,49 +605,154 @@ public final class InstanceStore {
         dataSource,
         "recording " + outcomes.size() + " outcome(s)",
         connection -> {
-          int[] counts;
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE ax_instance SET status = ?, finished_at_ms = ?, last_error = ?,"
-                      + " lease_until_ms = NULL, updated_at_ms = ?"
-                      + " WHERE instance_id = ? AND status = ? AND owner = ? AND attempt = ?")) {
-            for (Outcome outcome : outcomes) {
-              update.setString(1, outcome.status().name());
-              update.setLong(2, outcome.finishedAtMs());
-              update.setString(3, Sql.truncate(outcome.error(), 2048));
-              update.setLong(4, nowMs);
-              update.setString(5, outcome.instanceId());
-              update.setString(6, RUNNING.name());
-              update.setString(7, owner);
-              update.setInt(8, outcome.attempt());
-              update.addBatch();
-            }
-            counts = update.executeBatch();
+          Set<String> won = new HashSet<>();
+          // Successes carry no error: one UPDATE per chunk for all of them.
+          List<Outcome> successes = new ArrayList<>();
+          List<Outcome> others = new ArrayList<>();
+          for (Outcome outcome : outcomes) {
+            (outcome.status() == InstanceStatus.SUCCESS && outcome.error() == null
+                    ? successes
+                    : others)
+                .add(outcome);
+          }
+          for (List<Outcome> chunk : Sql.chunks(successes)) {
+            won.addAll(recordSuccesses(connection, chunk, owner, nowMs));
+          }
+          if (!others.isEmpty()) {
+            won.addAll(recordOneByOne(connection, others, owner, nowMs));
           }
           List<Boolean> recorded = new ArrayList<>(outcomes.size());
-          List<AuditLog.Entry> audit = new ArrayList<>();
-          for (int i = 0; i < outcomes.size(); i++) {
-            if (counts[i] > 1) {
-              throw new IllegalStateException(
-                  "outcome of " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
-            }
-            boolean won = counts[i] == 1;
-            recorded.add(won);
-            if (won) {
-              Outcome outcome = outcomes.get(i);
-              audit.add(
-                  new AuditLog.Entry(
-                      outcome.instanceId(),
-                      outcome.taskId(),
-                      outcome.attempt(),
-                      RUNNING,
-                      outcome.status(),
-                      outcome.error() == null ? "completed" : outcome.error()));
-            }
+          for (Outcome outcome : outcomes) {
+            recorded.add(won.contains(outcome.instanceId()));
           }
-          AuditLog.append(connection, audit, owner, nowMs);
           return recorded;
         });
+  }
+
+  /**
+   * RUNNING → SUCCESS for a chunk, conditional on (instance, attempt) and owner; returns winners.
+   */
+  private static Set<String> recordSuccesses(
+      Connection connection, List<Outcome> chunk, String owner, long nowMs) throws SQLException {
+    String token = UUID.randomUUID().toString();
+    StringBuilder pairs = new StringBuilder();
+    StringBuilder finishedCase = new StringBuilder("CASE instance_id");
+    for (int i = 0; i < chunk.size(); i++) {
+      pairs.append(i == 0 ? "(?, ?)" : ", (?, ?)");
+      finishedCase.append(" WHEN ? THEN ?");
+    }
+    finishedCase.append(" END");
+    int updated;
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE ax_instance SET status = ?, finished_at_ms = "
+                + finishedCase
+                + ", last_error = NULL, lease_until_ms = NULL, batch_token = ?, updated_at_ms = ?"
+                + " WHERE (instance_id, attempt) IN ("
+                + pairs
+                + ") AND status = ? AND owner = ?")) {
+      int index = 1;
+      update.setString(index++, InstanceStatus.SUCCESS.name());
+      for (Outcome outcome : chunk) {
+        update.setString(index++, outcome.instanceId());
+        update.setLong(index++, outcome.finishedAtMs());
+      }
+      update.setString(index++, token);
+      update.setLong(index++, nowMs);
+      for (Outcome outcome : chunk) {
+        update.setString(index++, outcome.instanceId());
+        update.setInt(index++, outcome.attempt());
+      }
+      update.setString(index++, RUNNING.name());
+      update.setString(index, owner);
+      updated = update.executeUpdate();
+    }
+    Set<String> won = new HashSet<>();
+    if (updated == 0) {
+      return won;
+    }
+    List<String> ids = chunk.stream().map(Outcome::instanceId).toList();
+    String in = "(" + Sql.placeholders(ids.size()) + ")";
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
+                + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
+                + " FROM ax_instance WHERE instance_id IN "
+                + in
+                + " AND batch_token = ?")) {
+      insert.setString(1, RUNNING.name());
+      insert.setString(2, InstanceStatus.SUCCESS.name());
+      insert.setString(3, owner);
+      insert.setString(4, "completed");
+      insert.setLong(5, nowMs);
+      int next = Sql.bindAll(insert, 6, ids);
+      insert.setString(next, token);
+      insert.executeUpdate();
+    }
+    if (updated == chunk.size()) {
+      won.addAll(ids);
+      return won;
+    }
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT instance_id FROM ax_instance WHERE instance_id IN "
+                + in
+                + " AND batch_token = ?")) {
+      int next = Sql.bindAll(select, 1, ids);
+      select.setString(next, token);
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          won.add(rs.getString(1));
+        }
+      }
+    }
+    return won;
+  }
+
+  /** Failures and timeouts, each with its own error: one conditional UPDATE per outcome. */
+  private static Set<String> recordOneByOne(
+      Connection connection, List<Outcome> outcomes, String owner, long nowMs) throws SQLException {
+    int[] counts;
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE ax_instance SET status = ?, finished_at_ms = ?, last_error = ?,"
+                + " lease_until_ms = NULL, updated_at_ms = ?"
+                + " WHERE instance_id = ? AND status = ? AND owner = ? AND attempt = ?")) {
+      for (Outcome outcome : outcomes) {
+        update.setString(1, outcome.status().name());
+        update.setLong(2, outcome.finishedAtMs());
+        update.setString(3, Sql.truncate(outcome.error(), 2048));
+        update.setLong(4, nowMs);
+        update.setString(5, outcome.instanceId());
+        update.setString(6, RUNNING.name());
+        update.setString(7, owner);
+        update.setInt(8, outcome.attempt());
+        update.addBatch();
+      }
+      counts = update.executeBatch();
+    }
+    Set<String> won = new HashSet<>();
+    List<AuditLog.Entry> audit = new ArrayList<>();
+    for (int i = 0; i < outcomes.size(); i++) {
+      if (counts[i] > 1) {
+        throw new IllegalStateException(
+            "outcome of " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
+      }
+      if (counts[i] == 1) {
+        Outcome outcome = outcomes.get(i);
+        won.add(outcome.instanceId());
+        audit.add(
+            new AuditLog.Entry(
+                outcome.instanceId(),
+                outcome.taskId(),
+                outcome.attempt(),
+                RUNNING,
+                outcome.status(),
+                outcome.error() == null ? "completed" : outcome.error()));
+      }
+    }
+    AuditLog.append(connection, audit, owner, nowMs);
+    return won;
   }
 
   public Optional<InstanceRow> find(String instanceId) {

@@ -3,7 +3,7 @@ package dev.ax.common.store;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
-import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TriggerGroups;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,9 +11,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -22,14 +24,18 @@ import javax.sql.DataSource;
  */
 public final class TaskStore {
 
-  private static final String INSERT_TASK =
-      "INSERT INTO ax_task (task_id, version, task_group, trigger_type, state, spec_json, trace_id,"
-          + " created_at_ms, updated_at_ms) VALUES (?, 1, ?, ?, 'ACTIVE', ?, ?, ?, ?)"
-          + " ON DUPLICATE KEY UPDATE task_id = task_id";
-  private static final String INSERT_INSTANCE =
-      "INSERT INTO ax_instance (instance_id, task_id, task_version, status, attempt, due_at_ms,"
-          + " trace_id, created_at_ms, updated_at_ms) VALUES (?, ?, 1, ?, 0, ?, ?, ?, ?)"
-          + " ON DUPLICATE KEY UPDATE instance_id = instance_id";
+  private static final List<String> TASK_COLUMNS =
+      List.of(
+          "task_id",
+          "version",
+          "task_group",
+          "trigger_type",
+          "state",
+          "spec_json",
+          "trace_id",
+          "created_at_ms",
+          "updated_at_ms",
+          "trigger_group");
   private static final String SELECT_TASK =
       "SELECT task_id, version, state, spec_json, trace_id FROM ax_task WHERE task_id IN ";
 
@@ -53,75 +59,75 @@ public final class TaskStore {
         dataSource,
         "creating " + tasks.size() + " task(s)",
         connection -> {
-          int[] taskCounts;
-          try (PreparedStatement insert = connection.prepareStatement(INSERT_TASK)) {
-            for (NewTask task : tasks) {
-              insert.setString(1, task.spec().taskId());
-              insert.setString(2, task.spec().group());
-              insert.setString(3, task.spec().trigger().type().name());
-              insert.setString(4, AxJson.writeString(TaskSpecJson.write(task.spec())));
-              insert.setString(5, task.traceId());
-              insert.setLong(6, nowMs);
-              insert.setLong(7, nowMs);
-              insert.addBatch();
-            }
-            taskCounts = insert.executeBatch();
-          }
+          Set<String> taken = existingTaskIds(connection, tasks);
           List<CreateOutcome> outcomes = new ArrayList<>(tasks.size());
           List<NewTask> created = new ArrayList<>();
-          for (int i = 0; i < tasks.size(); i++) {
-            boolean inserted = taskCounts[i] == 1;
-            outcomes.add(inserted ? CreateOutcome.CREATED : CreateOutcome.DUPLICATE);
-            if (inserted) {
-              created.add(tasks.get(i));
+          List<Object[]> rows = new ArrayList<>();
+          for (NewTask task : tasks) {
+            if (!taken.add(task.spec().taskId())) {
+              outcomes.add(CreateOutcome.DUPLICATE);
+              continue;
             }
+            outcomes.add(CreateOutcome.CREATED);
+            created.add(task);
+            rows.add(
+                new Object[] {
+                  task.spec().taskId(),
+                  1,
+                  task.spec().group(),
+                  task.spec().trigger().type().name(),
+                  "ACTIVE",
+                  AxJson.writeString(TaskSpecJson.write(task.spec())),
+                  task.traceId(),
+                  nowMs,
+                  nowMs,
+                  TriggerGroups.keyOf(task.spec().trigger())
+                });
           }
+          // A concurrent ingest inserting the same taskId makes this fail with a duplicate key:
+          // the batch rolls back, is read again, and then counts that task as a duplicate.
+          Sql.insertRows(connection, "ax_task", TASK_COLUMNS, rows);
           return new CreateResult(
               outcomes, insertFirstInstances(connection, created, actor, nowMs));
         });
   }
 
-  private static Map<String, Long> insertFirstInstances(
-      Connection connection, List<NewTask> created, String actor, long nowMs) throws SQLException {
-    if (created.isEmpty()) {
-      return Map.of();
-    }
-    List<AuditLog.Entry> audit = new ArrayList<>(created.size());
-    try (PreparedStatement insert = connection.prepareStatement(INSERT_INSTANCE)) {
-      for (NewTask task : created) {
-        String taskId = task.spec().taskId();
-        String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
-        insert.setString(1, instanceId);
-        insert.setString(2, taskId);
-        insert.setString(3, InstanceStatus.SCHEDULED.name());
-        insert.setLong(4, task.firstDueAtMs());
-        insert.setString(5, task.traceId());
-        insert.setLong(6, nowMs);
-        insert.setLong(7, nowMs);
-        insert.addBatch();
-        audit.add(
-            new AuditLog.Entry(instanceId, taskId, 0, null, InstanceStatus.SCHEDULED, "created"));
-      }
-      insert.executeBatch();
-    }
-    AuditLog.append(connection, audit, actor, nowMs);
-    Map<String, Long> seqs = new HashMap<>();
-    List<String> ids = audit.stream().map(AuditLog.Entry::instanceId).toList();
+  private static Set<String> existingTaskIds(Connection connection, List<NewTask> tasks)
+      throws SQLException {
+    Set<String> existing = new HashSet<>();
+    List<String> ids = tasks.stream().map(t -> t.spec().taskId()).distinct().toList();
     for (List<String> chunk : Sql.chunks(ids)) {
       try (PreparedStatement select =
           connection.prepareStatement(
-              "SELECT instance_id, seq FROM ax_instance WHERE instance_id IN ("
+              "SELECT task_id FROM ax_task WHERE task_id IN ("
                   + Sql.placeholders(chunk.size())
                   + ")")) {
         Sql.bindAll(select, 1, chunk);
         try (ResultSet rs = select.executeQuery()) {
           while (rs.next()) {
-            seqs.put(rs.getString(1), rs.getLong(2));
+            existing.add(rs.getString(1));
           }
         }
       }
     }
-    return seqs;
+    return existing;
+  }
+
+  private static Map<String, Long> insertFirstInstances(
+      Connection connection, List<NewTask> created, String actor, long nowMs) throws SQLException {
+    List<NewInstance> instances = new ArrayList<>(created.size());
+    for (NewTask task : created) {
+      String taskId = task.spec().taskId();
+      instances.add(
+          new NewInstance(
+              InstanceIds.of(taskId, task.firstDueAtMs()),
+              taskId,
+              1,
+              task.firstDueAtMs(),
+              task.traceId(),
+              "created"));
+    }
+    return InstanceInserts.insert(connection, instances, actor, nowMs, false);
   }
 
   public Optional<StoredTask> find(String taskId) {

@@ -1,0 +1,16 @@
+package dev.ax.common.store;
+
+/**
+ * An instance to create SCHEDULED: a task's first firing, or the next firing of a periodic task.
+ *
+ * @param instanceId {@code taskId@fireTimeMillis}, deterministic, so creating it twice creates one
+ * @param dueAtMs when it fires (equal to the fire time unless a misfire policy moved it)
+ * @param reason for the audit row, e.g. "created" or "next firing"
+ */
+public record NewInstance(
+    String instanceId,
+    String taskId,
+    int taskVersion,
+    long dueAtMs,
+    String traceId,
+    String reason) {}

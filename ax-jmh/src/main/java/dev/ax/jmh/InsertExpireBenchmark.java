@@ -1,0 +1,287 @@
+package dev.ax.jmh;
+
+import dev.ax.ticker.wheel.AddResult;
+import dev.ax.ticker.wheel.ExpiryHandler;
+import dev.ax.ticker.wheel.TimingWheel;
+import java.util.HashSet;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Insert plus expire at 1,000,000 pending, the ticker's steady state: each invocation inserts
+ * {@link Workload#OPS_PER_STEP} instances, moves time {@link Workload#STEP_MS} on and takes out
+ * everything due (about as many). One operation is one insert and one expiry.
+ *
+ * <p>The timing wheel (10 ms ticks, 512 slots, duplicate detection included) against a {@link
+ * DelayQueue}, the same with a {@code HashSet<Long>} for duplicate detection (what the wheel does
+ * too), a plain {@link PriorityQueue}, and the queue of a {@link ScheduledThreadPoolExecutor}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@OperationsPerInvocation(Workload.OPS_PER_STEP)
+public class InsertExpireBenchmark {
+
+  private static final long SEED = 42;
+
+  /** Pending count and time shared by every structure's state. */
+  public abstract static class Base {
+    final Workload workload = new Workload(SEED);
+    long nowMs = Workload.START_MS;
+    long nextId;
+    long expired;
+
+    void fill() {
+      FakeClock.nowMs = nowMs;
+      long[] delays = Workload.initialDelaysMs(Workload.PENDING, SEED + 1);
+      for (long delayMs : delays) {
+        long id = nextId++;
+        insert(id, Workload.groupOf(id), nowMs + delayMs);
+      }
+    }
+
+    abstract void insert(long instanceId, int groupId, long dueAtMs);
+
+    abstract int size();
+
+    /** The pending count must stay near the target, or the comparison is of something else. */
+    void checkPending() {
+      int size = size();
+      if (size < Workload.PENDING * 8L / 10 || size > Workload.PENDING * 12L / 10) {
+        throw new IllegalStateException("pending drifted to " + size);
+      }
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class WheelState extends Base {
+    TimingWheel wheel;
+    final ExpiryHandler handler =
+        (groupId, dueAtMs, ids, count) -> {
+          for (int i = 0; i < count; i++) {
+            expired += ids[i];
+          }
+        };
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      wheel = new TimingWheel(4 * Workload.PENDING, nowMs);
+      fill();
+    }
+
+    @Override
+    void insert(long instanceId, int groupId, long dueAtMs) {
+      if (wheel.add(instanceId, groupId, dueAtMs) != AddResult.ADDED) {
+        throw new IllegalStateException("not added: " + instanceId);
+      }
+    }
+
+    @Override
+    int size() {
+      return wheel.size();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class DelayQueueState extends Base {
+    final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      fill();
+    }
+
+    @Override
+    void insert(long instanceId, int groupId, long dueAtMs) {
+      queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
+    }
+
+    @Override
+    int size() {
+      return queue.size();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class IndexedDelayQueueState extends Base {
+    final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
+    final Set<Long> pendingIds = new HashSet<>();
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      fill();
+    }
+
+    @Override
+    void insert(long instanceId, int groupId, long dueAtMs) {
+      if (pendingIds.add(instanceId)) {
+        queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
+      }
+    }
+
+    @Override
+    int size() {
+      return queue.size();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class PriorityQueueState extends Base {
+    final PriorityQueue<DelayedInstance> queue = new PriorityQueue<>();
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      fill();
+    }
+
+    @Override
+    void insert(long instanceId, int groupId, long dueAtMs) {
+      queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
+    }
+
+    @Override
+    int size() {
+      return queue.size();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class ExecutorQueueState extends Base {
+    // No task is ever submitted, so the executor starts no thread; only its queue is used.
+    final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1);
+    final BlockingQueue<Runnable> queue = executor.getQueue();
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      fill();
+    }
+
+    @Override
+    void insert(long instanceId, int groupId, long dueAtMs) {
+      queue.offer(new ScheduledInstance(instanceId, groupId, dueAtMs));
+    }
+
+    @Override
+    int size() {
+      return queue.size();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+      executor.shutdownNow();
+    }
+  }
+
+  @Benchmark
+  public long timingWheel(WheelState state) {
+    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+      long id = state.nextId++;
+      state.wheel.add(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
+    }
+    state.nowMs += Workload.STEP_MS;
+    state.wheel.advanceTo(state.nowMs, state.handler);
+    return state.expired;
+  }
+
+  @Benchmark
+  public long delayQueue(DelayQueueState state) {
+    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+      long id = state.nextId++;
+      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
+    }
+    state.nowMs += Workload.STEP_MS;
+    FakeClock.nowMs = state.nowMs;
+    DelayedInstance due;
+    while ((due = state.queue.poll()) != null) {
+      state.expired += due.instanceId;
+    }
+    return state.expired;
+  }
+
+  @Benchmark
+  public long delayQueueWithDuplicateIndex(IndexedDelayQueueState state) {
+    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+      long id = state.nextId++;
+      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
+    }
+    state.nowMs += Workload.STEP_MS;
+    FakeClock.nowMs = state.nowMs;
+    DelayedInstance due;
+    while ((due = state.queue.poll()) != null) {
+      state.pendingIds.remove(due.instanceId);
+      state.expired += due.instanceId;
+    }
+    return state.expired;
+  }
+
+  @Benchmark
+  public long priorityQueue(PriorityQueueState state) {
+    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+      long id = state.nextId++;
+      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
+    }
+    state.nowMs += Workload.STEP_MS;
+    PriorityQueue<DelayedInstance> queue = state.queue;
+    while (!queue.isEmpty() && queue.peek().dueAtMs <= state.nowMs) {
+      state.expired += queue.poll().instanceId;
+    }
+    return state.expired;
+  }
+
+  @Benchmark
+  public long scheduledExecutorQueue(ExecutorQueueState state) {
+    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+      long id = state.nextId++;
+      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
+    }
+    state.nowMs += Workload.STEP_MS;
+    FakeClock.nowMs = state.nowMs;
+    Runnable due;
+    while ((due = state.queue.poll()) != null) {
+      state.expired += ((ScheduledInstance) due).instanceId;
+    }
+    return state.expired;
+  }
+}

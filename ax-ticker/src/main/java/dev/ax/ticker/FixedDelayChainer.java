@@ -1,0 +1,131 @@
+package dev.ax.ticker;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the next firing of FIXED_DELAY tasks: it reads completion events and, for a task whose
+ * trigger is FIXED_DELAY, creates the instance due {@code interval} after the run ended (id {@code
+ * taskId@thatMillis}, so a replayed event creates nothing new) and announces it on {@code
+ * ax.task.scheduled} for the leader's wheel. A task that has a SCHEDULED instance already gets no
+ * second one, so one chain per task.
+ *
+ * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
+ */
+final class FixedDelayChainer {
+
+  private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
+
+  private final TaskStore tasks;
+  private final InstanceStore instances;
+  private final KafkaProducer<String, byte[]> producer;
+  private final String scheduledTopic;
+  private final String actor;
+  private final Clock clock;
+  private final FireTimes fireTimes = new FireTimes();
+
+  FixedDelayChainer(
+      TaskStore tasks,
+      InstanceStore instances,
+      KafkaProducer<String, byte[]> producer,
+      String scheduledTopic,
+      String actor,
+      Clock clock) {
+    this.clock = clock;
+    this.tasks = tasks;
+    this.instances = instances;
+    this.producer = producer;
+    this.scheduledTopic = scheduledTopic;
+    this.actor = actor;
+  }
+
+  void handle(ConsumerRecords<String, byte[]> records) throws Exception {
+    Map<String, TaskCompletedEvent> latestByTask = new HashMap<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      try {
+        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+        latestByTask.merge(
+            event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);
+      } catch (RuntimeException e) {
+        log.warn(
+            "Ignoring unreadable completion event at {}-{}@{}",
+            record.topic(),
+            record.partition(),
+            record.offset());
+      }
+    }
+    if (latestByTask.isEmpty()) {
+      return;
+    }
+    Map<String, StoredTask> found = tasks.findAll(latestByTask.keySet());
+    List<NewInstance> next = new ArrayList<>();
+    Map<String, String> groups = new HashMap<>();
+    for (TaskCompletedEvent event : latestByTask.values()) {
+      StoredTask task = found.get(event.taskId());
+      if (task == null || !(task.spec().trigger() instanceof Trigger.FixedDelay delay)) {
+        continue;
+      }
+      if (!instances.findScheduledOf(event.taskId()).isEmpty()) {
+        continue; // the chain already has its next firing
+      }
+      long dueAtMs =
+          fireTimes.afterRunEnded(delay, Instant.ofEpochMilli(event.finishedAtMs())).toEpochMilli();
+      String instanceId = InstanceIds.of(event.taskId(), dueAtMs);
+      next.add(
+          new NewInstance(
+              instanceId,
+              event.taskId(),
+              task.version(),
+              dueAtMs,
+              event.traceId(),
+              "next firing (fixed delay)"));
+      groups.put(instanceId, TriggerGroups.keyOf(delay));
+    }
+    Map<String, Long> created = instances.create(next, actor, clock.millis());
+    List<Future<RecordMetadata>> sends = new ArrayList<>();
+    for (NewInstance instance : next) {
+      Long seq = created.get(instance.instanceId());
+      if (seq == null) {
+        continue;
+      }
+      TaskScheduledEvent event =
+          new TaskScheduledEvent(
+              AxJson.VERSION,
+              instance.taskId(),
+              instance.instanceId(),
+              instance.dueAtMs(),
+              instance.traceId(),
+              seq,
+              groups.get(instance.instanceId()));
+      sends.add(
+          producer.send(
+              new ProducerRecord<>(scheduledTopic, instance.taskId(), AxJson.write(event))));
+    }
+    for (Future<RecordMetadata> send : sends) {
+      send.get();
+    }
+  }
+}

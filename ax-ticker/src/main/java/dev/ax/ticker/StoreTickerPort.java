@@ -1,0 +1,89 @@
+package dev.ax.ticker;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.InstanceStore.FireResult;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.ticker.fire.FirePlan;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The real {@link TickerPort}: the instance and task stores, with task specs cached by (task id,
+ * version) so the hot path reads each spec once, and the due-event emitter. Thread-safe.
+ */
+final class StoreTickerPort implements TickerPort {
+
+  private final InstanceStore instances;
+  private final TaskStore tasks;
+  private final DueEmitter emitter;
+  private final Cache<String, StoredTask> specs;
+
+  StoreTickerPort(
+      InstanceStore instances, TaskStore tasks, DueEmitter emitter, long maxCachedSpecs) {
+    this.instances = instances;
+    this.tasks = tasks;
+    this.emitter = emitter;
+    this.specs = Caffeine.newBuilder().maximumSize(maxCachedSpecs).build();
+  }
+
+  @Override
+  public List<DueInstance> scheduledBySeq(Collection<Long> seqs) {
+    return instances.findScheduledBySeq(seqs);
+  }
+
+  @Override
+  public Map<String, StoredTask> tasksOf(Collection<DueInstance> rows) {
+    Map<String, StoredTask> found = new HashMap<>();
+    Set<String> missing = new HashSet<>();
+    for (DueInstance row : rows) {
+      StoredTask cached = specs.getIfPresent(row.taskId() + "#" + row.taskVersion());
+      if (cached != null) {
+        found.put(row.taskId(), cached);
+      } else {
+        missing.add(row.taskId());
+      }
+    }
+    for (StoredTask task : tasks.findAll(missing).values()) {
+      specs.put(task.spec().taskId() + "#" + task.version(), task);
+      found.put(task.spec().taskId(), task);
+    }
+    return found;
+  }
+
+  @Override
+  public Set<String> inFlight(Collection<String> taskIds) {
+    return instances.tasksInFlight(taskIds);
+  }
+
+  @Override
+  public FireResult fire(FirePlan plan, LeaseFence fence, long nowMs) {
+    return instances.fire(
+        plan.dispatch(),
+        plan.skip(),
+        fence,
+        nowMs,
+        moved -> {
+          List<NewInstance> successors = new ArrayList<>();
+          for (DueInstance row : moved) {
+            successors.addAll(plan.successorsOf(row.instanceId()));
+          }
+          return successors;
+        });
+  }
+
+  @Override
+  public void emitDue(List<DueInstance> dispatched, long epoch, long nowMs) {
+    emitter.emit(dispatched, epoch, nowMs);
+  }
+}

@@ -1,0 +1,296 @@
+package dev.ax.ticker;
+
+import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore.FireResult;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoreException;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.time.Clock;
+import dev.ax.ticker.fire.FirePlan;
+import dev.ax.ticker.fire.FirePlanner;
+import dev.ax.ticker.wheel.AddResult;
+import dev.ax.ticker.wheel.TimingWheel;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ticker's heart: one owning thread drives a {@link TimingWheel} of instance keys and fires
+ * what falls due, in batches.
+ *
+ * <p><b>Threading.</b> Only the owner thread touches the wheel, the ready list and the firing
+ * state; other threads (the window loader, the announcement consumer) hand entries over through a
+ * bounded queue with {@link #offer}, so nothing here needs a lock. An offer that finds the queue
+ * full, or an entry the wheel cannot hold, is dropped and flags {@link #needsFullReload()}: the
+ * instance is still SCHEDULED in the database and the next full load brings it back.
+ *
+ * <p><b>Each {@link #step()}:</b> if this node does not lead, hold nothing; if it leads at a new
+ * epoch, drop what it held (the loader rebuilds it from the database). Move handed-over entries
+ * into the wheel; entries already due go to a ready list, oldest first. If the clock is unstable,
+ * fire nothing. Otherwise take the ready list and advance the wheel to now, at most {@code
+ * maxBatch} instances, and fire them: read the rows still SCHEDULED, plan (misfires, concurrency,
+ * successors; see {@link FirePlanner}), apply the plan in one fenced transaction, emit due events,
+ * and put the successors due within the horizon straight into the wheel. If the database fails the
+ * batch goes back to the ready list and is tried again.
+ *
+ * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
+ * holds still or steps back fires nothing early.
+ */
+final class TickLoop {
+
+  private static final Logger log = LoggerFactory.getLogger(TickLoop.class);
+  static final long MAX_IDLE_WAIT_MS = 50;
+  static final long RETRY_WAIT_MS = 500;
+  static final long DELAY_RECHECK_MS = 1000;
+
+  private final Clock clock;
+  private final Supplier<Optional<LeaseFence>> leadership;
+  private final TickerPort port;
+  private final FirePlanner planner;
+  private final TriggerGroupIds groups = new TriggerGroupIds();
+  private final BlockingQueue<WheelEntry> handOff;
+  private final TimingWheel wheel;
+  private final long horizonMs;
+  private final int maxBatch;
+  private final Counter fired;
+  private final Counter skipped;
+  private final Counter dropped;
+  private final Counter clockHolds;
+  private final DistributionSummary lateness;
+
+  private final LinkedHashSet<Long> ready = new LinkedHashSet<>();
+  private long ledEpoch = -1;
+  private volatile boolean fullReloadNeeded = true;
+  private volatile long newEpochSignal = -1;
+
+  TickLoop(
+      Clock clock,
+      Supplier<Optional<LeaseFence>> leadership,
+      TickerPort port,
+      FirePlanner planner,
+      long tickMs,
+      int wheelSize,
+      int maxPending,
+      int maxBatch,
+      long horizonMs,
+      MeterRegistry meters) {
+    this.clock = clock;
+    this.leadership = leadership;
+    this.port = port;
+    this.planner = planner;
+    this.wheel = new TimingWheel(tickMs, wheelSize, maxPending, clock.millis());
+    this.handOff = new ArrayBlockingQueue<>(Math.min(maxPending, 65_536));
+    this.horizonMs = horizonMs;
+    this.maxBatch = maxBatch;
+    this.fired = meters.counter("ax.ticker.fired");
+    this.skipped = meters.counter("ax.ticker.skipped");
+    this.dropped = meters.counter("ax.ticker.dropped.offers");
+    this.clockHolds = meters.counter("ax.ticker.clock.unstable.holds");
+    this.lateness =
+        DistributionSummary.builder("ax.ticker.emit.lateness.ms")
+            .description("emit time minus due time")
+            .publishPercentiles(0.5, 0.99)
+            .register(meters);
+    meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
+  }
+
+  /** Any thread: hands an entry to the owner. False when dropped (the database keeps it). */
+  boolean offer(WheelEntry entry) {
+    if (handOff.offer(entry)) {
+      return true;
+    }
+    dropped.increment();
+    fullReloadNeeded = true;
+    return false;
+  }
+
+  /** Any thread: whether something was dropped or leadership changed since the last full load. */
+  boolean needsFullReload() {
+    return fullReloadNeeded;
+  }
+
+  /** The loader calls this when it starts a full load for the current epoch. */
+  void fullReloadStarted() {
+    fullReloadNeeded = false;
+  }
+
+  /** The epoch the owner leads at, as last seen by the owner thread (-1 when not leading). */
+  long ledEpoch() {
+    return newEpochSignal;
+  }
+
+  /**
+   * Owner thread: one round of work.
+   *
+   * @return how long the owner may wait for new entries before the next step, in ms (0: go on)
+   */
+  long step() {
+    Optional<LeaseFence> fence = leadership.get();
+    long epoch = fence.map(LeaseFence::epoch).orElse(-1L);
+    if (epoch != ledEpoch) {
+      int held = wheel.clear() + ready.size();
+      ready.clear();
+      handOff.clear();
+      ledEpoch = epoch;
+      newEpochSignal = epoch;
+      fullReloadNeeded = true;
+      if (held > 0) {
+        log.info(
+            "Leadership changed (epoch {}): dropped {} held instance(s); the database has them",
+            epoch,
+            held);
+      }
+    }
+    if (fence.isEmpty()) {
+      handOff.clear();
+      return MAX_IDLE_WAIT_MS;
+    }
+    drainHandOff();
+    if (!clock.isStable()) {
+      clockHolds.increment();
+      return MAX_IDLE_WAIT_MS;
+    }
+    long nowMs = clock.millis();
+    List<Long> batch = new ArrayList<>(Math.min(maxBatch, ready.size() + 64));
+    Iterator<Long> readyFirst = ready.iterator();
+    while (batch.size() < maxBatch && readyFirst.hasNext()) {
+      batch.add(readyFirst.next());
+      readyFirst.remove();
+    }
+    boolean more = false;
+    if (batch.size() < maxBatch) {
+      more =
+          wheel.advanceTo(
+              nowMs,
+              maxBatch - batch.size(),
+              (groupId, dueAtMs, ids, count) -> {
+                for (int i = 0; i < count; i++) {
+                  batch.add(ids[i]);
+                }
+              });
+    }
+    if (batch.isEmpty()) {
+      long next = wheel.nextExpiryMs();
+      return next == Long.MAX_VALUE
+          ? MAX_IDLE_WAIT_MS
+          : Math.max(1, Math.min(next - nowMs, MAX_IDLE_WAIT_MS));
+    }
+    boolean ok = fire(batch, nowMs, fence.get());
+    if (!ok) {
+      LinkedHashSet<Long> retry = new LinkedHashSet<>(batch);
+      retry.addAll(ready);
+      ready.clear();
+      ready.addAll(retry);
+      return RETRY_WAIT_MS;
+    }
+    return more || !ready.isEmpty() ? 0 : 1;
+  }
+
+  /** Owner thread: waits up to {@code waitMs} for an offer (which ends the wait early). */
+  void await(long waitMs) throws InterruptedException {
+    if (waitMs <= 0) {
+      return;
+    }
+    WheelEntry first = handOff.poll(waitMs, TimeUnit.MILLISECONDS);
+    if (first != null) {
+      add(first);
+    }
+  }
+
+  private void drainHandOff() {
+    WheelEntry entry;
+    while ((entry = handOff.poll()) != null) {
+      add(entry);
+    }
+  }
+
+  private void add(WheelEntry entry) {
+    AddResult result = wheel.add(entry.seq(), groups.idOf(entry.triggerGroup()), entry.dueAtMs());
+    switch (result) {
+      case ALREADY_DUE -> ready.add(entry.seq());
+      case FULL -> {
+        dropped.increment();
+        fullReloadNeeded = true;
+      }
+      default -> {}
+    }
+  }
+
+  private boolean fire(List<Long> seqs, long nowMs, LeaseFence fence) {
+    try {
+      List<DueInstance> rows = port.scheduledBySeq(seqs);
+      if (rows.isEmpty()) {
+        return true; // fired elsewhere, cancelled, or already done: nothing to do
+      }
+      Map<String, StoredTask> tasks = port.tasksOf(rows);
+      Set<String> nonConcurrent = new HashSet<>();
+      for (DueInstance row : rows) {
+        StoredTask task = tasks.get(row.taskId());
+        if (task != null && !task.spec().concurrent()) {
+          nonConcurrent.add(row.taskId());
+        }
+      }
+      Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
+      FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
+      FireResult result = port.fire(plan, fence, nowMs);
+      port.emitDue(result.dispatched(), fence.epoch(), nowMs);
+      fired.increment(result.dispatched().size());
+      skipped.increment(result.skipped().size());
+      for (DueInstance instance : result.dispatched()) {
+        lateness.record(nowMs - instance.dueAtMs());
+      }
+      holdSuccessors(plan, result, tasks, nowMs);
+      for (Long seq : plan.delay()) {
+        wheel.add(seq, 0, nowMs + DELAY_RECHECK_MS);
+      }
+      return true;
+    } catch (StoreException e) {
+      log.warn(
+          "Ticker could not fire {} instance(s), retrying in {} ms: {}",
+          seqs.size(),
+          RETRY_WAIT_MS,
+          e.getMessage());
+      return false;
+    }
+  }
+
+  private void holdSuccessors(
+      FirePlan plan, FireResult result, Map<String, StoredTask> tasks, long nowMs) {
+    if (result.created().isEmpty()) {
+      return;
+    }
+    for (List<NewInstance> successors : plan.successors().values()) {
+      for (NewInstance successor : successors) {
+        Long seq = result.created().get(successor.instanceId());
+        if (seq == null || successor.dueAtMs() >= nowMs + horizonMs) {
+          continue; // not created now (existed already), or beyond the horizon: the loader brings
+          // it
+        }
+        StoredTask task = tasks.get(successor.taskId());
+        String group = task == null ? "" : TriggerGroups.keyOf(task.spec().trigger());
+        add(new WheelEntry(seq, successor.dueAtMs(), group));
+      }
+    }
+  }
+
+  /** Owner thread, for tests and metrics. */
+  int held() {
+    return wheel.size() + ready.size();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.ax.ticker;
+
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.InstanceStore.WindowEntry;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.StoreException;
+import dev.ax.common.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds the {@link TickLoop} from the database: every load it reads the SCHEDULED instances due
+ * before {@code now + horizon} that it has not read yet (a watermark on (due, seq), through the
+ * index on status and due time), in pages. A full load from the beginning, oldest first, runs when
+ * this node becomes leader (so overdue work fires at once, oldest first), when the tick loop
+ * dropped something, and every {@code rescanEvery} loads as a safety net for rows created behind
+ * the watermark without an announcement.
+ *
+ * <p>Threading: {@link #load()} runs on one thread (the ticker's scheduler).
+ */
+final class WindowLoader {
+
+  private static final Logger log = LoggerFactory.getLogger(WindowLoader.class);
+  private static final int PAGE = 5_000;
+
+  private final InstanceStore instances;
+  private final Clock clock;
+  private final Supplier<Optional<LeaseFence>> leadership;
+  private final TickLoop loop;
+  private final long horizonMs;
+  private final int maxPerLoad;
+  private final int rescanEvery;
+  private long afterDueMs = Long.MIN_VALUE;
+  private long afterSeq = Long.MIN_VALUE;
+  private int loadsSinceFull;
+
+  WindowLoader(
+      InstanceStore instances,
+      Clock clock,
+      Supplier<Optional<LeaseFence>> leadership,
+      TickLoop loop,
+      long horizonMs,
+      int maxPerLoad,
+      int rescanEvery) {
+    this.instances = instances;
+    this.clock = clock;
+    this.leadership = leadership;
+    this.loop = loop;
+    this.horizonMs = horizonMs;
+    this.maxPerLoad = maxPerLoad;
+    this.rescanEvery = rescanEvery;
+  }
+
+  void load() {
+    if (leadership.get().isEmpty()) {
+      return;
+    }
+    try {
+      if (loop.needsFullReload() || ++loadsSinceFull >= rescanEvery) {
+        loop.fullReloadStarted();
+        afterDueMs = Long.MIN_VALUE;
+        afterSeq = Long.MIN_VALUE;
+        loadsSinceFull = 0;
+      }
+      long untilMs = clock.millis() + horizonMs;
+      int loaded = 0;
+      while (loaded < maxPerLoad) {
+        List<WindowEntry> page =
+            instances.findWindowPage(
+                afterDueMs, afterSeq, untilMs, Math.min(PAGE, maxPerLoad - loaded));
+        for (WindowEntry entry : page) {
+          if (!loop.offer(new WheelEntry(entry.seq(), entry.dueAtMs(), entry.triggerGroup()))) {
+            return; // hand-off full: the watermark stays here, the next load goes on from it
+          }
+          afterDueMs = entry.dueAtMs();
+          afterSeq = entry.seq();
+          loaded++;
+        }
+        if (page.size() < PAGE) {
+          break;
+        }
+      }
+    } catch (StoreException e) {
+      log.warn("Ticker could not load its window, next load retries: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("Ticker window load failed unexpectedly", e);
+    }
+  }
+}

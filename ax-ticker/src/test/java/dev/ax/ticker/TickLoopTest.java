@@ -1,0 +1,239 @@
+package dev.ax.ticker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.model.ConcurrencyPolicy;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.time.SettableClock;
+import dev.ax.ticker.InMemoryTickerPort.Emitted;
+import dev.ax.ticker.fire.FirePlanner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The tick loop with a settable clock and an in-memory port: no threads, no wall clock. */
+class TickLoopTest {
+
+  private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  private static final long T = T0.toEpochMilli();
+
+  private final AtomicBoolean stable = new AtomicBoolean(true);
+  private final SettableClock settable = new SettableClock(T0);
+  private final dev.ax.common.time.Clock clock =
+      new dev.ax.common.time.Clock() {
+        @Override
+        public long millis() {
+          return settable.millis();
+        }
+
+        @Override
+        public boolean isStable() {
+          return stable.get();
+        }
+      };
+  private final AtomicReference<Optional<LeaseFence>> leadership =
+      new AtomicReference<>(Optional.of(new LeaseFence("ticker", "n1", 7)));
+  private final InMemoryTickerPort port = new InMemoryTickerPort();
+  private final TickLoop loop =
+      new TickLoop(
+          clock,
+          leadership::get,
+          port,
+          new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
+          10,
+          8,
+          10_000,
+          1000,
+          60_000,
+          new SimpleMeterRegistry());
+
+  private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
+    return new StoredTask(
+        new TaskSpec(
+            id,
+            "default",
+            trigger,
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of(),
+            misfire,
+            100,
+            true,
+            ConcurrencyPolicy.SKIP),
+        1,
+        "ACTIVE",
+        "trace");
+  }
+
+  @BeforeEach
+  void takeLeadership() {
+    loop.step(); // the first step sees the new epoch and starts empty
+  }
+
+  private void at(long ms) {
+    settable.set(Instant.ofEpochMilli(ms));
+    while (loop.step() == 0) {
+      // drain everything due now
+    }
+  }
+
+  private void hold(long seq) {
+    loop.offer(port.entry(seq));
+  }
+
+  @Test
+  void firesAtTheDueMillisecondNeverBefore() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    long seq = port.add("a", T + 1005, T + 1005);
+    hold(seq);
+
+    at(T);
+    at(T + 1000);
+    at(T + 1004);
+    assertThat(port.emitted).isEmpty();
+    at(T + 1005);
+
+    assertThat(port.emitted)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.emittedAtMs()).isEqualTo(T + 1005);
+              assertThat(e.epoch()).isEqualTo(7);
+            });
+  }
+
+  @Test
+  void aClockStepBackFiresNothingEarlyAndLosesNothing() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    long first = port.add("a", T + 1000, T + 1000);
+    long second = port.add("a", T + 2000, T + 2000);
+    hold(first);
+    hold(second);
+    at(T + 500);
+
+    at(T - 60_000); // the clock steps back a minute
+    at(T + 999);
+    assertThat(port.emitted).isEmpty();
+    at(T + 1000);
+    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 1000);
+    at(T + 2000);
+
+    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 1000, T + 2000);
+    assertThat(port.emitted)
+        .allSatisfy(e -> assertThat(e.emittedAtMs()).isGreaterThanOrEqualTo(e.dueAtMs()));
+  }
+
+  @Test
+  void aClockStepForwardFiresWhatIsDueOldestFirstAndNothingElse() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    for (int i = 5; i >= 1; i--) {
+      hold(port.add("a", T + i * 1000L, T + i * 1000L));
+    }
+    long later = port.add("a", T + 20_000, T + 20_000);
+    hold(later);
+
+    at(T + 10_000); // the clock jumps 10 s ahead
+
+    assertThat(port.emitted)
+        .extracting(Emitted::dueAtMs)
+        .containsExactly(T + 1000, T + 2000, T + 3000, T + 4000, T + 5000);
+    at(T + 20_000);
+    assertThat(port.emitted).hasSize(6);
+  }
+
+  @Test
+  void anUnstableClockHoldsEverythingUntilItIsStableAgain() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    hold(port.add("a", T + 100, T + 100));
+    stable.set(false);
+
+    at(T + 5_000);
+    assertThat(port.emitted).isEmpty();
+    stable.set(true);
+    at(T + 5_001);
+
+    assertThat(port.emitted).hasSize(1);
+  }
+
+  @Test
+  void aCronTaskChainsOneFiringPerSlotWithoutGapsOrDuplicates() {
+    port.tasks.put(
+        "c",
+        task("c", new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ONCE_NOW));
+    hold(port.add("c", T + 1000, T + 1000));
+
+    for (long ms = T; ms <= T + 30_006; ms += 7) {
+      at(ms);
+    }
+
+    assertThat(port.emitted)
+        .extracting(Emitted::dueAtMs)
+        .containsExactlyElementsOf(
+            java.util.stream.LongStream.rangeClosed(1, 30).map(s -> T + s * 1000).boxed().toList());
+    assertThat(port.emitted)
+        .allSatisfy(e -> assertThat(e.emittedAtMs() - e.dueAtMs()).isBetween(0L, 7L));
+  }
+
+  @Test
+  void afterADowntimeFireOnceNowFiresOneCatchUpAndTheChainResumes() {
+    port.tasks.put(
+        "c",
+        task("c", new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ONCE_NOW));
+    hold(port.add("c", T + 1000, T + 1000));
+
+    at(T + 120_000); // down for two minutes
+
+    assertThat(port.emitted).as("the late firing plus the slots just due").hasSizeBetween(1, 7);
+    at(T + 125_000);
+    long afterResume = port.emitted.stream().filter(e -> e.dueAtMs() > T + 120_000).count();
+    assertThat(afterResume).isEqualTo(5);
+  }
+
+  @Test
+  void aFailedFiringIsRetriedAndNotLost() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    hold(port.add("a", T + 10, T + 10));
+    port.failNextFire = true;
+
+    settable.set(Instant.ofEpochMilli(T + 10));
+    assertThat(loop.step()).isEqualTo(TickLoop.RETRY_WAIT_MS);
+    assertThat(port.emitted).isEmpty();
+    at(T + 11);
+
+    assertThat(port.emitted).hasSize(1);
+  }
+
+  @Test
+  void losingLeadershipDropsWhatWasHeldAndFiresNothing() {
+    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    hold(port.add("a", T + 100, T + 100));
+    at(T);
+
+    leadership.set(Optional.empty());
+    at(T + 200);
+    assertThat(port.emitted).isEmpty();
+    assertThat(loop.held()).isZero();
+    assertThat(loop.needsFullReload()).isTrue();
+
+    leadership.set(Optional.of(new LeaseFence("ticker", "n1", 8)));
+    loop.step();
+    hold(port.add("a", T + 300, T + 300));
+    at(T + 300);
+    assertThat(port.emitted).singleElement().satisfies(e -> assertThat(e.epoch()).isEqualTo(8));
+  }
+}

@@ -1,0 +1,256 @@
+package dev.ax.ticker.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.model.ConcurrencyPolicy;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FirePlannerTest {
+
+  private static final Duration THRESHOLD = Duration.ofSeconds(5);
+  private static final long T0 = Instant.parse("2026-06-01T12:00:00Z").toEpochMilli();
+
+  private final FirePlanner planner = new FirePlanner(new FireTimes(), THRESHOLD);
+
+  private static StoredTask task(
+      String id,
+      Trigger trigger,
+      MisfirePolicy misfire,
+      int maxFireAll,
+      boolean concurrent,
+      ConcurrencyPolicy policy) {
+    return new StoredTask(
+        new TaskSpec(
+            id,
+            "default",
+            trigger,
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of(),
+            misfire,
+            maxFireAll,
+            concurrent,
+            policy),
+        1,
+        "ACTIVE",
+        "trace");
+  }
+
+  private static StoredTask everySecond(String id, MisfirePolicy misfire) {
+    return task(
+        id,
+        new Trigger.Cron("* * * * * ?", ZoneOffset.UTC),
+        misfire,
+        100,
+        true,
+        ConcurrencyPolicy.SKIP);
+  }
+
+  private static DueInstance row(String taskId, long slotMs, long dueMs, long seq) {
+    return new DueInstance(taskId + "@" + slotMs, taskId, dueMs, "trace", seq, 1);
+  }
+
+  private static List<String> successorIds(FirePlan plan) {
+    return plan.successors().values().stream()
+        .flatMap(List::stream)
+        .map(NewInstance::instanceId)
+        .toList();
+  }
+
+  @Test
+  void anOnTimePeriodicFiringDispatchesAndChainsItsNextSlot() {
+    DueInstance row = row("c", T0, T0, 1);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(row),
+            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ONCE_NOW)),
+            Set.of(),
+            T0 + 20);
+
+    assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.successorsOf(row.instanceId()))
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.instanceId()).isEqualTo("c@" + (T0 + 1000));
+              assertThat(n.dueAtMs()).isEqualTo(T0 + 1000);
+            });
+  }
+
+  @Test
+  void fireOnceNowFiresTheLateRowOnceAndResumesAfterNow() {
+    long now = T0 + 60_000; // a minute of an every-second cron missed
+    DueInstance late = row("c", T0, T0, 1);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(late),
+            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ONCE_NOW)),
+            Set.of(),
+            now);
+
+    assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.skip()).isEmpty();
+    List<NewInstance> next = plan.successorsOf(late.instanceId());
+    // The slots just due (within the threshold) fire as scheduled, then the first slot after now.
+    assertThat(next)
+        .extracting(NewInstance::dueAtMs)
+        .allMatch(due -> due >= now - THRESHOLD.toMillis());
+    assertThat(next).extracting(NewInstance::dueAtMs).contains(now + 1000);
+    assertThat(next).hasSizeLessThanOrEqualTo(7);
+  }
+
+  @Test
+  void skipMarksTheLateRowSkippedAndResumesAfterNow() {
+    long now = T0 + 60_000;
+    DueInstance late = row("c", T0, T0, 1);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(late), Map.of("c", everySecond("c", MisfirePolicy.SKIP)), Set.of(), now);
+
+    assertThat(plan.dispatch()).isEmpty();
+    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_MISFIRE, List.of(1L));
+    assertThat(successorIds(plan)).contains("c@" + (now + 1000));
+  }
+
+  @Test
+  void fireAllCatchesUpBoundedAndDropsTheOldest() {
+    long now = T0 + 60_000;
+    DueInstance late = row("c", T0, T0, 1);
+    StoredTask task =
+        task(
+            "c",
+            new Trigger.Cron("* * * * * ?", ZoneOffset.UTC),
+            MisfirePolicy.FIRE_ALL,
+            10,
+            true,
+            ConcurrencyPolicy.SKIP);
+
+    FirePlan plan = planner.plan(List.of(late), Map.of("c", task), Set.of(), now);
+
+    assertThat(plan.skip())
+        .as("the oldest slot is beyond the cap")
+        .containsEntry(FirePlanner.SKIP_DROPPED, List.of(1L));
+    List<NewInstance> created = plan.successorsOf(late.instanceId());
+    List<NewInstance> catchUp =
+        created.stream().filter(n -> n.reason().equals(FirePlanner.REASON_CATCH_UP)).toList();
+    assertThat(catchUp).hasSize(10);
+    assertThat(catchUp).allSatisfy(n -> assertThat(n.dueAtMs()).isEqualTo(now));
+  }
+
+  @Test
+  void aCatchUpInstanceFiresWithoutExtendingTheChain() {
+    long now = T0 + 60_000;
+    DueInstance catchUp = row("c", T0 + 30_000, now, 7); // slot 30 s ago, due now
+
+    FirePlan plan =
+        planner.plan(
+            List.of(catchUp),
+            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ALL)),
+            Set.of(),
+            now + 5);
+
+    assertThat(plan.dispatch()).containsExactly(7L);
+    assertThat(plan.successors()).isEmpty();
+  }
+
+  @Test
+  void aNonConcurrentTaskStillRunningIsSkippedByDefaultButKeepsItsChain() {
+    DueInstance row = row("nc", T0, T0, 3);
+    StoredTask task =
+        task(
+            "nc",
+            new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
+            MisfirePolicy.FIRE_ONCE_NOW,
+            100,
+            false,
+            ConcurrencyPolicy.SKIP);
+
+    FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
+
+    assertThat(plan.dispatch()).isEmpty();
+    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_CONCURRENT, List.of(3L));
+    assertThat(successorIds(plan)).containsExactly("nc@" + (T0 + 10_000));
+  }
+
+  @Test
+  void aNonConcurrentTaskWithDelayPolicyIsHeldBackWithoutSuccessors() {
+    DueInstance row = row("nc", T0, T0, 3);
+    StoredTask task =
+        task(
+            "nc",
+            new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
+            MisfirePolicy.FIRE_ONCE_NOW,
+            100,
+            false,
+            ConcurrencyPolicy.DELAY);
+
+    FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
+
+    assertThat(plan.delay()).containsExactly(3L);
+    assertThat(plan.dispatch()).isEmpty();
+    assertThat(plan.successors()).isEmpty();
+  }
+
+  @Test
+  void twoDueInstancesOfOneNonConcurrentTaskFireOnlyOnce() {
+    StoredTask task =
+        task(
+            "nc",
+            new Trigger.Once(Instant.ofEpochMilli(T0), null),
+            MisfirePolicy.FIRE_ONCE_NOW,
+            100,
+            false,
+            ConcurrencyPolicy.SKIP);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(row("nc", T0, T0, 1), row("nc", T0 + 1, T0 + 1, 2)),
+            Map.of("nc", task),
+            Set.of(),
+            T0 + 10);
+
+    assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_CONCURRENT, List.of(2L));
+  }
+
+  @Test
+  void onceTasksAndMissingTasksJustFire() {
+    StoredTask once =
+        task(
+            "o",
+            Trigger.Once.after(Duration.ZERO),
+            MisfirePolicy.FIRE_ONCE_NOW,
+            100,
+            true,
+            ConcurrencyPolicy.SKIP);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(row("o", T0, T0, 1), row("gone", T0, T0, 2)),
+            Map.of("o", once),
+            Set.of(),
+            T0 + 3_600_000);
+
+    assertThat(plan.dispatch()).containsExactly(1L, 2L);
+    assertThat(plan.successors()).isEmpty();
+  }
+}
