@@ -110,6 +110,14 @@ public final class BenchCommand implements Callable<Integer> {
   private Duration wait;
 
   @Option(
+      names = "--warm-up",
+      defaultValue = "1000",
+      description =
+          "Tasks run through the pipeline first and not measured, so the figures describe a"
+              + " running deployment rather than a cold JVM (default: ${DEFAULT-VALUE}; 0: none).")
+  private int warmUpTasks;
+
+  @Option(
       names = {"-v", "--verbose"},
       description = "Show the stages' logs too.")
   private boolean verbose;
@@ -155,6 +163,18 @@ public final class BenchCommand implements Callable<Integer> {
           return ExitCodes.INTERRUPTED;
         }
         StageContext context = pipeline.context();
+        if (warmUpTasks > 0) {
+          out.println("Warming up with " + warmUpTasks + " unmeasured tasks...");
+          BenchPlan warmUp =
+              new BenchPlan(
+                  runId + "w",
+                  warmUpTasks,
+                  context.clock().millis(),
+                  Duration.ofSeconds(1),
+                  Duration.ofSeconds(2));
+          produce(warmUp, sender, topics, context, out);
+          collect(warmUp, completions, new BenchCollector(warmUp), context, stop, out);
+        }
         BenchPlan plan = new BenchPlan(runId, tasks, context.clock().millis(), dueIn, spread);
         long firstProduceMs = produce(plan, sender, topics, context, out);
         BenchCollector collector = new BenchCollector(plan);
