@@ -434,8 +434,9 @@ public final class InstanceStore {
   }
 
   /**
-   * DISPATCHED → RUNNING for the given instances, owned by {@code owner} until {@code
-   * leaseUntilMs}, with the attempt number incremented.
+   * DISPATCHED → RUNNING for the given instances that are due at {@code nowMs}, owned by {@code
+   * owner} until {@code leaseUntilMs}, with the attempt number incremented. An instance not due yet
+   * is never claimed: nothing starts before its due time, whoever emitted it.
    *
    * @return the instances this dispatcher won; the rest belong to someone else or are not due
    */
@@ -449,8 +450,8 @@ public final class InstanceStore {
             RUNNING,
             "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
             List.of(owner, leaseUntilMs, nowMs),
-            "",
-            List.of(),
+            " AND due_at_ms <= ?",
+            List.of(nowMs),
             null,
             "instance_id, task_id, task_version, attempt, due_at_ms, trace_id",
             rs ->

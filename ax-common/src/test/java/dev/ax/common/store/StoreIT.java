@@ -123,6 +123,16 @@ class StoreIT {
   }
 
   @Test
+  void nothingIsClaimedBeforeItsDueTime() {
+    tasks.create(List.of(task("early", 1000)), "ingest", 1);
+    String id = InstanceIds.of("early", 1000);
+    runtime.markDispatchedAsLeader("ticker", List.of(id), 900); // emitted ahead, with a lead
+
+    assertThat(instances.claim(List.of(id), "disp", 60_000, 999)).as("1 ms before due").isEmpty();
+    assertThat(instances.claim(List.of(id), "disp", 60_000, 1000)).as("at due").hasSize(1);
+  }
+
+  @Test
   void racingClaimersWinEachInstanceExactlyOnce() throws Exception {
     int count = 300;
     List<NewTask> batch = new ArrayList<>();
