@@ -16,6 +16,7 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
+import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import io.micrometer.core.instrument.Counter;
@@ -122,8 +123,21 @@ public final class DispatcherStage implements AutoCloseable {
     TaskExecutor http =
         new HttpTaskExecutor(
             new HostAllowList(context.config().get(ConfigKeys.HTTP_ALLOWED_HOSTS)),
-            context.config().get(ConfigKeys.HTTP_MAX_RESPONSE_EXCERPT));
-    return ExecutorRegistry.discover(http, Thread.currentThread().getContextClassLoader());
+            context.config().get(ConfigKeys.HTTP_MAX_RESPONSE_EXCERPT),
+            context.clock());
+    Optional<TaskExecutor> shell =
+        ShellTaskExecutor.ifConfigured(
+                context.config().get(ConfigKeys.SHELL_SCRIPT_DIR),
+                context.config().get(ConfigKeys.SHELL_MAX_OUTPUT),
+                context.config().get(ConfigKeys.SHELL_KILL_GRACE),
+                context.clock())
+            .map(TaskExecutor.class::cast);
+    log.info(
+        "Shell executor: {}",
+        shell.isPresent()
+            ? "scripts from " + context.config().get(ConfigKeys.SHELL_SCRIPT_DIR)
+            : "off (AX_SHELL_SCRIPT_DIR is empty)");
+    return ExecutorRegistry.discover(http, shell, Thread.currentThread().getContextClassLoader());
   }
 
   public DispatcherStage start() {

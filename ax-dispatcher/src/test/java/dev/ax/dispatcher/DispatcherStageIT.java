@@ -190,6 +190,46 @@ class DispatcherStageIT {
   }
 
   @Test
+  void aShellTaskRunsAScriptFromTheConfiguredDirectory(
+      AxTestEnv env, @org.junit.jupiter.api.io.TempDir java.nio.file.Path scripts)
+      throws Exception {
+    java.nio.file.Path script = scripts.resolve("hello.sh");
+    java.nio.file.Files.writeString(script, "#!/bin/sh\necho \"$1\" > \"$AX_PARAM_OUT\"\n");
+    script.toFile().setExecutable(true);
+    java.nio.file.Path out = scripts.resolve("out.txt");
+    open(env, Map.of("AX_SHELL_SCRIPT_DIR", scripts.toString()));
+    dispatcher("disp-1");
+    long dueAtMs = runtime.clock().millis();
+    TaskSpec spec =
+        new TaskSpec(
+            "shell",
+            "default",
+            Trigger.Once.after(Duration.ZERO),
+            new ExecutorSpec(
+                dev.ax.common.model.ExecutorType.SHELL,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "hello.sh",
+                List.of("a; touch pwned")),
+            Duration.ofSeconds(10),
+            RetryPolicy.DEFAULT,
+            Map.of("out", out.toString()));
+    new TaskStore(runtime.dataSource())
+        .create(List.of(new NewTask(spec, "trace-shell", dueAtMs)), "test", dueAtMs);
+    String id = InstanceIds.of("shell", dueAtMs);
+    runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs);
+
+    emitDue(id, null);
+
+    awaitStatus(id, InstanceStatus.SUCCESS);
+    assertThat(java.nio.file.Files.readString(out).trim()).isEqualTo("a; touch pwned");
+    assertThat(scripts.resolve("pwned")).doesNotExist();
+  }
+
+  @Test
   void aHostOffTheAllowListIsNeverCalled(AxTestEnv env) throws Exception {
     open(env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1"));
     dispatcher("disp-1");

@@ -10,7 +10,6 @@ import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectHeaders;
-import dev.ax.common.model.ExecutorType;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
@@ -183,9 +182,7 @@ public final class IngestStage implements AutoCloseable {
       return "trigger type DEPENDENCY is not supported yet (this version fires ONCE, CRON,"
           + " FIXED_RATE and FIXED_DELAY triggers)";
     }
-    if (command.spec().executor().type() == ExecutorType.SHELL) {
-      return "executor type SHELL is not supported yet (this version runs HTTP and IN_PROCESS)";
-    }
+
     return null;
   }
 

@@ -125,7 +125,15 @@ public final class AxConfig {
 
   private static String mask(String keyName, String value) {
     ConfigKey<?> key = ConfigKeys.byName().get(keyName);
-    return key != null && key.secret() && value != null && !value.isEmpty() ? "****" : value;
+    if (key != null && key.secret() && value != null && !value.isEmpty()) {
+      return "****";
+    }
+    // A password can also hide in a URL (jdbc:mysql://h/db?password=x or user:pass@host).
+    return value == null
+        ? null
+        : value
+            .replaceAll("(?i)(password=)[^&;]*", "$1****")
+            .replaceAll("(//[^/:@]+:)[^@/]*@", "$1****@");
   }
 
   private static void copyAxKeys(Map<String, String> source, Map<String, String> target) {

@@ -31,6 +31,23 @@ public record ConfigKey<T>(
     return new ConfigKey<>(name, doc, defaultValue, s -> s, false, false);
   }
 
+  /** A string that must match {@code pattern} in full. */
+  public static ConfigKey<String> matching(
+      String name, String defaultValue, java.util.regex.Pattern pattern, String what, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        defaultValue,
+        text -> {
+          if (!pattern.matcher(text).matches()) {
+            throw new IllegalArgumentException("must be " + what);
+          }
+          return text;
+        },
+        false,
+        false);
+  }
+
   public static ConfigKey<String> required(String name, String doc) {
     return new ConfigKey<>(name, doc, null, s -> s, true, false);
   }

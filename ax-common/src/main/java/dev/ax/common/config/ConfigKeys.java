@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Every configuration key AX reads, with its default and what it does. docs/CONFIGURATION.md lists
@@ -24,7 +25,12 @@ public final class ConfigKeys {
           "",
           "Kafka bootstrap servers, host:port[,host:port]. Empty: `ax up` / `ax demo` start an embedded broker; a stage's own Main requires it.");
   public static final ConfigKey<String> TOPIC_PREFIX =
-      ConfigKey.string("AX_TOPIC_PREFIX", "", "Prefix of every AX topic name, e.g. `staging.`.");
+      ConfigKey.matching(
+          "AX_TOPIC_PREFIX",
+          "",
+          Pattern.compile("[A-Za-z0-9._-]{0,100}"),
+          "letters, digits, '.', '_' or '-' (at most 100)",
+          "Prefix of every AX topic name, e.g. `staging.`. Deployments that share a database must not share its ticker: the prefix separates topics, not tasks.");
   public static final ConfigKey<Integer> TOPIC_PARTITIONS =
       ConfigKey.integer(
           "AX_TOPIC_PARTITIONS",
@@ -210,10 +216,32 @@ public final class ConfigKeys {
           65536,
           "Characters of a failed HTTP response body kept in the error.");
 
-  public static final ConfigKey<String> METRICS_BIND =
+  public static final ConfigKey<String> SHELL_SCRIPT_DIR =
       ConfigKey.string(
+          "AX_SHELL_SCRIPT_DIR",
+          "",
+          "Directory SHELL tasks may run scripts from (plain file names; symlinks must stay inside). Empty: SHELL tasks are disabled. Must be writable only by whoever deploys scripts.");
+  public static final ConfigKey<Integer> SHELL_MAX_OUTPUT =
+      ConfigKey.integer(
+          "AX_SHELL_MAX_OUTPUT",
+          65536,
+          0,
+          16 * 1024 * 1024,
+          "Bytes kept of each of a script's stdout and stderr; the rest is read and dropped. The end of stderr goes into a failure's error.");
+  public static final ConfigKey<Duration> SHELL_KILL_GRACE =
+      ConfigKey.duration(
+          "AX_SHELL_KILL_GRACE",
+          "5s",
+          Duration.ZERO,
+          Duration.ofMinutes(1),
+          "When a script's time is up: time between SIGTERM and SIGKILL to its process tree.");
+
+  public static final ConfigKey<String> METRICS_BIND =
+      ConfigKey.matching(
           "AX_METRICS_BIND",
           "127.0.0.1:9400",
+          Pattern.compile("off|[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}"),
+          "host:port or off",
           "host:port of the Prometheus endpoint (/metrics); `off` disables it. Loopback unless configured otherwise.");
 
   private static final Map<String, ConfigKey<?>> BY_NAME = new LinkedHashMap<>();
@@ -254,6 +282,9 @@ public final class ConfigKeys {
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,
             HTTP_MAX_RESPONSE_EXCERPT,
+            SHELL_SCRIPT_DIR,
+            SHELL_MAX_OUTPUT,
+            SHELL_KILL_GRACE,
             METRICS_BIND)) {
       BY_NAME.put(key.name(), key);
     }

@@ -126,7 +126,7 @@ public final class ConsumerLoop implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       log.error("{} stopped by an unexpected error", name, e);
     } finally {
       consumer.close(Duration.ofSeconds(5));

@@ -68,11 +68,12 @@ public final class StageRuntime implements AutoCloseable {
             config.get(ConfigKeys.JDBC_PASSWORD),
             config.get(ConfigKeys.DB_POOL_SIZE),
             processName);
+    DatabaseClock clock = null;
     try {
       if (config.get(ConfigKeys.DB_MIGRATE)) {
         Database.migrate(dataSource);
       }
-      DatabaseClock clock =
+      clock =
           DatabaseClock.start(
               dataSource,
               config.get(ConfigKeys.DB_CLOCK_REANCHOR),
@@ -92,9 +93,17 @@ public final class StageRuntime implements AutoCloseable {
           new StageContext(config, bootstrap, topics, dataSource, clock, nodeId, meters);
       return new StageRuntime(dataSource, clock, endpoint, context);
     } catch (RuntimeException e) {
+      if (clock != null) {
+        clock.close();
+      }
       dataSource.close();
       throw e;
     }
+  }
+
+  /** The port the metrics endpoint bound (useful with port 0), or -1 when it is off. */
+  public int metricsPort() {
+    return metricsEndpoint == null ? -1 : metricsEndpoint.port();
   }
 
   public StageContext context() {

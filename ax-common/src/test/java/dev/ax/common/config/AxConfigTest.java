@@ -62,6 +62,31 @@ class AxConfigTest {
   }
 
   @Test
+  void prefixesAndAddressesAreCheckedAtStart() {
+    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_TOPIC_PREFIX", "a b"), Map.of(), Map.of()))
+        .hasMessageContaining("AX_TOPIC_PREFIX=a b");
+    assertThatThrownBy(
+            () -> AxConfig.load(Map.of("AX_METRICS_BIND", "localhost:abc"), Map.of(), Map.of()))
+        .hasMessageContaining("AX_METRICS_BIND=localhost:abc")
+        .hasMessageContaining("host:port or off");
+    assertThat(
+            AxConfig.load(Map.of("AX_METRICS_BIND", "off"), Map.of(), Map.of())
+                .get(ConfigKeys.METRICS_BIND))
+        .isEqualTo("off");
+  }
+
+  @Test
+  void aPasswordInsideTheJdbcUrlIsMaskedToo() {
+    AxConfig config =
+        AxConfig.load(
+            Map.of("AX_JDBC_URL", "jdbc:mysql://db:3306/ax?user=ax&password=s3cret"),
+            Map.of(),
+            Map.of());
+
+    assertThat(config.describe()).doesNotContain("s3cret").contains("password=****");
+  }
+
+  @Test
   void anUnknownKeyStopsStart() {
     assertThatThrownBy(() -> AxConfig.load(Map.of("AX_TICKR_HORIZON", "5s"), Map.of(), Map.of()))
         .isInstanceOf(ConfigException.class)

@@ -19,15 +19,26 @@ public final class ExecutorRegistry {
   private static final Logger log = LoggerFactory.getLogger(ExecutorRegistry.class);
 
   private final TaskExecutor http;
+  private final Optional<TaskExecutor> shell;
   private final Map<String, TaskExecutor> inProcess;
 
   public ExecutorRegistry(TaskExecutor http, Map<String, TaskExecutor> inProcess) {
+    this(http, Optional.empty(), inProcess);
+  }
+
+  /**
+   * @param shell the shell executor, empty when no script directory is configured
+   */
+  public ExecutorRegistry(
+      TaskExecutor http, Optional<TaskExecutor> shell, Map<String, TaskExecutor> inProcess) {
     this.http = http;
+    this.shell = shell;
     this.inProcess = Map.copyOf(inProcess);
   }
 
   /** The HTTP executor plus every in-process executor on the class path. */
-  public static ExecutorRegistry discover(TaskExecutor http, ClassLoader classLoader) {
+  public static ExecutorRegistry discover(
+      TaskExecutor http, Optional<TaskExecutor> shell, ClassLoader classLoader) {
     Map<String, TaskExecutor> found = new HashMap<>();
     for (TaskExecutor executor : ServiceLoader.load(TaskExecutor.class, classLoader)) {
       TaskExecutor previous = found.putIfAbsent(executor.name(), executor);
@@ -42,7 +53,7 @@ public final class ExecutorRegistry {
       }
     }
     log.info("In-process executors: {}", found.keySet());
-    return new ExecutorRegistry(http, found);
+    return new ExecutorRegistry(http, shell, found);
   }
 
   /** The executor for {@code spec}, or empty when none is installed for it. */
@@ -50,7 +61,7 @@ public final class ExecutorRegistry {
     return switch (spec.type()) {
       case HTTP -> Optional.of(http);
       case IN_PROCESS -> Optional.ofNullable(inProcess.get(spec.handler()));
-      case SHELL -> Optional.empty();
+      case SHELL -> shell;
     };
   }
 }

@@ -4,6 +4,8 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.spi.ExecutionContext;
 import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.spi.TaskExecutor;
+import dev.ax.common.time.Clock;
+import dev.ax.common.time.SystemClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -12,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 
 /**
@@ -32,10 +33,19 @@ public final class HttpTaskExecutor implements TaskExecutor {
       Set.of("x-ax-trace-id", "x-ax-instance-id", "x-ax-attempt", "idempotency-key");
 
   private final HttpClient client;
+  private final Clock clock;
   private final HostAllowList allowList;
   private final int maxExcerptChars;
 
   public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars) {
+    this(allowList, maxExcerptChars, new SystemClock());
+  }
+
+  /**
+   * @param clock the clock the attempt's deadline is on (the stage's database clock)
+   */
+  public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars, Clock clock) {
+    this.clock = clock;
     this.allowList = allowList;
     this.maxExcerptChars = maxExcerptChars;
     this.client =
@@ -59,7 +69,7 @@ public final class HttpTaskExecutor implements TaskExecutor {
       return ExecutionResult.permanentFailure(
           "host " + host + " is not on the HTTP allow-list (AX_HTTP_ALLOWED_HOSTS)");
     }
-    Duration remaining = Duration.between(Instant.now(), context.deadline());
+    Duration remaining = Duration.between(clock.now(), context.deadline());
     if (remaining.isNegative() || remaining.isZero()) {
       remaining = Duration.ofMillis(1);
     }

@@ -164,7 +164,7 @@ public final class AttemptRunner implements AutoCloseable {
       ExecutionContext context,
       ExecutionResult result) {
     inFlight.decrementAndGet();
-    if (stopping && status == InstanceStatus.TIMEOUT && Thread.currentThread().isInterrupted()) {
+    if (stopping && status == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       log.info(
           "{} attempt {} interrupted by shutdown; left for recovery",

@@ -1,0 +1,278 @@
+package dev.ax.dispatcher.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpServer;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The HTTP executor against a real JDK {@link HttpServer} on loopback, without an AX stage. Calls
+ * that must hang use {@link SilentServer}, a raw socket that reads the request, never answers, and
+ * reports when the client closes the connection.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class HttpTaskExecutorTest {
+
+  private static final Duration GENEROUS = Duration.ofSeconds(30);
+  private static final int MAX_EXCERPT_CHARS = 64;
+
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicReference<Headers> lastHeaders = new AtomicReference<>();
+  private final AtomicReference<String> lastMethod = new AtomicReference<>();
+  private final AtomicReference<String> lastBody = new AtomicReference<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+  }
+
+  private static HttpTaskExecutor executor(String... allowedHosts) {
+    return new HttpTaskExecutor(new HostAllowList(List.of(allowedHosts)), MAX_EXCERPT_CHARS);
+  }
+
+  /** A server answering every request with {@code status} and {@code body}, recording the call. */
+  private URI server(int status, String body) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          requests.incrementAndGet();
+          lastHeaders.set(exchange.getRequestHeaders());
+          lastMethod.set(exchange.getRequestMethod());
+          lastBody.set(
+              new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+          }
+        });
+    server.start();
+    closeables.add(() -> server.stop(0));
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+  }
+
+  private static ExecutionContext context(ExecutorSpec spec, Duration timeout) {
+    TaskSpec task =
+        new TaskSpec(
+            "task-1",
+            "default",
+            Trigger.Once.after(Duration.ZERO),
+            spec,
+            timeout,
+            RetryPolicy.DEFAULT,
+            Map.of());
+    return new ExecutionContext(
+        task, "task-1@1000", 2, Instant.ofEpochMilli(1000), "trace-1", Instant.now().plus(timeout));
+  }
+
+  private static ExecutionContext context(URI url) {
+    return context(ExecutorSpec.http(url, null, Map.of(), "{}"), GENEROUS);
+  }
+
+  @Test
+  void a2xxIsSuccessAndTheRequestCarriesTraceAndIdempotencyHeaders() throws Exception {
+    URI url = server(204, "");
+    ExecutorSpec spec =
+        ExecutorSpec.http(
+            url,
+            null,
+            Map.of("X-Custom", "yes", "Idempotency-Key", "forged", "x-ax-trace-id", "forged"),
+            "{\"k\":1}");
+
+    ExecutionResult result = executor("127.0.0.1").execute(context(spec, GENEROUS));
+
+    assertThat(result).isEqualTo(ExecutionResult.ok());
+    assertThat(requests).hasValue(1);
+    assertThat(lastMethod).hasValue("POST");
+    assertThat(lastBody).hasValue("{\"k\":1}");
+    Headers headers = lastHeaders.get();
+    // The task cannot override the headers AX sets.
+    assertThat(headers.get("X-AX-Trace-Id")).containsExactly("trace-1");
+    assertThat(headers.get("Idempotency-Key")).containsExactly("task-1@1000:2");
+    assertThat(headers.get("X-AX-Instance-Id")).containsExactly("task-1@1000");
+    assertThat(headers.get("X-AX-Attempt")).containsExactly("2");
+    assertThat(headers.get("X-Custom")).containsExactly("yes");
+  }
+
+  @Test
+  void a5xxFailsRetryablyWithTheStatusAndABoundedExcerptOfTheBody() throws Exception {
+    URI url = server(500, "database on fire\n" + "smoke ".repeat(2_000));
+
+    ExecutionResult result = executor("127.0.0.1").execute(context(url));
+
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.retryable()).isTrue();
+    assertThat(result.error())
+        .startsWith("HTTP 500: database on fire smoke")
+        .doesNotContain("\n")
+        .hasSizeLessThanOrEqualTo("HTTP 500: ".length() + MAX_EXCERPT_CHARS + "…".length());
+  }
+
+  @Test
+  void a4xxOtherThan408And429IsPermanent() throws Exception {
+    ExecutionResult notFound = executor("127.0.0.1").execute(context(server(404, "no such hook")));
+    ExecutionResult tooMany = executor("127.0.0.1").execute(context(server(429, "")));
+
+    assertThat(notFound).isEqualTo(ExecutionResult.permanentFailure("HTTP 404: no such hook"));
+    assertThat(tooMany).isEqualTo(ExecutionResult.failure("HTTP 429"));
+  }
+
+  @Test
+  void aRefusedConnectionIsARetryableFailureThatSaysSo() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    URI url = URI.create("http://127.0.0.1:" + port + "/hook");
+
+    ExecutionResult result = executor("127.0.0.1").execute(context(url));
+
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.retryable()).isTrue();
+    assertThat(result.error()).startsWith("HTTP call failed").containsIgnoringCase("connect");
+  }
+
+  @Test
+  void aServerThatNeverAnswersIsAbandonedAtTheDeadlineAndTheConnectionClosed() throws Exception {
+    SilentServer server = new SilentServer();
+    closeables.add(server);
+    ExecutionContext context =
+        context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), Duration.ofSeconds(1));
+
+    assertThatThrownBy(() -> executor("127.0.0.1").execute(context))
+        .isInstanceOf(HttpTimeoutException.class);
+
+    assertThat(server.requestReceived).succeedsWithin(GENEROUS);
+    assertThat(server.closedByClient).succeedsWithin(GENEROUS);
+  }
+
+  @Test
+  void interruptingTheCallerAbortsTheCallAndClosesTheConnection() throws Exception {
+    SilentServer server = new SilentServer();
+    closeables.add(server);
+    ExecutionContext context =
+        context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), Duration.ofSeconds(60));
+    HttpTaskExecutor executor = executor("127.0.0.1");
+    ExecutorService worker = Executors.newSingleThreadExecutor();
+    closeables.add(worker::shutdownNow);
+    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+    Future<?> attempt =
+        worker.submit(
+            () -> {
+              try {
+                executor.execute(context);
+                thrown.complete(null);
+              } catch (Throwable t) {
+                thrown.complete(t);
+              }
+            });
+    assertThat(server.requestReceived).succeedsWithin(GENEROUS);
+
+    attempt.cancel(true); // what AX's watchdog does at the deadline
+
+    assertThat(thrown.get(GENEROUS.toSeconds(), TimeUnit.SECONDS))
+        .isInstanceOf(InterruptedException.class);
+    assertThat(server.closedByClient).succeedsWithin(GENEROUS);
+  }
+
+  @Test
+  void aHostOffTheAllowListIsRefusedBeforeAnyConnection() throws Exception {
+    URI url = server(200, "");
+
+    ExecutionResult result = executor("allowed.example", "*.allowed.example").execute(context(url));
+
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.retryable()).isFalse();
+    assertThat(result.error()).contains("127.0.0.1", "allow-list");
+    assertThat(requests).hasValue(0);
+  }
+
+  /**
+   * Accepts one connection, reads the request head, never answers, and completes {@link
+   * #closedByClient} when the client closes its end.
+   */
+  private static final class SilentServer implements AutoCloseable {
+
+    final CompletableFuture<Void> requestReceived = new CompletableFuture<>();
+    final CompletableFuture<Void> closedByClient = new CompletableFuture<>();
+    private final ServerSocket listener;
+    private final AtomicReference<Socket> accepted = new AtomicReference<>();
+
+    SilentServer() throws IOException {
+      listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      Thread thread = new Thread(this::serve, "silent-server");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    URI url() {
+      return URI.create("http://127.0.0.1:" + listener.getLocalPort() + "/hang");
+    }
+
+    private void serve() {
+      try (Socket socket = listener.accept()) {
+        accepted.set(socket);
+        InputStream in = socket.getInputStream();
+        int matched = 0; // bytes of "\r\n\r\n" seen in a row
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        int b;
+        while (matched < end.length && (b = in.read()) != -1) {
+          matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        requestReceived.complete(null);
+        while (in.read() != -1) {
+          // the body, then nothing until the client gives up
+        }
+        closedByClient.complete(null);
+      } catch (IOException e) {
+        // A reset is the client closing too.
+        closedByClient.complete(null);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+      Socket socket = accepted.get();
+      if (socket != null) {
+        socket.close();
+      }
+    }
+  }
+}
