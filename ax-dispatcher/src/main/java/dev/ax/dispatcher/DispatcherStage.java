@@ -29,6 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -70,6 +73,13 @@ public final class DispatcherStage implements AutoCloseable {
   private final Cache<String, StoredTask> specCache =
       Caffeine.newBuilder().maximumSize(100_000).build();
   private boolean paused;
+  private final ScheduledExecutorService retries =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "ax-dispatcher-due-retry");
+            t.setDaemon(true);
+            return t;
+          });
 
   public DispatcherStage(StageContext context) {
     this(context, defaultRegistry(context));
@@ -149,11 +159,14 @@ public final class DispatcherStage implements AutoCloseable {
 
   private void applyBackpressure(KafkaConsumer<String, byte[]> consumer) {
     boolean full = runner.freeCapacity() < pollSize;
-    if (full && !paused) {
+    if (full) {
+      // Every time, not only on the change: partitions handed over by a rebalance arrive unpaused.
       consumer.pause(consumer.assignment());
-      paused = true;
-      log.debug("Worker pool full: fetching paused");
-    } else if (!full && paused) {
+      if (!paused) {
+        paused = true;
+        log.debug("Worker pool full: fetching paused");
+      }
+    } else if (paused) {
       consumer.resume(consumer.paused());
       paused = false;
       log.debug("Worker pool has room: fetching resumed");
@@ -184,9 +197,59 @@ public final class DispatcherStage implements AutoCloseable {
         instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
     claimed.increment(won.size());
     conflicts.increment(events.size() - won.size());
+    retryNotYetDue(events, won, nowMs);
     if (won.isEmpty()) {
       return;
     }
+    try {
+      run(won);
+    } catch (RuntimeException e) {
+      // Claimed but not started: do not replay the batch (the claim would win nothing now);
+      // the rows stay RUNNING until their lease expires and the reaper hands them back.
+      log.error(
+          "{} claimed instance(s) could not be started; the reaper recovers them after their lease",
+          won.size(),
+          e);
+    }
+  }
+
+  /**
+   * Events whose instance was not claimed because, on this node's clock, it is not due yet (the
+   * ticker's clock is a little ahead): claimed again at their due time instead of waiting for the
+   * reaper.
+   */
+  private void retryNotYetDue(
+      Map<String, TaskDueEvent> events, List<ClaimedInstance> won, long nowMs) {
+    if (events.size() == won.size()) {
+      return;
+    }
+    Set<String> wonIds = new HashSet<>();
+    won.forEach(c -> wonIds.add(c.instanceId()));
+    for (TaskDueEvent event : events.values()) {
+      if (!wonIds.contains(event.instanceId()) && event.dueAtMs() > nowMs) {
+        long delayMs = event.dueAtMs() - nowMs;
+        retries.schedule(() -> claimAndRunQuietly(event), delayMs, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  private void claimAndRunQuietly(TaskDueEvent event) {
+    try {
+      long nowMs = context.clock().millis();
+      List<ClaimedInstance> won =
+          instances.claim(
+              List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+      if (!won.isEmpty()) {
+        claimed.increment(won.size());
+        run(won);
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "Late claim of {} failed; the reaper re-emits it: {}", event.instanceId(), e.toString());
+    }
+  }
+
+  private void run(List<ClaimedInstance> won) {
     for (ClaimedInstance instance : won) {
       lateness.record(instance.claimedAtMs() - instance.dueAtMs());
     }
@@ -240,6 +303,7 @@ public final class DispatcherStage implements AutoCloseable {
   @Override
   public void close() {
     loop.close();
+    retries.shutdownNow();
     runner.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
     producer.close(Duration.ofSeconds(5));

@@ -249,7 +249,15 @@ final class TickLoop {
       Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
       FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
       FireResult result = port.fire(plan, fence, nowMs);
-      port.emitDue(result.dispatched(), fence.epoch(), nowMs);
+      try {
+        port.emitDue(result.dispatched(), fence.epoch(), nowMs);
+      } catch (RuntimeException e) {
+        // Committed but not sent: the reaper re-emits rows left DISPATCHED and unclaimed.
+        log.error(
+            "Due events for {} instance(s) not sent; the reaper will re-emit them",
+            result.dispatched().size(),
+            e);
+      }
       fired.increment(result.dispatched().size());
       skipped.increment(result.skipped().size());
       for (DueInstance instance : result.dispatched()) {

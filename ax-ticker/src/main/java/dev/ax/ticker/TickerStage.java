@@ -103,6 +103,7 @@ public final class TickerStage implements AutoCloseable {
     this.reaper =
         new Reaper(
             instances,
+            tasks,
             context.clock(),
             elector::fence,
             emitter,

@@ -86,6 +86,48 @@ class ReaperIT {
   }
 
   @Test
+  void aFixedDelayChainWhoseCompletionEventWasLostIsRepaired(AxTestEnv env) {
+    try (TestRuntime runtime =
+        TestRuntime.open(
+            env,
+            Map.of(
+                "AX_REAPER_INTERVAL", "200ms",
+                "AX_REAPER_UNCLAIMED_AFTER", "2s",
+                "AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      TaskSpec spec =
+          new TaskSpec(
+              "every-hour-after",
+              "default",
+              new Trigger.FixedDelay(Duration.ofHours(1), null),
+              ExecutorSpec.inProcess("noop"),
+              Duration.ofSeconds(5),
+              RetryPolicy.DEFAULT,
+              Map.of());
+      long dueAtMs = now - 120_000;
+      new TaskStore(runtime.dataSource())
+          .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
+      String id = InstanceIds.of("every-hour-after", dueAtMs);
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);
+      instances.claim(List.of(id), "disp", now + 60_000, dueAtMs + 5);
+      long finishedAtMs = now - 60_000;
+      // The run ended and was recorded, but its completion event never reached the chainer.
+      instances.recordOutcomes(
+          List.of(
+              new Outcome(id, "every-hour-after", 1, InstanceStatus.SUCCESS, null, finishedAtMs)),
+          "disp",
+          finishedAtMs);
+
+      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start()) {
+        String next = InstanceIds.of("every-hour-after", finishedAtMs + 3_600_000);
+        await().atMost(DEADLINE).until(() -> instances.find(next).isPresent());
+        assertThat(instances.find(next).orElseThrow().status()).isEqualTo(InstanceStatus.SCHEDULED);
+      }
+    }
+  }
+
+  @Test
   void anInstanceDispatchedButNeverClaimedIsEmittedAgain(AxTestEnv env) {
     try (TestRuntime runtime =
         TestRuntime.open(

@@ -33,6 +33,9 @@ public final class Database {
     config.setPoolName(poolName);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     config.setAutoCommit(true);
+    // UNIX_TIMESTAMP(NOW(3)) converts through the session time zone: pin it to UTC so the
+    // database clock cannot jump an hour in a DST overlap of the server's zone.
+    config.setConnectionInitSql("SET time_zone = '+00:00'");
     config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
     // Affected (not found) rows, so INSERT ... ON DUPLICATE KEY UPDATE reports 0 for a duplicate.
     config.addDataSourceProperty("useAffectedRows", "true");

@@ -281,6 +281,43 @@ public final class InstanceStore {
         });
   }
 
+  /** A FIXED_DELAY task whose chain has no next firing, and when its last run ended. */
+  public record BrokenChain(String taskId, long lastFinishedAtMs) {}
+
+  /**
+   * FIXED_DELAY tasks with no instance SCHEDULED, DISPATCHED or RUNNING whose last run ended before
+   * {@code finishedBeforeMs}: their next firing was lost (its completion event never reached the
+   * chainer). At most {@code limit}.
+   */
+  public List<BrokenChain> findBrokenFixedDelayChains(long finishedBeforeMs, int limit) {
+    return Transactions.read(
+        dataSource,
+        "looking for broken fixed-delay chains",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT t.task_id, MAX(i.finished_at_ms) FROM ax_task t"
+                      + " JOIN ax_instance i ON i.task_id = t.task_id"
+                      + " WHERE t.trigger_type = 'FIXED_DELAY' AND t.state = 'ACTIVE'"
+                      + " AND NOT EXISTS (SELECT 1 FROM ax_instance p WHERE p.task_id = t.task_id"
+                      + " AND p.status IN (?, ?, ?))"
+                      + " GROUP BY t.task_id HAVING MAX(i.finished_at_ms) < ? LIMIT ?")) {
+            select.setString(1, SCHEDULED.name());
+            select.setString(2, DISPATCHED.name());
+            select.setString(3, RUNNING.name());
+            select.setLong(4, finishedBeforeMs);
+            select.setInt(5, limit);
+            List<BrokenChain> broken = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                broken.add(new BrokenChain(rs.getString(1), rs.getLong(2)));
+              }
+            }
+            return broken;
+          }
+        });
+  }
+
   /** The ids of the SCHEDULED instances of one task. */
   public List<String> findScheduledOf(String taskId) {
     return Transactions.read(
@@ -624,7 +661,7 @@ public final class InstanceStore {
           }
           List<Boolean> recorded = new ArrayList<>(outcomes.size());
           for (Outcome outcome : outcomes) {
-            recorded.add(won.contains(outcome.instanceId()));
+            recorded.add(won.contains(outcome.instanceId() + "#" + outcome.attempt()));
           }
           return recorded;
         });
@@ -691,19 +728,19 @@ public final class InstanceStore {
       insert.executeUpdate();
     }
     if (updated == chunk.size()) {
-      won.addAll(ids);
+      chunk.forEach(o -> won.add(o.instanceId() + "#" + o.attempt()));
       return won;
     }
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT instance_id FROM ax_instance WHERE instance_id IN "
+            "SELECT instance_id, attempt FROM ax_instance WHERE instance_id IN "
                 + in
                 + " AND batch_token = ?")) {
       int next = Sql.bindAll(select, 1, ids);
       select.setString(next, token);
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
-          won.add(rs.getString(1));
+          won.add(rs.getString(1) + "#" + rs.getInt(2));
         }
       }
     }
@@ -741,7 +778,7 @@ public final class InstanceStore {
       }
       if (counts[i] == 1) {
         Outcome outcome = outcomes.get(i);
-        won.add(outcome.instanceId());
+        won.add(outcome.instanceId() + "#" + outcome.attempt());
         audit.add(
             new AuditLog.Entry(
                 outcome.instanceId(),

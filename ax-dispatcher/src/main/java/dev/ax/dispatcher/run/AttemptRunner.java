@@ -11,10 +11,11 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,13 +69,18 @@ public final class AttemptRunner implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.watchdog =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "ax-dispatcher-watchdog");
               t.setDaemon(true);
               return t;
             });
+    // A finished attempt cancels its timer: drop it at once rather than keep it (and the task
+    // it references) until its deadline.
+    timers.setRemoveOnCancelPolicy(true);
+    this.watchdog = timers;
   }
 
   /** Attempts this runner can still take without queueing beyond its bound. */
@@ -98,33 +104,75 @@ public final class AttemptRunner implements AutoCloseable {
     AtomicReference<Long> startedAtMs = new AtomicReference<>();
     AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
     inFlight.incrementAndGet();
-    Future<?> run =
-        workers.submit(
-            () -> {
-              long startMs = clock.millis();
-              startedAtMs.set(startMs);
-              InstanceStatus status;
-              String error = null;
-              ExecutionResult result = null;
-              try {
-                result = executor.execute(context);
-                status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
-                error = result.error();
-              } catch (InterruptedException | HttpTimeoutException e) {
-                status = InstanceStatus.TIMEOUT;
-                error = "timed out after " + timeout.toMillis() + " ms";
-              } catch (Exception | LinkageError e) {
-                status = InstanceStatus.FAILED;
-                error = e.toString();
-              }
-              if (settled.compareAndSet(false, true)) {
-                ScheduledFuture<?> t = timer.get();
-                if (t != null) {
-                  t.cancel(false);
-                }
-                finish(claimed, task, status, error, startMs, executor, context, result);
-              }
-            });
+    Future<?> run;
+    try {
+      run = submitRun(claimed, task, executor, context, settled, startedAtMs, timer, timeout);
+    } catch (RejectedExecutionException e) {
+      inFlight.decrementAndGet();
+      long nowMs = clock.millis();
+      sink.accept(
+          new Completion(
+              claimed,
+              task.spec().group(),
+              InstanceStatus.FAILED,
+              "dispatcher at capacity: " + e.getMessage(),
+              nowMs,
+              nowMs,
+              null,
+              null,
+              null));
+      return;
+    }
+    scheduleTimeout(claimed, task, executor, context, settled, startedAtMs, timer, timeout, run);
+  }
+
+  private Future<?> submitRun(
+      ClaimedInstance claimed,
+      StoredTask task,
+      TaskExecutor executor,
+      ExecutionContext context,
+      AtomicBoolean settled,
+      AtomicReference<Long> startedAtMs,
+      AtomicReference<ScheduledFuture<?>> timer,
+      Duration timeout) {
+    return workers.submit(
+        () -> {
+          long startMs = clock.millis();
+          startedAtMs.set(startMs);
+          InstanceStatus status;
+          String error = null;
+          ExecutionResult result = null;
+          try {
+            result = executor.execute(context);
+            status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
+            error = result.error();
+          } catch (InterruptedException | HttpTimeoutException e) {
+            status = InstanceStatus.TIMEOUT;
+            error = "timed out after " + timeout.toMillis() + " ms";
+          } catch (Exception | LinkageError e) {
+            status = InstanceStatus.FAILED;
+            error = e.toString();
+          }
+          if (settled.compareAndSet(false, true)) {
+            ScheduledFuture<?> t = timer.get();
+            if (t != null) {
+              t.cancel(false);
+            }
+            finish(claimed, task, status, error, startMs, executor, context, result);
+          }
+        });
+  }
+
+  private void scheduleTimeout(
+      ClaimedInstance claimed,
+      StoredTask task,
+      TaskExecutor executor,
+      ExecutionContext context,
+      AtomicBoolean settled,
+      AtomicReference<Long> startedAtMs,
+      AtomicReference<ScheduledFuture<?>> timer,
+      Duration timeout,
+      Future<?> run) {
     timer.set(
         watchdog.schedule(
             () -> {

@@ -1,15 +1,22 @@
 package dev.ax.ticker.reaper;
 
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.ticker.DueEmitter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -23,6 +30,9 @@ import org.slf4j.LoggerFactory;
  *       are emitted again; the next claim starts the next attempt.
  *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
  *       or sent before a ticker crash) are stamped again and re-emitted.
+ *   <li>FIXED_DELAY tasks whose last run ended over {@code unclaimedAfter} ago without a next
+ *       firing (the completion event that chains them was lost) get it: due {@code interval} after
+ *       that run ended, with the same deterministic id the chainer would have used.
  * </ul>
  *
  * Both are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
@@ -44,9 +54,12 @@ public final class Reaper {
   private final int maxPerPass;
   private final Counter reclaimed;
   private final Counter reemitted;
+  private final Counter repaired;
+  private final TaskStore tasks;
 
   public Reaper(
       InstanceStore instances,
+      TaskStore tasks,
       Clock clock,
       Supplier<Optional<LeaseFence>> fence,
       DueEmitter emitter,
@@ -54,6 +67,7 @@ public final class Reaper {
       int maxPerPass,
       MeterRegistry meters) {
     this.instances = instances;
+    this.tasks = tasks;
     this.clock = clock;
     this.fence = fence;
     this.emitter = emitter;
@@ -61,6 +75,37 @@ public final class Reaper {
     this.maxPerPass = maxPerPass;
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
+    this.repaired = meters.counter("ax.reaper.chains.repaired");
+  }
+
+  private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
+    List<InstanceStore.BrokenChain> broken =
+        instances.findBrokenFixedDelayChains(nowMs - unclaimedAfter.toMillis(), maxPerPass);
+    if (broken.isEmpty()) {
+      return;
+    }
+    Map<String, StoredTask> specs =
+        tasks.findAll(broken.stream().map(InstanceStore.BrokenChain::taskId).toList());
+    List<NewInstance> next = new ArrayList<>();
+    for (InstanceStore.BrokenChain chain : broken) {
+      StoredTask task = specs.get(chain.taskId());
+      if (task != null && task.spec().trigger() instanceof Trigger.FixedDelay delay) {
+        long dueAtMs = chain.lastFinishedAtMs() + delay.interval().toMillis();
+        next.add(
+            new NewInstance(
+                InstanceIds.of(chain.taskId(), dueAtMs),
+                chain.taskId(),
+                task.version(),
+                dueAtMs,
+                task.traceId(),
+                "next firing (fixed delay, chain repaired by the reaper)"));
+      }
+    }
+    int created = instances.create(next, fence.holder(), nowMs).size();
+    if (created > 0) {
+      log.warn("Reaper repaired {} fixed-delay chain(s) whose next firing was lost", created);
+      repaired.increment(created);
+    }
   }
 
   /** One pass; does nothing unless this node leads. */
@@ -89,8 +134,12 @@ public final class Reaper {
         emitter.emit(unclaimed, current.get().epoch(), nowMs);
         reemitted.increment(unclaimed.size());
       }
+      repairFixedDelayChains(current.get(), nowMs);
     } catch (StoreException e) {
       log.warn("Reaper pass failed, next pass retries: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      // Never let one failure cancel the schedule: recovery must keep running.
+      log.error("Reaper pass failed unexpectedly, next pass retries", e);
     }
   }
 }
