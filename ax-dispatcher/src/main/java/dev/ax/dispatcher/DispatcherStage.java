@@ -202,7 +202,7 @@ public final class DispatcherStage implements AutoCloseable {
       return;
     }
     try {
-      run(won);
+      startRuns(won);
     } catch (RuntimeException e) {
       // Claimed but not started: do not replay the batch (the claim would win nothing now);
       // the rows stay RUNNING until their lease expires and the reaper hands them back.
@@ -241,7 +241,7 @@ public final class DispatcherStage implements AutoCloseable {
               List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
       if (!won.isEmpty()) {
         claimed.increment(won.size());
-        run(won);
+        startRuns(won);
       }
     } catch (RuntimeException e) {
       log.warn(
@@ -249,7 +249,7 @@ public final class DispatcherStage implements AutoCloseable {
     }
   }
 
-  private void run(List<ClaimedInstance> won) {
+  private void startRuns(List<ClaimedInstance> won) {
     for (ClaimedInstance instance : won) {
       lateness.record(instance.claimedAtMs() - instance.dueAtMs());
     }
