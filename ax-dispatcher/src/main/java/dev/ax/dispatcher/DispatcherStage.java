@@ -151,6 +151,9 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   public DispatcherStage start() {
+    long renewEveryMs = Math.max(1000, lease.toMillis() / 3);
+    retries.scheduleWithFixedDelay(
+        this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
     recorder.start();
     loop.start();
     log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
@@ -246,6 +249,26 @@ public final class DispatcherStage implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn(
           "Late claim of {} failed; the reaper re-emits it: {}", event.instanceId(), e.toString());
+    }
+  }
+
+  /**
+   * Extends the lease of every run in progress, a third of a lease ahead of its expiry, so that
+   * only runs whose dispatcher died are taken back by the reaper, however long they run.
+   */
+  private void renewLeases() {
+    try {
+      Set<InstanceStore.RunKey> runs = runner.running();
+      long nowMs = context.clock().millis();
+      int renewed = instances.renewLeases(runs, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+      if (renewed < runs.size()) {
+        log.debug(
+            "{} of {} run lease(s) not renewed: those runs finished or were taken back",
+            runs.size() - renewed,
+            runs.size());
+      }
+    } catch (RuntimeException e) {
+      log.warn("Could not renew run leases; retrying at the next interval: {}", e.toString());
     }
   }
 

@@ -199,10 +199,10 @@ public final class ConfigKeys {
   public static final ConfigKey<Duration> DISPATCHER_LEASE =
       ConfigKey.duration(
           "AX_DISPATCHER_LEASE",
-          "5m",
+          "60s",
           Duration.ofSeconds(5),
           Duration.ofHours(25),
-          "How long a claim holds an instance before the reaper may take it back (set it above the longest task timeout until lease renewal lands).");
+          "How long a claim holds a run without renewal; the dispatcher renews the leases of its running attempts every third of it, and the reaper takes back a run whose lease expired (its dispatcher died).");
   public static final ConfigKey<List<String>> HTTP_ALLOWED_HOSTS =
       ConfigKey.list(
           "AX_HTTP_ALLOWED_HOSTS",

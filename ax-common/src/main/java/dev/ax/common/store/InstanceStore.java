@@ -281,6 +281,52 @@ public final class InstanceStore {
         });
   }
 
+  /** One attempt a dispatcher is running, for lease renewal. */
+  public record RunKey(String instanceId, int attempt) {}
+
+  /**
+   * Extends the run lease of attempts this owner is still running (RUNNING, this owner, this
+   * attempt), so the reaper only takes back runs whose dispatcher really died. Not a status change:
+   * no audit row.
+   *
+   * @return how many leases were extended (fewer when a run was taken back meanwhile)
+   */
+  public int renewLeases(Collection<RunKey> runs, String owner, long leaseUntilMs, long nowMs) {
+    if (runs.isEmpty()) {
+      return 0;
+    }
+    return Transactions.inTransaction(
+        dataSource,
+        "renewing " + runs.size() + " run lease(s)",
+        connection -> {
+          int renewed = 0;
+          for (List<RunKey> chunk : Sql.chunks(runs)) {
+            StringBuilder pairs = new StringBuilder();
+            for (int i = 0; i < chunk.size(); i++) {
+              pairs.append(i == 0 ? "(?, ?)" : ", (?, ?)");
+            }
+            try (PreparedStatement update =
+                connection.prepareStatement(
+                    "UPDATE ax_instance SET lease_until_ms = ?, updated_at_ms = ?"
+                        + " WHERE (instance_id, attempt) IN ("
+                        + pairs
+                        + ") AND status = ? AND owner = ?")) {
+              int index = 1;
+              update.setLong(index++, leaseUntilMs);
+              update.setLong(index++, nowMs);
+              for (RunKey run : chunk) {
+                update.setString(index++, run.instanceId());
+                update.setInt(index++, run.attempt());
+              }
+              update.setString(index++, RUNNING.name());
+              update.setString(index, owner);
+              renewed += update.executeUpdate();
+            }
+          }
+          return renewed;
+        });
+  }
+
   /** A FIXED_DELAY task whose chain has no next firing, and when its last run ended. */
   public record BrokenChain(String taskId, long lastFinishedAtMs) {}
 

@@ -5,12 +5,15 @@ import dev.ax.common.spi.ExecutionContext;
 import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.Clock;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -46,6 +49,7 @@ public final class AttemptRunner implements AutoCloseable {
   private final Consumer<Completion> sink;
   private final int capacity;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final Set<InstanceStore.RunKey> running = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
   public AttemptRunner(Clock clock, int threads, int queueCapacity, Consumer<Completion> sink) {
@@ -83,6 +87,11 @@ public final class AttemptRunner implements AutoCloseable {
     this.watchdog = timers;
   }
 
+  /** The attempts started and not yet settled: their run leases must be kept alive. */
+  public Set<InstanceStore.RunKey> running() {
+    return Set.copyOf(running);
+  }
+
   /** Attempts this runner can still take without queueing beyond its bound. */
   public int freeCapacity() {
     return capacity - inFlight.get();
@@ -104,11 +113,13 @@ public final class AttemptRunner implements AutoCloseable {
     AtomicReference<Long> startedAtMs = new AtomicReference<>();
     AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
     inFlight.incrementAndGet();
+    running.add(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
     Future<?> run;
     try {
       run = submitRun(claimed, task, executor, context, settled, startedAtMs, timer, timeout);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
+      running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
       long nowMs = clock.millis();
       sink.accept(
           new Completion(
@@ -212,6 +223,7 @@ public final class AttemptRunner implements AutoCloseable {
       ExecutionContext context,
       ExecutionResult result) {
     inFlight.decrementAndGet();
+    running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
     if (stopping && status == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       log.info(
