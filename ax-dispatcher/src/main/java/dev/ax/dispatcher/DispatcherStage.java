@@ -7,6 +7,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.ClaimedInstance;
@@ -18,10 +19,12 @@ import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.run.AttemptRunner;
+import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -62,7 +65,10 @@ public final class DispatcherStage implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
-  private final AttemptRunner runner;
+  private final Bulkheads bulkheads;
+  private final HeldEvents held = new HeldEvents();
+  private final Cache<String, String> groupByTask =
+      Caffeine.newBuilder().maximumSize(100_000).build();
   private final ConsumerLoop loop;
   private final Duration lease;
   private final Counter claimed;
@@ -96,7 +102,13 @@ public final class DispatcherStage implements AutoCloseable {
     this.recorder = new OutcomeRecorder(context, producer);
     int threads = context.config().get(ConfigKeys.DISPATCHER_THREADS);
     int queue = context.config().get(ConfigKeys.DISPATCHER_QUEUE);
-    this.runner = new AttemptRunner(context.clock(), threads, queue, recorder::accept);
+    this.bulkheads =
+        new Bulkheads(
+            context.clock(),
+            context.config().get(ConfigKeys.DISPATCHER_GROUP_THREADS),
+            threads,
+            queue,
+            recorder::accept);
     this.pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claimed = context.meters().counter("ax.dispatcher.claimed");
     this.conflicts = context.meters().counter("ax.dispatcher.claim.conflicts");
@@ -114,7 +126,7 @@ public final class DispatcherStage implements AutoCloseable {
                 context.topics().group("dispatcher"),
                 context.nodeId() + "-dispatcher",
                 pollSize),
-            List.of(context.topics().due()),
+            List.of(context.topics().due(), context.topics().dueRetry()),
             new ConsumerLoop.BatchHandler() {
               @Override
               public void handle(ConsumerRecords<String, byte[]> records) {
@@ -154,6 +166,7 @@ public final class DispatcherStage implements AutoCloseable {
     long renewEveryMs = Math.max(1000, lease.toMillis() / 3);
     retries.scheduleWithFixedDelay(
         this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
+    retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
     recorder.start();
     loop.start();
     log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
@@ -161,7 +174,7 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   private void applyBackpressure(KafkaConsumer<String, byte[]> consumer) {
-    boolean full = runner.freeCapacity() < pollSize;
+    boolean full = held.size() >= pollSize;
     if (full) {
       // Every time, not only on the change: partitions handed over by a rebalance arrive unpaused.
       consumer.pause(consumer.assignment());
@@ -177,11 +190,12 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   private void dispatch(ConsumerRecords<String, byte[]> records) {
-    Map<String, TaskDueEvent> events = new LinkedHashMap<>();
+    List<TaskDueEvent> events = new ArrayList<>();
+    List<Boolean> retried = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       try {
-        TaskDueEvent event = AxJson.read(record.value(), TaskDueEvent.class);
-        events.putIfAbsent(event.instanceId(), event);
+        events.add(AxJson.read(record.value(), TaskDueEvent.class));
+        retried.add(record.topic().equals(context.topics().dueRetry()));
       } catch (RuntimeException e) {
         unreadable.increment();
         log.warn(
@@ -190,6 +204,36 @@ public final class DispatcherStage implements AutoCloseable {
             record.partition(),
             record.offset(),
             e.getMessage());
+      }
+    }
+    if (events.isEmpty()) {
+      return;
+    }
+    Map<String, String> groups = groupsOf(events);
+    for (int i = 0; i < events.size(); i++) {
+      TaskDueEvent event = events.get(i);
+      String group =
+          retried.get(i)
+              ? Bulkheads.RETRY_GROUP
+              : groups.getOrDefault(event.taskId(), TaskSpec.DEFAULT_GROUP);
+      held.add(group, event);
+    }
+    drainHeld();
+  }
+
+  /**
+   * Claims and starts, group by group, as many held instances as each group's pool can take, oldest
+   * due first; the rest stay held (unclaimed, so another dispatcher or the reaper can still get
+   * them) until their pool has room. Called after every poll and every few milliseconds.
+   */
+  private synchronized void drainHeld() {
+    Map<String, TaskDueEvent> events = new LinkedHashMap<>();
+    Map<String, String> groupOfInstance = new HashMap<>();
+    for (String group : held.groups()) {
+      for (TaskDueEvent event : held.take(group, bulkheads.freeCapacity(group))) {
+        if (events.putIfAbsent(event.instanceId(), event) == null) {
+          groupOfInstance.put(event.instanceId(), group);
+        }
       }
     }
     if (events.isEmpty()) {
@@ -205,7 +249,7 @@ public final class DispatcherStage implements AutoCloseable {
       return;
     }
     try {
-      startRuns(won);
+      startRuns(won, groupOfInstance);
     } catch (RuntimeException e) {
       // Claimed but not started: do not replay the batch (the claim would win nothing now);
       // the rows stay RUNNING until their lease expires and the reaper hands them back.
@@ -214,6 +258,34 @@ public final class DispatcherStage implements AutoCloseable {
           won.size(),
           e);
     }
+  }
+
+  private void drainHeldQuietly() {
+    try {
+      drainHeld();
+    } catch (RuntimeException e) {
+      log.warn("Could not claim held instances, retrying shortly: {}", e.toString());
+    }
+  }
+
+  /** The group of each event's task: cached by task id, read in one query for the misses. */
+  private Map<String, String> groupsOf(List<TaskDueEvent> events) {
+    Map<String, String> groups = new HashMap<>();
+    Set<String> missing = new HashSet<>();
+    for (TaskDueEvent event : events) {
+      String group = groupByTask.getIfPresent(event.taskId());
+      if (group != null) {
+        groups.put(event.taskId(), group);
+      } else {
+        missing.add(event.taskId());
+      }
+    }
+    for (StoredTask task : tasks.findAll(missing).values()) {
+      groupByTask.put(task.spec().taskId(), task.spec().group());
+      specCache.put(task.spec().taskId() + "#" + task.version(), task);
+      groups.put(task.spec().taskId(), task.spec().group());
+    }
+    return groups;
   }
 
   /**
@@ -244,7 +316,7 @@ public final class DispatcherStage implements AutoCloseable {
               List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
       if (!won.isEmpty()) {
         claimed.increment(won.size());
-        startRuns(won);
+        startRuns(won, Map.of());
       }
     } catch (RuntimeException e) {
       log.warn(
@@ -258,7 +330,7 @@ public final class DispatcherStage implements AutoCloseable {
    */
   private void renewLeases() {
     try {
-      Set<InstanceStore.RunKey> runs = runner.running();
+      Set<InstanceStore.RunKey> runs = bulkheads.running();
       long nowMs = context.clock().millis();
       int renewed = instances.renewLeases(runs, context.nodeId(), nowMs + lease.toMillis(), nowMs);
       if (renewed < runs.size()) {
@@ -272,7 +344,10 @@ public final class DispatcherStage implements AutoCloseable {
     }
   }
 
-  private void startRuns(List<ClaimedInstance> won) {
+  /**
+   * @param groupOfInstance the bulkhead each instance was admitted to; by default its task's group
+   */
+  private void startRuns(List<ClaimedInstance> won, Map<String, String> groupOfInstance) {
     for (ClaimedInstance instance : won) {
       lateness.record(instance.claimedAtMs() - instance.dueAtMs());
     }
@@ -280,9 +355,14 @@ public final class DispatcherStage implements AutoCloseable {
     for (ClaimedInstance instance : won) {
       StoredTask task = specs.get(instance.taskId());
       if (task == null) {
-        runner.fail(instance, "unknown", "task " + instance.taskId() + " not found");
+        bulkheads
+            .runnerFor(TaskSpec.DEFAULT_GROUP)
+            .fail(instance, "unknown", "task " + instance.taskId() + " not found");
         continue;
       }
+      AttemptRunner runner =
+          bulkheads.runnerFor(
+              groupOfInstance.getOrDefault(instance.instanceId(), task.spec().group()));
       Optional<TaskExecutor> executor = registry.find(task.spec().executor());
       if (executor.isEmpty()) {
         runner.fail(
@@ -327,7 +407,7 @@ public final class DispatcherStage implements AutoCloseable {
   public void close() {
     loop.close();
     retries.shutdownNow();
-    runner.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
+    bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Dispatcher {} stopped", context.nodeId());

@@ -230,6 +230,77 @@ class DispatcherStageIT {
   }
 
   @Test
+  void aGroupOfSlowTasksFillingItsPoolDoesNotDelayAnotherGroup(AxTestEnv env) throws Exception {
+    open(env, Map.of("AX_DISPATCHER_THREADS", "2", "AX_DISPATCHER_QUEUE", "50"));
+    dispatcher("disp-1");
+    runtime.awaitGroupsAssigned(1, "dispatcher");
+    TaskStore store = new TaskStore(runtime.dataSource());
+    for (int i = 0; i < 6; i++) {
+      long dueAtMs = runtime.clock().millis();
+      TaskSpec slow =
+          new TaskSpec(
+              "slow-" + i,
+              "slow",
+              Trigger.Once.after(Duration.ZERO),
+              ExecutorSpec.inProcess("sleep"),
+              Duration.ofSeconds(30),
+              RetryPolicy.DEFAULT,
+              Map.of("sleepMs", "10000"));
+      store.create(List.of(new NewTask(slow, "trace-slow", dueAtMs)), "test", dueAtMs);
+      String id = InstanceIds.of("slow-" + i, dueAtMs);
+      runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs);
+      emitDue(id, null);
+    }
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    await()
+        .atMost(DEADLINE)
+        .until(() -> instances.countByStatus().getOrDefault(InstanceStatus.RUNNING, 0L) >= 2);
+
+    List<String> fast = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      long dueAtMs = runtime.clock().millis();
+      TaskSpec spec =
+          new TaskSpec(
+              "fast-" + i,
+              "fast",
+              Trigger.Once.after(Duration.ZERO),
+              ExecutorSpec.inProcess("count"),
+              Duration.ofSeconds(5),
+              RetryPolicy.DEFAULT,
+              Map.of());
+      store.create(List.of(new NewTask(spec, "trace-fast", dueAtMs)), "test", dueAtMs);
+      String id = InstanceIds.of("fast-" + i, dueAtMs);
+      runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs);
+      emitDue(id, null);
+      fast.add(id);
+    }
+
+    try (TopicReader completed =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  completed.poll().stream().filter(r -> r.key().startsWith("fast-")).count()
+                      >= fast.size());
+      List<Long> lateness = new ArrayList<>();
+      for (ConsumerRecord<String, byte[]> record : completed.poll()) {
+        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+        if (event.taskId().startsWith("fast-")) {
+          assertThat(event.status()).isEqualTo(InstanceStatus.SUCCESS);
+          lateness.add(event.startedAtMs() - event.dueAtMs());
+        }
+      }
+      System.out.println(
+          "Bulkhead test: fast-group start lateness while the slow group is full: " + lateness);
+      assertThat(lateness).allSatisfy(ms -> assertThat(ms).isBetween(0L, 500L));
+    }
+    assertThat(instances.countByStatus().getOrDefault(InstanceStatus.SUCCESS, 0L))
+        .as("the slow tasks are still running")
+        .isEqualTo(fast.size());
+  }
+
+  @Test
   void aHostOffTheAllowListIsNeverCalled(AxTestEnv env) throws Exception {
     open(env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1"));
     dispatcher("disp-1");

@@ -125,6 +125,42 @@ public record ConfigKey<T>(
         false);
   }
 
+  /** {@code name=number,name=number}: e.g. thread counts per task group. */
+  public static ConfigKey<java.util.Map<String, Integer>> sizesByName(
+      String name, String defaultValue, int min, int max, String doc) {
+    return new ConfigKey<>(
+        name,
+        doc,
+        defaultValue,
+        text -> {
+          java.util.Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+          for (String part : text.split(",")) {
+            String entry = part.trim();
+            if (entry.isEmpty()) {
+              continue;
+            }
+            int eq = entry.indexOf('=');
+            if (eq <= 0) {
+              throw new IllegalArgumentException("entries must be name=number: '" + entry + "'");
+            }
+            int size;
+            try {
+              size = Integer.parseInt(entry.substring(eq + 1).trim());
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("not a number in '" + entry + "'");
+            }
+            if (size < min || size > max) {
+              throw new IllegalArgumentException(
+                  "sizes must be in " + min + ".." + max + ": '" + entry + "'");
+            }
+            sizes.put(entry.substring(0, eq).trim(), size);
+          }
+          return sizes;
+        },
+        false,
+        false);
+  }
+
   static Duration parseDuration(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     Matcher m = DURATION.matcher(t);

@@ -188,7 +188,19 @@ public final class ConfigKeys {
           "A DISPATCHED instance nobody claimed for this long is emitted again.");
 
   public static final ConfigKey<Integer> DISPATCHER_THREADS =
-      ConfigKey.integer("AX_DISPATCHER_THREADS", 64, 1, 4096, "Worker threads that run tasks.");
+      ConfigKey.integer(
+          "AX_DISPATCHER_THREADS",
+          64,
+          1,
+          4096,
+          "Worker threads per task group (a bulkhead each) unless AX_DISPATCHER_GROUP_THREADS names the group.");
+  public static final ConfigKey<Map<String, Integer>> DISPATCHER_GROUP_THREADS =
+      ConfigKey.sizesByName(
+          "AX_DISPATCHER_GROUP_THREADS",
+          "",
+          1,
+          4096,
+          "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
       ConfigKey.integer(
           "AX_DISPATCHER_QUEUE",
@@ -279,6 +291,7 @@ public final class ConfigKeys {
             REAPER_UNCLAIMED_AFTER,
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
+            DISPATCHER_GROUP_THREADS,
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,
             HTTP_MAX_RESPONSE_EXCERPT,

@@ -1,0 +1,51 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.contract.TaskDueEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * Due events waiting for room in their group's pool, oldest due first per group. Bounded by the
+ * dispatcher's back-pressure: it stops fetching while a poll's worth is held. Thread-safe
+ * (synchronized; held briefly).
+ */
+final class HeldEvents {
+
+  private final Map<String, PriorityQueue<TaskDueEvent>> byGroup = new HashMap<>();
+  private int size;
+
+  synchronized void add(String group, TaskDueEvent event) {
+    byGroup
+        .computeIfAbsent(
+            group, g -> new PriorityQueue<>(Comparator.comparingLong(TaskDueEvent::dueAtMs)))
+        .add(event);
+    size++;
+  }
+
+  synchronized Set<String> groups() {
+    return Set.copyOf(byGroup.keySet());
+  }
+
+  /** Removes and returns up to {@code max} events of {@code group}, oldest due first. */
+  synchronized List<TaskDueEvent> take(String group, int max) {
+    PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
+    List<TaskDueEvent> taken = new ArrayList<>();
+    while (queue != null && taken.size() < max && !queue.isEmpty()) {
+      taken.add(queue.poll());
+      size--;
+    }
+    if (queue != null && queue.isEmpty()) {
+      byGroup.remove(group);
+    }
+    return taken;
+  }
+
+  synchronized int size() {
+    return size;
+  }
+}
