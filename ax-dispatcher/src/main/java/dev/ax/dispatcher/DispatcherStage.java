@@ -273,7 +273,8 @@ public final class DispatcherStage implements AutoCloseable {
     Map<String, String> groups = new HashMap<>();
     Set<String> missing = new HashSet<>();
     for (TaskDueEvent event : events) {
-      String group = groupByTask.getIfPresent(event.taskId());
+      String group =
+          event.group() != null ? event.group() : groupByTask.getIfPresent(event.taskId());
       if (group != null) {
         groups.put(event.taskId(), group);
       } else {

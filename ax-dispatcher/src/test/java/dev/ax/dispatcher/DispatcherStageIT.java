@@ -93,7 +93,7 @@ class DispatcherStageIT {
     String taskId = instanceId.substring(0, instanceId.lastIndexOf('@'));
     long dueAtMs = Long.parseLong(instanceId.substring(instanceId.lastIndexOf('@') + 1));
     TaskDueEvent event =
-        new TaskDueEvent(1, taskId, instanceId, dueAtMs, 0, dueAtMs, "trace-" + taskId);
+        new TaskDueEvent(1, taskId, instanceId, dueAtMs, 0, dueAtMs, "trace-" + taskId, null);
     producer
         .send(new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)))
         .get();

@@ -7,6 +7,7 @@ import dev.ax.common.store.DueInstance;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -30,6 +31,14 @@ public final class DueEmitter {
   }
 
   public void emit(List<DueInstance> dispatched, long epoch, long nowMs) {
+    emit(dispatched, epoch, nowMs, Map.of());
+  }
+
+  /**
+   * @param groupByTask the task groups known to the caller; tasks missing here go without
+   */
+  public void emit(
+      List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask) {
     List<DueInstance> ordered =
         dispatched.stream().sorted(Comparator.comparingLong(DueInstance::dueAtMs)).toList();
     for (DueInstance instance : ordered) {
@@ -41,7 +50,8 @@ public final class DueEmitter {
               instance.dueAtMs(),
               epoch,
               nowMs,
-              instance.traceId());
+              instance.traceId(),
+              groupByTask.get(instance.taskId()));
       ProducerRecord<String, byte[]> record =
           new ProducerRecord<>(topic, instance.taskId(), AxJson.write(event));
       record

@@ -83,7 +83,8 @@ final class StoreTickerPort implements TickerPort {
   }
 
   @Override
-  public void emitDue(List<DueInstance> dispatched, long epoch, long nowMs) {
-    emitter.emit(dispatched, epoch, nowMs);
+  public void emitDue(
+      List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask) {
+    emitter.emit(dispatched, epoch, nowMs, groupByTask);
   }
 }

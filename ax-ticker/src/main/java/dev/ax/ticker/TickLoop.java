@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -250,7 +251,9 @@ final class TickLoop {
       FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
       FireResult result = port.fire(plan, fence, nowMs);
       try {
-        port.emitDue(result.dispatched(), fence.epoch(), nowMs);
+        Map<String, String> groupByTask = new HashMap<>();
+        tasks.forEach((id, task) -> groupByTask.put(id, task.spec().group()));
+        port.emitDue(result.dispatched(), fence.epoch(), nowMs, groupByTask);
       } catch (RuntimeException e) {
         // Committed but not sent: the reaper re-emits rows left DISPATCHED and unclaimed.
         log.error(

@@ -30,5 +30,6 @@ interface TickerPort {
   FireResult fire(FirePlan plan, LeaseFence fence, long nowMs);
 
   /** Emits due events for instances just dispatched. */
-  void emitDue(List<DueInstance> dispatched, long epoch, long nowMs);
+  void emitDue(
+      List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask);
 }

@@ -111,7 +111,8 @@ final class InMemoryTickerPort implements TickerPort {
   }
 
   @Override
-  public void emitDue(List<DueInstance> dispatched, long epoch, long nowMs) {
+  public void emitDue(
+      List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask) {
     for (DueInstance instance : dispatched) {
       emitted.add(new Emitted(instance.instanceId(), instance.dueAtMs(), nowMs, epoch));
     }

@@ -5,6 +5,8 @@ package dev.ax.common.contract;
  *
  * @param epoch the ticker leader's fencing epoch (0 until leader election lands)
  * @param emittedAtMs when the ticker emitted it, on the database clock
+ * @param group the task's group (its bulkhead in the dispatcher); null when the emitter did not
+ *     know it (the reaper), and the dispatcher looks it up
  */
 public record TaskDueEvent(
     int v,
@@ -13,4 +15,5 @@ public record TaskDueEvent(
     long dueAtMs,
     long epoch,
     long emittedAtMs,
-    String traceId) {}
+    String traceId,
+    String group) {}
