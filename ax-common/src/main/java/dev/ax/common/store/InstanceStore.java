@@ -84,12 +84,6 @@ public final class InstanceStore {
         "instance_id", new ArrayList<>(instanceIds), dispatchMove(fence, nowMs), nowMs);
   }
 
-  /** As {@link #markDispatched}, keyed by the rows' {@code seq} (what the time wheel holds). */
-  public List<DueInstance> markDispatchedBySeq(
-      Collection<Long> seqs, LeaseFence fence, long nowMs) {
-    return moveBatch("seq", new ArrayList<>(seqs), dispatchMove(fence, nowMs), nowMs);
-  }
-
   private static BatchMove<DueInstance> dispatchMove(LeaseFence fence, long nowMs) {
     return new BatchMove<>(
         SCHEDULED,
@@ -448,33 +442,6 @@ public final class InstanceStore {
               }
             }
             return page;
-          }
-        });
-  }
-
-  /** SCHEDULED instances due in {@code [fromMs, untilMs)}, oldest first, at most {@code limit}. */
-  public List<DueInstance> findScheduledBetween(long fromMs, long untilMs, int limit) {
-    return Transactions.read(
-        dataSource,
-        "loading due instances",
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT "
-                      + DUE_COLUMNS
-                      + " FROM ax_instance WHERE status = ? AND due_at_ms >= ? AND due_at_ms < ?"
-                      + " ORDER BY due_at_ms LIMIT ?")) {
-            select.setString(1, SCHEDULED.name());
-            select.setLong(2, fromMs);
-            select.setLong(3, untilMs);
-            select.setInt(4, limit);
-            List<DueInstance> due = new ArrayList<>();
-            try (ResultSet rs = select.executeQuery()) {
-              while (rs.next()) {
-                due.add(toDue(rs));
-              }
-            }
-            return due;
           }
         });
   }
