@@ -112,22 +112,10 @@ final class InstanceInserts {
 
   private static Set<String> existingIds(Connection connection, List<NewInstance> instances)
       throws SQLException {
-    Set<String> existing = new HashSet<>();
-    List<String> ids = instances.stream().map(NewInstance::instanceId).toList();
-    for (List<String> chunk : Sql.chunks(ids)) {
-      try (PreparedStatement select =
-          connection.prepareStatement(
-              "SELECT instance_id FROM ax_instance WHERE instance_id IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        Sql.bindAll(select, 1, chunk);
-        try (ResultSet rs = select.executeQuery()) {
-          while (rs.next()) {
-            existing.add(rs.getString(1));
-          }
-        }
-      }
-    }
-    return existing;
+    return Sql.existing(
+        connection,
+        "ax_instance",
+        "instance_id",
+        instances.stream().map(NewInstance::instanceId).toList());
   }
 }

@@ -75,6 +75,37 @@ final class Sql {
     }
   }
 
+  /**
+   * The values among {@code keys} that exist in {@code table.column}, in one query per chunk. The
+   * table and column are constants of the caller, never user input.
+   */
+  static java.util.Set<String> existing(
+      java.sql.Connection connection, String table, String column, Collection<String> keys)
+      throws SQLException {
+    java.util.Set<String> existing = new java.util.HashSet<>();
+    for (List<String> chunk : chunks(new java.util.LinkedHashSet<>(keys))) {
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT "
+                  + column
+                  + " FROM "
+                  + table
+                  + " WHERE "
+                  + column
+                  + " IN ("
+                  + placeholders(chunk.size())
+                  + ")")) {
+        bindAll(select, 1, chunk);
+        try (java.sql.ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            existing.add(rs.getString(1));
+          }
+        }
+      }
+    }
+    return existing;
+  }
+
   static String truncate(String text, int maxLength) {
     if (text == null || text.length() <= maxLength) {
       return text;

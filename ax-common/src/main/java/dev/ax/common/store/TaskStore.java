@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,23 +93,8 @@ public final class TaskStore {
 
   private static Set<String> existingTaskIds(Connection connection, List<NewTask> tasks)
       throws SQLException {
-    Set<String> existing = new HashSet<>();
-    List<String> ids = tasks.stream().map(t -> t.spec().taskId()).distinct().toList();
-    for (List<String> chunk : Sql.chunks(ids)) {
-      try (PreparedStatement select =
-          connection.prepareStatement(
-              "SELECT task_id FROM ax_task WHERE task_id IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        Sql.bindAll(select, 1, chunk);
-        try (ResultSet rs = select.executeQuery()) {
-          while (rs.next()) {
-            existing.add(rs.getString(1));
-          }
-        }
-      }
-    }
-    return existing;
+    return Sql.existing(
+        connection, "ax_task", "task_id", tasks.stream().map(t -> t.spec().taskId()).toList());
   }
 
   private static Map<String, Long> insertFirstInstances(
