@@ -25,6 +25,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,24 +36,33 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dispatcher: consumes {@code ax.task.due} in one consumer group, claims each polled batch with one
- * conditional UPDATE (DISPATCHED → RUNNING, attempt + 1, owner, lease), runs the instances it won
- * through the executor registry with a timeout, and records each outcome with a completion event.
- * An instance it did not win belongs to someone else: counted, skipped, never an error. Offsets are
- * committed after the claim, so a replayed message meets a row that is no longer DISPATCHED.
+ * Dispatcher: consumes {@code ax.task.due} and {@code ax.task.due.retry} in one consumer group,
+ * holds each event for its task group's bulkhead, claims as many held instances as each bulkhead
+ * has room for with one conditional UPDATE (DISPATCHED → RUNNING, attempt + 1, owner, lease), runs
+ * the instances it won through the executor registry with a timeout, and records each outcome with
+ * a completion event. An instance it did not win belongs to someone else: counted, skipped, never
+ * an error.
  *
- * <p>When the worker pool cannot take a full poll, the consumer pauses its partitions (staying in
- * the group) instead of buffering.
+ * <p>Events on {@code ax.task.due} from an older ticker epoch than the newest seen are dropped and
+ * counted; the new leader emits their instances again if they are still unclaimed.
  *
- * <p>Threading: one consumer thread claims; worker threads run; one recorder thread writes.
+ * <p>When a poll's worth of events is held, the consumer pauses its partitions (staying in the
+ * group) instead of buffering. On partition revocation and on shutdown, held events are handed back
+ * to their topic for the partitions' next owner; running attempts finish within the grace period.
+ *
+ * <p>Threading: one consumer thread polls; a scheduler thread drains held events and renews run
+ * leases ({@link #drainHeld()} is synchronized); worker threads run; one recorder thread writes.
  */
 public final class DispatcherStage implements AutoCloseable {
 
@@ -79,6 +89,13 @@ public final class DispatcherStage implements AutoCloseable {
   private final Cache<String, StoredTask> specCache =
       Caffeine.newBuilder().maximumSize(100_000).build();
   private boolean paused;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Counter staleEpoch;
+  private final Counter handedBack;
+
+  /** The newest ticker epoch seen on {@code ax.task.due}; touched by the consumer thread only. */
+  private long newestEpoch = -1;
+
   private final ScheduledExecutorService retries =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -113,6 +130,8 @@ public final class DispatcherStage implements AutoCloseable {
     this.claimed = context.meters().counter("ax.dispatcher.claimed");
     this.conflicts = context.meters().counter("ax.dispatcher.claim.conflicts");
     this.unreadable = context.meters().counter("ax.dispatcher.unreadable.events");
+    this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
+    this.handedBack = context.meters().counter("ax.dispatcher.handed.back.events");
     this.lateness =
         DistributionSummary.builder("ax.dispatcher.lateness.ms")
             .description("claim time minus due time")
@@ -136,6 +155,13 @@ public final class DispatcherStage implements AutoCloseable {
               @Override
               public void beforePoll(KafkaConsumer<String, byte[]> consumer) {
                 applyBackpressure(consumer);
+              }
+
+              @Override
+              public void onRevoked(Collection<TopicPartition> partitions) {
+                if (!partitions.isEmpty()) {
+                  handBackHeld("partitions revoked");
+                }
               }
             },
             Duration.ofSeconds(1));
@@ -194,8 +220,13 @@ public final class DispatcherStage implements AutoCloseable {
     List<Boolean> retried = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       try {
-        events.add(AxJson.read(record.value(), TaskDueEvent.class));
-        retried.add(record.topic().equals(context.topics().dueRetry()));
+        TaskDueEvent event = AxJson.read(record.value(), TaskDueEvent.class);
+        boolean fromRetry = record.topic().equals(context.topics().dueRetry());
+        if (!fromRetry && event.epoch() > newestEpoch) {
+          newestEpoch = event.epoch();
+        }
+        events.add(event);
+        retried.add(fromRetry);
       } catch (RuntimeException e) {
         unreadable.increment();
         log.warn(
@@ -212,6 +243,17 @@ public final class DispatcherStage implements AutoCloseable {
     Map<String, String> groups = groupsOf(events);
     for (int i = 0; i < events.size(); i++) {
       TaskDueEvent event = events.get(i);
+      if (!retried.get(i) && event.epoch() < newestEpoch) {
+        // Sent by a leader that has since lost its lease. Its instance, if still unclaimed, is
+        // emitted again by the new leader at its epoch (Reaper#adoptPredecessorDispatches).
+        staleEpoch.increment();
+        log.debug(
+            "Dropping due event of {} from epoch {} (newest seen {})",
+            event.instanceId(),
+            event.epoch(),
+            newestEpoch);
+        continue;
+      }
       String group =
           retried.get(i)
               ? Bulkheads.RETRY_GROUP
@@ -403,11 +445,48 @@ public final class DispatcherStage implements AutoCloseable {
     return found;
   }
 
-  /** Stops fetching, lets running attempts finish within the grace period, records them, stops. */
+  /**
+   * Sends every held (unclaimed) event back to its topic, keyed as before, so whoever owns its
+   * partition next claims it at once instead of the reaper after {@code AX_REAPER_UNCLAIMED_AFTER}.
+   * The offsets of these events are already committed; the claim being conditional, a copy that
+   * reaches a dispatcher that also still holds the original runs once.
+   */
+  private void handBackHeld(String why) {
+    Map<String, List<TaskDueEvent>> all = held.takeAll();
+    int count = 0;
+    for (Map.Entry<String, List<TaskDueEvent>> group : all.entrySet()) {
+      String topic =
+          group.getKey().equals(Bulkheads.RETRY_GROUP)
+              ? context.topics().dueRetry()
+              : context.topics().due();
+      for (TaskDueEvent event : group.getValue()) {
+        producer.send(new ProducerRecord<>(topic, event.taskId(), AxJson.write(event)));
+        count++;
+      }
+    }
+    if (count > 0) {
+      producer.flush();
+      handedBack.increment(count);
+      log.info("Handed {} unclaimed due event(s) back to their topic: {}", count, why);
+    }
+  }
+
+  /**
+   * Stops fetching, hands held events back, lets running attempts finish within the grace period,
+   * records them, stops. Idempotent.
+   */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     loop.close();
     retries.shutdownNow();
+    try {
+      handBackHeld("shutting down");
+    } catch (RuntimeException e) {
+      log.warn("Could not hand held events back; the reaper re-emits them: {}", e.toString());
+    }
     bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
     producer.close(Duration.ofSeconds(5));

@@ -45,6 +45,15 @@ final class HeldEvents {
     return taken;
   }
 
+  /** Removes and returns every held event, by group. */
+  synchronized Map<String, List<TaskDueEvent>> takeAll() {
+    Map<String, List<TaskDueEvent>> all = new HashMap<>();
+    byGroup.forEach((group, queue) -> all.put(group, new ArrayList<>(queue)));
+    byGroup.clear();
+    size = 0;
+    return all;
+  }
+
   synchronized int size() {
     return size;
   }

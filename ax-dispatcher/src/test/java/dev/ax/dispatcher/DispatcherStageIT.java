@@ -14,6 +14,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -90,10 +91,14 @@ class DispatcherStageIT {
   }
 
   private void emitDue(String instanceId, Integer partition) throws Exception {
+    emitDue(instanceId, partition, 0);
+  }
+
+  private void emitDue(String instanceId, Integer partition, long epoch) throws Exception {
     String taskId = instanceId.substring(0, instanceId.lastIndexOf('@'));
     long dueAtMs = Long.parseLong(instanceId.substring(instanceId.lastIndexOf('@') + 1));
     TaskDueEvent event =
-        new TaskDueEvent(1, taskId, instanceId, dueAtMs, 0, dueAtMs, "trace-" + taskId, null);
+        new TaskDueEvent(1, taskId, instanceId, dueAtMs, epoch, dueAtMs, "trace-" + taskId, null);
     producer
         .send(new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)))
         .get();
@@ -298,6 +303,28 @@ class DispatcherStageIT {
     assertThat(instances.countByStatus().getOrDefault(InstanceStatus.SUCCESS, 0L))
         .as("the slow tasks are still running")
         .isEqualTo(fast.size());
+  }
+
+  @Test
+  void aDueEventFromAnOlderEpochThanTheNewestSeenIsDroppedAndCounted(AxTestEnv env)
+      throws Exception {
+    open(env, Map.of());
+    StageContext context = runtime.context("disp-1");
+    closeables.add(new DispatcherStage(context).start());
+    String current = dispatched("current", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    String stale = dispatched("stale", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+
+    emitDue(current, 0, 7);
+    awaitStatus(current, InstanceStatus.SUCCESS);
+    emitDue(stale, 0, 6);
+    String after = dispatched("after", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    emitDue(after, 0, 7); // same partition, behind the stale one
+
+    awaitStatus(after, InstanceStatus.SUCCESS);
+    assertThat(new InstanceStore(runtime.dataSource()).find(stale).orElseThrow().status())
+        .as("left for the new leader to emit again")
+        .isEqualTo(InstanceStatus.DISPATCHED);
+    assertThat(context.meters().counter("ax.dispatcher.stale.epoch.events").count()).isEqualTo(1.0);
   }
 
   @Test

@@ -202,6 +202,7 @@ public final class TickerStage implements AutoCloseable {
           previousEpoch = epoch;
           if (epoch >= 0) {
             scheduler.execute(loader::load); // rebuild the wheel now, not at the next interval
+            scheduler.execute(reaper::adoptPredecessorDispatches);
           }
         }
         loop.await(waitMs);

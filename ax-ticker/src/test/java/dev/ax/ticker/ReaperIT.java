@@ -13,6 +13,8 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
@@ -139,19 +141,62 @@ class ReaperIT {
       long now = runtime.clock().millis();
       String id = store(runtime, "lost-event", now - 5000);
       runtime.markDispatchedAsLeader("crashed-ticker", List.of(id), now - 4000);
+      AuditLog audit = new AuditLog(runtime.dataSource());
 
       try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
           TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
-        await().atMost(DEADLINE).until(() -> !due.poll().isEmpty());
+        // The takeover emits it again at once; nobody claims that either, so 2 s later the
+        // unclaimed bound emits it once more.
+        await()
+            .atMost(DEADLINE)
+            .until(
+                () ->
+                    audit
+                        .history(id)
+                        .get(audit.history(id).size() - 1)
+                        .reason()
+                        .contains("not claimed in time"));
+        await().atMost(DEADLINE).until(() -> due.poll().size() >= 2);
         assertThat(due.poll())
             .extracting(r -> AxJson.read(r.value(), TaskDueEvent.class).instanceId())
-            .contains(id);
+            .containsOnly(id);
+      }
+
+      assertThat(audit.history(id))
+          .extracting(AuditLog.Transition::to)
+          .startsWith(
+              InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED, InstanceStatus.DISPATCHED)
+          .containsOnly(InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED);
+    }
+  }
+
+  @Test
+  void whatAPreviousLeaderDispatchedAndNobodyClaimedIsEmittedAgainAtOnceAtTheNewEpoch(
+      AxTestEnv env) {
+    try (TestRuntime runtime = TestRuntime.open(env, Map.of("AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      String id = store(runtime, "inherited", now);
+      runtime.markDispatchedAsLeader("old-ticker", List.of(id), now);
+      long oldEpoch =
+          new LeaseStore(runtime.dataSource()).current(LeaseFence.TICKER).orElseThrow().epoch();
+
+      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+          TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
+        // Default reaper settings (5 s passes, 30 s unclaimed bound): only the takeover emits it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !due.poll().isEmpty());
+        TaskDueEvent event = AxJson.read(due.poll().get(0).value(), TaskDueEvent.class);
+        assertThat(event.instanceId()).isEqualTo(id);
+        assertThat(event.epoch()).isGreaterThan(oldEpoch);
       }
 
       assertThat(new AuditLog(runtime.dataSource()).history(id))
-          .extracting(AuditLog.Transition::to)
-          .containsExactly(
-              InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED, InstanceStatus.DISPATCHED);
+          .last()
+          .satisfies(
+              t -> {
+                assertThat(t.from()).isEqualTo(InstanceStatus.DISPATCHED);
+                assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED);
+                assertThat(t.reason()).contains("previous leader");
+              });
     }
   }
 }

@@ -138,13 +138,14 @@ class TickerStageIT {
   }
 
   @Test
-  void anInstanceAlreadyDispatchedElsewhereIsNotEmittedAgain(AxTestEnv env) {
+  void anInstanceAlreadyDispatchedAndClaimedElsewhereIsNotEmittedAgain(AxTestEnv env) {
     runtime = TestRuntime.open(env);
     long now = runtime.clock().millis();
     store("taken", now - 10);
     store("free", now - 5);
     String taken = InstanceIds.of("taken", now - 10);
     runtime.markDispatchedAsLeader("other-ticker", List.of(taken), now);
+    new InstanceStore(runtime.dataSource()).claim(List.of(taken), "dispatcher", now + 60_000, now);
 
     ticker = new TickerStage(runtime.context("ticker-1")).start();
 

@@ -45,6 +45,10 @@ public final class KafkaClients {
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
+    // default: a dispatcher's due events must not wait for a dead member that long.
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     props.put(
         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());

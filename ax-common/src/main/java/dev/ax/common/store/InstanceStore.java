@@ -156,6 +156,34 @@ public final class InstanceStore {
         nowMs);
   }
 
+  /**
+   * Re-stamps with this leader's epoch the instances a previous leader marked DISPATCHED that are
+   * still unclaimed, so they can be emitted again at once. Dispatchers drop due events of an epoch
+   * older than the newest they have seen; this is what makes dropping them lose nothing.
+   *
+   * @return the instances to emit again
+   */
+  public List<DueInstance> adoptPredecessorDispatches(LeaseFence fence, long nowMs, int limit) {
+    List<Object> ids =
+        selectIds("status = ? AND epoch < ?", List.of(DISPATCHED.name(), fence.epoch()), limit);
+    return moveBatch(
+        "instance_id",
+        ids,
+        new BatchMove<>(
+            DISPATCHED,
+            DISPATCHED,
+            "epoch = ?, dispatched_at_ms = ?",
+            List.of(fence.epoch(), nowMs),
+            " AND epoch < ?",
+            List.of(fence.epoch()),
+            fence,
+            DUE_COLUMNS,
+            InstanceStore::toDue,
+            fence.holder(),
+            "dispatched by a previous leader: emitted again at epoch " + fence.epoch()),
+        nowMs);
+  }
+
   /** What one firing of the ticker did. */
   public record FireResult(
       List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}

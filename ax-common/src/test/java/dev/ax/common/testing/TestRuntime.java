@@ -81,6 +81,7 @@ public final class TestRuntime implements AutoCloseable {
         String group = topics.group(stage);
         Awaitility.await()
             .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions() // the group does not exist until its first member joins
             .until(
                 () ->
                     admin

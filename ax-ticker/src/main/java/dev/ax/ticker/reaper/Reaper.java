@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  *       are emitted again; the next claim starts the next attempt.
  *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
  *       or sent before a ticker crash) are stamped again and re-emitted.
+ *   <li>DISPATCHED instances a previous leader emitted and nobody claimed yet are stamped with this
+ *       leader's epoch and emitted again (dispatchers drop events of an older epoch than the newest
+ *       they saw, so this is what keeps a hand-over from stranding them until {@code
+ *       unclaimedAfter}). {@link #adoptPredecessorDispatches()} runs at once on a takeover and on
+ *       every pass.
  *   <li>FIXED_DELAY tasks whose last run ended over {@code unclaimedAfter} ago without a next
  *       firing (the completion event that chains them was lost) get it: due {@code interval} after
  *       that run ended, with the same deterministic id the chainer would have used.
@@ -55,6 +60,7 @@ public final class Reaper {
   private final Counter reclaimed;
   private final Counter reemitted;
   private final Counter repaired;
+  private final Counter adopted;
   private final TaskStore tasks;
 
   public Reaper(
@@ -76,6 +82,7 @@ public final class Reaper {
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
     this.repaired = meters.counter("ax.reaper.chains.repaired");
+    this.adopted = meters.counter("ax.reaper.predecessor.reemitted");
   }
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
@@ -108,6 +115,34 @@ public final class Reaper {
     }
   }
 
+  /**
+   * Emits again, at this leader's epoch, what a previous leader dispatched and nobody claimed. Does
+   * nothing unless this node leads. Called on the ticker's scheduler thread.
+   */
+  public void adoptPredecessorDispatches() {
+    Optional<LeaseFence> current = fence.get();
+    if (current.isEmpty()) {
+      return;
+    }
+    try {
+      adopt(current.get(), clock.millis());
+    } catch (RuntimeException e) {
+      log.warn(
+          "Could not adopt the previous leader's dispatches, next pass retries: {}", e.toString());
+    }
+  }
+
+  private void adopt(LeaseFence fence, long nowMs) {
+    List<DueInstance> inherited = instances.adoptPredecessorDispatches(fence, nowMs, maxPerPass);
+    if (!inherited.isEmpty()) {
+      log.info(
+          "Emitting again {} instance(s) a previous leader dispatched and nobody claimed yet",
+          inherited.size());
+      emitter.emit(inherited, fence.epoch(), nowMs);
+      adopted.increment(inherited.size());
+    }
+  }
+
   /** One pass; does nothing unless this node leads. */
   public void pass() {
     Optional<LeaseFence> current = fence.get();
@@ -123,6 +158,7 @@ public final class Reaper {
         emitter.emit(expired, current.get().epoch(), nowMs);
         reclaimed.increment(expired.size());
       }
+      adopt(current.get(), nowMs);
       List<DueInstance> unclaimed =
           instances.restampUnclaimed(
               current.get(), nowMs - unclaimedAfter.toMillis(), nowMs, maxPerPass);

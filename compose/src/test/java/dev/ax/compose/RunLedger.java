@@ -1,0 +1,32 @@
+package dev.ax.compose;
+
+import dev.ax.common.spi.ExecutionContext;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.spi.TaskExecutor;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Test handler {@code ledger}: counts the runs of each attempt ({@code instanceId:attempt}) across
+ * every dispatcher in this JVM, then works for {@code params.workMs} (default 0), as an I/O-bound
+ * task would.
+ */
+public final class RunLedger implements TaskExecutor {
+
+  static final Map<String, Integer> RUNS = new ConcurrentHashMap<>();
+
+  @Override
+  public String name() {
+    return "ledger";
+  }
+
+  @Override
+  public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
+    RUNS.merge(context.idempotencyKey(), 1, Integer::sum);
+    long workMs = Long.parseLong(context.task().params().getOrDefault("workMs", "0"));
+    if (workMs > 0) {
+      Thread.sleep(workMs);
+    }
+    return ExecutionResult.ok();
+  }
+}
