@@ -6,6 +6,7 @@ import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewInstance;
@@ -80,7 +81,8 @@ final class FixedDelayChainer {
     if (latestByTask.isEmpty()) {
       return;
     }
-    Map<String, StoredTask> found = tasks.findAll(latestByTask.keySet());
+    Map<String, StoredTask> found =
+        tasks.findAllOfType(latestByTask.keySet(), TriggerType.FIXED_DELAY);
     List<NewInstance> next = new ArrayList<>();
     Map<String, String> groups = new HashMap<>();
     for (TaskCompletedEvent event : latestByTask.values()) {

@@ -4,6 +4,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.model.TriggerType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -120,6 +121,19 @@ public final class TaskStore {
 
   /** The stored tasks among {@code taskIds}, by id; missing ids are absent from the map. */
   public Map<String, StoredTask> findAll(Collection<String> taskIds) {
+    return findAll(taskIds, null);
+  }
+
+  /**
+   * The tasks among {@code taskIds} whose trigger is of {@code triggerType} (the others are not
+   * read, so a caller interested in one kind does not parse every spec), by task id.
+   */
+  public Map<String, StoredTask> findAllOfType(
+      Collection<String> taskIds, TriggerType triggerType) {
+    return findAll(taskIds, triggerType);
+  }
+
+  private Map<String, StoredTask> findAll(Collection<String> taskIds, TriggerType triggerType) {
     Map<String, StoredTask> found = new HashMap<>();
     if (taskIds.isEmpty()) {
       return found;
@@ -129,9 +143,17 @@ public final class TaskStore {
         "reading " + taskIds.size() + " task(s)",
         connection -> {
           for (List<String> chunk : Sql.chunks(taskIds)) {
-            String sql = SELECT_TASK + "(" + Sql.placeholders(chunk.size()) + ")";
+            String sql =
+                SELECT_TASK
+                    + "("
+                    + Sql.placeholders(chunk.size())
+                    + ")"
+                    + (triggerType == null ? "" : " AND trigger_type = ?");
             try (PreparedStatement select = connection.prepareStatement(sql)) {
               Sql.bindAll(select, 1, chunk);
+              if (triggerType != null) {
+                select.setString(chunk.size() + 1, triggerType.name());
+              }
               try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                   String taskId = rs.getString("task_id");

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -67,6 +68,7 @@ public final class BenchCommand implements Callable<Integer> {
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(30);
   private static final int MAX_TASKS = 1_000_000;
+  private static final int MAX_DISPATCHERS = 16;
 
   @Spec private CommandSpec spec;
 
@@ -101,6 +103,22 @@ public final class BenchCommand implements Callable<Integer> {
   private String handler;
 
   @Option(
+      names = "--param",
+      paramLabel = "<key=value>",
+      description =
+          "A parameter for the handler, e.g. sleepMs=50 for the sleep handler; repeatable.")
+  private Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(
+      names = "--dispatchers",
+      defaultValue = "1",
+      paramLabel = "<n>",
+      description =
+          "Dispatcher stages in the one consumer group, as that many dispatcher processes would be"
+              + " (default: ${DEFAULT-VALUE}). Their pools are AX_DISPATCHER_THREADS each.")
+  private int dispatchers;
+
+  @Option(
       names = "--wait",
       defaultValue = "60s",
       converter = DurationConverter.class,
@@ -128,6 +146,11 @@ public final class BenchCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--tasks must be in 1.." + MAX_TASKS + ": " + tasks);
     }
+    if (dispatchers < 1 || dispatchers > MAX_DISPATCHERS) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--dispatchers must be in 1.." + MAX_DISPATCHERS + ": " + dispatchers);
+    }
     PrintWriter out = spec.commandLine().getOut();
     AxConfig base = AxConfig.fromEnvironment(Map.of());
     ConfigCheck.validate(base);
@@ -151,9 +174,14 @@ public final class BenchCommand implements Callable<Integer> {
               + ", database "
               + servers.displayJdbcUrl()
               + "), commands topic "
-              + topics.commands());
+              + topics.commands()
+              + ", "
+              + dispatchers
+              + " dispatcher(s) of "
+              + config.get(ConfigKeys.DISPATCHER_THREADS)
+              + " threads");
       out.flush();
-      try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
+      try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME, dispatchers);
           TopicTail completions =
               TopicTail.open(
                   servers.bootstrapServers(), List.of(topics.completed()), TopicTail.From.END);
@@ -217,13 +245,13 @@ public final class BenchCommand implements Callable<Integer> {
     long firstProduceMs = context.clock().millis();
     List<Future<RecordMetadata>> sends = new ArrayList<>(plan.tasks());
     for (int i = 0; i < plan.tasks(); i++) {
-      byte[] command =
+      TaskCommandJson command =
           TaskCommandJson.create(plan.taskId(i))
               .onceAtMs(plan.dueAtMs(i))
               .inProcess(handler)
-              .timeout(TASK_TIMEOUT)
-              .toBytes();
-      sends.add(sender.sendAsync(topics.commands(), plan.taskId(i), command));
+              .timeout(TASK_TIMEOUT);
+      params.forEach(command::param);
+      sends.add(sender.sendAsync(topics.commands(), plan.taskId(i), command.toBytes()));
     }
     for (Future<RecordMetadata> send : sends) {
       sender.await(send);

@@ -40,6 +40,18 @@ public final class Pipeline implements AutoCloseable {
    * @param processName the name in logs and pool names, e.g. {@code ax}
    */
   public static Pipeline start(AxConfig config, String processName) {
+    return start(config, processName, 1);
+  }
+
+  /**
+   * As {@link #start(AxConfig, String)}, with {@code dispatchers} dispatcher stages in the one
+   * consumer group, as that many dispatcher processes would be (node ids {@code <node>}, {@code
+   * <node>-d2}, ...; they share this JVM's database pool and meters). For the scaling bench.
+   */
+  public static Pipeline start(AxConfig config, String processName, int dispatchers) {
+    if (dispatchers < 1) {
+      throw new IllegalArgumentException("dispatchers must be at least 1: " + dispatchers);
+    }
     StageRuntime runtime = StageRuntime.open(config, processName);
     StageContext context = runtime.context();
     Deque<NamedStage> started = new ArrayDeque<>();
@@ -47,6 +59,18 @@ public final class Pipeline implements AutoCloseable {
       started.push(new NamedStage("ingest", new IngestStage(context).start()));
       started.push(new NamedStage("ticker", new TickerStage(context).start()));
       started.push(new NamedStage("dispatcher", new DispatcherStage(context).start()));
+      for (int n = 2; n <= dispatchers; n++) {
+        StageContext replica =
+            new StageContext(
+                context.config(),
+                context.bootstrapServers(),
+                context.topics(),
+                context.dataSource(),
+                context.clock(),
+                context.nodeId() + "-d" + n,
+                context.meters());
+        started.push(new NamedStage("dispatcher " + n, new DispatcherStage(replica).start()));
+      }
     } catch (RuntimeException e) {
       closeAll(started);
       runtime.close();
