@@ -1,6 +1,6 @@
 package dev.ax.jmh;
 
-import dev.ax.ticker.wheel.TimingWheel;
+import dev.ax.common.wheel.TimingWheel;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

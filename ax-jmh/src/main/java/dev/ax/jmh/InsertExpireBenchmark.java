@@ -1,8 +1,8 @@
 package dev.ax.jmh;
 
-import dev.ax.ticker.wheel.AddResult;
-import dev.ax.ticker.wheel.ExpiryHandler;
-import dev.ax.ticker.wheel.TimingWheel;
+import dev.ax.common.wheel.AddResult;
+import dev.ax.common.wheel.ExpiryHandler;
+import dev.ax.common.wheel.TimingWheel;
 import java.util.HashSet;
 import java.util.PriorityQueue;
 import java.util.Set;

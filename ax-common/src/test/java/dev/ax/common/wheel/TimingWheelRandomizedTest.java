@@ -1,8 +1,8 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ax.ticker.wheel.Batches.Batch;
+import dev.ax.common.wheel.Batches.Batch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

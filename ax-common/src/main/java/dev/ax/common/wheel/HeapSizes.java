@@ -1,4 +1,4 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
 /** Sizes for {@link TimingWheel#estimatedHeapBytes()}: a 64-bit JVM with compressed oops. */
 final class HeapSizes {

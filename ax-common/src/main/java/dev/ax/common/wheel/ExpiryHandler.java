@@ -1,4 +1,4 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
 /**
  * Receives the batches that {@link TimingWheel#advanceTo} expires: one call per (group, due time).

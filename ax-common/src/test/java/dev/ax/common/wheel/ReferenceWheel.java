@@ -1,6 +1,6 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
-import dev.ax.ticker.wheel.Batches.Batch;
+import dev.ax.common.wheel.Batches.Batch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

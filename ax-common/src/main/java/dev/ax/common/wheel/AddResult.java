@@ -1,4 +1,4 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
 /** What {@link TimingWheel#add} did with an instance. Every outcome is expected; none throws. */
 public enum AddResult {

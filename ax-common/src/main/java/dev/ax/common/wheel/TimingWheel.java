@@ -1,4 +1,4 @@
-package dev.ax.ticker.wheel;
+package dev.ax.common.wheel;
 
 import java.util.Arrays;
 import java.util.Objects;
