@@ -10,9 +10,11 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -21,6 +23,7 @@ import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutcomeRecorder;
+import dev.ax.dispatcher.run.RetryPlanner;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
@@ -35,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -75,6 +79,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
+  private final Switches switches;
   private final Bulkheads bulkheads;
   private final HeldEvents held = new HeldEvents();
   private final Cache<String, String> groupByTask =
@@ -116,7 +121,17 @@ public final class DispatcherStage implements AutoCloseable {
     this.lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
     this.producer =
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
-    this.recorder = new OutcomeRecorder(context, producer);
+    this.switches =
+        new Switches(
+            new SwitchStore(context.dataSource()),
+            context.config().get(ConfigKeys.SWITCH_POLL),
+            "ax-dispatcher");
+    this.recorder =
+        new OutcomeRecorder(
+            context,
+            producer,
+            new RetryPlanner(
+                switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()));
     int threads = context.config().get(ConfigKeys.DISPATCHER_THREADS);
     int queue = context.config().get(ConfigKeys.DISPATCHER_QUEUE);
     this.bulkheads =
@@ -193,6 +208,7 @@ public final class DispatcherStage implements AutoCloseable {
     retries.scheduleWithFixedDelay(
         this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
     retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
+    switches.start();
     recorder.start();
     loop.start();
     log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
@@ -392,7 +408,9 @@ public final class DispatcherStage implements AutoCloseable {
    */
   private void startRuns(List<ClaimedInstance> won, Map<String, String> groupOfInstance) {
     for (ClaimedInstance instance : won) {
-      lateness.record(instance.claimedAtMs() - instance.dueAtMs());
+      if (instance.attempt() == 1) { // a later attempt is late by design (backoff, take-back)
+        lateness.record(instance.claimedAtMs() - instance.dueAtMs());
+      }
     }
     Map<String, StoredTask> specs = specsOf(won);
     for (ClaimedInstance instance : won) {
@@ -489,6 +507,7 @@ public final class DispatcherStage implements AutoCloseable {
     }
     bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
+    switches.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Dispatcher {} stopped", context.nodeId());
   }

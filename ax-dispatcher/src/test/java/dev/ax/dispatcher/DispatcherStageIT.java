@@ -176,7 +176,8 @@ class DispatcherStageIT {
 
     emitDue(id, null);
 
-    InstanceRow row = awaitStatus(id, InstanceStatus.FAILED);
+    // FAILED, and in the same transaction RETRYING: the default policy allows three retries.
+    InstanceRow row = awaitStatus(id, InstanceStatus.RETRYING);
     assertThat(row.lastError()).isEqualTo("HTTP 500: boom: database on fire");
     assertThat(seenHeaders)
         .containsEntry("idempotency", id + ":1")
@@ -190,6 +191,7 @@ class DispatcherStageIT {
       assertThat(event.status()).isEqualTo(InstanceStatus.FAILED);
       assertThat(event.error()).contains("HTTP 500");
       assertThat(event.attempt()).isEqualTo(1);
+      assertThat(event.instanceStatus()).isEqualTo(InstanceStatus.RETRYING);
       assertThat(record.key()).isEqualTo("http-fail");
     }
   }
@@ -339,7 +341,8 @@ class DispatcherStageIT {
 
     emitDue(id, null);
 
-    assertThat(awaitStatus(id, InstanceStatus.FAILED).lastError())
+    assertThat(awaitStatus(id, InstanceStatus.DEAD).lastError())
+        .as("a refusal is not retried")
         .contains("not on the HTTP allow-list");
   }
 
@@ -355,10 +358,10 @@ class DispatcherStageIT {
     emitDue(slow, null);
     emitDue(unknown, null);
 
-    InstanceRow row = awaitStatus(slow, InstanceStatus.TIMEOUT);
+    InstanceRow row = awaitStatus(slow, InstanceStatus.RETRYING);
     assertThat(row.lastError()).isEqualTo("timed out after 500 ms");
     await().atMost(DEADLINE).until(() -> BlockingExecutor.INTERRUPTED.contains(slow));
-    assertThat(awaitStatus(unknown, InstanceStatus.FAILED).lastError())
+    assertThat(awaitStatus(unknown, InstanceStatus.DEAD).lastError())
         .contains("no executor installed");
     // The single worker thread was freed by the interrupt: the next task runs.
     String next =

@@ -3,8 +3,10 @@ package dev.ax.compose;
 import dev.ax.compose.cli.BenchCommand;
 import dev.ax.compose.cli.CliErrorHandler;
 import dev.ax.compose.cli.DemoCommand;
+import dev.ax.compose.cli.DlqCommand;
 import dev.ax.compose.cli.ShortUsageErrors;
 import dev.ax.compose.cli.SubmitCommand;
+import dev.ax.compose.cli.SwitchCommand;
 import dev.ax.compose.cli.UpCommand;
 import dev.ax.compose.cli.VersionProvider;
 import picocli.CommandLine;
@@ -14,8 +16,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code ax} command line: {@code up}, {@code submit}, {@code demo} and {@code bench}. Exit
- * codes are those of {@link dev.ax.compose.cli.ExitCodes}.
+ * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code bench}, {@code dlq}
+ * and {@code switch}. Exit codes are those of {@link dev.ax.compose.cli.ExitCodes}.
  *
  * <p>Each run builds its own {@link CommandLine}; nothing here is shared between threads.
  */
@@ -30,6 +32,8 @@ import picocli.CommandLine.Spec;
       SubmitCommand.class,
       DemoCommand.class,
       BenchCommand.class,
+      DlqCommand.class,
+      SwitchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AxCli implements Runnable {
@@ -39,7 +43,7 @@ public final class AxCli implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing command: give one of up, submit, demo, bench");
+        spec.commandLine(), "Missing command: give one of up, submit, demo, bench, dlq, switch");
   }
 
   /** A configured command line for {@code ax}, e.g. for tests that set their own out and err. */

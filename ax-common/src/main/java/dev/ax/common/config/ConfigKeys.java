@@ -187,6 +187,56 @@ public final class ConfigKeys {
           Duration.ofHours(1),
           "A DISPATCHED instance nobody claimed for this long is emitted again.");
 
+  public static final ConfigKey<Integer> RETRY_RATE =
+      ConfigKey.integer(
+          "AX_RETRY_RATE",
+          200,
+          1,
+          1_000_000,
+          "Retried attempts each retry stage replica dispatches per second at most; a burst of failures is flattened to this rate.");
+  public static final ConfigKey<Integer> RETRY_MAX_IN_FLIGHT =
+      ConfigKey.integer(
+          "AX_RETRY_MAX_IN_FLIGHT",
+          500,
+          1,
+          1_000_000,
+          "Retried attempts dispatched or running at once, across the deployment, beyond which the retry stage holds the next ones back.");
+  public static final ConfigKey<Duration> RETRY_HORIZON =
+      ConfigKey.duration(
+          "AX_RETRY_HORIZON",
+          "60s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "The retry stage's wheel holds retries due within this horizon; later ones stay in the database until they come within it.");
+  public static final ConfigKey<Duration> RETRY_RESCAN =
+      ConfigKey.duration(
+          "AX_RETRY_RESCAN",
+          "5s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
+          "How often the retry stage reads pending retries from the database (its rebuild after a restart, and its safety net for lost retry events).");
+
+  public static final ConfigKey<String> DEADLETTER_WEBHOOK_URL =
+      ConfigKey.secret(
+          "AX_DEADLETTER_WEBHOOK_URL",
+          "",
+          "Where the dead-letter stage POSTs a JSON alert for each new dead letter. Empty: no webhook (the ax.deadletter.stored metric still moves). Treated as a secret: never logged.");
+  public static final ConfigKey<Integer> DEADLETTER_WEBHOOK_PER_MINUTE =
+      ConfigKey.integer(
+          "AX_DEADLETTER_WEBHOOK_PER_MINUTE",
+          60,
+          1,
+          100_000,
+          "Webhook alerts sent per minute at most; alerts beyond it are counted (ax.deadletter.alerts.suppressed) and dropped.");
+
+  public static final ConfigKey<Duration> SWITCH_POLL =
+      ConfigKey.duration(
+          "AX_SWITCH_POLL",
+          "2s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(5),
+          "How often each stage reads the emergency switches (`ax switch`); a change takes effect within this.");
+
   public static final ConfigKey<Integer> DISPATCHER_THREADS =
       ConfigKey.integer(
           "AX_DISPATCHER_THREADS",
@@ -289,6 +339,13 @@ public final class ConfigKeys {
             TICKER_HEARTBEAT,
             REAPER_INTERVAL,
             REAPER_UNCLAIMED_AFTER,
+            RETRY_RATE,
+            RETRY_MAX_IN_FLIGHT,
+            RETRY_HORIZON,
+            RETRY_RESCAN,
+            DEADLETTER_WEBHOOK_URL,
+            DEADLETTER_WEBHOOK_PER_MINUTE,
+            SWITCH_POLL,
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,

@@ -9,6 +9,9 @@ import dev.ax.common.model.InstanceStatus;
  * @param lateMs claim time minus due time
  * @param error a one-line summary for FAILED and TIMEOUT, null on SUCCESS
  * @param node the dispatcher that ran it
+ * @param instanceStatus where the instance stands after this attempt: SUCCESS; RETRYING (another
+ *     attempt follows); DEAD (no more attempts: a dead letter); FAILED or TIMEOUT only from a
+ *     dispatcher older than retries. Null from such a dispatcher too.
  */
 public record TaskCompletedEvent(
     int v,
@@ -24,4 +27,5 @@ public record TaskCompletedEvent(
     long lateMs,
     String traceId,
     String error,
-    String node) {}
+    String node,
+    InstanceStatus instanceStatus) {}

@@ -39,6 +39,9 @@ public final class ConsumerLoop implements AutoCloseable {
 
     /** Called on the loop thread when partitions are revoked, before their offsets move. */
     default void onRevoked(Collection<TopicPartition> partitions) {}
+
+    /** Called on the loop thread when partitions are assigned. */
+    default void onAssigned(Collection<TopicPartition> partitions) {}
   }
 
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
@@ -83,6 +86,7 @@ public final class ConsumerLoop implements AutoCloseable {
           @Override
           public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             log.info("{} assigned {}", name, partitions);
+            handler.onAssigned(partitions);
           }
         });
     int consecutiveFailures = 0;

@@ -16,8 +16,11 @@ public enum InstanceStatus {
   CANCELLED,
   SKIPPED;
 
-  /** True when no further transition leaves this status (retries aside, see the table). */
+  /**
+   * True when AX itself moves the instance no further: SUCCESS, DEAD, CANCELLED, SKIPPED. (A DEAD
+   * instance leaves only by an operator's replay of its dead letter.)
+   */
   public boolean isTerminal() {
-    return StatusTransitions.allowedFrom(this).isEmpty();
+    return this == DEAD || StatusTransitions.allowedFrom(this).isEmpty();
   }
 }

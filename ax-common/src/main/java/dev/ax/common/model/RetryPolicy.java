@@ -40,4 +40,20 @@ public record RetryPolicy(
     }
     return Duration.ofMillis(millis);
   }
+
+  /**
+   * The delay before retry {@code n} (1-based): {@link #backoffBeforeRetry(int)}, and with jitter a
+   * uniform pick between half of it and all of it ("equal jitter"), so that instances which failed
+   * together come back spread out, none sooner than half its backoff.
+   *
+   * @param random a number in [0, 1)
+   */
+  public Duration delayBeforeRetry(int n, double random) {
+    Duration backoff = backoffBeforeRetry(n);
+    if (!jitter) {
+      return backoff;
+    }
+    long half = backoff.toMillis() / 2;
+    return Duration.ofMillis(half + (long) (random * (backoff.toMillis() - half + 1)));
+  }
 }

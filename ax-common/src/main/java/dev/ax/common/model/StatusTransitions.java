@@ -29,9 +29,10 @@ import java.util.Set;
  *
  * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
  * DISPATCHED may be CANCELLED before it is claimed, or DISPATCHED again when the reaper re-emits an
- * instance nobody claimed in time (recorded like any other move). The store checks every transition
- * here before it writes the conditional UPDATE, so a bug that asks for a move outside the table
- * fails loudly.
+ * instance nobody claimed in time (recorded like any other move). DEAD goes back to DISPATCHED only
+ * when an operator replays its dead letter (with a fresh retry budget). The store checks every
+ * transition here before it writes the conditional UPDATE, so a bug that asks for a move outside
+ * the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -48,6 +49,7 @@ public final class StatusTransitions {
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD));
+    ALLOWED.get(DEAD).add(DISPATCHED);
   }
 
   private StatusTransitions() {}

@@ -10,4 +10,12 @@ public record ClaimedInstance(
     int attempt,
     long dueAtMs,
     long claimedAtMs,
-    String traceId) {}
+    String traceId,
+    int retryBase,
+    long seq) {
+
+  /** The number of this attempt within its retry budget (1 = the first of the budget). */
+  public int attemptInBudget() {
+    return attempt - retryBase;
+  }
+}

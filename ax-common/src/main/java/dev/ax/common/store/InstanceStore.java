@@ -184,6 +184,87 @@ public final class InstanceStore {
         nowMs);
   }
 
+  /** A RETRYING instance waiting for its next attempt. */
+  public record PendingRetry(long seq, String taskId, long nextAttemptAtMs) {}
+
+  /**
+   * RETRYING instances whose next attempt is due before {@code beforeMs}, soonest first: what the
+   * retry stage rebuilds its wheel from.
+   */
+  public List<PendingRetry> findPendingRetries(long beforeMs, int limit) {
+    return Transactions.read(
+        dataSource,
+        "reading pending retries",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance"
+                      + " WHERE status = ? AND next_attempt_at_ms < ?"
+                      + " ORDER BY next_attempt_at_ms LIMIT ?")) {
+            select.setString(1, InstanceStatus.RETRYING.name());
+            select.setLong(2, beforeMs);
+            select.setInt(3, limit);
+            List<PendingRetry> pending = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                pending.add(new PendingRetry(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+              }
+            }
+            return pending;
+          }
+        });
+  }
+
+  /**
+   * RETRYING → DISPATCHED for the instances (by seq) whose next attempt is due at {@code nowMs}.
+   * The rows take the ticker's current epoch, so a new ticker leader does not mistake them for its
+   * predecessor's dispatches.
+   *
+   * @return the instances to emit on {@code ax.task.due.retry}
+   */
+  public List<DueInstance> dispatchRetries(Collection<Long> seqs, String actor, long nowMs) {
+    return moveBatch(
+        "seq",
+        new ArrayList<>(seqs),
+        new BatchMove<>(
+            InstanceStatus.RETRYING,
+            DISPATCHED,
+            "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT l.epoch"
+                + " FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
+            List.of(nowMs),
+            " AND next_attempt_at_ms <= ?",
+            List.of(nowMs),
+            null,
+            DUE_COLUMNS,
+            InstanceStore::toDue,
+            actor,
+            "backoff over: next attempt dispatched"),
+        nowMs);
+  }
+
+  /**
+   * Retried attempts in flight: DISPATCHED after a first attempt, or RUNNING beyond the first
+   * (which includes runs the reaper took back). The retry stage's concurrency bound counts these.
+   */
+  public long countRetriesInFlight() {
+    return Transactions.read(
+        dataSource,
+        "counting retries in flight",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT (SELECT COUNT(*) FROM ax_instance WHERE status = ? AND attempt >= 1)"
+                      + " + (SELECT COUNT(*) FROM ax_instance WHERE status = ? AND attempt >= 2)")) {
+            select.setString(1, DISPATCHED.name());
+            select.setString(2, RUNNING.name());
+            try (ResultSet rs = select.executeQuery()) {
+              rs.next();
+              return rs.getLong(1);
+            }
+          }
+        });
+  }
+
   /** What one firing of the ticker did. */
   public record FireResult(
       List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
@@ -531,7 +612,7 @@ public final class InstanceStore {
             " AND due_at_ms <= ?",
             List.of(nowMs),
             null,
-            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id",
+            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq",
             rs ->
                 new ClaimedInstance(
                     rs.getString(1),
@@ -540,7 +621,9 @@ public final class InstanceStore {
                     rs.getInt(4),
                     rs.getLong(5),
                     nowMs,
-                    rs.getString(6)),
+                    rs.getString(6),
+                    rs.getInt(7),
+                    rs.getLong(8)),
             owner,
             "claimed"),
         nowMs);
@@ -831,7 +914,66 @@ public final class InstanceStore {
       }
     }
     AuditLog.append(connection, audit, owner, nowMs);
+    List<Outcome> followed = new ArrayList<>();
+    for (Outcome outcome : outcomes) {
+      if (outcome.after() != null && won.contains(outcome.instanceId() + "#" + outcome.attempt())) {
+        followed.add(outcome);
+      }
+    }
+    recordAfterFailure(connection, followed, owner, nowMs);
     return won;
+  }
+
+  /** FAILED/TIMEOUT → RETRYING or DEAD for outcomes just recorded in this transaction. */
+  private static void recordAfterFailure(
+      Connection connection, List<Outcome> outcomes, String owner, long nowMs) throws SQLException {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    List<AuditLog.Entry> audit = new ArrayList<>();
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE ax_instance SET status = ?, next_attempt_at_ms = ?, updated_at_ms = ?"
+                + " WHERE instance_id = ? AND status = ? AND attempt = ?")) {
+      for (Outcome outcome : outcomes) {
+        InstanceStatus to;
+        Long nextAttemptAtMs;
+        String reason;
+        if (outcome.after() instanceof AfterFailure.Retry retry) {
+          to = InstanceStatus.RETRYING;
+          nextAttemptAtMs = retry.atMs();
+          reason = retry.reason();
+        } else {
+          to = InstanceStatus.DEAD;
+          nextAttemptAtMs = null;
+          reason = ((AfterFailure.Dead) outcome.after()).reason();
+        }
+        StatusTransitions.require(outcome.status(), to);
+        update.setString(1, to.name());
+        update.setObject(2, nextAttemptAtMs);
+        update.setLong(3, nowMs);
+        update.setString(4, outcome.instanceId());
+        update.setString(5, outcome.status().name());
+        update.setInt(6, outcome.attempt());
+        update.addBatch();
+        audit.add(
+            new AuditLog.Entry(
+                outcome.instanceId(),
+                outcome.taskId(),
+                outcome.attempt(),
+                outcome.status(),
+                to,
+                Sql.truncate(reason, 512)));
+      }
+      int[] counts = update.executeBatch();
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] != 1) {
+          throw new IllegalStateException(
+              "follow-up of " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
+        }
+      }
+    }
+    AuditLog.append(connection, audit, owner, nowMs);
   }
 
   public Optional<InstanceRow> find(String instanceId) {

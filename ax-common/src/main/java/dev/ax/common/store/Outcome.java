@@ -7,6 +7,8 @@ import dev.ax.common.model.InstanceStatus;
  *
  * @param status SUCCESS, FAILED or TIMEOUT
  * @param error one-line summary, null on success
+ * @param after for a failure: retry or dead, recorded in the same transaction; null leaves the
+ *     instance FAILED or TIMEOUT
  */
 public record Outcome(
     String instanceId,
@@ -14,4 +16,16 @@ public record Outcome(
     int attempt,
     InstanceStatus status,
     String error,
-    long finishedAtMs) {}
+    long finishedAtMs,
+    AfterFailure after) {
+
+  public Outcome(
+      String instanceId,
+      String taskId,
+      int attempt,
+      InstanceStatus status,
+      String error,
+      long finishedAtMs) {
+    this(instanceId, taskId, attempt, status, error, finishedAtMs, null);
+  }
+}

@@ -29,8 +29,13 @@ class StatusTransitionsTest {
     assertThat(StatusTransitions.isAllowed(DISPATCHED, SUCCESS)).isFalse();
     for (InstanceStatus terminal : new InstanceStatus[] {SUCCESS, DEAD, CANCELLED, SKIPPED}) {
       assertThat(terminal.isTerminal()).as("%s", terminal).isTrue();
+    }
+    for (InstanceStatus terminal : new InstanceStatus[] {SUCCESS, CANCELLED, SKIPPED}) {
       assertThat(StatusTransitions.allowedFrom(terminal)).isEmpty();
     }
+    assertThat(StatusTransitions.allowedFrom(DEAD))
+        .as("only an operator's replay of the dead letter")
+        .containsExactly(DISPATCHED);
     assertThat(RUNNING.isTerminal()).isFalse();
   }
 

@@ -109,7 +109,7 @@ public final class HttpTaskExecutor implements TaskExecutor {
     } catch (HttpTimeoutException e) {
       throw e; // the attempt's deadline passed: the runner records TIMEOUT
     } catch (IOException e) {
-      return ExecutionResult.failure("HTTP call failed: " + e);
+      return ExecutionResult.failure("HTTP call failed: " + e, e);
     }
   }
 

@@ -131,6 +131,8 @@ public final class AttemptRunner implements AutoCloseable {
               nowMs,
               null,
               null,
+              null,
+              task.spec().retry(),
               null));
       return;
     }
@@ -152,24 +154,36 @@ public final class AttemptRunner implements AutoCloseable {
           startedAtMs.set(startMs);
           InstanceStatus status;
           String error = null;
+          String stackTrace = null;
           ExecutionResult result = null;
           try {
             result = executor.execute(context);
             status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
             error = result.error();
+            if (result.cause() != null) {
+              stackTrace = StackTraces.of(result.cause());
+            }
           } catch (InterruptedException | HttpTimeoutException e) {
             status = InstanceStatus.TIMEOUT;
             error = "timed out after " + timeout.toMillis() + " ms";
           } catch (Exception | LinkageError e) {
             status = InstanceStatus.FAILED;
             error = e.toString();
+            stackTrace = StackTraces.of(e);
           }
           if (settled.compareAndSet(false, true)) {
             ScheduledFuture<?> t = timer.get();
             if (t != null) {
               t.cancel(false);
             }
-            finish(claimed, task, status, error, startMs, executor, context, result);
+            finish(
+                claimed,
+                task,
+                new Ending(status, error, stackTrace),
+                startMs,
+                executor,
+                context,
+                result);
           }
         });
   }
@@ -193,8 +207,10 @@ public final class AttemptRunner implements AutoCloseable {
                 finish(
                     claimed,
                     task,
-                    InstanceStatus.TIMEOUT,
-                    "timed out after " + timeout.toMillis() + " ms",
+                    new Ending(
+                        InstanceStatus.TIMEOUT,
+                        "timed out after " + timeout.toMillis() + " ms",
+                        null),
                     startMs == null ? clock.millis() : startMs,
                     executor,
                     context,
@@ -210,21 +226,33 @@ public final class AttemptRunner implements AutoCloseable {
     long nowMs = clock.millis();
     sink.accept(
         new Completion(
-            claimed, group, InstanceStatus.FAILED, error, nowMs, nowMs, null, null, null));
+            claimed,
+            group,
+            InstanceStatus.FAILED,
+            error,
+            nowMs,
+            nowMs,
+            null,
+            null,
+            null,
+            null,
+            null));
   }
+
+  /** How the run itself ended: status, one-line error, stack trace (when it threw). */
+  private record Ending(InstanceStatus status, String error, String stackTrace) {}
 
   private void finish(
       ClaimedInstance claimed,
       StoredTask task,
-      InstanceStatus status,
-      String error,
+      Ending ending,
       long startMs,
       TaskExecutor executor,
       ExecutionContext context,
       ExecutionResult result) {
     inFlight.decrementAndGet();
     running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
-    if (stopping && status == InstanceStatus.TIMEOUT) {
+    if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       log.info(
           "{} attempt {} interrupted by shutdown; left for recovery",
@@ -236,13 +264,15 @@ public final class AttemptRunner implements AutoCloseable {
         new Completion(
             claimed,
             task.spec().group(),
-            status,
-            error,
+            ending.status(),
+            ending.error(),
             startMs,
             clock.millis(),
             executor,
             context,
-            result));
+            result,
+            task.spec().retry(),
+            ending.stackTrace()));
   }
 
   /**

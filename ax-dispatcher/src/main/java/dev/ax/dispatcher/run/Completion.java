@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.spi.ExecutionContext;
 import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.spi.TaskExecutor;
@@ -11,6 +12,10 @@ import dev.ax.common.store.ClaimedInstance;
  *
  * @param executor null when no executor ran (task or executor missing)
  * @param result null when the executor threw or timed out
+ * @param retryPolicy the task's, or null when the attempt cannot be retried at all (its task or
+ *     executor is missing)
+ * @param stackTrace the stack trace when the executor threw, else null; it goes to the dead letter,
+ *     never to the log
  */
 public record Completion(
     ClaimedInstance claimed,
@@ -21,4 +26,6 @@ public record Completion(
     long finishedAtMs,
     TaskExecutor executor,
     ExecutionContext context,
-    ExecutionResult result) {}
+    ExecutionResult result,
+    RetryPolicy retryPolicy,
+    String stackTrace) {}

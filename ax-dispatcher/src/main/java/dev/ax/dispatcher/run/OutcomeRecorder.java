@@ -2,10 +2,13 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.contract.TaskDeadEvent;
+import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
@@ -46,10 +49,15 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final Counter failed;
   private final Counter timedOut;
   private final Counter takenBack;
+  private final Counter retried;
+  private final Counter dead;
+  private final RetryPlanner planner;
   private volatile boolean running = true;
 
-  public OutcomeRecorder(StageContext context, KafkaProducer<String, byte[]> producer) {
+  public OutcomeRecorder(
+      StageContext context, KafkaProducer<String, byte[]> producer, RetryPlanner planner) {
     this.context = context;
+    this.planner = planner;
     this.instances = new InstanceStore(context.dataSource());
     this.producer = producer;
     MeterRegistry meters = context.meters();
@@ -57,6 +65,8 @@ public final class OutcomeRecorder implements AutoCloseable {
     this.failed = meters.counter("ax.dispatcher.failed");
     this.timedOut = meters.counter("ax.dispatcher.timeout");
     this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
+    this.retried = meters.counter("ax.dispatcher.retried");
+    this.dead = meters.counter("ax.dispatcher.dead");
     this.thread = new Thread(this::run, "ax-dispatcher-record");
   }
 
@@ -112,7 +122,8 @@ public final class OutcomeRecorder implements AutoCloseable {
               c.claimed().attempt(),
               c.status(),
               c.error(),
-              c.finishedAtMs()));
+              c.finishedAtMs(),
+              planner.plan(c, nowMs)));
     }
     List<Boolean> recorded = instances.recordOutcomes(outcomes, context.nodeId(), nowMs);
     for (int i = 0; i < batch.size(); i++) {
@@ -127,11 +138,81 @@ public final class OutcomeRecorder implements AutoCloseable {
             c.claimed().traceId());
         continue;
       }
+      AfterFailure after = outcomes.get(i).after();
       count(c.status());
-      logOutcome(c);
-      emit(c);
+      logOutcome(c, after);
+      emit(c, after);
+      emitFollowUp(c, after, nowMs);
       callHook(c);
     }
+  }
+
+  /** Where the instance stands after this attempt. */
+  private static InstanceStatus instanceStatus(Completion c, AfterFailure after) {
+    if (after instanceof AfterFailure.Retry) {
+      return InstanceStatus.RETRYING;
+    }
+    if (after instanceof AfterFailure.Dead) {
+      return InstanceStatus.DEAD;
+    }
+    return c.status();
+  }
+
+  /** The retry for the retry stage, or the dead instance for the dead-letter stage. */
+  private void emitFollowUp(Completion c, AfterFailure after, long nowMs) {
+    ProducerRecord<String, byte[]> record;
+    if (after instanceof AfterFailure.Retry retry) {
+      retried.increment();
+      TaskRetryEvent event =
+          new TaskRetryEvent(
+              AxJson.VERSION,
+              c.claimed().taskId(),
+              c.claimed().instanceId(),
+              c.claimed().seq(),
+              c.claimed().attempt(),
+              retry.atMs(),
+              c.claimed().traceId(),
+              c.group(),
+              c.error());
+      record =
+          new ProducerRecord<>(context.topics().retry(), c.claimed().taskId(), AxJson.write(event));
+    } else if (after instanceof AfterFailure.Dead death) {
+      dead.increment();
+      TaskDeadEvent event =
+          new TaskDeadEvent(
+              AxJson.VERSION,
+              c.claimed().taskId(),
+              c.claimed().instanceId(),
+              c.claimed().attempt(),
+              c.status(),
+              c.error(),
+              death.reason(),
+              c.stackTrace(),
+              c.claimed().traceId(),
+              c.group(),
+              nowMs);
+      record =
+          new ProducerRecord<>(
+              context.topics().deadletter(), c.claimed().taskId(), AxJson.write(event));
+    } else {
+      return;
+    }
+    record
+        .headers()
+        .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+    producer.send(
+        record,
+        (metadata, error) -> {
+          if (error != null) {
+            // The row is RETRYING or DEAD already: the retry stage's and the dead-letter
+            // stage's database scans find it without this event.
+            log.warn(
+                "Follow-up event for {} not sent [traceId={}]: {}",
+                c.claimed().instanceId(),
+                c.claimed().traceId(),
+                error.toString());
+          }
+        });
   }
 
   private void count(InstanceStatus status) {
@@ -142,7 +223,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     }
   }
 
-  private void logOutcome(Completion c) {
+  private void logOutcome(Completion c, AfterFailure after) {
     long durationMs = c.finishedAtMs() - c.startedAtMs();
     if (c.status() == InstanceStatus.SUCCESS) {
       log.debug(
@@ -153,17 +234,20 @@ public final class OutcomeRecorder implements AutoCloseable {
           c.claimed().traceId());
     } else {
       log.warn(
-          "{} attempt {} {} after {} ms: {} [traceId={}]",
+          "{} attempt {} {} after {} ms: {}; {} [traceId={}]",
           c.claimed().instanceId(),
           c.claimed().attempt(),
           c.status(),
           durationMs,
           c.error(),
+          after instanceof AfterFailure.Retry retry
+              ? retry.reason()
+              : after instanceof AfterFailure.Dead death ? "DEAD, " + death.reason() : "final",
           c.claimed().traceId());
     }
   }
 
-  private void emit(Completion c) {
+  private void emit(Completion c, AfterFailure after) {
     TaskCompletedEvent event =
         new TaskCompletedEvent(
             AxJson.VERSION,
@@ -179,7 +263,8 @@ public final class OutcomeRecorder implements AutoCloseable {
             c.claimed().claimedAtMs() - c.claimed().dueAtMs(),
             c.claimed().traceId(),
             c.error(),
-            context.nodeId());
+            context.nodeId(),
+            instanceStatus(c, after));
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(
             context.topics().completed(), c.claimed().taskId(), AxJson.write(event));

@@ -21,14 +21,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ax up}: every stage in this JVM, on embedded Kafka and MariaDB (kept in the work directory
  * across restarts) unless {@code AX_KAFKA_BOOTSTRAP} and {@code AX_JDBC_URL} name servers. Runs
- * until SIGINT or SIGTERM, then stops the stages (dispatcher, ticker, ingest), the runtime and the
- * servers, and exits 0. Runs on the main thread.
+ * until SIGINT or SIGTERM, then stops the stages (dispatcher first), the runtime and the servers,
+ * and exits 0. Runs on the main thread.
  */
 @Command(
     name = "up",
     mixinStandardHelpOptions = true,
     description = {
-      "Run every stage (ingest, ticker, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
+      "Run every stage (ingest, ticker, retry, dead-letter, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
       "Starts an embedded Kafka and MariaDB under the work directory (their data survives"
           + " restarts) unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are set.",
       "Writes <work-dir>/up.env so that `ax submit` finds the broker."
@@ -62,7 +62,14 @@ public final class UpCommand implements Callable<Integer> {
           CompletionPrinter printer =
               CompletionPrinter.start(servers.bootstrapServers(), topics.completed(), out)) {
         UpEnvFile.write(
-            workDir, new UpEnvFile.Contents(servers.bootstrapServers(), topics.prefix()));
+            workDir,
+            servers.isEmbedded()
+                ? new UpEnvFile.Contents(
+                    servers.bootstrapServers(),
+                    topics.prefix(),
+                    config.get(ConfigKeys.JDBC_URL),
+                    config.get(ConfigKeys.JDBC_USER))
+                : new UpEnvFile.Contents(servers.bootstrapServers(), topics.prefix()));
         try {
           out.println(readyLine(servers, config, topics));
           out.println(

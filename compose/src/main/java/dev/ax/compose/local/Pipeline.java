@@ -3,8 +3,10 @@ package dev.ax.compose.local;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.StageRuntime;
+import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.ingest.IngestStage;
+import dev.ax.retry.RetryStage;
 import dev.ax.ticker.TickerStage;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -12,12 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every stage of AX in this JVM: ingest, ticker and dispatcher over one {@link StageRuntime} (one
- * database pool, one clock, one metrics endpoint).
+ * Every stage of AX in this JVM: ingest, ticker, dead-letter, retry and dispatcher over one {@link
+ * StageRuntime} (one database pool, one clock, one metrics endpoint).
  *
- * <p>{@link #close()} stops them in the order dispatcher, ticker, ingest (each drains what it has
- * in hand), then the runtime. A stage that fails to stop is logged and the others are still
- * stopped. Start and close are called by one thread; {@link #context()} from any.
+ * <p>{@link #close()} stops them in the reverse order (dispatcher first; each drains what it has in
+ * hand), then the runtime. A stage that fails to stop is logged and the others are still stopped.
+ * Start and close are called by one thread; {@link #context()} from any.
  */
 public final class Pipeline implements AutoCloseable {
 
@@ -34,8 +36,8 @@ public final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Opens the runtime (pool, migrations, clock, topics, metrics) and starts the three stages. If
-   * one fails to start, what already started is stopped again before the exception propagates.
+   * Opens the runtime (pool, migrations, clock, topics, metrics) and starts every stage. If one
+   * fails to start, what already started is stopped again before the exception propagates.
    *
    * @param processName the name in logs and pool names, e.g. {@code ax}
    */
@@ -58,6 +60,8 @@ public final class Pipeline implements AutoCloseable {
     try {
       started.push(new NamedStage("ingest", new IngestStage(context).start()));
       started.push(new NamedStage("ticker", new TickerStage(context).start()));
+      started.push(new NamedStage("dead-letter", new DeadLetterStage(context).start()));
+      started.push(new NamedStage("retry", new RetryStage(context).start()));
       started.push(new NamedStage("dispatcher", new DispatcherStage(context).start()));
       for (int n = 2; n <= dispatchers; n++) {
         StageContext replica =
@@ -83,7 +87,7 @@ public final class Pipeline implements AutoCloseable {
     return runtime.context();
   }
 
-  /** Stops dispatcher, ticker and ingest in that order, then the runtime. */
+  /** Stops the stages, last started first, then the runtime. */
   @Override
   public void close() {
     closeAll(stages);

@@ -15,16 +15,25 @@ import java.util.Optional;
 
 /**
  * {@code up.env} in the work directory: where a running {@code ax up} can be reached, as lines
- * {@code AX_KAFKA_BOOTSTRAP=host:port} and {@code AX_TOPIC_PREFIX=prefix}, so that {@code ax
- * submit} finds the broker without configuration. Written when {@code ax up} is ready (atomically,
- * so a reader never sees half a file), deleted when it stops. Stateless.
+ * {@code AX_KAFKA_BOOTSTRAP=host:port} and {@code AX_TOPIC_PREFIX=prefix}, and for an embedded
+ * database {@code AX_JDBC_URL} and {@code AX_JDBC_USER} (never a password, never an external
+ * database's URL, which may carry one), so that {@code ax submit}, {@code ax dlq} and {@code ax
+ * switch} find AX without configuration. Written when {@code ax up} is ready (atomically, so a
+ * reader never sees half a file), deleted when it stops. Stateless.
  */
 public final class UpEnvFile {
 
   public static final String FILE_NAME = "up.env";
 
   /** What the file says. */
-  public record Contents(String bootstrapServers, String topicPrefix) {}
+  public record Contents(
+      String bootstrapServers, String topicPrefix, String jdbcUrl, String jdbcUser) {
+
+    /** Without a database: commands that need one ask for AX_JDBC_URL. */
+    public Contents(String bootstrapServers, String topicPrefix) {
+      this(bootstrapServers, topicPrefix, "", "");
+    }
+  }
 
   private UpEnvFile() {}
 
@@ -47,7 +56,17 @@ public final class UpEnvFile {
             + ConfigKeys.TOPIC_PREFIX.name()
             + "="
             + contents.topicPrefix()
-            + "\n";
+            + "\n"
+            + (contents.jdbcUrl().isEmpty()
+                ? ""
+                : ConfigKeys.JDBC_URL.name()
+                    + "="
+                    + contents.jdbcUrl()
+                    + "\n"
+                    + ConfigKeys.JDBC_USER.name()
+                    + "="
+                    + contents.jdbcUser()
+                    + "\n");
     try {
       Files.createDirectories(workDir);
       Path tmp = Files.createTempFile(workDir, FILE_NAME, ".tmp");
@@ -83,7 +102,11 @@ public final class UpEnvFile {
       return Optional.empty();
     }
     return Optional.of(
-        new Contents(bootstrap, values.getOrDefault(ConfigKeys.TOPIC_PREFIX.name(), "")));
+        new Contents(
+            bootstrap,
+            values.getOrDefault(ConfigKeys.TOPIC_PREFIX.name(), ""),
+            values.getOrDefault(ConfigKeys.JDBC_URL.name(), ""),
+            values.getOrDefault(ConfigKeys.JDBC_USER.name(), "")));
   }
 
   public static void delete(Path workDir) {

@@ -1,0 +1,88 @@
+package dev.ax.common.stage;
+
+import dev.ax.common.store.SwitchStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The emergency switches as one stage sees them: read from the database every {@code poll}; each
+ * change is logged once by each stage when it takes effect there. Until the first read succeeds,
+ * and while the database is away, the last values read hold (all on at start).
+ *
+ * <p>Thread-safe: one thread reads the database; the getters read a volatile snapshot.
+ */
+public final class Switches implements AutoCloseable {
+
+  /** {@code off}: every failure goes straight to a dead letter and pending retries are held. */
+  public static final String RETRIES = "retries";
+
+  private static final Logger log = LoggerFactory.getLogger(Switches.class);
+
+  private final SwitchStore store;
+  private final Duration poll;
+  private final String stage;
+  private final ScheduledExecutorService reader;
+  private volatile Map<String, SwitchStore.Switch> current = Map.of();
+
+  public Switches(SwitchStore store, Duration poll, String stage) {
+    this.store = store;
+    this.poll = poll;
+    this.stage = stage;
+    this.reader =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, stage + "-switches");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Reads once now (so a stage starts with the switches as they are), then every poll. */
+  public Switches start() {
+    refresh();
+    reader.scheduleWithFixedDelay(
+        this::refresh, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public boolean retriesEnabled() {
+    SwitchStore.Switch retries = current.get(RETRIES);
+    return retries == null || !retries.value().equalsIgnoreCase("off");
+  }
+
+  /** Reads the switches and logs each one whose version moved since the last read. */
+  void refresh() {
+    Map<String, SwitchStore.Switch> read;
+    try {
+      read = store.all();
+    } catch (RuntimeException e) {
+      log.warn("{}: could not read the switches, keeping the last values: {}", stage, e.toString());
+      return;
+    }
+    Map<String, SwitchStore.Switch> before = current;
+    for (SwitchStore.Switch s : read.values()) {
+      SwitchStore.Switch old = before.get(s.name());
+      if (old == null || old.version() != s.version()) {
+        log.info(
+            "{}: switch {} is {} (version {}, set by {}) and takes effect here now",
+            stage,
+            s.name(),
+            s.value(),
+            s.version(),
+            s.updatedBy());
+      }
+    }
+    current = new HashMap<>(read);
+  }
+
+  @Override
+  public void close() {
+    reader.shutdownNow();
+  }
+}

@@ -1,0 +1,12 @@
+package dev.ax.deadletter;
+
+import dev.ax.common.stage.StageMain;
+
+/** Runs the dead-letter stage on its own, configured by AX_* environment variables. */
+public final class DeadLetterMain {
+  private DeadLetterMain() {}
+
+  public static void main(String[] args) {
+    StageMain.run("ax-deadletter", context -> new DeadLetterStage(context).start());
+  }
+}

@@ -1,0 +1,209 @@
+package dev.ax.deadletter;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDeadEvent;
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.DeadLetterStore;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import io.micrometer.core.instrument.Counter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dead-letter stage: consumes {@code ax.task.deadletter} and stores one dead letter per DEAD
+ * instance (idempotent on the instance id), holding the task as it is stored, every attempt from
+ * the audit log and the last stack trace; then counts it ({@code ax.deadletter.stored}) and alerts
+ * through the webhook. A sweep every {@link #SWEEP_EVERY} stores letters for DEAD instances whose
+ * event was lost (without a stack: only the event carries it). Log lines carry no stack.
+ *
+ * <p>Threading: one consumer thread; one sweep thread; one webhook thread. The store is idempotent,
+ * so the two writers may race on one instance.
+ */
+public final class DeadLetterStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DeadLetterStage.class);
+  static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
+
+  private final StageContext context;
+  private final DeadLetterStore letters;
+  private final TaskStore tasks;
+  private final InstanceStore instances;
+  private final AuditLog audit;
+  private final WebhookAlerter alerter;
+  private final ConsumerLoop loop;
+  private final Counter stored;
+  private final ScheduledExecutorService sweeper =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "ax-deadletter-sweep");
+            t.setDaemon(true);
+            return t;
+          });
+
+  public DeadLetterStage(StageContext context) {
+    this.context = context;
+    this.letters = new DeadLetterStore(context.dataSource());
+    this.tasks = new TaskStore(context.dataSource());
+    this.instances = new InstanceStore(context.dataSource());
+    this.audit = new AuditLog(context.dataSource());
+    String url = context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL);
+    this.alerter =
+        new WebhookAlerter(
+            url.isBlank() ? null : URI.create(url),
+            context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_PER_MINUTE),
+            context.meters());
+    this.stored = context.meters().counter("ax.deadletter.stored");
+    this.loop =
+        new ConsumerLoop(
+            "ax-deadletter",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("deadletter"),
+                context.nodeId() + "-deadletter",
+                200),
+            List.of(context.topics().deadletter()),
+            this::handle,
+            Duration.ofSeconds(1));
+  }
+
+  public DeadLetterStage start() {
+    loop.start();
+    sweeper.scheduleWithFixedDelay(
+        this::sweepQuietly, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    log.info(
+        "Dead-letter stage {} started on {}; webhook {}",
+        context.nodeId(),
+        context.topics().deadletter(),
+        context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL).isBlank() ? "off" : "on");
+    return this;
+  }
+
+  private void handle(ConsumerRecords<String, byte[]> records) {
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TaskDeadEvent event;
+      try {
+        event = AxJson.read(record.value(), TaskDeadEvent.class);
+      } catch (RuntimeException e) {
+        log.warn(
+            "Ignoring unreadable dead-letter event at {}-{}@{}: {}",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.getMessage());
+        continue;
+      }
+      store(
+          event.instanceId(),
+          event.taskId(),
+          event.group(),
+          event.error(),
+          event.stackTrace(),
+          event.reason(),
+          event.traceId());
+    }
+  }
+
+  private void store(
+      String instanceId,
+      String taskId,
+      String group,
+      String error,
+      String stack,
+      String reason,
+      String traceId) {
+    Optional<StoredTask> task = Optional.ofNullable(tasks.findAll(List.of(taskId)).get(taskId));
+    String snapshot =
+        task.map(t -> TaskSpecJson.write(t.spec()).toString()).orElse("{\"missing\":true}");
+    String letterGroup =
+        group != null ? group : task.map(t -> t.spec().group()).orElse(TaskSpec.DEFAULT_GROUP);
+    List<AttemptHistory.Attempt> attempts = AttemptHistory.of(audit.history(instanceId));
+    long nowMs = context.clock().millis();
+    boolean isNew =
+        letters.store(
+            new DeadLetterStore.DeadLetter(
+                0,
+                instanceId,
+                taskId,
+                letterGroup,
+                snapshot,
+                AxJson.writeString(attempts),
+                error,
+                stack,
+                "OPEN",
+                reason,
+                nowMs,
+                nowMs));
+    if (!isNew) {
+      return;
+    }
+    stored.increment();
+    log.warn(
+        "Dead letter stored for {} after {} attempt(s): {}; {} [traceId={}]",
+        instanceId,
+        attempts.size(),
+        error,
+        reason,
+        traceId);
+    Map<String, Object> alert = new LinkedHashMap<>();
+    alert.put("event", "ax.deadletter");
+    alert.put("instanceId", instanceId);
+    alert.put("taskId", taskId);
+    alert.put("group", letterGroup);
+    alert.put("attempts", attempts.size());
+    alert.put("error", error);
+    alert.put("reason", reason);
+    alert.put("traceId", traceId);
+    alert.put("atMs", nowMs);
+    alerter.alert(alert, nowMs);
+  }
+
+  /** Letters for DEAD instances whose dead-letter event never arrived. */
+  private void sweepQuietly() {
+    try {
+      for (String instanceId : letters.deadWithoutLetter(100)) {
+        Optional<InstanceRow> row = instances.find(instanceId);
+        if (row.isEmpty()) {
+          continue;
+        }
+        store(
+            instanceId,
+            row.get().taskId(),
+            null,
+            row.get().lastError(),
+            null,
+            "found DEAD without a dead letter (its event was lost); no stack trace",
+            row.get().traceId());
+      }
+    } catch (RuntimeException e) {
+      log.warn("Dead-letter sweep failed, the next one retries: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    loop.close();
+    sweeper.shutdownNow();
+    alerter.close();
+    log.info("Dead-letter stage {} stopped", context.nodeId());
+  }
+}

@@ -1,0 +1,89 @@
+package dev.ax.dispatcher.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.spi.ExecutionResult;
+import dev.ax.common.store.AfterFailure;
+import dev.ax.common.store.ClaimedInstance;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class RetryPlannerTest {
+
+  private static final RetryPolicy THREE_NO_JITTER =
+      new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(60), false);
+
+  private final AtomicBoolean retriesOn = new AtomicBoolean(true);
+  private final RetryPlanner planner = new RetryPlanner(retriesOn::get, () -> 0.5);
+
+  private static Completion failed(
+      int attempt, int retryBase, RetryPolicy policy, ExecutionResult result) {
+    ClaimedInstance claimed =
+        new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7);
+    return new Completion(
+        claimed, "default", InstanceStatus.FAILED, "boom", 0, 10, null, null, result, policy, null);
+  }
+
+  @Test
+  void eachFailureWithinTheBudgetIsRetriedAfterTheExponentialBackoff() {
+    long nowMs = 1_000_000;
+    long[] expected = {1000, 2000, 4000};
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      AfterFailure after =
+          planner.plan(failed(attempt, 0, THREE_NO_JITTER, ExecutionResult.failure("x")), nowMs);
+      assertThat(after).isInstanceOf(AfterFailure.Retry.class);
+      assertThat(((AfterFailure.Retry) after).atMs()).isEqualTo(nowMs + expected[attempt - 1]);
+      assertThat(((AfterFailure.Retry) after).reason()).startsWith("retry " + attempt + " of 3");
+    }
+  }
+
+  @Test
+  void theFailureAfterTheLastRetryIsDead() {
+    AfterFailure after = planner.plan(failed(4, 0, THREE_NO_JITTER, null), 0);
+    assertThat(after).isInstanceOf(AfterFailure.Dead.class);
+    assertThat(((AfterFailure.Dead) after).reason()).contains("retries exhausted");
+  }
+
+  @Test
+  void aReplayedInstanceGetsAFreshBudget() {
+    // Attempts 1-4 failed, then the dead letter was replayed (retry base 4): attempt 5 is the
+    // first of a new budget.
+    assertThat(planner.plan(failed(5, 4, THREE_NO_JITTER, null), 0))
+        .isInstanceOf(AfterFailure.Retry.class);
+    assertThat(planner.plan(failed(8, 4, THREE_NO_JITTER, null), 0))
+        .isInstanceOf(AfterFailure.Dead.class);
+  }
+
+  @Test
+  void aPermanentFailureAMissingTaskOrRetriesSwitchedOffGoStraightToDead() {
+    assertThat(
+            planner.plan(failed(1, 0, THREE_NO_JITTER, ExecutionResult.permanentFailure("4xx")), 0))
+        .isInstanceOf(AfterFailure.Dead.class);
+    assertThat(planner.plan(failed(1, 0, null, null), 0)).isInstanceOf(AfterFailure.Dead.class);
+    retriesOn.set(false);
+    AfterFailure off = planner.plan(failed(1, 0, THREE_NO_JITTER, null), 0);
+    assertThat(off).isInstanceOf(AfterFailure.Dead.class);
+    assertThat(((AfterFailure.Dead) off).reason()).contains("switched off");
+  }
+
+  @Test
+  void jitterPicksBetweenHalfAndAllOfTheBackoff() {
+    RetryPolicy jittered = new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(60), true);
+    assertThat(jittered.delayBeforeRetry(2, 0.0)).isEqualTo(Duration.ofMillis(1000));
+    assertThat(jittered.delayBeforeRetry(2, 0.999999)).isEqualTo(Duration.ofMillis(2000));
+    assertThat(jittered.delayBeforeRetry(2, 0.5).toMillis()).isBetween(1000L, 2000L);
+    assertThat(jittered.delayBeforeRetry(30, 0.999999)).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void aSuccessNeedsNothing() {
+    ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7);
+    Completion ok =
+        new Completion(
+            claimed, "default", InstanceStatus.SUCCESS, null, 0, 1, null, null, null, null, null);
+    assertThat(planner.plan(ok, 0)).isNull();
+  }
+}

@@ -1,0 +1,12 @@
+package dev.ax.retry;
+
+import dev.ax.common.stage.StageMain;
+
+/** Runs the retry stage on its own, configured by AX_* environment variables. */
+public final class RetryMain {
+  private RetryMain() {}
+
+  public static void main(String[] args) {
+    StageMain.run("ax-retry", context -> new RetryStage(context).start());
+  }
+}

@@ -1,0 +1,330 @@
+package dev.ax.retry;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.contract.TaskRetryEvent;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.stage.Switches;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.StoreException;
+import dev.ax.common.store.SwitchStore;
+import dev.ax.common.wheel.AddResult;
+import dev.ax.common.wheel.TimingWheel;
+import io.micrometer.core.instrument.Counter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The retry stage: holds each failed attempt until its backoff is over, then moves the instance
+ * RETRYING → DISPATCHED with a conditional UPDATE and emits it on {@code ax.task.due.retry}, at
+ * most {@code AX_RETRY_RATE} a second and while fewer than {@code AX_RETRY_MAX_IN_FLIGHT} retried
+ * attempts are in flight.
+ *
+ * <p>Its pending retries live in the database (the dispatcher records RETRYING with the time of the
+ * next attempt in the failure's own transaction). The stage's wheel is a cache of those due within
+ * {@code AX_RETRY_HORIZON}: fed by {@code ax.task.retry} as failures happen and by a database scan
+ * every {@code AX_RETRY_RESCAN}, which is also its rebuild after a restart. Replicas share the work
+ * by the partitions of {@code ax.task.retry} they hold: a replica's scan keeps the instances whose
+ * task id maps to its partitions. A retry that two replicas both fire (during a rebalance) is
+ * dispatched once: the UPDATE is conditional on RETRYING.
+ *
+ * <p>While the {@code retries} switch is off ({@code ax switch retries off}) the stage dispatches
+ * nothing: pending retries wait, and new failures go straight to dead letters (the dispatchers read
+ * the same switch).
+ *
+ * <p>Threading: {@code ax-retry-fire} owns the wheel and the quota; the consumer thread and the
+ * scan hand instances over through a bounded queue (an instance that does not fit is picked up by
+ * the next scan); {@code ax-retry-sched} runs the scan and counts retries in flight.
+ */
+public final class RetryStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(RetryStage.class);
+  private static final int HANDOFF_CAPACITY = 100_000;
+  private static final int MAX_PENDING = 1_000_000;
+  private static final int MAX_DISPATCH_BATCH = 500;
+  private static final long IDLE_WAIT_MS = 10;
+
+  private record Pending(long seq, long atMs) {}
+
+  private final StageContext context;
+  private final InstanceStore instances;
+  private final KafkaProducer<String, byte[]> producer;
+  private final ConsumerLoop loop;
+  private final Duration horizon;
+  private final Duration rescan;
+  private final ArrayBlockingQueue<Pending> handoff = new ArrayBlockingQueue<>(HANDOFF_CAPACITY);
+  private final Set<Integer> ownedPartitions = ConcurrentHashMap.newKeySet();
+  private final AtomicLong inFlight = new AtomicLong();
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "ax-retry-sched");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Thread fireThread;
+  private final Switches switches;
+  private final Counter dispatched;
+  private final Counter heldBack;
+  private final int ratePerSecond;
+  private final int maxInFlight;
+  private volatile boolean running = true;
+  private volatile int retryPartitions = -1;
+
+  public RetryStage(StageContext context) {
+    this.context = context;
+    this.instances = new InstanceStore(context.dataSource());
+    this.horizon = context.config().get(ConfigKeys.RETRY_HORIZON);
+    this.rescan = context.config().get(ConfigKeys.RETRY_RESCAN);
+    this.ratePerSecond = context.config().get(ConfigKeys.RETRY_RATE);
+    this.maxInFlight = context.config().get(ConfigKeys.RETRY_MAX_IN_FLIGHT);
+    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-retry");
+    this.dispatched = context.meters().counter("ax.retry.dispatched");
+    this.heldBack = context.meters().counter("ax.retry.held.back.by.quota");
+    context.meters().gauge("ax.retry.in.flight", inFlight);
+    this.fireThread = new Thread(this::fireLoop, "ax-retry-fire");
+    this.switches =
+        new Switches(
+            new SwitchStore(context.dataSource()),
+            context.config().get(ConfigKeys.SWITCH_POLL),
+            "ax-retry");
+    this.loop =
+        new ConsumerLoop(
+            "ax-retry",
+            KafkaClients.consumer(
+                context.bootstrapServers(),
+                context.topics().group("retry"),
+                context.nodeId() + "-retry",
+                500),
+            List.of(context.topics().retry()),
+            new ConsumerLoop.BatchHandler() {
+              @Override
+              public void handle(ConsumerRecords<String, byte[]> records) {
+                take(records);
+              }
+
+              @Override
+              public void onAssigned(Collection<TopicPartition> partitions) {
+                partitions.forEach(p -> ownedPartitions.add(p.partition()));
+                scheduler.execute(RetryStage.this::scanQuietly); // rebuild what they hold now
+              }
+
+              @Override
+              public void onRevoked(Collection<TopicPartition> partitions) {
+                partitions.forEach(p -> ownedPartitions.remove(p.partition()));
+              }
+            },
+            Duration.ofSeconds(1));
+  }
+
+  public RetryStage start() {
+    retryPartitions = producer.partitionsFor(context.topics().retry()).size();
+    switches.start();
+    fireThread.start();
+    scheduler.scheduleWithFixedDelay(
+        this::scanQuietly, rescan.toMillis(), rescan.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(this::countInFlightQuietly, 0, 500, TimeUnit.MILLISECONDS);
+    loop.start();
+    log.info(
+        "Retry stage {} started on {}: at most {}/s and {} in flight",
+        context.nodeId(),
+        context.topics().retry(),
+        ratePerSecond,
+        maxInFlight);
+    return this;
+  }
+
+  /** Retry events as failures happen: those due within the horizon go to the wheel now. */
+  private void take(ConsumerRecords<String, byte[]> records) {
+    long untilMs = context.clock().millis() + horizon.toMillis();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TaskRetryEvent event;
+      try {
+        event = AxJson.read(record.value(), TaskRetryEvent.class);
+      } catch (RuntimeException e) {
+        log.warn(
+            "Ignoring unreadable retry event at {}-{}@{}: {}",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.getMessage());
+        continue;
+      }
+      if (event.retryAtMs() < untilMs) {
+        handoff.offer(new Pending(event.seq(), event.retryAtMs())); // full: the scan has it
+      }
+    }
+  }
+
+  /** The database scan: pending retries due within the horizon, of this replica's partitions. */
+  private void scanQuietly() {
+    try {
+      int partitions = retryPartitions;
+      if (partitions < 1 || ownedPartitions.isEmpty()) {
+        return;
+      }
+      long untilMs = context.clock().millis() + horizon.toMillis();
+      int offered = 0;
+      for (InstanceStore.PendingRetry retry : instances.findPendingRetries(untilMs, MAX_PENDING)) {
+        if (ownedPartitions.contains(partitionOf(retry.taskId(), partitions))
+            && handoff.offer(new Pending(retry.seq(), retry.nextAttemptAtMs()))) {
+          offered++;
+        }
+      }
+      log.debug("Retry scan offered {} pending retr(ies) to the wheel", offered);
+    } catch (RuntimeException e) {
+      log.warn("Retry scan failed, the next one retries: {}", e.toString());
+    }
+  }
+
+  /** The partition Kafka's default partitioner gives a record keyed by {@code taskId}. */
+  static int partitionOf(String taskId, int partitions) {
+    return Utils.toPositive(Utils.murmur2(taskId.getBytes(StandardCharsets.UTF_8))) % partitions;
+  }
+
+  private void countInFlightQuietly() {
+    try {
+      inFlight.set(instances.countRetriesInFlight());
+    } catch (RuntimeException e) {
+      log.warn("Could not count retries in flight: {}", e.toString());
+    }
+  }
+
+  private void fireLoop() {
+    TimingWheel wheel = new TimingWheel(MAX_PENDING, context.clock().millis());
+    RetryQuota quota = new RetryQuota(ratePerSecond, maxInFlight, context.clock().millis());
+    Set<Long> ready = new LinkedHashSet<>();
+    while (running) {
+      try {
+        Pending next = handoff.poll(IDLE_WAIT_MS, TimeUnit.MILLISECONDS);
+        while (next != null) {
+          AddResult added = wheel.add(next.seq(), 0, next.atMs());
+          if (added == AddResult.ALREADY_DUE) {
+            ready.add(next.seq());
+          }
+          next = handoff.poll();
+        }
+        long nowMs = context.clock().millis();
+        wheel.advanceTo(
+            nowMs,
+            (group, dueAtMs, seqs, count) -> {
+              for (int i = 0; i < count; i++) {
+                ready.add(seqs[i]);
+              }
+            });
+        if (!ready.isEmpty() && switches.retriesEnabled()) {
+          dispatchReady(ready, quota, nowMs);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error("Retry firing loop caught an unexpected error; continuing", e);
+      }
+    }
+  }
+
+  /** Dispatches as many ready retries as the quota allows, oldest first; the rest wait. */
+  private void dispatchReady(Set<Long> ready, RetryQuota quota, long nowMs)
+      throws InterruptedException {
+    int permits = quota.take(Math.min(ready.size(), MAX_DISPATCH_BATCH), inFlight.get(), nowMs);
+    if (permits < ready.size()) {
+      heldBack.increment(ready.size() - permits);
+    }
+    if (permits == 0) {
+      return;
+    }
+    List<Long> batch = new ArrayList<>(permits);
+    Iterator<Long> it = ready.iterator();
+    while (batch.size() < permits && it.hasNext()) {
+      batch.add(it.next());
+      it.remove();
+    }
+    List<DueInstance> moved;
+    try {
+      moved = instances.dispatchRetries(batch, context.nodeId(), nowMs);
+    } catch (StoreException e) {
+      log.warn(
+          "Could not dispatch {} retr(ies), retrying in 1 s: {}", batch.size(), e.getMessage());
+      ready.addAll(batch);
+      Thread.sleep(1000); // back-off while the database is away, not synchronisation
+      return;
+    }
+    inFlight.addAndGet(moved.size());
+    dispatched.increment(moved.size());
+    for (DueInstance instance : moved) {
+      TaskDueEvent event =
+          new TaskDueEvent(
+              AxJson.VERSION,
+              instance.taskId(),
+              instance.instanceId(),
+              instance.dueAtMs(),
+              0,
+              nowMs,
+              instance.traceId(),
+              null);
+      ProducerRecord<String, byte[]> record =
+          new ProducerRecord<>(context.topics().dueRetry(), instance.taskId(), AxJson.write(event));
+      record
+          .headers()
+          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              // DISPATCHED already: the ticker's reaper emits it again when nobody claims it.
+              log.warn(
+                  "Retry of {} not emitted [traceId={}]: {}",
+                  instance.instanceId(),
+                  instance.traceId(),
+                  error.toString());
+            }
+          });
+    }
+    if (!moved.isEmpty()) {
+      log.debug("Dispatched {} retr(ies)", moved.size());
+    }
+  }
+
+  /** Stops consuming and firing; pending retries stay RETRYING in the database for the next run. */
+  @Override
+  public void close() {
+    running = false;
+    loop.close();
+    scheduler.shutdownNow();
+    fireThread.interrupt();
+    try {
+      fireThread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    switches.close();
+    producer.close(Duration.ofSeconds(5));
+    log.info("Retry stage {} stopped", context.nodeId());
+  }
+}
