@@ -14,15 +14,11 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.DispatcherMain;
 import dev.ax.dispatcher.DispatcherStage;
-import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ingest.IngestStage;
 import dev.ax.ticker.TickerStage;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,30 +119,8 @@ class DispatcherCrashIT {
     }
   }
 
-  /** The dispatcher's own {@code main} in a JVM of its own, on this test's broker and database. */
   private static Process startDispatcherProcess(AxTestEnv env, String nodeId) throws Exception {
-    DatabaseCoordinates db = env.database();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            java,
-            "-Xmx256m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            DispatcherMain.class.getName());
-    Map<String, String> environment = builder.environment();
-    environment.keySet().removeIf(key -> key.startsWith("AX_"));
-    environment.put("AX_KAFKA_BOOTSTRAP", env.bootstrapServers());
-    environment.put("AX_JDBC_URL", db.jdbcUrl());
-    environment.put("AX_JDBC_USER", db.user());
-    environment.put("AX_JDBC_PASSWORD", db.password());
-    environment.put("AX_TOPIC_PREFIX", env.topicPrefix());
-    environment.put("AX_NODE_ID", nodeId);
-    environment.put("AX_METRICS_BIND", "off");
-    environment.put("AX_DISPATCHER_LEASE", LEASE);
-    Path log = Files.createDirectories(Path.of("target", "crash-it")).resolve(nodeId + ".log");
-    builder.redirectErrorStream(true).redirectOutput(log.toFile());
-    System.out.println("Dispatcher process " + nodeId + " logs to " + new File(log.toString()));
-    return builder.start();
+    return StageProcess.start(
+        env, DispatcherMain.class, nodeId, Map.of("AX_DISPATCHER_LEASE", LEASE));
   }
 }

@@ -191,7 +191,7 @@ class OneShotPipelineIT {
     return sorted[Math.max(0, Math.min(index, sorted.length - 1))];
   }
 
-  private static KafkaProducer<String, String> plainProducer(String bootstrap) {
+  static KafkaProducer<String, String> plainProducer(String bootstrap) {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
