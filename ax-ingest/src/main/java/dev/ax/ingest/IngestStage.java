@@ -17,6 +17,7 @@ import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
+import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
@@ -24,7 +25,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -64,6 +69,8 @@ public final class IngestStage implements AutoCloseable {
   private final Counter rejected;
   private final Counter created;
   private final Counter duplicates;
+  private final Counter triggerDuplicates;
+  private final DependencyIntake dependencies;
 
   public IngestStage(StageContext context) {
     this.context = context;
@@ -75,6 +82,10 @@ public final class IngestStage implements AutoCloseable {
     this.rejected = context.meters().counter("ax.ingest.rejected");
     this.created = context.meters().counter("ax.ingest.created");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
+    this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
+    this.dependencies =
+        new DependencyIntake(
+            tasks, new InstanceStore(context.dataSource()), context.topics(), context.nodeId());
     this.loop =
         new ConsumerLoop(
             "ax-ingest",
@@ -98,6 +109,9 @@ public final class IngestStage implements AutoCloseable {
     List<Future<RecordMetadata>> sends = new ArrayList<>();
     List<TaskCommand> accepted = new ArrayList<>();
     List<ConsumerRecord<String, byte[]>> acceptedRecords = new ArrayList<>();
+    Set<String> acceptedIds = new HashSet<>();
+    List<TaskCommand> triggers = new ArrayList<>();
+    Map<TaskCommand, ConsumerRecord<String, byte[]>> triggerRecords = new IdentityHashMap<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       received.increment();
       CommandReadResult read = reader.read(record.value());
@@ -106,7 +120,15 @@ public final class IngestStage implements AutoCloseable {
         continue;
       }
       TaskCommand command = ((CommandReadResult.Accepted) read).command();
+      if (command.type() == CommandType.TRIGGER) {
+        triggers.add(command);
+        triggerRecords.put(command, record);
+        continue;
+      }
       String unsupported = unsupported(command);
+      if (unsupported == null && command.spec().trigger() instanceof Trigger.Dependency) {
+        unsupported = dependencies.rejectionOf(command, acceptedIds);
+      }
       if (unsupported != null) {
         sends.add(reject(record, unsupported));
         continue;
@@ -120,6 +142,7 @@ public final class IngestStage implements AutoCloseable {
       }
       accepted.add(command);
       acceptedRecords.add(record);
+      acceptedIds.add(command.taskId());
     }
 
     // Acceptance time: after parsing, so a delay counts from when the task is being stored.
@@ -127,6 +150,11 @@ public final class IngestStage implements AutoCloseable {
     List<NewTask> newTasks = new ArrayList<>(accepted.size());
     for (int i = 0; i < accepted.size(); i++) {
       TaskCommand command = accepted.get(i);
+      if (command.spec().trigger() instanceof Trigger.Dependency) {
+        // Runs when its upstreams succeed; no first instance.
+        newTasks.add(new NewTask(command.spec(), command.traceId(), nowMs));
+        continue;
+      }
       Long firstDueAtMs = firstDueAtMs(command, nowMs);
       if (firstDueAtMs == null) {
         sends.add(reject(acceptedRecords.get(i), "trigger never fires: no fire time after now"));
@@ -136,6 +164,7 @@ public final class IngestStage implements AutoCloseable {
     }
     CreateResult result = tasks.create(newTasks, context.nodeId(), nowMs);
     List<CreateOutcome> outcomes = result.outcomes();
+    List<NewTask> createdDependencyTasks = new ArrayList<>();
     for (int i = 0; i < outcomes.size(); i++) {
       NewTask task = newTasks.get(i);
       String taskId = task.spec().taskId();
@@ -148,6 +177,11 @@ public final class IngestStage implements AutoCloseable {
         continue;
       }
       created.increment();
+      if (!task.hasFirstInstance()) {
+        createdDependencyTasks.add(task);
+        log.debug("Dependency task {} created [traceId={}]", taskId, task.traceId());
+        continue;
+      }
       log.debug(
           "Task {} created, due at {} [traceId={}]", taskId, task.firstDueAtMs(), task.traceId());
       if (task.firstDueAtMs() - nowMs <= announceHorizon.toMillis()) {
@@ -166,6 +200,17 @@ public final class IngestStage implements AutoCloseable {
                 eventRecord(context.topics().scheduled(), taskId, event, task.traceId())));
       }
     }
+    for (ProducerRecord<String, byte[]> entry : dependencies.graphEntries(createdDependencyTasks)) {
+      sends.add(producer.send(entry));
+    }
+    if (!triggers.isEmpty()) {
+      DependencyIntake.Triggered triggered = dependencies.trigger(triggers, nowMs);
+      triggered
+          .rejections()
+          .forEach((command, reason) -> sends.add(reject(triggerRecords.get(command), reason)));
+      triggered.announcements().forEach(a -> sends.add(producer.send(a)));
+      triggerDuplicates.increment(triggered.duplicates());
+    }
     for (Future<RecordMetadata> send : sends) {
       send.get(); // the offsets move only when every reject and announcement is on the broker
     }
@@ -176,13 +221,9 @@ public final class IngestStage implements AutoCloseable {
     if (command.type() != CommandType.CREATE) {
       return "command type "
           + command.type()
-          + " is not supported yet (this version accepts CREATE)";
+          + " is not supported yet (this version accepts CREATE, and TRIGGER from the"
+          + " dependency resolver)";
     }
-    if (command.spec().trigger() instanceof Trigger.Dependency) {
-      return "trigger type DEPENDENCY is not supported yet (this version fires ONCE, CRON,"
-          + " FIXED_RATE and FIXED_DELAY triggers)";
-    }
-
     return null;
   }
 

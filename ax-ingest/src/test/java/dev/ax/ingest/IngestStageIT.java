@@ -100,8 +100,12 @@ class IngestStageIT {
         "{\"v\":1,\"taskId\":\"x\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"FTP\"}}");
     bad.put("negative-delay", command("neg", -5));
     bad.put(
-        "unsupported-trigger",
+        "unknown-upstream",
         "{\"v\":1,\"taskId\":\"d\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"a\"]},"
+            + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+    bad.put(
+        "cycle",
+        "{\"v\":1,\"taskId\":\"self\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"self\"]},"
             + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
     bad.put(
         "bad-cron",
@@ -135,7 +139,10 @@ class IngestStageIT {
           .hasEntrySatisfying(
               "negative-delay", r -> assertThat(r).contains("delayMs must not be negative: -5"))
           .hasEntrySatisfying(
-              "unsupported-trigger", r -> assertThat(r).contains("DEPENDENCY is not supported yet"))
+              "unknown-upstream",
+              r -> assertThat(r).isEqualTo("dependency names unknown upstream task(s) [a]"))
+          .hasEntrySatisfying(
+              "cycle", r -> assertThat(r).isEqualTo("dependency would close a cycle: self -> self"))
           .hasEntrySatisfying(
               "bad-cron", r -> assertThat(r).contains("not a valid Quartz cron expression"));
     }

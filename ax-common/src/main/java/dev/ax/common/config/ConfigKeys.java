@@ -237,6 +237,19 @@ public final class ConfigKeys {
           Duration.ofMinutes(5),
           "How often each stage reads the emergency switches (`ax switch`); a change takes effect within this.");
 
+  public static final ConfigKey<String> RESOLVER_STATE_DIR =
+      ConfigKey.string(
+          "AX_RESOLVER_STATE_DIR",
+          "",
+          "Where the dependency resolver (Kafka Streams) keeps its local state; empty: a directory under java.io.tmpdir named after the node. State is rebuilt from its changelog when lost.");
+  public static final ConfigKey<Duration> FLOW_JOIN_RETENTION =
+      ConfigKey.duration(
+          "AX_FLOW_JOIN_RETENTION",
+          "24h",
+          Duration.ofSeconds(1),
+          Duration.ofDays(30),
+          "How long the resolver keeps a join whose upstreams have not all succeeded in a flow run (and a triggered one, to absorb duplicate events); then it is dropped, logged and counted (ax.resolver.joins.dropped).");
+
   public static final ConfigKey<Integer> DISPATCHER_THREADS =
       ConfigKey.integer(
           "AX_DISPATCHER_THREADS",
@@ -346,6 +359,8 @@ public final class ConfigKeys {
             DEADLETTER_WEBHOOK_URL,
             DEADLETTER_WEBHOOK_PER_MINUTE,
             SWITCH_POLL,
+            RESOLVER_STATE_DIR,
+            FLOW_JOIN_RETENTION,
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,

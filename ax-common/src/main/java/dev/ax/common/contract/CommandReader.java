@@ -1,6 +1,7 @@
 package dev.ax.common.contract;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskSpec;
 import java.io.IOException;
 import java.time.Duration;
@@ -61,7 +62,7 @@ public final class CommandReader {
       throw new InvalidFieldException(
           "unknown command type '"
               + typeText
-              + "' (expected one of CREATE, CANCEL, PAUSE, RESUME, RUN_NOW)");
+              + "' (expected one of CREATE, CANCEL, PAUSE, RESUME, RUN_NOW, TRIGGER)");
     }
     String taskId = TaskSpecJson.requireText(root, "taskId");
     if (!TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
@@ -78,8 +79,22 @@ public final class CommandReader {
     if (type == CommandType.CREATE) {
       spec = TaskSpecJson.read(taskId, root, defaultTimeout);
     }
+    String flowRunId = null;
+    if (type == CommandType.TRIGGER) {
+      flowRunId = TaskSpecJson.requireText(root, "flowRunId");
+      if (flowRunId.length() > InstanceIds.MAX_LENGTH) {
+        throw new InvalidFieldException(
+            "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");
+      }
+    }
     return new TaskCommand(
-        (int) version, type, taskId, spec, traceId, spec != null && !root.hasNonNull("timeoutMs"));
+        (int) version,
+        type,
+        taskId,
+        spec,
+        traceId,
+        spec != null && !root.hasNonNull("timeoutMs"),
+        flowRunId);
   }
 
   private static String firstLine(String message) {

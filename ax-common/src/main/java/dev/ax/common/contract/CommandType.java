@@ -6,5 +6,10 @@ public enum CommandType {
   CANCEL,
   PAUSE,
   RESUME,
-  RUN_NOW
+  RUN_NOW,
+  /**
+   * Run a DEPENDENCY task in a flow run: sent by the dependency resolver when every upstream of the
+   * task succeeded in that flow run ({@code flowRunId} required).
+   */
+  TRIGGER
 }

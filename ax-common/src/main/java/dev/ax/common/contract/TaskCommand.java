@@ -9,6 +9,7 @@ import java.util.Objects;
  * @param spec the task for CREATE; null for commands that only name a task
  * @param traceId from the message, or generated at ingest when the producer sent none
  * @param timeoutDefaulted true when the task set no timeoutMs and got the default
+ * @param flowRunId for TRIGGER: the flow run the instance joins; else null
  */
 public record TaskCommand(
     int v,
@@ -16,7 +17,8 @@ public record TaskCommand(
     String taskId,
     TaskSpec spec,
     String traceId,
-    boolean timeoutDefaulted) {
+    boolean timeoutDefaulted,
+    String flowRunId) {
   public TaskCommand {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(taskId, "taskId");

@@ -12,6 +12,8 @@ import dev.ax.common.model.InstanceStatus;
  * @param instanceStatus where the instance stands after this attempt: SUCCESS; RETRYING (another
  *     attempt follows); DEAD (no more attempts: a dead letter); FAILED or TIMEOUT only from a
  *     dispatcher older than retries. Null from such a dispatcher too.
+ * @param flowRunId the flow run the instance belongs to (its own id when it started one): what the
+ *     dependency resolver joins on
  */
 public record TaskCompletedEvent(
     int v,
@@ -28,4 +30,5 @@ public record TaskCompletedEvent(
     String traceId,
     String error,
     String node,
-    InstanceStatus instanceStatus) {}
+    InstanceStatus instanceStatus,
+    String flowRunId) {}

@@ -20,8 +20,20 @@ public final class Topics {
   public static final String RETRY = "ax.task.retry";
   public static final String DEADLETTER = "ax.task.deadletter";
 
+  /** Compacted: the dependency graph by upstream task id, for the dependency resolver. */
+  public static final String DEPENDENCIES = "ax.task.dependencies";
+
   private static final List<String> ALL =
-      List.of(COMMANDS, COMMANDS_REJECTED, SCHEDULED, DUE, DUE_RETRY, COMPLETED, RETRY, DEADLETTER);
+      List.of(
+          COMMANDS,
+          COMMANDS_REJECTED,
+          SCHEDULED,
+          DUE,
+          DUE_RETRY,
+          COMPLETED,
+          RETRY,
+          DEADLETTER,
+          DEPENDENCIES);
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;
@@ -64,6 +76,10 @@ public final class Topics {
 
   public String deadletter() {
     return prefix + DEADLETTER;
+  }
+
+  public String dependencies() {
+    return prefix + DEPENDENCIES;
   }
 
   /** Consumer group ids carry the prefix too, so isolated deployments never share offsets. */

@@ -12,6 +12,34 @@ public final class InstanceIds {
     return taskId + "@" + fireTimeMs;
   }
 
+  /** The longest instance id the schema holds. */
+  public static final int MAX_LENGTH = 160;
+
+  /**
+   * The instance of dependency task {@code taskId} in flow run {@code flowRunId}: {@code
+   * taskId@flowRunId}, or, when that would not fit, {@code taskId@h} and a hash of the flow run id.
+   * Deterministic, so a repeated trigger cannot make a second instance.
+   */
+  public static String inFlow(String taskId, String flowRunId) {
+    String plain = taskId + "@" + flowRunId;
+    if (plain.length() <= MAX_LENGTH) {
+      return plain;
+    }
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(flowRunId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return taskId + "@h" + java.util.HexFormat.of().formatHex(digest, 0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /** The flow run an instance belongs to: its stored one, or its own id when it started one. */
+  public static String flowRunOf(String instanceId, String storedFlowRunId) {
+    return storedFlowRunId != null ? storedFlowRunId : instanceId;
+  }
+
   /** The idempotency key executors receive for one attempt of one instance. */
   public static String idempotencyKey(String instanceId, int attempt) {
     return instanceId + ":" + attempt;

@@ -12,7 +12,8 @@ public record ClaimedInstance(
     long claimedAtMs,
     String traceId,
     int retryBase,
-    long seq) {
+    long seq,
+    String flowRunId) {
 
   /** The number of this attempt within its retry budget (1 = the first of the budget). */
   public int attemptInBudget() {

@@ -28,7 +28,8 @@ final class InstanceInserts {
           "due_at_ms",
           "trace_id",
           "created_at_ms",
-          "updated_at_ms");
+          "updated_at_ms",
+          "flow_run_id");
 
   private InstanceInserts() {}
 
@@ -76,7 +77,8 @@ final class InstanceInserts {
             instance.dueAtMs(),
             instance.traceId(),
             nowMs,
-            nowMs
+            nowMs,
+            instance.flowRunId()
           });
       audit.add(
           new AuditLog.Entry(

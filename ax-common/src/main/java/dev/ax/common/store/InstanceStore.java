@@ -4,6 +4,7 @@ import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 
+import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import java.sql.Connection;
@@ -612,7 +613,8 @@ public final class InstanceStore {
             " AND due_at_ms <= ?",
             List.of(nowMs),
             null,
-            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq",
+            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
+                + " flow_run_id",
             rs ->
                 new ClaimedInstance(
                     rs.getString(1),
@@ -623,7 +625,8 @@ public final class InstanceStore {
                     nowMs,
                     rs.getString(6),
                     rs.getInt(7),
-                    rs.getLong(8)),
+                    rs.getLong(8),
+                    InstanceIds.flowRunOf(rs.getString(1), rs.getString(9))),
             owner,
             "claimed"),
         nowMs);
@@ -988,6 +991,34 @@ public final class InstanceStore {
             try (ResultSet rs = select.executeQuery()) {
               return rs.next() ? Optional.of(toRow(rs)) : Optional.empty();
             }
+          }
+        });
+  }
+
+  /**
+   * Every instance of one flow run (the instance that started it, whose id is the flow run id, and
+   * every instance that joined it), oldest created first.
+   */
+  public List<InstanceRow> findByFlowRun(String flowRunId) {
+    return Transactions.read(
+        dataSource,
+        "reading flow run " + flowRunId,
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM ax_instance WHERE instance_id = ? OR flow_run_id = ?"
+                      + " ORDER BY created_at_ms, seq")) {
+            select.setString(1, flowRunId);
+            select.setString(2, flowRunId);
+            List<InstanceRow> rows = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                rows.add(toRow(rs));
+              }
+            }
+            return rows;
           }
         });
   }

@@ -13,4 +13,17 @@ public record NewInstance(
     int taskVersion,
     long dueAtMs,
     String traceId,
-    String reason) {}
+    String reason,
+    String flowRunId) {
+
+  /** An instance that starts its own flow run. */
+  public NewInstance(
+      String instanceId,
+      String taskId,
+      int taskVersion,
+      long dueAtMs,
+      String traceId,
+      String reason) {
+    this(instanceId, taskId, taskVersion, dueAtMs, traceId, reason, null);
+  }
+}

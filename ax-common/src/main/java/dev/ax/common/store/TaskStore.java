@@ -3,6 +3,7 @@ package dev.ax.common.store;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import java.sql.Connection;
@@ -12,6 +13,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,8 +89,110 @@ public final class TaskStore {
           // A concurrent ingest inserting the same taskId makes this fail with a duplicate key:
           // the batch rolls back, is read again, and then counts that task as a duplicate.
           Sql.insertRows(connection, "ax_task", TASK_COLUMNS, rows);
+          insertDependencies(connection, created);
           return new CreateResult(
-              outcomes, insertFirstInstances(connection, created, actor, nowMs));
+              outcomes,
+              insertFirstInstances(
+                  connection,
+                  created.stream().filter(NewTask::hasFirstInstance).toList(),
+                  actor,
+                  nowMs));
+        });
+  }
+
+  /** The dependency graph's edges of the DEPENDENCY tasks just created. */
+  private static void insertDependencies(Connection connection, List<NewTask> created)
+      throws SQLException {
+    List<Object[]> edges = new ArrayList<>();
+    for (NewTask task : created) {
+      if (task.spec().trigger() instanceof Trigger.Dependency dependency) {
+        for (String upstream : dependency.upstreamTaskIds()) {
+          edges.add(new Object[] {task.spec().taskId(), upstream});
+        }
+      }
+    }
+    Sql.insertRows(connection, "ax_task_dependency", List.of("task_id", "upstream_task_id"), edges);
+  }
+
+  /** A dependency task and every upstream it waits for. */
+  public record Downstream(String taskId, List<String> upstreams) {}
+
+  /**
+   * The DEPENDENCY tasks that wait for each of {@code upstreamTaskIds}, each with all its
+   * upstreams, by upstream task id (an upstream nobody waits for maps to an empty list).
+   */
+  public Map<String, List<Downstream>> dependentsOf(Collection<String> upstreamTaskIds) {
+    Map<String, List<Downstream>> byUpstream = new HashMap<>();
+    upstreamTaskIds.forEach(id -> byUpstream.put(id, new ArrayList<>()));
+    if (upstreamTaskIds.isEmpty()) {
+      return byUpstream;
+    }
+    Map<String, List<String>> downstreams = edges("upstream_task_id", upstreamTaskIds, true);
+    Set<String> waiting = new HashSet<>();
+    downstreams.values().forEach(waiting::addAll);
+    Map<String, List<String>> upstreamsOf = upstreamsOf(waiting);
+    downstreams.forEach(
+        (upstream, tasks) -> {
+          for (String task : tasks) {
+            byUpstream
+                .get(upstream)
+                .add(new Downstream(task, upstreamsOf.getOrDefault(task, List.of())));
+          }
+        });
+    return byUpstream;
+  }
+
+  /** The upstreams of each of {@code taskIds} that has any, by task id. */
+  public Map<String, List<String>> upstreamsOf(Collection<String> taskIds) {
+    return edges("task_id", taskIds, false);
+  }
+
+  /** The task ids among {@code taskIds} that exist. */
+  public Set<String> existing(Collection<String> taskIds) {
+    if (taskIds.isEmpty()) {
+      return Set.of();
+    }
+    return Transactions.read(
+        dataSource,
+        "checking " + taskIds.size() + " task id(s)",
+        connection -> Sql.existing(connection, "ax_task", "task_id", List.copyOf(taskIds)));
+  }
+
+  /**
+   * Edges keyed by {@code keyColumn}: with {@code byUpstream}, upstream → the tasks waiting for it;
+   * without, task → its upstreams.
+   */
+  private Map<String, List<String>> edges(
+      String keyColumn, Collection<String> keys, boolean byUpstream) {
+    Map<String, List<String>> edges = new HashMap<>();
+    if (keys.isEmpty()) {
+      return edges;
+    }
+    return Transactions.read(
+        dataSource,
+        "reading dependencies of " + keys.size() + " task(s)",
+        connection -> {
+          for (List<String> chunk : Sql.chunks(keys)) {
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT task_id, upstream_task_id FROM ax_task_dependency WHERE "
+                        + keyColumn
+                        + " IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") ORDER BY task_id, upstream_task_id")) {
+              Sql.bindAll(select, 1, chunk);
+              try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                  String task = rs.getString(1);
+                  String upstream = rs.getString(2);
+                  edges
+                      .computeIfAbsent(byUpstream ? upstream : task, k -> new ArrayList<>())
+                      .add(byUpstream ? task : upstream);
+                }
+              }
+            }
+          }
+          return edges;
         });
   }
 

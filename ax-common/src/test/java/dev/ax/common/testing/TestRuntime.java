@@ -35,6 +35,7 @@ public final class TestRuntime implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final DatabaseClock clock;
   private final Topics topics;
+  private final Map<String, String> settings;
 
   private TestRuntime(AxTestEnv env, Map<String, String> overrides) {
     this.env = env;
@@ -42,6 +43,7 @@ public final class TestRuntime implements AutoCloseable {
     all.put("AX_METRICS_BIND", "off");
     all.put("AX_SHUTDOWN_GRACE", "5s");
     all.putAll(overrides);
+    this.settings = Map.copyOf(all);
     this.config = AxConfig.load(Map.of(), Map.of(), all);
     DatabaseCoordinates db = env.database();
     this.dataSource = Database.open(db.jdbcUrl(), db.user(), db.password(), 20, "test");
@@ -63,6 +65,20 @@ public final class TestRuntime implements AutoCloseable {
   public StageContext context(String nodeId) {
     return new StageContext(
         config,
+        env.bootstrapServers(),
+        topics,
+        dataSource,
+        clock,
+        nodeId,
+        new SimpleMeterRegistry());
+  }
+
+  /** As {@link #context(String)}, with further settings for this node only. */
+  public StageContext context(String nodeId, Map<String, String> nodeSettings) {
+    Map<String, String> all = new HashMap<>(settings);
+    all.putAll(nodeSettings);
+    return new StageContext(
+        AxConfig.load(Map.of(), Map.of(), all),
         env.bootstrapServers(),
         topics,
         dataSource,

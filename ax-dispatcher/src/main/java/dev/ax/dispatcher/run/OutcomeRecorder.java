@@ -264,7 +264,8 @@ public final class OutcomeRecorder implements AutoCloseable {
             c.claimed().traceId(),
             c.error(),
             context.nodeId(),
-            instanceStatus(c, after));
+            instanceStatus(c, after),
+            c.claimed().flowRunId());
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(
             context.topics().completed(), c.claimed().taskId(), AxJson.write(event));

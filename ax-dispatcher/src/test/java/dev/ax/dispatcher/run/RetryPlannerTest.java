@@ -22,7 +22,7 @@ class RetryPlannerTest {
   private static Completion failed(
       int attempt, int retryBase, RetryPolicy policy, ExecutionResult result) {
     ClaimedInstance claimed =
-        new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7);
+        new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7, "t@1");
     return new Completion(
         claimed, "default", InstanceStatus.FAILED, "boom", 0, 10, null, null, result, policy, null);
   }
@@ -80,7 +80,7 @@ class RetryPlannerTest {
 
   @Test
   void aSuccessNeedsNothing() {
-    ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7);
+    ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7, "t@1");
     Completion ok =
         new Completion(
             claimed, "default", InstanceStatus.SUCCESS, null, 0, 1, null, null, null, null, null);

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     name = "up",
     mixinStandardHelpOptions = true,
     description = {
-      "Run every stage (ingest, ticker, retry, dead-letter, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
+      "Run every stage (ingest, ticker, retry, dead-letter, resolver, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
       "Starts an embedded Kafka and MariaDB under the work directory (their data survives"
           + " restarts) unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are set.",
       "Writes <work-dir>/up.env so that `ax submit` finds the broker."

@@ -6,6 +6,7 @@ import dev.ax.common.stage.StageRuntime;
 import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.ingest.IngestStage;
+import dev.ax.resolver.ResolverStage;
 import dev.ax.retry.RetryStage;
 import dev.ax.ticker.TickerStage;
 import java.util.ArrayDeque;
@@ -14,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every stage of AX in this JVM: ingest, ticker, dead-letter, retry and dispatcher over one {@link
- * StageRuntime} (one database pool, one clock, one metrics endpoint).
+ * Every stage of AX in this JVM: ingest, ticker, dead-letter, retry, resolver and dispatcher over
+ * one {@link StageRuntime} (one database pool, one clock, one metrics endpoint).
  *
  * <p>{@link #close()} stops them in the reverse order (dispatcher first; each drains what it has in
  * hand), then the runtime. A stage that fails to stop is logged and the others are still stopped.
@@ -62,6 +63,7 @@ public final class Pipeline implements AutoCloseable {
       started.push(new NamedStage("ticker", new TickerStage(context).start()));
       started.push(new NamedStage("dead-letter", new DeadLetterStage(context).start()));
       started.push(new NamedStage("retry", new RetryStage(context).start()));
+      started.push(new NamedStage("resolver", new ResolverStage(context).start()));
       started.push(new NamedStage("dispatcher", new DispatcherStage(context).start()));
       for (int n = 2; n <= dispatchers; n++) {
         StageContext replica =

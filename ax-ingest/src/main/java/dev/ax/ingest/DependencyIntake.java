@@ -1,0 +1,156 @@
+package dev.ax.ingest;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.DependencyEntry;
+import dev.ax.common.contract.TaskCommand;
+import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.DependencyGraph;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Ingest's side of dependency triggers: validates DEPENDENCY tasks (every upstream must exist, no
+ * cycle), publishes the graph to the compacted {@code ax.task.dependencies} topic, and turns the
+ * resolver's TRIGGER commands into instances (deterministic id per task and flow run, so a repeated
+ * trigger creates nothing). Used by the ingest thread only.
+ */
+final class DependencyIntake {
+
+  /** What a batch of TRIGGER commands produced. */
+  record Triggered(
+      List<ProducerRecord<String, byte[]>> announcements,
+      Map<TaskCommand, String> rejections,
+      int duplicates) {}
+
+  private final TaskStore tasks;
+  private final InstanceStore instances;
+  private final Topics topics;
+  private final String actor;
+
+  DependencyIntake(TaskStore tasks, InstanceStore instances, Topics topics, String actor) {
+    this.tasks = tasks;
+    this.instances = instances;
+    this.topics = topics;
+    this.actor = actor;
+  }
+
+  /**
+   * Why a DEPENDENCY task cannot be accepted, or null when it can.
+   *
+   * @param acceptedInBatch task ids accepted earlier in the same batch (they exist once it commits)
+   */
+  String rejectionOf(TaskCommand command, Set<String> acceptedInBatch) {
+    Trigger.Dependency dependency = (Trigger.Dependency) command.spec().trigger();
+    List<String> upstreams = dependency.upstreamTaskIds();
+    Set<String> known = new HashSet<>(tasks.existing(upstreams));
+    known.addAll(acceptedInBatch);
+    List<String> unknown = upstreams.stream().filter(u -> !known.contains(u)).toList();
+    if (upstreams.contains(command.taskId())) {
+      return "dependency would close a cycle: " + command.taskId() + " -> " + command.taskId();
+    }
+    if (!unknown.isEmpty()) {
+      return "dependency names unknown upstream task(s) " + unknown;
+    }
+    Optional<List<String>> cycle =
+        DependencyGraph.cycleThrough(command.taskId(), upstreams, tasks::upstreamsOf);
+    return cycle
+        .map(path -> "dependency would close a cycle: " + String.join(" -> ", path))
+        .orElse(null);
+  }
+
+  /**
+   * The graph entries to publish after DEPENDENCY tasks were created: one record per upstream they
+   * wait for, holding every task that waits for it (the compacted topic keeps the latest).
+   */
+  List<ProducerRecord<String, byte[]>> graphEntries(List<NewTask> createdDependencyTasks) {
+    Set<String> upstreams = new LinkedHashSet<>();
+    for (NewTask task : createdDependencyTasks) {
+      upstreams.addAll(((Trigger.Dependency) task.spec().trigger()).upstreamTaskIds());
+    }
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+    tasks
+        .dependentsOf(upstreams)
+        .forEach(
+            (upstream, downstreams) -> {
+              List<DependencyEntry.Downstream> entries =
+                  downstreams.stream()
+                      .map(d -> new DependencyEntry.Downstream(d.taskId(), d.upstreams()))
+                      .toList();
+              records.add(
+                  new ProducerRecord<>(
+                      topics.dependencies(),
+                      upstream,
+                      AxJson.write(new DependencyEntry(AxJson.VERSION, upstream, entries))));
+            });
+    return records;
+  }
+
+  /** Creates the instances TRIGGER commands ask for, due now, and announces them. */
+  Triggered trigger(List<TaskCommand> triggers, long nowMs) {
+    Collection<String> ids = triggers.stream().map(TaskCommand::taskId).distinct().toList();
+    Map<String, StoredTask> found = tasks.findAll(ids);
+    Map<TaskCommand, String> rejections = new IdentityHashMap<>();
+    List<NewInstance> wanted = new ArrayList<>();
+    for (TaskCommand command : triggers) {
+      StoredTask task = found.get(command.taskId());
+      if (task == null) {
+        rejections.put(command, "TRIGGER for unknown task " + command.taskId());
+        continue;
+      }
+      if (!(task.spec().trigger() instanceof Trigger.Dependency)) {
+        rejections.put(
+            command, "TRIGGER for task " + command.taskId() + ", which is not a DEPENDENCY task");
+        continue;
+      }
+      wanted.add(
+          new NewInstance(
+              InstanceIds.inFlow(command.taskId(), command.flowRunId()),
+              command.taskId(),
+              task.version(),
+              nowMs,
+              command.traceId(),
+              "triggered: every upstream succeeded in flow run " + command.flowRunId(),
+              command.flowRunId()));
+    }
+    Map<String, Long> created = instances.create(wanted, actor, nowMs);
+    List<ProducerRecord<String, byte[]>> announcements = new ArrayList<>();
+    int duplicates = 0;
+    for (NewInstance instance : wanted) {
+      Long seq = created.get(instance.instanceId());
+      if (seq == null) {
+        duplicates++; // this task ran (or runs) in this flow run already
+        continue;
+      }
+      TaskScheduledEvent event =
+          new TaskScheduledEvent(
+              AxJson.VERSION,
+              instance.taskId(),
+              instance.instanceId(),
+              instance.dueAtMs(),
+              instance.traceId(),
+              seq,
+              TriggerGroups.keyOf(found.get(instance.taskId()).spec().trigger()));
+      announcements.add(
+          IngestStage.eventRecord(
+              topics.scheduled(), instance.taskId(), event, instance.traceId()));
+    }
+    return new Triggered(announcements, rejections, duplicates);
+  }
+}

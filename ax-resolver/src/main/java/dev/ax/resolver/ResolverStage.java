@@ -1,0 +1,140 @@
+package dev.ax.resolver;
+
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.stage.StageContext;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dependency resolver as a stage: runs {@link ResolverTopology} as a Kafka Streams application
+ * ({@code <prefix>ax-resolver}) with {@code exactly_once_v2}, so a crash or rebalance neither loses
+ * nor repeats a trigger. It scales by the partitions of {@code ax.task.completed}; its join state
+ * is a local store backed by a changelog topic. At start it makes sure {@code ax.task.dependencies}
+ * is compacted (the latest entry per upstream is the graph).
+ *
+ * <p>Threading: Kafka Streams' own threads; {@link #close()} from any thread.
+ */
+public final class ResolverStage implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ResolverStage.class);
+  private static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
+
+  private final StageContext context;
+  private final KafkaStreams streams;
+  private final KafkaStreamsMetrics metrics;
+
+  public ResolverStage(StageContext context) {
+    this.context = context;
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, context.topics().group("resolver"));
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir(context).toString());
+    props.put(
+        StreamsConfig.REPLICATION_FACTOR_CONFIG,
+        context.config().get(ConfigKeys.TOPIC_REPLICATION));
+    // Latency over throughput: under exactly-once a trigger is visible downstream only once its
+    // transaction commits, and the stream thread commits between polls; a long poll or commit
+    // interval would hold a finished join back (it passes through two transactions: the
+    // repartition topic's, then the command's).
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 10);
+    props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    props.put(StreamsConfig.CLIENT_ID_CONFIG, context.nodeId() + "-resolver");
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
+    this.streams =
+        new KafkaStreams(
+            ResolverTopology.build(
+                context.topics(),
+                context.config().get(ConfigKeys.FLOW_JOIN_RETENTION),
+                SWEEP_EVERY,
+                context.meters()),
+            props);
+    this.metrics = new KafkaStreamsMetrics(streams);
+  }
+
+  private static Path stateDir(StageContext context) {
+    String configured = context.config().get(ConfigKeys.RESOLVER_STATE_DIR);
+    return configured.isBlank()
+        ? Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "ax-resolver",
+            context.topics().prefix() + context.nodeId())
+        : Path.of(configured);
+  }
+
+  public ResolverStage start() {
+    ensureCompacted();
+    metrics.bindTo(context.meters());
+    streams.setUncaughtExceptionHandler(
+        e -> {
+          log.error("Resolver stream thread failed; replacing it", e);
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.setStateListener(
+        (now, before) -> log.info("Resolver {}: {} -> {}", context.nodeId(), before, now));
+    streams.start();
+    log.info(
+        "Resolver {} started: {} joined with {} into {}",
+        context.nodeId(),
+        context.topics().completed(),
+        context.topics().dependencies(),
+        context.topics().commands());
+    return this;
+  }
+
+  /** True once the application is running (state restored, tasks assigned). */
+  public boolean isRunning() {
+    return streams.state() == KafkaStreams.State.RUNNING;
+  }
+
+  private void ensureCompacted() {
+    try (Admin admin = KafkaClients.admin(context.bootstrapServers())) {
+      ConfigResource topic =
+          new ConfigResource(ConfigResource.Type.TOPIC, context.topics().dependencies());
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  topic,
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry(
+                              TopicConfig.CLEANUP_POLICY_CONFIG,
+                              TopicConfig.CLEANUP_POLICY_COMPACT),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn(
+          "Could not make {} compacted (the graph still works; old entries are kept longer): {}",
+          context.topics().dependencies(),
+          e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+    metrics.close();
+    log.info("Resolver {} stopped", context.nodeId());
+  }
+}

@@ -1,0 +1,100 @@
+package dev.ax.resolver;
+
+import dev.ax.common.contract.DependencyEntry;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.InstanceStatus;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.GlobalKTable;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The dependency resolver's topology:
+ *
+ * <pre>
+ * ax.task.completed ─ SUCCESS only ─ join ─ GlobalKTable(ax.task.dependencies, by upstream)
+ *   ─ one record per downstream, keyed downstream|flowRun ─ repartition
+ *   ─ JoinProcessor (store ax-flow-joins) ─ TRIGGER command ─► ax.task.commands (key = downstream)
+ * </pre>
+ *
+ * A FAILED, TIMEOUT or DEAD upstream never reaches the join. Run with {@code exactly_once_v2}, a
+ * crash or rebalance neither loses nor repeats a trigger (and ingest's deterministic instance id
+ * would absorb a repeat anyway).
+ */
+public final class ResolverTopology {
+
+  private ResolverTopology() {}
+
+  public static Topology build(
+      Topics topics, Duration retention, Duration sweepEvery, MeterRegistry meters) {
+    StreamsBuilder builder = new StreamsBuilder();
+    GlobalKTable<String, DependencyEntry> graph =
+        builder.globalTable(
+            topics.dependencies(),
+            Consumed.with(Serdes.String(), JsonSerde.of(DependencyEntry.class)),
+            Materialized.as("ax-dependency-graph"));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(JoinProcessor.STORE),
+            Serdes.String(),
+            JsonSerde.of(JoinState.class)));
+    builder.stream(
+            topics.completed(),
+            Consumed.with(Serdes.String(), JsonSerde.of(TaskCompletedEvent.class)))
+        .filter((taskId, event) -> event != null && event.status() == InstanceStatus.SUCCESS)
+        .join(graph, (taskId, event) -> event.taskId(), ResolverTopology::successes)
+        .flatMap(
+            (taskId, successes) -> {
+              List<KeyValue<String, UpstreamSucceeded>> routed = new ArrayList<>();
+              for (UpstreamSucceeded success : successes) {
+                routed.add(KeyValue.pair(success.joinKey(), success));
+              }
+              return routed;
+            })
+        .repartition(
+            Repartitioned.with(Serdes.String(), JsonSerde.of(UpstreamSucceeded.class))
+                .withName("flow-joins"))
+        .process(
+            () ->
+                new JoinProcessor(
+                    retention,
+                    sweepEvery,
+                    meters.counter("ax.resolver.triggered"),
+                    meters.counter("ax.resolver.duplicate.successes"),
+                    meters.counter("ax.resolver.joins.dropped")),
+            JoinProcessor.STORE)
+        .to(topics.commands(), Produced.with(Serdes.String(), Serdes.ByteArray()));
+    return builder.build();
+  }
+
+  /** One success per task that waits for the upstream that just succeeded. */
+  private static List<UpstreamSucceeded> successes(
+      TaskCompletedEvent event, DependencyEntry entry) {
+    String flowRunId = event.flowRunId() != null ? event.flowRunId() : event.instanceId();
+    List<UpstreamSucceeded> successes = new ArrayList<>();
+    if (entry == null || entry.downstreams() == null) {
+      return successes;
+    }
+    for (DependencyEntry.Downstream downstream : entry.downstreams()) {
+      successes.add(
+          new UpstreamSucceeded(
+              downstream.taskId(),
+              downstream.upstreams(),
+              event.taskId(),
+              flowRunId,
+              event.traceId()));
+    }
+    return successes;
+  }
+}

@@ -1,0 +1,16 @@
+package dev.ax.resolver;
+
+import java.util.List;
+
+/**
+ * One upstream of {@code downstream} succeeded in {@code flowRunId}: what the resolver routes to
+ * the join of (downstream, flow run). {@code upstreams} is everything the downstream waits for.
+ */
+record UpstreamSucceeded(
+    String downstream, List<String> upstreams, String upstream, String flowRunId, String traceId) {
+
+  /** The join's key: one join per downstream task and flow run. */
+  String joinKey() {
+    return downstream + "|" + flowRunId;
+  }
+}
