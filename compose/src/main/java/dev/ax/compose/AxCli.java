@@ -4,6 +4,7 @@ import dev.ax.compose.cli.BenchCommand;
 import dev.ax.compose.cli.CliErrorHandler;
 import dev.ax.compose.cli.DemoCommand;
 import dev.ax.compose.cli.DlqCommand;
+import dev.ax.compose.cli.FlowCommand;
 import dev.ax.compose.cli.ShortUsageErrors;
 import dev.ax.compose.cli.SubmitCommand;
 import dev.ax.compose.cli.SwitchCommand;
@@ -16,8 +17,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code bench}, {@code dlq}
- * and {@code switch}. Exit codes are those of {@link dev.ax.compose.cli.ExitCodes}.
+ * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code bench}, {@code
+ * dlq}, {@code switch} and {@code flow}. Exit codes are those of {@link
+ * dev.ax.compose.cli.ExitCodes}.
  *
  * <p>Each run builds its own {@link CommandLine}; nothing here is shared between threads.
  */
@@ -34,6 +36,7 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       DlqCommand.class,
       SwitchCommand.class,
+      FlowCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AxCli implements Runnable {
@@ -43,7 +46,8 @@ public final class AxCli implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing command: give one of up, submit, demo, bench, dlq, switch");
+        spec.commandLine(),
+        "Missing command: give one of up, submit, demo, bench, dlq, switch, flow");
   }
 
   /** A configured command line for {@code ax}, e.g. for tests that set their own out and err. */

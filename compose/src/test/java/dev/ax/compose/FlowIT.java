@@ -166,6 +166,32 @@ class FlowIT {
           latencies.get(latencies.size() * 99 / 100),
           latencies.get(latencies.size() - 1));
 
+      // `ax flow` shows one of them, and the failed flow run's waiting task.
+      java.io.StringWriter flowOut = new java.io.StringWriter();
+      picocli.CommandLine cli = AxCli.commandLine();
+      cli.setOut(new java.io.PrintWriter(flowOut, true));
+      System.setProperty("AX_JDBC_URL", env.database().jdbcUrl());
+      System.setProperty("AX_JDBC_USER", env.database().user());
+      System.setProperty("AX_JDBC_PASSWORD", env.database().password());
+      try {
+        assertThat(cli.execute("flow", flowRuns.get(1))).isZero();
+        assertThat(flowOut.toString())
+            .contains("flow run " + flowRuns.get(1))
+            .contains("join@" + flowRuns.get(1))
+            .contains("SUCCESS")
+            .contains("waiting: nothing");
+        String failedFlow = instances.findByTask("sync").get(0).instanceId();
+        flowOut.getBuffer().setLength(0);
+        assertThat(cli.execute("flow", failedFlow)).isZero();
+        assertThat(flowOut.toString()).contains("DEAD").contains("waiting: report on sync");
+        assertThat(AxCli.commandLine().execute("flow", "no-such-flow"))
+            .isEqualTo(dev.ax.compose.cli.ExitCodes.FAILED);
+      } finally {
+        System.clearProperty("AX_JDBC_URL");
+        System.clearProperty("AX_JDBC_USER");
+        System.clearProperty("AX_JDBC_PASSWORD");
+      }
+
       // The failed upstream triggered nothing; replayed after the fix, its flow run continues.
       assertThat(events.getOrDefault("report", List.of())).isEmpty();
       healthy.set(true);
