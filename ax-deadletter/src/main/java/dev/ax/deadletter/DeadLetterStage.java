@@ -1,5 +1,6 @@
 package dev.ax.deadletter;
 
+import dev.ax.common.config.ConfigException;
 import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDeadEvent;
@@ -16,6 +17,7 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,10 +68,9 @@ public final class DeadLetterStage implements AutoCloseable {
     this.tasks = new TaskStore(context.dataSource());
     this.instances = new InstanceStore(context.dataSource());
     this.audit = new AuditLog(context.dataSource());
-    String url = context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL);
     this.alerter =
         new WebhookAlerter(
-            url.isBlank() ? null : URI.create(url),
+            webhookUrl(context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL)),
             context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_PER_MINUTE),
             context.meters());
     this.stored = context.meters().counter("ax.deadletter.stored");
@@ -84,6 +85,25 @@ public final class DeadLetterStage implements AutoCloseable {
             List.of(context.topics().deadletter()),
             this::handle,
             Duration.ofSeconds(1));
+  }
+
+  /** The webhook's URL, or null when off; a bad one stops the stage without showing the value. */
+  private static URI webhookUrl(String url) {
+    if (url.isBlank()) {
+      return null;
+    }
+    try {
+      URI uri = new URI(url);
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+        throw new URISyntaxException("(not shown)", "not an http(s) URL");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new ConfigException(
+          ConfigKeys.DEADLETTER_WEBHOOK_URL.name()
+              + " is not a valid http(s) URL (the value is a secret and not shown): "
+              + e.getReason());
+    }
   }
 
   public DeadLetterStage start() {

@@ -175,7 +175,14 @@ public final class DispatcherStage implements AutoCloseable {
               @Override
               public void onRevoked(Collection<TopicPartition> partitions) {
                 if (!partitions.isEmpty()) {
-                  handBackHeld("partitions revoked");
+                  try {
+                    handBackHeld("partitions revoked");
+                  } catch (RuntimeException e) {
+                    // Inside poll(): an exception here would end the consumer thread.
+                    log.warn(
+                        "Could not hand held events back; the reaper re-emits them: {}",
+                        e.toString());
+                  }
                 }
               }
             },

@@ -169,6 +169,11 @@ public final class IngestStage implements AutoCloseable {
       NewTask task = newTasks.get(i);
       String taskId = task.spec().taskId();
       if (outcomes.get(i) == CreateOutcome.DUPLICATE) {
+        if (!task.hasFirstInstance()) {
+          // Published again from the database: a redelivered batch whose first pass stored the
+          // task but crashed before publishing must still reach the resolver's graph.
+          createdDependencyTasks.add(task);
+        }
         duplicates.increment();
         log.info(
             "Task {} exists already; duplicate create ignored [traceId={}]",

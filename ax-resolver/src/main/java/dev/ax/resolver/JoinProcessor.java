@@ -67,7 +67,8 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
       return;
     }
     long nowMs = context.currentSystemTimeMs();
-    JoinState state = store.get(record.key());
+    String joinKey = success.joinKey();
+    JoinState state = store.get(joinKey);
     if (state == null) {
       state =
           new JoinState(
@@ -86,7 +87,7 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
     succeeded.add(success.upstream());
     boolean complete = succeeded.containsAll(success.upstreams());
     store.put(
-        record.key(),
+        joinKey,
         new JoinState(
             state.downstream(),
             state.flowRunId(),

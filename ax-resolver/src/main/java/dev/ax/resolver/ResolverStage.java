@@ -123,9 +123,13 @@ public final class ResolverStage implements AutoCloseable {
                           AlterConfigOp.OpType.SET))))
           .all()
           .get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (Exception e) {
-      log.warn(
-          "Could not make {} compacted (the graph still works; old entries are kept longer): {}",
+      log.error(
+          "Could not make {} compacted: if it deletes by retention, graph entries older than its"
+              + " retention.ms are lost, and dependency tasks whose entry is gone no longer"
+              + " trigger after the resolver rebuilds its table. Set cleanup.policy=compact on it: {}",
           context.topics().dependencies(),
           e.toString());
     }

@@ -9,26 +9,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.GlobalKTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * The dependency resolver's topology:
  *
  * <pre>
- * ax.task.completed ─ SUCCESS only ─ join ─ GlobalKTable(ax.task.dependencies, by upstream)
- *   ─ one record per downstream, keyed downstream|flowRun ─ repartition
- *   ─ JoinProcessor (store ax-flow-joins) ─ TRIGGER command ─► ax.task.commands (key = downstream)
+ * ax.flow.succeeded (key = flow run) ─ join ─ GlobalKTable(ax.task.dependencies, by upstream)
+ *   ─ one record per downstream ─ JoinProcessor (store ax-flow-joins, keyed downstream|flowRun)
+ *   ─ TRIGGER command ─► ax.task.commands (key = downstream)
  * </pre>
  *
- * A FAILED, TIMEOUT or DEAD upstream never reaches the join. Run with {@code exactly_once_v2}, a
+ * The dispatchers write every successful completion to {@code ax.flow.succeeded} keyed by its flow
+ * run, so all the successes a join waits for arrive on one partition and no repartition (one more
+ * transaction on the way) is needed.
+ *
+ * <p>A FAILED, TIMEOUT or DEAD upstream never reaches the join. Run with {@code exactly_once_v2}, a
  * crash or rebalance neither loses nor repeats a trigger (and ingest's deterministic instance id
  * would absorb a repeat anyway).
  */
@@ -50,21 +52,12 @@ public final class ResolverTopology {
             Serdes.String(),
             JsonSerde.of(JoinState.class)));
     builder.stream(
-            topics.completed(),
+            topics.flowSucceeded(),
             Consumed.with(Serdes.String(), JsonSerde.of(TaskCompletedEvent.class)))
-        .filter((taskId, event) -> event != null && event.status() == InstanceStatus.SUCCESS)
-        .join(graph, (taskId, event) -> event.taskId(), ResolverTopology::successes)
-        .flatMap(
-            (taskId, successes) -> {
-              List<KeyValue<String, UpstreamSucceeded>> routed = new ArrayList<>();
-              for (UpstreamSucceeded success : successes) {
-                routed.add(KeyValue.pair(success.joinKey(), success));
-              }
-              return routed;
-            })
-        .repartition(
-            Repartitioned.with(Serdes.String(), JsonSerde.of(UpstreamSucceeded.class))
-                .withName("flow-joins"))
+        .filter((flowRunId, event) -> event != null && event.status() == InstanceStatus.SUCCESS)
+        .join(graph, (flowRunId, event) -> event.taskId(), ResolverTopology::successes)
+        // Keyed by flow run already: every join of a flow run is on this partition.
+        .flatMapValues(successes -> successes)
         .process(
             () ->
                 new JoinProcessor(

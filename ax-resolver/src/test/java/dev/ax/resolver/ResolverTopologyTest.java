@@ -54,7 +54,7 @@ class ResolverTopologyTest {
             topics.dependencies(), new StringSerializer(), new ByteArraySerializer());
     completed =
         driver.createInputTopic(
-            topics.completed(), new StringSerializer(), new ByteArraySerializer());
+            topics.flowSucceeded(), new StringSerializer(), new ByteArraySerializer());
     commands =
         driver.createOutputTopic(
             topics.commands(), new StringDeserializer(), new ByteArrayDeserializer());
@@ -80,7 +80,7 @@ class ResolverTopologyTest {
 
   private void completes(String taskId, String flowRunId, InstanceStatus status) {
     completed.pipeInput(
-        taskId,
+        flowRunId,
         AxJson.write(
             new TaskCompletedEvent(
                 1,

@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,7 +91,7 @@ public final class RetryStage implements AutoCloseable {
   private final Thread fireThread;
   private final Switches switches;
   private final Counter dispatched;
-  private final Counter heldBack;
+  private final AtomicLong heldBack = new AtomicLong();
   private final int ratePerSecond;
   private final int maxInFlight;
   private volatile boolean running = true;
@@ -105,7 +106,7 @@ public final class RetryStage implements AutoCloseable {
     this.maxInFlight = context.config().get(ConfigKeys.RETRY_MAX_IN_FLIGHT);
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-retry");
     this.dispatched = context.meters().counter("ax.retry.dispatched");
-    this.heldBack = context.meters().counter("ax.retry.held.back.by.quota");
+    context.meters().gauge("ax.retry.held.back.by.quota", heldBack);
     context.meters().gauge("ax.retry.in.flight", inFlight);
     this.fireThread = new Thread(this::fireLoop, "ax-retry-fire");
     this.switches =
@@ -131,7 +132,11 @@ public final class RetryStage implements AutoCloseable {
               @Override
               public void onAssigned(Collection<TopicPartition> partitions) {
                 partitions.forEach(p -> ownedPartitions.add(p.partition()));
-                scheduler.execute(RetryStage.this::scanQuietly); // rebuild what they hold now
+                try {
+                  scheduler.execute(RetryStage.this::scanQuietly); // rebuild what they hold now
+                } catch (RejectedExecutionException e) {
+                  // Shutting down; inside poll() an exception would end the consumer thread.
+                }
               }
 
               @Override
@@ -253,9 +258,7 @@ public final class RetryStage implements AutoCloseable {
   private void dispatchReady(Set<Long> ready, RetryQuota quota, long nowMs)
       throws InterruptedException {
     int permits = quota.take(Math.min(ready.size(), MAX_DISPATCH_BATCH), inFlight.get(), nowMs);
-    if (permits < ready.size()) {
-      heldBack.increment(ready.size() - permits);
-    }
+    heldBack.set(ready.size() - permits);
     if (permits == 0) {
       return;
     }

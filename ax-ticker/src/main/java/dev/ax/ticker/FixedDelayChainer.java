@@ -4,6 +4,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -68,6 +69,9 @@ final class FixedDelayChainer {
     for (ConsumerRecord<String, byte[]> record : records) {
       try {
         TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+        if (event.instanceStatus() == InstanceStatus.RETRYING) {
+          continue; // the run is not over: the next firing counts from its last attempt
+        }
         latestByTask.merge(
             event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);
       } catch (RuntimeException e) {

@@ -174,6 +174,46 @@ class DlqCommandIT {
       assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(again.out()).contains("not open");
 
+      // The replayed run dies too: the same letter opens again and can be replayed again.
+      long nowMs = runtime.clock().millis();
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      assertThat(instances.claim(List.of(instanceA), "disp-1", nowMs + 60_000, nowMs)).hasSize(1);
+      instances.recordOutcomes(
+          List.of(
+              new Outcome(
+                  instanceA,
+                  "dlq-a",
+                  2,
+                  InstanceStatus.FAILED,
+                  "boom again",
+                  nowMs,
+                  new AfterFailure.Dead("retries exhausted"))),
+          "disp-1",
+          nowMs);
+      TaskDeadEvent second =
+          new TaskDeadEvent(
+              1,
+              "dlq-a",
+              instanceA,
+              2,
+              InstanceStatus.FAILED,
+              "boom again",
+              "retries exhausted",
+              null,
+              "trace-dlq-a",
+              "reports",
+              nowMs);
+      producer
+          .send(new ProducerRecord<>(runtime.topics().deadletter(), "dlq-a", AxJson.write(second)))
+          .get();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> letters.find(idA).orElseThrow().state().equals("OPEN"));
+      assertThat(letters.find(idA).orElseThrow().lastError()).isEqualTo("boom again");
+      assertThat(letters.find(idA).orElseThrow().stateReason())
+          .startsWith("dead again after a replay");
+      assertThat(ax("dlq", "replay", Long.toString(idA)).exitCode()).isZero();
+
       Run discard = ax("dlq", "discard", Long.toString(idB), "--reason", "obsolete");
       assertThat(discard.exitCode()).as(discard.err()).isZero();
       assertThat(letters.find(idB).orElseThrow().state()).isEqualTo("DISCARDED");

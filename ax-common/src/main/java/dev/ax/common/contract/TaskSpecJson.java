@@ -217,6 +217,9 @@ public final class TaskSpecJson {
             if (!id.isTextual() || !TASK_ID.matcher(id.asText()).matches()) {
               throw new InvalidFieldException("trigger.upstream holds an invalid task id: " + id);
             }
+            if (ids.contains(id.asText())) {
+              throw new InvalidFieldException("trigger.upstream lists " + id + " twice");
+            }
             ids.add(id.asText());
           }
           return new Trigger.Dependency(ids);

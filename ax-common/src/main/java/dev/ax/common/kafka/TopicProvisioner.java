@@ -27,7 +27,12 @@ public final class TopicProvisioner {
       partitionsByTopic.forEach(
           (name, partitions) -> {
             if (!existing.contains(name)) {
-              missing.add(new NewTopic(name, partitions, replication));
+              NewTopic topic = new NewTopic(name, partitions, replication);
+              if (name.endsWith(Topics.DEPENDENCIES)) {
+                // A table: the latest entry per key is the dependency graph.
+                topic.configs(Map.of("cleanup.policy", "compact"));
+              }
+              missing.add(topic);
             }
           });
       if (missing.isEmpty()) {

@@ -20,6 +20,12 @@ public final class Topics {
   public static final String RETRY = "ax.task.retry";
   public static final String DEADLETTER = "ax.task.deadletter";
 
+  /**
+   * Successful completions again, keyed by flow run id, for the dependency resolver: every event of
+   * one flow run on one partition, so its joins need no repartition hop.
+   */
+  public static final String FLOW_SUCCEEDED = "ax.flow.succeeded";
+
   /** Compacted: the dependency graph by upstream task id, for the dependency resolver. */
   public static final String DEPENDENCIES = "ax.task.dependencies";
 
@@ -33,7 +39,8 @@ public final class Topics {
           COMPLETED,
           RETRY,
           DEADLETTER,
-          DEPENDENCIES);
+          DEPENDENCIES,
+          FLOW_SUCCEEDED);
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;
@@ -76,6 +83,10 @@ public final class Topics {
 
   public String deadletter() {
     return prefix + DEADLETTER;
+  }
+
+  public String flowSucceeded() {
+    return prefix + FLOW_SUCCEEDED;
   }
 
   public String dependencies() {

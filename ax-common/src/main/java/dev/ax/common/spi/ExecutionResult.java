@@ -14,6 +14,11 @@ public record ExecutionResult(boolean succeeded, String error, boolean retryable
 
   private static final ExecutionResult SUCCESS = new ExecutionResult(true, null, false, null);
 
+  /** Without a cause; kept for executors written before the cause existed. */
+  public ExecutionResult(boolean succeeded, String error, boolean retryable) {
+    this(succeeded, error, retryable, null);
+  }
+
   public static ExecutionResult ok() {
     return SUCCESS;
   }

@@ -58,34 +58,85 @@ public final class DeadLetterStore {
   }
 
   /**
-   * Stores the letter unless the instance has one already.
+   * Stores the letter of a DEAD instance: a new row, or, when the instance's letter was REPLAYED
+   * and the instance is DEAD again, that letter reopened with the new content (one letter per
+   * instance, and a replay can always be replayed again). An OPEN or DISCARDED letter is left as it
+   * is, and so is a REPLAYED one whose instance is not DEAD now (an old event, delivered again).
    *
-   * @return whether it was stored now
+   * @return whether a letter was stored or reopened now
    */
   public boolean store(DeadLetter letter) {
     return Transactions.inTransaction(
         dataSource,
         "storing the dead letter of " + letter.instanceId(),
         connection -> {
-          try (PreparedStatement insert =
+          Long existingId = null;
+          String state = null;
+          try (PreparedStatement select =
               connection.prepareStatement(
-                  "INSERT INTO ax_dead_letter (instance_id, task_id, task_group, task_snapshot,"
-                      + " attempts_json, last_error, last_stack, state, state_reason,"
-                      + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)"
-                      + " ON DUPLICATE KEY UPDATE id = id")) {
-            insert.setString(1, letter.instanceId());
-            insert.setString(2, letter.taskId());
-            insert.setString(3, letter.group());
-            insert.setString(4, letter.taskSnapshot());
-            insert.setString(5, letter.attemptsJson());
-            insert.setString(6, Sql.truncate(letter.lastError(), 2048));
-            insert.setString(7, letter.lastStack());
-            insert.setString(8, Sql.truncate(letter.stateReason(), 512));
-            insert.setLong(9, letter.createdAtMs());
-            insert.setLong(10, letter.createdAtMs());
-            return insert.executeUpdate() == 1;
+                  "SELECT id, state FROM ax_dead_letter WHERE instance_id = ? FOR UPDATE")) {
+            select.setString(1, letter.instanceId());
+            try (ResultSet rs = select.executeQuery()) {
+              if (rs.next()) {
+                existingId = rs.getLong(1);
+                state = rs.getString(2);
+              }
+            }
+          }
+          if (existingId == null) {
+            return insert(connection, letter);
+          }
+          if (!state.equals("REPLAYED") || !instanceIsDead(connection, letter.instanceId())) {
+            return false;
+          }
+          try (PreparedStatement reopen =
+              connection.prepareStatement(
+                  "UPDATE ax_dead_letter SET state = 'OPEN', task_snapshot = ?, attempts_json = ?,"
+                      + " last_error = ?, last_stack = ?, state_reason = ?, updated_at_ms = ?"
+                      + " WHERE id = ? AND state = 'REPLAYED'")) {
+            reopen.setString(1, letter.taskSnapshot());
+            reopen.setString(2, letter.attemptsJson());
+            reopen.setString(3, Sql.truncate(letter.lastError(), 2048));
+            reopen.setString(4, letter.lastStack());
+            reopen.setString(
+                5, Sql.truncate("dead again after a replay: " + letter.stateReason(), 512));
+            reopen.setLong(6, letter.createdAtMs());
+            reopen.setLong(7, existingId);
+            return reopen.executeUpdate() == 1;
           }
         });
+  }
+
+  private static boolean insert(Connection connection, DeadLetter letter) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO ax_dead_letter (instance_id, task_id, task_group, task_snapshot,"
+                + " attempts_json, last_error, last_stack, state, state_reason,"
+                + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE id = id")) {
+      insert.setString(1, letter.instanceId());
+      insert.setString(2, letter.taskId());
+      insert.setString(3, letter.group());
+      insert.setString(4, letter.taskSnapshot());
+      insert.setString(5, letter.attemptsJson());
+      insert.setString(6, Sql.truncate(letter.lastError(), 2048));
+      insert.setString(7, letter.lastStack());
+      insert.setString(8, Sql.truncate(letter.stateReason(), 512));
+      insert.setLong(9, letter.createdAtMs());
+      insert.setLong(10, letter.createdAtMs());
+      return insert.executeUpdate() == 1;
+    }
+  }
+
+  private static boolean instanceIsDead(Connection connection, String instanceId)
+      throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT status FROM ax_instance WHERE instance_id = ?")) {
+      select.setString(1, instanceId);
+      try (ResultSet rs = select.executeQuery()) {
+        return rs.next() && InstanceStatus.DEAD.name().equals(rs.getString(1));
+      }
+    }
   }
 
   public Optional<DeadLetter> find(long id) {
@@ -269,7 +320,9 @@ public final class DeadLetterStore {
               connection.prepareStatement(
                   "SELECT i.instance_id FROM ax_instance i LEFT JOIN ax_dead_letter d"
                       + " ON d.instance_id = i.instance_id"
-                      + " WHERE i.status = ? AND d.id IS NULL ORDER BY i.updated_at_ms LIMIT ?")) {
+                      + " WHERE i.status = ? AND (d.id IS NULL"
+                      + " OR (d.state = 'REPLAYED' AND d.updated_at_ms < i.updated_at_ms))"
+                      + " ORDER BY i.updated_at_ms LIMIT ?")) {
             select.setString(1, InstanceStatus.DEAD.name());
             select.setInt(2, limit);
             List<String> ids = new ArrayList<>();

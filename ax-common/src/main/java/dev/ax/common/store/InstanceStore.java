@@ -450,13 +450,14 @@ public final class InstanceStore {
                       + " JOIN ax_instance i ON i.task_id = t.task_id"
                       + " WHERE t.trigger_type = 'FIXED_DELAY' AND t.state = 'ACTIVE'"
                       + " AND NOT EXISTS (SELECT 1 FROM ax_instance p WHERE p.task_id = t.task_id"
-                      + " AND p.status IN (?, ?, ?))"
+                      + " AND p.status IN (?, ?, ?, ?))"
                       + " GROUP BY t.task_id HAVING MAX(i.finished_at_ms) < ? LIMIT ?")) {
             select.setString(1, SCHEDULED.name());
             select.setString(2, DISPATCHED.name());
             select.setString(3, RUNNING.name());
-            select.setLong(4, finishedBeforeMs);
-            select.setInt(5, limit);
+            select.setString(4, InstanceStatus.RETRYING.name()); // not over: a retry follows
+            select.setLong(5, finishedBeforeMs);
+            select.setInt(6, limit);
             List<BrokenChain> broken = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
               while (rs.next()) {

@@ -54,6 +54,37 @@ class CommandReaderTest {
   }
 
   @Test
+  void readsADependencyTaskAndATriggerAndRefusesARepeatedUpstream() {
+    TaskCommand dependency =
+        ((CommandReadResult.Accepted)
+                read(
+                    """
+                    {"v":1,"taskId":"report","trigger":{"type":"DEPENDENCY","upstream":["a","b"]},
+                     "executor":{"type":"IN_PROCESS","handler":"noop"}}
+                    """))
+            .command();
+    assertThat(dependency.spec().trigger())
+        .isEqualTo(new Trigger.Dependency(java.util.List.of("a", "b")));
+
+    TaskCommand trigger =
+        ((CommandReadResult.Accepted)
+                read("{\"v\":1,\"type\":\"TRIGGER\",\"taskId\":\"report\",\"flowRunId\":\"a@1\"}"))
+            .command();
+    assertThat(trigger.type()).isEqualTo(CommandType.TRIGGER);
+    assertThat(trigger.flowRunId()).isEqualTo("a@1");
+
+    assertThat(reasonOf("{\"v\":1,\"type\":\"TRIGGER\",\"taskId\":\"report\"}"))
+        .contains("flowRunId");
+    assertThat(
+            reasonOf(
+                """
+                {"v":1,"taskId":"r","trigger":{"type":"DEPENDENCY","upstream":["a","a"]},
+                 "executor":{"type":"IN_PROCESS","handler":"noop"}}
+                """))
+        .isEqualTo("trigger.upstream lists \"a\" twice");
+  }
+
+  @Test
   void appliesDefaultsAndGeneratesATraceId() {
     TaskCommand command =
         ((CommandReadResult.Accepted)

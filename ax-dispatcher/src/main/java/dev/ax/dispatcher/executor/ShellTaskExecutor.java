@@ -371,11 +371,19 @@ public final class ShellTaskExecutor implements TaskExecutor {
     }
   }
 
+  /**
+   * The exit code of a process the tree kill ended. Waits for the JDK to collect it: the kernel may
+   * report the process gone a moment before the JDK's reaper thread has read its exit status.
+   */
   private static int exitCodeAfterKill(Process process) {
     try {
-      return process.exitValue();
-    } catch (IllegalThreadStateException e) {
+      if (process.waitFor(ProcessTree.FORCED_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        return process.exitValue();
+      }
       return -1; // survived SIGKILL (already warned about)
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return process.isAlive() ? -1 : process.exitValue();
     }
   }
 

@@ -272,6 +272,16 @@ public final class OutcomeRecorder implements AutoCloseable {
     record
         .headers()
         .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+    if (c.status() == InstanceStatus.SUCCESS) {
+      // The same event keyed by flow run, for the dependency resolver's joins.
+      ProducerRecord<String, byte[]> byFlow =
+          new ProducerRecord<>(
+              context.topics().flowSucceeded(), c.claimed().flowRunId(), record.value());
+      byFlow
+          .headers()
+          .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+      producer.send(byFlow);
+    }
     producer.send(
         record,
         (metadata, error) -> {

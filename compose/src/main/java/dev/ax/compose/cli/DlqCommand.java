@@ -168,6 +168,13 @@ public final class DlqCommand implements Runnable {
     @Parameters(paramLabel = "<id>", description = "The dead letter's id (from `ax dlq list`).")
     long id;
 
+    @Option(
+        names = "--reveal",
+        description =
+            "Show the task's parameter and header values; by default they are masked, since they"
+                + " may hold secrets.")
+    boolean reveal;
+
     @Override
     public Integer call() throws Exception {
       LogLevels.quiet();
@@ -208,7 +215,8 @@ public final class DlqCommand implements Runnable {
             "    "
                 + AxJson.MAPPER
                     .writerWithDefaultPrettyPrinter()
-                    .writeValueAsString(AxJson.MAPPER.readTree(letter.taskSnapshot()))
+                    .writeValueAsString(
+                        masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
                     .replace("\n", "\n    "));
         out.println("  last stack trace:");
         out.println(
@@ -364,6 +372,22 @@ public final class DlqCommand implements Runnable {
       }
       return ExitCodes.OK;
     }
+  }
+
+  /** The task snapshot with the values of params and executor headers masked, unless revealed. */
+  static JsonNode masked(JsonNode snapshot, boolean reveal) {
+    if (reveal) {
+      return snapshot;
+    }
+    JsonNode copy = snapshot.deepCopy();
+    for (JsonNode holder : List.of(copy.path("params"), copy.path("executor").path("headers"))) {
+      if (holder instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        names.forEach(name -> object.put(name, "****"));
+      }
+    }
+    return copy;
   }
 
   private static String user() {
