@@ -97,7 +97,7 @@ class FlowIT {
           "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":500},"
               + "\"executor\":{\"type\":\"HTTP\",\"url\":\""
               + syncUrl
-              + "\"},\"retry\":{\"maxRetries\":0}");
+              + "\"},\"retry\":{\"maxRetries\":2,\"backoffBaseMs\":200,\"backoffMaxMs\":1000}");
       stored(tasks, "sync");
       send(producer, runtime, "report", dependency("sync"));
 
@@ -121,6 +121,9 @@ class FlowIT {
               () ->
                   instances.findByTask("sync").stream()
                       .anyMatch(r -> r.status() == InstanceStatus.DEAD));
+      assertThat(instances.findByTask("sync").get(0).attempt())
+          .as("dead after its two retries")
+          .isEqualTo(3);
 
       Map<String, List<TaskCompletedEvent>> events = byTask(completed.poll());
       List<String> flowRuns =
