@@ -29,7 +29,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * Ingest's side of dependency triggers: validates DEPENDENCY tasks (every upstream must exist, no
  * cycle), publishes the graph to the compacted {@code ax.task.dependencies} topic, and turns the
  * resolver's TRIGGER commands into instances (deterministic id per task and flow run, so a repeated
- * trigger creates nothing). Used by the ingest thread only.
+ * trigger creates nothing). Holds nothing but its (thread-safe) stores: the consumer thread and the
+ * graph republisher both use it.
  */
 final class DependencyIntake {
 
@@ -84,6 +85,11 @@ final class DependencyIntake {
     for (NewTask task : createdDependencyTasks) {
       upstreams.addAll(((Trigger.Dependency) task.spec().trigger()).upstreamTaskIds());
     }
+    return graphEntriesOf(upstreams);
+  }
+
+  /** The current graph entry of each upstream, read from the database. */
+  List<ProducerRecord<String, byte[]>> graphEntriesOf(Collection<String> upstreams) {
     List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
     tasks
         .dependentsOf(upstreams)

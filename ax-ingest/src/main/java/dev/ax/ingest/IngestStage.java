@@ -30,7 +30,10 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -46,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged.
  * Offsets are committed only after the database and the rejected topic have what was read.
  *
- * <p>Threading: one consumer thread (see {@link ConsumerLoop}); {@link #close()} from any thread.
+ * <p>Threading: one consumer thread (see {@link ConsumerLoop}); one thread ({@code
+ * ax-ingest-graph}) publishes the dependency graph again every {@code AX_DEPENDENCY_REPUBLISH};
+ * {@link #close()} from any thread.
  */
 public final class IngestStage implements AutoCloseable {
 
@@ -71,6 +76,13 @@ public final class IngestStage implements AutoCloseable {
   private final Counter duplicates;
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
+  private final ScheduledExecutorService graphRepublisher =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "ax-ingest-graph");
+            t.setDaemon(true);
+            return t;
+          });
 
   public IngestStage(StageContext context) {
     this.context = context;
@@ -100,6 +112,9 @@ public final class IngestStage implements AutoCloseable {
   }
 
   public IngestStage start() {
+    long everyMs = context.config().get(ConfigKeys.DEPENDENCY_REPUBLISH).toMillis();
+    graphRepublisher.scheduleWithFixedDelay(
+        this::republishGraphQuietly, everyMs, everyMs, TimeUnit.MILLISECONDS);
     loop.start();
     log.info("Ingest started on {}", context.topics().commands());
     return this;
@@ -271,8 +286,36 @@ public final class IngestStage implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Publishes every upstream's entry again from the database. Entries are whole lists written after
+   * each create, and two replicas can land them out of order; this makes the table converge.
+   */
+  private void republishGraphQuietly() {
+    try {
+      int published = 0;
+      String after = null;
+      while (true) {
+        List<String> page = tasks.upstreamsAfter(after, 500);
+        if (page.isEmpty()) {
+          break;
+        }
+        for (ProducerRecord<String, byte[]> entry : dependencies.graphEntriesOf(page)) {
+          producer.send(entry);
+          published++;
+        }
+        after = page.get(page.size() - 1);
+      }
+      if (published > 0) {
+        log.debug("Published {} dependency graph entries again", published);
+      }
+    } catch (RuntimeException e) {
+      log.warn("Could not publish the dependency graph again; next time: {}", e.toString());
+    }
+  }
+
   @Override
   public void close() {
+    graphRepublisher.shutdownNow();
     loop.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Ingest stopped");

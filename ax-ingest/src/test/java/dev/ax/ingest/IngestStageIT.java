@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.DependencyEntry;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectHeaders;
@@ -150,6 +151,48 @@ class IngestStageIT {
         .atMost(DEADLINE)
         .until(() -> new TaskStore(runtime.dataSource()).find("good").isPresent());
     assertThat(context.meters().counter("ax.ingest.rejected").count()).isEqualTo(bad.size());
+  }
+
+  @Test
+  void theDependencyGraphIsPublishedAndAStaleEntryIsRepairedByTheRepublish() throws Exception {
+    try (IngestStage republishing =
+        new IngestStage(runtime.context("ingest-2", Map.of("AX_DEPENDENCY_REPUBLISH", "1s")))
+            .start()) {
+      send("up", command("up", 60_000));
+      await()
+          .atMost(DEADLINE)
+          .until(() -> new TaskStore(runtime.dataSource()).find("up").isPresent());
+      send(
+          "down",
+          "{\"v\":1,\"taskId\":\"down\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"up\"]},"
+              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
+      try (TopicReader graph =
+          new TopicReader(runtime.bootstrapServers(), runtime.topics().dependencies())) {
+        await().atMost(DEADLINE).until(() -> !graph.poll().isEmpty());
+        DependencyEntry entry = AxJson.read(graph.poll().get(0).value(), DependencyEntry.class);
+        assertThat(entry.upstreamTaskId()).isEqualTo("up");
+        assertThat(entry.downstreams())
+            .containsExactly(new DependencyEntry.Downstream("down", List.of("up")));
+
+        // A stale entry lands last (two replicas out of order): the republish repairs it.
+        producer
+            .send(
+                new ProducerRecord<>(
+                    runtime.topics().dependencies(),
+                    "up",
+                    AxJson.write(new DependencyEntry(1, "up", List.of()))))
+            .get();
+        await()
+            .atMost(DEADLINE)
+            .until(
+                () -> {
+                  List<ConsumerRecord<String, byte[]>> records = graph.poll();
+                  DependencyEntry last =
+                      AxJson.read(records.get(records.size() - 1).value(), DependencyEntry.class);
+                  return records.size() > 2 && !last.downstreams().isEmpty();
+                });
+      }
+    }
   }
 
   @Test

@@ -237,6 +237,13 @@ public final class ConfigKeys {
           Duration.ofMinutes(5),
           "How often each stage reads the emergency switches (`ax switch`); a change takes effect within this.");
 
+  public static final ConfigKey<Duration> DEPENDENCY_REPUBLISH =
+      ConfigKey.duration(
+          "AX_DEPENDENCY_REPUBLISH",
+          "60s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(24),
+          "How often ingest publishes the whole dependency graph again from the database, so the resolver's table converges even if two ingest replicas published one upstream's entry out of order.");
   public static final ConfigKey<String> RESOLVER_STATE_DIR =
       ConfigKey.string(
           "AX_RESOLVER_STATE_DIR",
@@ -359,6 +366,7 @@ public final class ConfigKeys {
             DEADLETTER_WEBHOOK_URL,
             DEADLETTER_WEBHOOK_PER_MINUTE,
             SWITCH_POLL,
+            DEPENDENCY_REPUBLISH,
             RESOLVER_STATE_DIR,
             FLOW_JOIN_RETENTION,
             DISPATCHER_THREADS,

@@ -142,6 +142,32 @@ public final class TaskStore {
     return byUpstream;
   }
 
+  /**
+   * Up to {@code limit} upstream task ids of the graph after {@code after} (null: from the start),
+   * in order.
+   */
+  public List<String> upstreamsAfter(String after, int limit) {
+    return Transactions.read(
+        dataSource,
+        "paging the dependency graph",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT DISTINCT upstream_task_id FROM ax_task_dependency"
+                      + " WHERE upstream_task_id > ? ORDER BY upstream_task_id LIMIT ?")) {
+            select.setString(1, after == null ? "" : after);
+            select.setInt(2, limit);
+            List<String> ids = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                ids.add(rs.getString(1));
+              }
+            }
+            return ids;
+          }
+        });
+  }
+
   /** The upstreams of each of {@code taskIds} that has any, by task id. */
   public Map<String, List<String>> upstreamsOf(Collection<String> taskIds) {
     return edges("task_id", taskIds, false);
