@@ -2,11 +2,10 @@ package dev.ax.retry;
 
 import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.DueInstance;
@@ -34,7 +33,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -281,23 +279,8 @@ public final class RetryStage implements AutoCloseable {
     inFlight.addAndGet(moved.size());
     dispatched.increment(moved.size());
     for (DueInstance instance : moved) {
-      TaskDueEvent event =
-          new TaskDueEvent(
-              AxJson.VERSION,
-              instance.taskId(),
-              instance.instanceId(),
-              instance.dueAtMs(),
-              0,
-              nowMs,
-              instance.traceId(),
-              null);
-      ProducerRecord<String, byte[]> record =
-          new ProducerRecord<>(context.topics().dueRetry(), instance.taskId(), AxJson.write(event));
-      record
-          .headers()
-          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
       producer.send(
-          record,
+          DueRecords.of(context.topics().dueRetry(), instance, 0, nowMs, null),
           (metadata, error) -> {
             if (error != null) {
               // DISPATCHED already: the ticker's reaper emits it again when nobody claims it.

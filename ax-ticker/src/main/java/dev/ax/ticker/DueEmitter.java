@@ -1,15 +1,11 @@
 package dev.ax.ticker;
 
-import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.store.DueInstance;
-import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,23 +38,8 @@ public final class DueEmitter {
     List<DueInstance> ordered =
         dispatched.stream().sorted(Comparator.comparingLong(DueInstance::dueAtMs)).toList();
     for (DueInstance instance : ordered) {
-      TaskDueEvent event =
-          new TaskDueEvent(
-              AxJson.VERSION,
-              instance.taskId(),
-              instance.instanceId(),
-              instance.dueAtMs(),
-              epoch,
-              nowMs,
-              instance.traceId(),
-              groupByTask.get(instance.taskId()));
-      ProducerRecord<String, byte[]> record =
-          new ProducerRecord<>(topic, instance.taskId(), AxJson.write(event));
-      record
-          .headers()
-          .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
       producer.send(
-          record,
+          DueRecords.of(topic, instance, epoch, nowMs, groupByTask.get(instance.taskId())),
           (metadata, error) -> {
             if (error != null) {
               log.error(

@@ -1,0 +1,41 @@
+package dev.ax.common.kafka;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.store.DueInstance;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * The record of a due event, as the ticker and the retry stage send it: key = task id, the event as
+ * JSON, the trace id in a header. Stateless.
+ */
+public final class DueRecords {
+
+  private DueRecords() {}
+
+  /**
+   * @param epoch the sender's ticker epoch (0 from the retry stage: dispatchers do not check epochs
+   *     on the retry topic)
+   * @param group the task's group when the sender knows it, else null
+   */
+  public static ProducerRecord<String, byte[]> of(
+      String topic, DueInstance instance, long epoch, long nowMs, String group) {
+    TaskDueEvent event =
+        new TaskDueEvent(
+            AxJson.VERSION,
+            instance.taskId(),
+            instance.instanceId(),
+            instance.dueAtMs(),
+            epoch,
+            nowMs,
+            instance.traceId(),
+            group);
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(topic, instance.taskId(), AxJson.write(event));
+    record
+        .headers()
+        .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
+    return record;
+  }
+}
