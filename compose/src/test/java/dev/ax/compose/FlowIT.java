@@ -36,7 +36,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -80,17 +79,17 @@ class FlowIT {
       // A dependency naming a task not stored yet is rejected, and commands on different
       // partitions have no order: store each upstream before its downstreams.
       TaskStore tasks = new TaskStore(runtime.dataSource());
-      send(producer, runtime, "a", cron("0/2 * * * * ?"));
+      Commands.send(producer, runtime, "a", cron("0/2 * * * * ?"));
       stored(tasks, "a");
-      send(producer, runtime, "b", dependency("a"));
-      send(producer, runtime, "x", dependency("a"));
+      Commands.send(producer, runtime, "b", dependency("a"));
+      Commands.send(producer, runtime, "x", dependency("a"));
       stored(tasks, "b");
-      send(producer, runtime, "c", dependency("b"));
+      Commands.send(producer, runtime, "c", dependency("b"));
       stored(tasks, "c", "x");
-      send(producer, runtime, "join", dependency("c", "x"));
-      send(producer, runtime, "cyclic", dependency("cyclic"));
+      Commands.send(producer, runtime, "join", dependency("c", "x"));
+      Commands.send(producer, runtime, "cyclic", dependency("cyclic"));
       String syncUrl = "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/sync";
-      send(
+      Commands.send(
           producer,
           runtime,
           "sync",
@@ -99,7 +98,7 @@ class FlowIT {
               + syncUrl
               + "\"},\"retry\":{\"maxRetries\":2,\"backoffBaseMs\":200,\"backoffMaxMs\":1000}");
       stored(tasks, "sync");
-      send(producer, runtime, "report", dependency("sync"));
+      Commands.send(producer, runtime, "report", dependency("sync"));
 
       await().atMost(Duration.ofSeconds(30)).until(() -> !rejected.poll().isEmpty());
       ConsumerRecord<String, byte[]> cycle = rejected.poll().get(0);
@@ -246,17 +245,17 @@ class FlowIT {
       runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(resolver::isRunning);
       TaskStore tasks = new TaskStore(runtime.dataSource());
-      send(
+      Commands.send(
           producer,
           runtime,
           "src",
           "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":250},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
       stored(tasks, "src");
-      send(producer, runtime, "m1", dependency("src"));
-      send(producer, runtime, "m2", dependency("src"));
+      Commands.send(producer, runtime, "m1", dependency("src"));
+      Commands.send(producer, runtime, "m2", dependency("src"));
       stored(tasks, "m1");
-      send(producer, runtime, "end", dependency("m1"));
+      Commands.send(producer, runtime, "end", dependency("m1"));
       stored(tasks, "end", "m2");
       // Flow runs that started before the graph reached the resolver trigger nothing: wait for
       // 45 complete ones and measure the last 40.
@@ -318,17 +317,6 @@ class FlowIT {
     return "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\""
         + String.join("\",\"", upstreams)
         + "\"]},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
-  }
-
-  private static void send(
-      KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String body)
-      throws Exception {
-    String json = "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}";
-    producer
-        .send(
-            new ProducerRecord<>(
-                runtime.topics().commands(), taskId, json.getBytes(StandardCharsets.UTF_8)))
-        .get();
   }
 
   private static Map<String, List<TaskCompletedEvent>> byTask(

@@ -29,7 +29,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +65,7 @@ class ResolverCrashIT {
               Map.of("AX_RESOLVER_STATE_DIR", victimState.toString()));
       runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher", "resolver");
 
-      send(
+      Commands.send(
           producer,
           runtime,
           "up",
@@ -74,7 +73,7 @@ class ResolverCrashIT {
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
       TaskStore tasks = new TaskStore(runtime.dataSource());
       await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("up").isPresent());
-      send(
+      Commands.send(
           producer,
           runtime,
           "down",
@@ -141,16 +140,5 @@ class ResolverCrashIT {
         victim.destroyForcibly();
       }
     }
-  }
-
-  private static void send(
-      KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String body)
-      throws Exception {
-    String json = "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}";
-    producer
-        .send(
-            new ProducerRecord<>(
-                runtime.topics().commands(), taskId, json.getBytes(StandardCharsets.UTF_8)))
-        .get();
   }
 }

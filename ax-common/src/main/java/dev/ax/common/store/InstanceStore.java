@@ -136,25 +136,8 @@ public final class InstanceStore {
    */
   public List<DueInstance> restampUnclaimed(
       LeaseFence fence, long olderThanMs, long nowMs, int limit) {
-    List<Object> ids =
-        selectIds(
-            "status = ? AND dispatched_at_ms < ?", List.of(DISPATCHED.name(), olderThanMs), limit);
-    return moveBatch(
-        "instance_id",
-        ids,
-        new BatchMove<>(
-            DISPATCHED,
-            DISPATCHED,
-            "epoch = ?, dispatched_at_ms = ?",
-            List.of(fence.epoch(), nowMs),
-            " AND dispatched_at_ms < ?",
-            List.of(olderThanMs),
-            fence,
-            DUE_COLUMNS,
-            InstanceStore::toDue,
-            fence.holder(),
-            "not claimed in time: emitted again"),
-        nowMs);
+    return restampDispatched(
+        fence, "dispatched_at_ms", olderThanMs, "not claimed in time: emitted again", nowMs, limit);
   }
 
   /**
@@ -165,8 +148,23 @@ public final class InstanceStore {
    * @return the instances to emit again
    */
   public List<DueInstance> adoptPredecessorDispatches(LeaseFence fence, long nowMs, int limit) {
+    return restampDispatched(
+        fence,
+        "epoch",
+        fence.epoch(),
+        "dispatched by a previous leader: emitted again at epoch " + fence.epoch(),
+        nowMs,
+        limit);
+  }
+
+  /**
+   * DISPATCHED → DISPATCHED, stamped with this leader's epoch and {@code nowMs}, for unclaimed rows
+   * whose {@code column} (a constant of this class) is below {@code below}.
+   */
+  private List<DueInstance> restampDispatched(
+      LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
     List<Object> ids =
-        selectIds("status = ? AND epoch < ?", List.of(DISPATCHED.name(), fence.epoch()), limit);
+        selectIds("status = ? AND " + column + " < ?", List.of(DISPATCHED.name(), below), limit);
     return moveBatch(
         "instance_id",
         ids,
@@ -175,13 +173,13 @@ public final class InstanceStore {
             DISPATCHED,
             "epoch = ?, dispatched_at_ms = ?",
             List.of(fence.epoch(), nowMs),
-            " AND epoch < ?",
-            List.of(fence.epoch()),
+            " AND " + column + " < ?",
+            List.of(below),
             fence,
             DUE_COLUMNS,
             InstanceStore::toDue,
             fence.holder(),
-            "dispatched by a previous leader: emitted again at epoch " + fence.epoch()),
+            reason),
         nowMs);
   }
 
