@@ -79,6 +79,13 @@ public final class RetryStage implements AutoCloseable {
   private final ArrayBlockingQueue<Pending> handoff = new ArrayBlockingQueue<>(HANDOFF_CAPACITY);
   private final Set<Integer> ownedPartitions = ConcurrentHashMap.newKeySet();
   private final AtomicLong inFlight = new AtomicLong();
+
+  /**
+   * Whether retries wait in the wheel; set by the fire loop. The in-flight count reads every
+   * DISPATCHED and RUNNING row, so it runs only while there are retries it could hold back.
+   */
+  private volatile boolean retriesWaiting;
+
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -211,6 +218,9 @@ public final class RetryStage implements AutoCloseable {
   }
 
   private void countInFlightQuietly() {
+    if (!retriesWaiting) {
+      return; // nothing to bound: the count would be read for nobody (and stays as last read)
+    }
     try {
       inFlight.set(instances.countRetriesInFlight());
     } catch (RuntimeException e) {
@@ -240,6 +250,12 @@ public final class RetryStage implements AutoCloseable {
                 ready.add(seqs[i]);
               }
             });
+        boolean waiting = !ready.isEmpty() || wheel.size() > 0;
+        if (waiting && !retriesWaiting) {
+          retriesWaiting = true;
+          countInFlightQuietly(); // fresh before the first dispatch after an idle spell
+        }
+        retriesWaiting = waiting;
         if (!ready.isEmpty() && switches.retriesEnabled()) {
           dispatchReady(ready, quota, nowMs);
         }

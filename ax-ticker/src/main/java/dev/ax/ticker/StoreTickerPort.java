@@ -71,6 +71,7 @@ final class StoreTickerPort implements TickerPort {
     return instances.fire(
         plan.dispatch(),
         plan.skip(),
+        plan.rowsBySeq(),
         fence,
         nowMs,
         moved -> {

@@ -235,7 +235,9 @@ final class TickLoop {
 
   private boolean fire(List<Long> seqs, long nowMs, LeaseFence fence) {
     try {
+      long t0 = System.nanoTime();
       List<DueInstance> rows = port.scheduledBySeq(seqs);
+      long t1 = System.nanoTime();
       if (rows.isEmpty()) {
         return true; // fired elsewhere, cancelled, or already done: nothing to do
       }
@@ -248,8 +250,10 @@ final class TickLoop {
         }
       }
       Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
+      long t2 = System.nanoTime();
       FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
       FireResult result = port.fire(plan, fence, nowMs);
+      long t3 = System.nanoTime();
       try {
         Map<String, String> groupByTask = new HashMap<>();
         tasks.forEach((id, task) -> groupByTask.put(id, task.spec().group()));
@@ -260,6 +264,17 @@ final class TickLoop {
             "Due events for {} instance(s) not sent; the reaper will re-emit them",
             result.dispatched().size(),
             e);
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(
+            "Fired {} instance(s), oldest {} ms late: read {} ms, tasks {} ms, mark {} ms, emit {}"
+                + " ms",
+            rows.size(),
+            nowMs - rows.stream().mapToLong(DueInstance::dueAtMs).min().orElse(nowMs),
+            (t1 - t0) / 1_000_000,
+            (t2 - t1) / 1_000_000,
+            (t3 - t2) / 1_000_000,
+            (System.nanoTime() - t3) / 1_000_000);
       }
       fired.increment(result.dispatched().size());
       skipped.increment(result.skipped().size());

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,11 @@ public final class InstanceStore {
    */
   public List<DueInstance> reclaimExpiredRuns(LeaseFence fence, long nowMs, int limit) {
     List<Object> ids =
-        selectIds("status = ? AND lease_until_ms < ?", List.of(RUNNING.name(), nowMs), limit);
+        selectIds(
+            "ax_instance_status_due",
+            "status = ? AND lease_until_ms < ?",
+            List.of(RUNNING.name(), nowMs),
+            limit);
     return moveBatch(
         "instance_id",
         ids,
@@ -164,7 +169,11 @@ public final class InstanceStore {
   private List<DueInstance> restampDispatched(
       LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
     List<Object> ids =
-        selectIds("status = ? AND " + column + " < ?", List.of(DISPATCHED.name(), below), limit);
+        selectIds(
+            "ax_instance_status_due",
+            "status = ? AND " + column + " < ?",
+            List.of(DISPATCHED.name(), below),
+            limit);
     return moveBatch(
         "instance_id",
         ids,
@@ -252,8 +261,10 @@ public final class InstanceStore {
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT (SELECT COUNT(*) FROM ax_instance WHERE status = ? AND attempt >= 1)"
-                      + " + (SELECT COUNT(*) FROM ax_instance WHERE status = ? AND attempt >= 2)")) {
+                  "SELECT (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
+                      + " WHERE status = ? AND attempt >= 1)"
+                      + " + (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
+                      + " WHERE status = ? AND attempt >= 2)")) {
             select.setString(1, DISPATCHED.name());
             select.setString(2, RUNNING.name());
             try (ResultSet rs = select.executeQuery()) {
@@ -278,6 +289,7 @@ public final class InstanceStore {
   public FireResult fire(
       Collection<Long> dispatchSeqs,
       Map<String, ? extends Collection<Long>> skipSeqsByReason,
+      Map<Long, DueInstance> rowsBySeq,
       LeaseFence fence,
       long nowMs,
       Function<List<DueInstance>, List<NewInstance>> successorsOf) {
@@ -293,7 +305,8 @@ public final class InstanceStore {
                       "seq",
                       new ArrayList<>(dispatchSeqs),
                       dispatchMove(fence, nowMs),
-                      nowMs);
+                      nowMs,
+                      rowsBySeq);
           List<DueInstance> skipped = new ArrayList<>();
           for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
             if (!group.getValue().isEmpty()) {
@@ -303,7 +316,8 @@ public final class InstanceStore {
                       "seq",
                       new ArrayList<>(group.getValue()),
                       skipMove(fence, group.getKey(), nowMs),
-                      nowMs));
+                      nowMs,
+                      rowsBySeq));
             }
           }
           List<DueInstance> moved = new ArrayList<>(dispatched);
@@ -401,21 +415,34 @@ public final class InstanceStore {
         dataSource,
         "renewing " + runs.size() + " run lease(s)",
         connection -> {
+          // One key per instance: only its latest attempt can still match the row.
+          Map<String, RunKey> latest = new HashMap<>();
+          for (RunKey run : runs) {
+            latest.merge(run.instanceId(), run, (a, b) -> a.attempt() >= b.attempt() ? a : b);
+          }
           int renewed = 0;
-          for (List<RunKey> chunk : Sql.chunks(runs)) {
-            StringBuilder pairs = new StringBuilder();
+          for (List<RunKey> chunk : Sql.chunks(latest.values())) {
+            StringBuilder attemptCase = new StringBuilder("CASE instance_id");
             for (int i = 0; i < chunk.size(); i++) {
-              pairs.append(i == 0 ? "(?, ?)" : ", (?, ?)");
+              attemptCase.append(" WHEN ? THEN ?");
             }
+            attemptCase.append(" END");
             try (PreparedStatement update =
                 connection.prepareStatement(
-                    "UPDATE ax_instance SET lease_until_ms = ?, updated_at_ms = ?"
-                        + " WHERE (instance_id, attempt) IN ("
-                        + pairs
-                        + ") AND status = ? AND owner = ?")) {
+                    // Not (instance_id, attempt) IN (...), which MariaDB answers by scanning the
+                    // whole primary key: see recordSuccesses.
+                    "UPDATE ax_instance FORCE INDEX (PRIMARY) SET lease_until_ms = ?,"
+                        + " updated_at_ms = ? WHERE instance_id IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") AND attempt = "
+                        + attemptCase
+                        + " AND status = ? AND owner = ?")) {
               int index = 1;
               update.setLong(index++, leaseUntilMs);
               update.setLong(index++, nowMs);
+              for (RunKey run : chunk) {
+                update.setString(index++, run.instanceId());
+              }
               for (RunKey run : chunk) {
                 update.setString(index++, run.instanceId());
                 update.setInt(index++, run.attempt());
@@ -444,12 +471,17 @@ public final class InstanceStore {
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT t.task_id, MAX(i.finished_at_ms) FROM ax_task t"
-                      + " JOIN ax_instance i ON i.task_id = t.task_id"
+                  // The active FIXED_DELAY tasks first (by their index), then each one's
+                  // instances by task: without the join order and hints both MySQL and MariaDB
+                  // may scan every instance row to find the few FIXED_DELAY ones.
+                  "SELECT t.task_id, MAX(i.finished_at_ms)"
+                      + " FROM ax_task t FORCE INDEX (ax_task_trigger_state)"
+                      + " STRAIGHT_JOIN ax_instance i FORCE INDEX (ax_instance_task)"
+                      + " ON i.task_id = t.task_id"
                       + " WHERE t.trigger_type = 'FIXED_DELAY' AND t.state = 'ACTIVE'"
-                      + " AND NOT EXISTS (SELECT 1 FROM ax_instance p WHERE p.task_id = t.task_id"
-                      + " AND p.status IN (?, ?, ?, ?))"
-                      + " GROUP BY t.task_id HAVING MAX(i.finished_at_ms) < ? LIMIT ?")) {
+                      + " GROUP BY t.task_id"
+                      + " HAVING SUM(i.status IN (?, ?, ?, ?)) = 0 AND MAX(i.finished_at_ms) < ?"
+                      + " LIMIT ?")) {
             select.setString(1, SCHEDULED.name());
             select.setString(2, DISPATCHED.name());
             select.setString(3, RUNNING.name());
@@ -568,14 +600,22 @@ public final class InstanceStore {
         rs.getInt(6));
   }
 
-  private List<Object> selectIds(String where, List<Object> values, int limit) {
+  /**
+   * @param indexName the status-prefixed index to read by, forced: {@code epoch < ?} has no index
+   *     of its own, and without the hint the optimizer scans the whole table for it
+   */
+  private List<Object> selectIds(String indexName, String where, List<Object> values, int limit) {
     return Transactions.read(
         dataSource,
         "selecting instances",
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT instance_id FROM ax_instance WHERE " + where + " LIMIT ?")) {
+                  "SELECT instance_id FROM ax_instance FORCE INDEX ("
+                      + indexName
+                      + ") WHERE "
+                      + where
+                      + " LIMIT ?")) {
             int index = 1;
             for (Object value : values) {
               select.setObject(index++, value);
@@ -670,12 +710,38 @@ public final class InstanceStore {
     return Transactions.inTransaction(
         dataSource,
         move.reason() + " of " + keys.size() + " instance(s)",
-        connection -> moveIn(connection, keyColumn, keys, move, nowMs));
+        connection -> moveIn(connection, keyColumn, keys, move, nowMs, Map.of()));
   }
 
-  /** {@link #moveBatch} inside the caller's transaction. */
+  /**
+   * Forces the key's own index. Without it the optimizer may pick the (status, due) index, since
+   * the UPDATE also says {@code status = ?}: it then walks every row in that status (the whole
+   * backlog under load) for each batch, and buffers them because it changes the column it scans by.
+   * Measured under `ax bench`: that made each batch cost time in proportion to the backlog.
+   */
+  private static String keyIndexHint(String keyColumn) {
+    return switch (keyColumn) {
+      case "instance_id" -> "FORCE INDEX (PRIMARY)";
+      case "seq" -> "FORCE INDEX (seq)";
+      default ->
+          throw new IllegalArgumentException("not a key column of ax_instance: " + keyColumn);
+    };
+  }
+
+  /**
+   * {@link #moveBatch} inside the caller's transaction.
+   *
+   * @param known what each key's row reads back as, when the caller read the rows just before (the
+   *     columns a move reads back are ones it does not change): a chunk whose every row moved is
+   *     then not read again
+   */
   private static <T> List<T> moveIn(
-      Connection connection, String keyColumn, List<Object> keys, BatchMove<T> move, long nowMs)
+      Connection connection,
+      String keyColumn,
+      List<Object> keys,
+      BatchMove<T> move,
+      long nowMs,
+      Map<?, T> known)
       throws SQLException {
     StatusTransitions.require(move.from(), move.to());
     List<T> won = new ArrayList<>(keys.size());
@@ -685,7 +751,9 @@ public final class InstanceStore {
       int updated;
       try (PreparedStatement update =
           connection.prepareStatement(
-              "UPDATE ax_instance SET status = ?, "
+              "UPDATE ax_instance "
+                  + keyIndexHint(keyColumn)
+                  + " SET status = ?, "
                   + move.setClause()
                   + ", batch_token = ?, updated_at_ms = ? WHERE "
                   + keyColumn
@@ -719,6 +787,10 @@ public final class InstanceStore {
         continue;
       }
       auditBatch(connection, keyColumn, chunk, token, move, nowMs);
+      if (updated == chunk.size() && known.keySet().containsAll(chunk)) {
+        chunk.forEach(key -> won.add(known.get(key)));
+        continue;
+      }
       int before = won.size();
       try (PreparedStatement select =
           connection.prepareStatement(
@@ -770,14 +842,15 @@ public final class InstanceStore {
         "recording " + outcomes.size() + " outcome(s)",
         connection -> {
           Set<String> won = new HashSet<>();
-          // Successes carry no error: one UPDATE per chunk for all of them.
+          // Successes carry no error: one UPDATE per chunk for all of them, which needs each
+          // instance once (its attempt is matched by instance id); a second attempt of the same
+          // instance in one batch (a run taken back and claimed again) goes one by one.
           List<Outcome> successes = new ArrayList<>();
           List<Outcome> others = new ArrayList<>();
+          Set<String> batched = new HashSet<>();
           for (Outcome outcome : outcomes) {
-            (outcome.status() == InstanceStatus.SUCCESS && outcome.error() == null
-                    ? successes
-                    : others)
-                .add(outcome);
+            boolean success = outcome.status() == InstanceStatus.SUCCESS && outcome.error() == null;
+            (success && batched.add(outcome.instanceId()) ? successes : others).add(outcome);
           }
           for (List<Outcome> chunk : Sql.chunks(successes)) {
             won.addAll(recordSuccesses(connection, chunk, owner, nowMs));
@@ -799,22 +872,27 @@ public final class InstanceStore {
   private static Set<String> recordSuccesses(
       Connection connection, List<Outcome> chunk, String owner, long nowMs) throws SQLException {
     String token = UUID.randomUUID().toString();
-    StringBuilder pairs = new StringBuilder();
     StringBuilder finishedCase = new StringBuilder("CASE instance_id");
+    StringBuilder attemptCase = new StringBuilder("CASE instance_id");
     for (int i = 0; i < chunk.size(); i++) {
-      pairs.append(i == 0 ? "(?, ?)" : ", (?, ?)");
       finishedCase.append(" WHEN ? THEN ?");
+      attemptCase.append(" WHEN ? THEN ?");
     }
     finishedCase.append(" END");
+    attemptCase.append(" END");
     int updated;
     try (PreparedStatement update =
         connection.prepareStatement(
-            "UPDATE ax_instance SET status = ?, finished_at_ms = "
+            "UPDATE ax_instance FORCE INDEX (PRIMARY) SET status = ?, finished_at_ms = "
                 + finishedCase
                 + ", last_error = NULL, lease_until_ms = NULL, batch_token = ?, updated_at_ms = ?"
-                + " WHERE (instance_id, attempt) IN ("
-                + pairs
-                + ") AND status = ? AND owner = ?")) {
+                // Not (instance_id, attempt) IN (...): MariaDB reads a row-value IN list by
+                // scanning the whole primary key. The key list is a range, the attempt a filter.
+                + " WHERE instance_id IN ("
+                + Sql.placeholders(chunk.size())
+                + ") AND attempt = "
+                + attemptCase
+                + " AND status = ? AND owner = ?")) {
       int index = 1;
       update.setString(index++, InstanceStatus.SUCCESS.name());
       for (Outcome outcome : chunk) {
@@ -823,6 +901,9 @@ public final class InstanceStore {
       }
       update.setString(index++, token);
       update.setLong(index++, nowMs);
+      for (Outcome outcome : chunk) {
+        update.setString(index++, outcome.instanceId());
+      }
       for (Outcome outcome : chunk) {
         update.setString(index++, outcome.instanceId());
         update.setInt(index++, outcome.attempt());

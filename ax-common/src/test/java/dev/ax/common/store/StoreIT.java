@@ -123,6 +123,49 @@ class StoreIT {
   }
 
   @Test
+  void aStaleAttemptNeitherRecordsNorRenewsOverTheCurrentOne() {
+    tasks.create(List.of(task("s", 100), task("u", 100)), "ingest-1", 10);
+    String stale = InstanceIds.of("s", 100);
+    String other = InstanceIds.of("u", 100);
+    runtime.markDispatchedAsLeader("ticker-1", List.of(stale, other), 100);
+    assertThat(instances.claim(List.of(stale, other), "disp-1", 10_000, 105)).hasSize(2);
+    // A row whose attempt moved on: attempt 1 of "s" is what this dispatcher still holds.
+    try (var connection = runtime.dataSource().getConnection();
+        var update = connection.createStatement()) {
+      update.executeUpdate(
+          "UPDATE ax_instance SET attempt = 2 WHERE instance_id = '" + stale + "'");
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+
+    assertThat(
+            instances.renewLeases(
+                List.of(
+                    new InstanceStore.RunKey(stale, 1),
+                    new InstanceStore.RunKey(other, 1),
+                    new InstanceStore.RunKey(stale, 2)),
+                "disp-1",
+                50_000,
+                110))
+        .as("attempt 2 of s and attempt 1 of u; the stale key renews nothing")
+        .isEqualTo(2);
+    assertThat(
+            instances.recordOutcomes(
+                List.of(
+                    new Outcome(stale, "s", 1, InstanceStatus.SUCCESS, null, 120),
+                    new Outcome(other, "u", 1, InstanceStatus.SUCCESS, null, 120),
+                    new Outcome(stale, "s", 2, InstanceStatus.SUCCESS, null, 121)),
+                "disp-1",
+                122))
+        .containsExactly(false, true, true);
+    assertThat(instances.find(stale))
+        .get()
+        .extracting(r -> r.status())
+        .isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(instances.find(stale)).get().extracting(r -> r.finishedAtMs()).isEqualTo(121L);
+  }
+
+  @Test
   void nothingIsClaimedBeforeItsDueTime() {
     tasks.create(List.of(task("early", 1000)), "ingest", 1);
     String id = InstanceIds.of("early", 1000);

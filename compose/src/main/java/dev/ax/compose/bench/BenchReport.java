@@ -26,6 +26,7 @@ public final class BenchReport {
   private final int completed;
   private final long duplicateEvents;
   private final RunningTransitions running;
+  private final FireTimes fires;
   private final long earlyStarts;
   private final long earlyClaims;
   private final Histogram lateness = new Histogram(SIGNIFICANT_DIGITS);
@@ -39,8 +40,13 @@ public final class BenchReport {
    * @param firstProduceMs when the first command was sent, on the database clock
    */
   public BenchReport(
-      BenchPlan plan, BenchCollector collector, RunningTransitions running, long firstProduceMs) {
+      BenchPlan plan,
+      BenchCollector collector,
+      RunningTransitions running,
+      FireTimes fires,
+      long firstProduceMs) {
     this.plan = plan;
+    this.fires = fires;
     this.completed = collector.completed();
     this.duplicateEvents = collector.duplicateEvents();
     this.running = running;
@@ -88,6 +94,9 @@ public final class BenchReport {
     if (earlyStarts > 0) {
       problems.add(earlyStarts + " task(s) started before they were due");
     }
+    if (fires.earlyFires() > 0) {
+      problems.add(fires.earlyFires() + " task(s) marked DISPATCHED before they were due");
+    }
     if (earlyClaims > 0) {
       problems.add(earlyClaims + " task(s) claimed before they were due");
     }
@@ -110,6 +119,12 @@ public final class BenchReport {
             + " instances)");
     table.row("early starts (started < due)", earlyStarts);
     table.row("early claims (claimed < due)", earlyClaims);
+    table.row(
+        "fire lateness, dispatched - due, ms: p50 / p99 / max",
+        percentiles(fires.fireLateness(), 50, 99) + " / " + fires.fireLateness().getMaxValue());
+    table.row(
+        "last instance stored, ms after the first due time",
+        fires.lastCreatedAtMs() - plan.firstDueAtMs());
     table.row(
         "lateness, claimed - due, ms: p50 / p90 / p99 / max",
         percentiles(lateness, 50, 90, 99) + " / " + lateness.getMaxValue());
@@ -145,7 +160,7 @@ public final class BenchReport {
         Locale.ROOT,
         "BENCH tasks=%d p50=%d p99=%d max=%d dup=%d missing=%d p90=%d dup_db=%d early=%d"
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
-            + " tput=%.0f due_tput=%.0f",
+            + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -161,7 +176,10 @@ public final class BenchReport {
         startLateness.getMaxValue(),
         completed,
         overallPerSecond,
-        dueWindowPerSecond);
+        dueWindowPerSecond,
+        fires.fireLateness().getValueAtPercentile(50),
+        fires.fireLateness().getValueAtPercentile(99),
+        fires.fireLateness().getMaxValue());
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

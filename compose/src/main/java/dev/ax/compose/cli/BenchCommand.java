@@ -9,6 +9,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.compose.bench.BenchCollector;
 import dev.ax.compose.bench.BenchPlan;
 import dev.ax.compose.bench.BenchReport;
+import dev.ax.compose.bench.FireTimes;
 import dev.ax.compose.bench.RunningTransitions;
 import dev.ax.compose.kafka.CommandSender;
 import dev.ax.compose.kafka.TaskCommandJson;
@@ -209,7 +210,8 @@ public final class BenchCommand implements Callable<Integer> {
         collect(plan, completions, collector, context, stop, out);
         RunningTransitions running =
             RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
-        report = new BenchReport(plan, collector, running, firstProduceMs);
+        FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
+        report = new BenchReport(plan, collector, running, fires, firstProduceMs);
       }
     } finally {
       TempDirs.deleteQuietly(dir);
