@@ -24,6 +24,7 @@ import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import dev.ax.dispatcher.run.RetryPlanner;
+import dev.ax.dispatcher.run.UpstreamTasks;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import java.time.Duration;
@@ -79,6 +80,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
+  private final UpstreamTasks upstreams;
   private final Switches switches;
   private final Bulkheads bulkheads;
   private final HeldEvents held = new HeldEvents();
@@ -126,12 +128,18 @@ public final class DispatcherStage implements AutoCloseable {
             new SwitchStore(context.dataSource()),
             context.config().get(ConfigKeys.SWITCH_POLL),
             "ax-dispatcher");
+    this.upstreams =
+        new UpstreamTasks(
+            context.bootstrapServers(),
+            context.topics().dependencies(),
+            context.nodeId() + "-dispatcher-upstreams");
     this.recorder =
         new OutcomeRecorder(
             context,
             producer,
             new RetryPlanner(
-                switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()));
+                switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
+            upstreams::mayHaveDependents);
     int threads = context.config().get(ConfigKeys.DISPATCHER_THREADS);
     int queue = context.config().get(ConfigKeys.DISPATCHER_QUEUE);
     this.bulkheads =
@@ -216,6 +224,7 @@ public final class DispatcherStage implements AutoCloseable {
         this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
     retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
     switches.start();
+    upstreams.start();
     recorder.start();
     loop.start();
     log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
@@ -514,6 +523,7 @@ public final class DispatcherStage implements AutoCloseable {
     }
     bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
+    upstreams.close();
     switches.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Dispatcher {} stopped", context.nodeId());

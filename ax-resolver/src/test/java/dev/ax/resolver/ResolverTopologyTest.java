@@ -8,6 +8,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TriggerCommand;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TriggerType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,7 +99,8 @@ class ResolverTopologyTest {
                 status == InstanceStatus.SUCCESS ? null : "boom",
                 "node",
                 status == InstanceStatus.SUCCESS ? InstanceStatus.SUCCESS : InstanceStatus.DEAD,
-                flowRunId)));
+                flowRunId,
+                TriggerType.DEPENDENCY)));
   }
 
   private List<TriggerCommand> triggers() {

@@ -72,6 +72,9 @@ final class FixedDelayChainer {
         if (event.instanceStatus() == InstanceStatus.RETRYING) {
           continue; // the run is not over: the next firing counts from its last attempt
         }
+        if (event.triggerType() != null && event.triggerType() != TriggerType.FIXED_DELAY) {
+          continue; // not a chain: no need to look the task up
+        }
         latestByTask.merge(
             event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);
       } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.ax.common.contract;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TriggerType;
 
 /**
  * On {@code ax.task.completed} (key = taskId): how one attempt of one instance ended. Times are
@@ -14,6 +15,9 @@ import dev.ax.common.model.InstanceStatus;
  *     dispatcher older than retries. Null from such a dispatcher too.
  * @param flowRunId the flow run the instance belongs to (its own id when it started one): what the
  *     dependency resolver joins on
+ * @param triggerType the task's trigger type, so a consumer that cares about one type (the
+ *     FIXED_DELAY chainer) need not look the task up; null when the task was not found, or from a
+ *     dispatcher older than this field
  */
 public record TaskCompletedEvent(
     int v,
@@ -31,4 +35,5 @@ public record TaskCompletedEvent(
     String error,
     String node,
     InstanceStatus instanceStatus,
-    String flowRunId) {}
+    String flowRunId,
+    TriggerType triggerType) {}

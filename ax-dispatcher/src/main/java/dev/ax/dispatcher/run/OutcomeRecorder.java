@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -52,12 +53,21 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final Counter retried;
   private final Counter dead;
   private final RetryPlanner planner;
+  private final Predicate<String> mayHaveDependents;
   private volatile boolean running = true;
 
+  /**
+   * @param mayHaveDependents whether a task's successes must be copied, keyed by flow run, to
+   *     {@code ax.flow.succeeded} for the dependency resolver (see {@link UpstreamTasks})
+   */
   public OutcomeRecorder(
-      StageContext context, KafkaProducer<String, byte[]> producer, RetryPlanner planner) {
+      StageContext context,
+      KafkaProducer<String, byte[]> producer,
+      RetryPlanner planner,
+      Predicate<String> mayHaveDependents) {
     this.context = context;
     this.planner = planner;
+    this.mayHaveDependents = mayHaveDependents;
     this.instances = new InstanceStore(context.dataSource());
     this.producer = producer;
     MeterRegistry meters = context.meters();
@@ -265,14 +275,15 @@ public final class OutcomeRecorder implements AutoCloseable {
             c.error(),
             context.nodeId(),
             instanceStatus(c, after),
-            c.claimed().flowRunId());
+            c.claimed().flowRunId(),
+            c.context() == null ? null : c.context().task().trigger().type());
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(
             context.topics().completed(), c.claimed().taskId(), AxJson.write(event));
     record
         .headers()
         .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
-    if (c.status() == InstanceStatus.SUCCESS) {
+    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
       // The same event keyed by flow run, for the dependency resolver's joins.
       ProducerRecord<String, byte[]> byFlow =
           new ProducerRecord<>(

@@ -1,0 +1,191 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.DependencyEntry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which tasks have dependents, read from the compacted {@code ax.task.dependencies} topic (the
+ * graph the dependency resolver joins against), so that a dispatcher copies to {@code
+ * ax.flow.succeeded} only the successes the resolver can act on. Without it every success of every
+ * task went through the resolver's exactly-once transactions, which on a busy node cost more CPU
+ * than the rest of the dispatch path.
+ *
+ * <p>Until this view has read the topic up to where it ended at start, {@link #mayHaveDependents}
+ * answers true for every task: a dispatcher that starts while the graph is still loading forwards
+ * everything, as before, and loses no trigger. After that the view lags the topic by one poll
+ * (milliseconds), the same lag the resolver's own table has; a dependent registered while its
+ * upstream is finishing may miss that one flow run either way.
+ *
+ * <p>Thread-safety: one reader thread owns the consumer; {@link #mayHaveDependents} may be called
+ * from any thread.
+ */
+public final class UpstreamTasks implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(UpstreamTasks.class);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final Duration TOPIC_WAIT = Duration.ofSeconds(1);
+
+  private final String topic;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Set<String> upstreams = ConcurrentHashMap.newKeySet();
+  private final Thread reader;
+  private volatile boolean loaded;
+  private volatile boolean running = true;
+  private boolean started;
+
+  public UpstreamTasks(String bootstrapServers, String topic, String clientId) {
+    this.topic = topic;
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    props.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    this.consumer = new KafkaConsumer<>(props);
+    this.reader = new Thread(this::run, clientId);
+    this.reader.setDaemon(true);
+  }
+
+  public synchronized UpstreamTasks start() {
+    if (!started && running) {
+      started = true;
+      reader.start();
+    }
+    return this;
+  }
+
+  /** False only when the graph, as read so far, names no task that waits for {@code taskId}. */
+  public boolean mayHaveDependents(String taskId) {
+    return !loaded || upstreams.contains(taskId);
+  }
+
+  /** True once the topic was read up to where it ended when this view started. */
+  public boolean isLoaded() {
+    return loaded;
+  }
+
+  private void run() {
+    try {
+      List<TopicPartition> partitions = awaitPartitions();
+      if (partitions == null) {
+        return;
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> endAtStart = consumer.endOffsets(partitions);
+      while (running) {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+          apply(record);
+        }
+        if (!loaded && reachedEnd(endAtStart)) {
+          loaded = true;
+          log.info("Dependency graph loaded from {}: {} upstream task(s)", topic, upstreams.size());
+        }
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (RuntimeException e) {
+      // The view stays as it is; forwarding everything is the safe answer from here on.
+      loaded = false;
+      if (running) {
+        log.error(
+            "Reading {} failed; every success is forwarded to the resolver from now on", topic, e);
+      }
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** The topic's partitions, once it exists; null when closed first. */
+  private List<TopicPartition> awaitPartitions() {
+    while (running) {
+      List<PartitionInfo> infos = consumer.partitionsFor(topic);
+      if (infos != null && !infos.isEmpty()) {
+        return infos.stream()
+            .map(p -> new TopicPartition(p.topic(), p.partition()))
+            .collect(Collectors.toList());
+      }
+      try {
+        Thread.sleep(TOPIC_WAIT.toMillis()); // waiting for the topic to be created, not syncing
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private boolean reachedEnd(Map<TopicPartition, Long> endAtStart) {
+    for (Map.Entry<TopicPartition, Long> end : endAtStart.entrySet()) {
+      if (consumer.position(end.getKey()) < end.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void apply(ConsumerRecord<String, byte[]> record) {
+    if (record.key() == null) {
+      return;
+    }
+    if (record.value() == null) {
+      upstreams.remove(record.key());
+      return;
+    }
+    try {
+      DependencyEntry entry = AxJson.read(record.value(), DependencyEntry.class);
+      if (entry.downstreams() == null || entry.downstreams().isEmpty()) {
+        upstreams.remove(record.key());
+      } else {
+        upstreams.add(record.key());
+      }
+    } catch (RuntimeException e) {
+      // Unreadable: assume it has dependents rather than drop its successes.
+      upstreams.add(record.key());
+      log.warn(
+          "Unreadable dependency entry for {} at {}-{}@{}; forwarding its successes: {}",
+          record.key(),
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      running = false;
+      if (!started) {
+        consumer.close(Duration.ZERO);
+        return;
+      }
+    }
+    consumer.wakeup();
+    reader.interrupt();
+    try {
+      reader.join(Duration.ofSeconds(10).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
