@@ -37,7 +37,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +86,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final Switches switches;
   private final Bulkheads bulkheads;
   private final HeldEvents held = new HeldEvents();
+  private final TaskSpecs specs;
   private final Cache<String, String> groupByTask =
       Caffeine.newBuilder().maximumSize(100_000).build();
   private final ConsumerLoop loop;
@@ -93,8 +96,6 @@ public final class DispatcherStage implements AutoCloseable {
   private final Counter unreadable;
   private final DistributionSummary lateness;
   private final int pollSize;
-  private final Cache<String, StoredTask> specCache =
-      Caffeine.newBuilder().maximumSize(100_000).build();
   private boolean paused;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Counter staleEpoch;
@@ -118,6 +119,7 @@ public final class DispatcherStage implements AutoCloseable {
   public DispatcherStage(StageContext context, ExecutorRegistry registry) {
     this.context = context;
     this.instances = new InstanceStore(context.dataSource());
+    this.specs = new TaskSpecs(new TaskStore(context.dataSource()));
     this.tasks = new TaskStore(context.dataSource());
     this.registry = registry;
     this.lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
@@ -194,7 +196,9 @@ public final class DispatcherStage implements AutoCloseable {
                 }
               }
             },
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            // A redelivered due event claims nothing: no need to wait for each commit.
+            ConsumerLoop.CommitMode.ASYNC);
   }
 
   private static ExecutorRegistry defaultRegistry(StageContext context) {
@@ -313,6 +317,9 @@ public final class DispatcherStage implements AutoCloseable {
     if (events.isEmpty()) {
       return;
     }
+    Set<String> taskIds = new HashSet<>();
+    events.values().forEach(e -> taskIds.add(e.taskId()));
+    Future<?> prefetch = specs.prefetch(taskIds);
     long nowMs = context.clock().millis();
     List<ClaimedInstance> won =
         instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
@@ -323,7 +330,7 @@ public final class DispatcherStage implements AutoCloseable {
       return;
     }
     try {
-      startRuns(won, groupOfInstance);
+      startRuns(won, groupOfInstance, prefetch);
     } catch (RuntimeException e) {
       // Claimed but not started: do not replay the batch (the claim would win nothing now);
       // the rows stay RUNNING until their lease expires and the reaper hands them back.
@@ -357,7 +364,7 @@ public final class DispatcherStage implements AutoCloseable {
     }
     for (StoredTask task : tasks.findAll(missing).values()) {
       groupByTask.put(task.spec().taskId(), task.spec().group());
-      specCache.put(task.spec().taskId() + "#" + task.version(), task);
+      specs.put(task);
       groups.put(task.spec().taskId(), task.spec().group());
     }
     return groups;
@@ -391,7 +398,7 @@ public final class DispatcherStage implements AutoCloseable {
               List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
       if (!won.isEmpty()) {
         claimed.increment(won.size());
-        startRuns(won, Map.of());
+        startRuns(won, Map.of(), CompletableFuture.completedFuture(null));
       }
     } catch (RuntimeException e) {
       log.warn(
@@ -421,16 +428,18 @@ public final class DispatcherStage implements AutoCloseable {
 
   /**
    * @param groupOfInstance the bulkhead each instance was admitted to; by default its task's group
+   * @param prefetch the read of these instances' specs started before the claim
    */
-  private void startRuns(List<ClaimedInstance> won, Map<String, String> groupOfInstance) {
+  private void startRuns(
+      List<ClaimedInstance> won, Map<String, String> groupOfInstance, Future<?> prefetch) {
     for (ClaimedInstance instance : won) {
       if (instance.attempt() == 1) { // a later attempt is late by design (backoff, take-back)
         lateness.record(instance.claimedAtMs() - instance.dueAtMs());
       }
     }
-    Map<String, StoredTask> specs = specsOf(won);
+    Map<String, StoredTask> specOfTask = specs.of(won, prefetch);
     for (ClaimedInstance instance : won) {
-      StoredTask task = specs.get(instance.taskId());
+      StoredTask task = specOfTask.get(instance.taskId());
       if (task == null) {
         bulkheads
             .runnerFor(TaskSpec.DEFAULT_GROUP)
@@ -454,29 +463,6 @@ public final class DispatcherStage implements AutoCloseable {
       }
       runner.submit(instance, task, executor.get());
     }
-  }
-
-  /**
-   * The task specs of claimed instances, by task id: from the cache when the (task, version) pair
-   * was read before, so the hot path does not read static data; an updated task has a new version
-   * and is read again, so it never runs with a stale spec.
-   */
-  private Map<String, StoredTask> specsOf(List<ClaimedInstance> claimed) {
-    Map<String, StoredTask> found = new HashMap<>();
-    Set<String> missing = new HashSet<>();
-    for (ClaimedInstance instance : claimed) {
-      StoredTask cached = specCache.getIfPresent(instance.taskId() + "#" + instance.taskVersion());
-      if (cached != null) {
-        found.put(instance.taskId(), cached);
-      } else {
-        missing.add(instance.taskId());
-      }
-    }
-    for (StoredTask task : tasks.findAll(missing).values()) {
-      specCache.put(task.spec().taskId() + "#" + task.version(), task);
-      found.put(task.spec().taskId(), task);
-    }
-    return found;
   }
 
   /**
@@ -524,6 +510,7 @@ public final class DispatcherStage implements AutoCloseable {
     bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
     upstreams.close();
+    specs.close();
     switches.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Dispatcher {} stopped", context.nodeId());

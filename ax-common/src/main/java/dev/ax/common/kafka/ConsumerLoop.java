@@ -3,6 +3,7 @@ package dev.ax.common.kafka;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * to the start of the batch, waits {@code retryBackoff} and tries the same records again, so an
  * outage pauses the stage and it resumes by itself.
  *
+ * <p>{@link CommitMode#ASYNC} commits without waiting for the broker, for a stage whose handling of
+ * a redelivered record is harmless (the dispatcher: a second claim wins nothing), so that the
+ * commit's round trip is not on the path of the next batch. What was handled is still committed
+ * synchronously when partitions are revoked and when the loop stops.
+ *
  * <p>Threading: the consumer is touched only by the loop's own thread; {@link #close()} may be
  * called from any thread and wakes it.
  */
@@ -44,6 +50,14 @@ public final class ConsumerLoop implements AutoCloseable {
     default void onAssigned(Collection<TopicPartition> partitions) {}
   }
 
+  /** How the offsets of a handled batch are committed. */
+  public enum CommitMode {
+    /** Wait for the broker before polling again. */
+    SYNC,
+    /** Send the commit and poll on; see the class comment. */
+    ASYNC
+  }
+
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
 
@@ -52,6 +66,11 @@ public final class ConsumerLoop implements AutoCloseable {
   private final Collection<String> topics;
   private final BatchHandler handler;
   private final Duration retryBackoff;
+  private final CommitMode commitMode;
+
+  /** Offsets handled but perhaps not committed yet (ASYNC); loop thread only. */
+  private final Map<TopicPartition, OffsetAndMetadata> handled = new HashMap<>();
+
   private final Thread thread;
   private final CountDownLatch stopping = new CountDownLatch(1);
   private volatile boolean running = true;
@@ -62,11 +81,22 @@ public final class ConsumerLoop implements AutoCloseable {
       Collection<String> topics,
       BatchHandler handler,
       Duration retryBackoff) {
+    this(name, consumer, topics, handler, retryBackoff, CommitMode.SYNC);
+  }
+
+  public ConsumerLoop(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      Collection<String> topics,
+      BatchHandler handler,
+      Duration retryBackoff,
+      CommitMode commitMode) {
     this.name = name;
     this.consumer = consumer;
     this.topics = topics;
     this.handler = handler;
     this.retryBackoff = retryBackoff;
+    this.commitMode = commitMode;
     this.thread = new Thread(this::run, name);
   }
 
@@ -81,6 +111,7 @@ public final class ConsumerLoop implements AutoCloseable {
           @Override
           public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             handler.onRevoked(partitions);
+            commitHandled(partitions);
           }
 
           @Override
@@ -99,7 +130,7 @@ public final class ConsumerLoop implements AutoCloseable {
         }
         try {
           handler.handle(records);
-          consumer.commitSync(nextOffsets(records));
+          commit(nextOffsets(records));
           if (consecutiveFailures > 0) {
             log.info("{} recovered after {} failed attempt(s)", name, consecutiveFailures);
           }
@@ -133,8 +164,49 @@ public final class ConsumerLoop implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       log.error("{} stopped by an unexpected error", name, e);
     } finally {
+      commitHandled(List.copyOf(handled.keySet()));
       consumer.close(Duration.ofSeconds(5));
       log.info("{} stopped", name);
+    }
+  }
+
+  private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    if (commitMode == CommitMode.SYNC) {
+      consumer.commitSync(offsets);
+      return;
+    }
+    handled.putAll(offsets);
+    consumer.commitAsync(
+        offsets,
+        (committed, error) -> {
+          if (error != null) {
+            // A later commit carries later offsets; at worst some records are handled again.
+            log.debug("{} async offset commit failed: {}", name, error.toString());
+          }
+        });
+  }
+
+  /** ASYNC: commits, and waits for, what was handled on {@code partitions}. Loop thread only. */
+  private void commitHandled(Collection<TopicPartition> partitions) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (TopicPartition partition : partitions) {
+      OffsetAndMetadata offset = handled.remove(partition);
+      if (offset != null) {
+        offsets.put(partition, offset);
+      }
+    }
+    if (offsets.isEmpty()) {
+      return;
+    }
+    try {
+      consumer.commitSync(offsets);
+    } catch (RuntimeException e) {
+      log.warn(
+          "{} could not commit {} partition(s) on hand-over; their last records may be handled"
+              + " again: {}",
+          name,
+          offsets.size(),
+          e.toString());
     }
   }
 

@@ -1,0 +1,120 @@
+package dev.ax.dispatcher;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The task specs the dispatcher runs, cached by (task id, version): the hot path does not read
+ * static data again, and an updated task has a new version, so it never runs with a stale spec.
+ *
+ * <p>A task seen for the first time (every one-shot task is) costs a read. {@link #prefetch} starts
+ * that read on its own thread from the due events, before the claim, so the claim's round trips and
+ * the spec read overlap instead of adding up; {@link #of} waits for it and reads whatever is still
+ * missing (a version newer than the one prefetched, a failed prefetch) itself.
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ */
+final class TaskSpecs implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TaskSpecs.class);
+  private static final Duration PREFETCH_WAIT = Duration.ofSeconds(10);
+  private static final int MAX_CACHED = 100_000;
+
+  private final TaskStore tasks;
+  private final Cache<String, StoredTask> byVersion =
+      Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
+  private final Cache<String, Boolean> seen = Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
+  private final ExecutorService reader =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "ax-dispatcher-specs");
+            t.setDaemon(true);
+            return t;
+          });
+
+  TaskSpecs(TaskStore tasks) {
+    this.tasks = tasks;
+  }
+
+  /** Starts reading the specs of those of {@code taskIds} never read before; returns at once. */
+  Future<?> prefetch(Collection<String> taskIds) {
+    Set<String> unseen = new HashSet<>();
+    for (String taskId : taskIds) {
+      if (seen.getIfPresent(taskId) == null) {
+        unseen.add(taskId);
+      }
+    }
+    if (unseen.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return reader.submit(() -> tasks.findAll(unseen).values().forEach(this::put));
+  }
+
+  void put(StoredTask task) {
+    byVersion.put(key(task.spec().taskId(), task.version()), task);
+    seen.put(task.spec().taskId(), Boolean.TRUE);
+  }
+
+  /**
+   * The specs of claimed instances, by task id; an instance whose task is gone has no entry.
+   *
+   * @param prefetch what {@link #prefetch} returned for these instances' events
+   */
+  Map<String, StoredTask> of(List<ClaimedInstance> claimed, Future<?> prefetch) {
+    awaitQuietly(prefetch);
+    Map<String, StoredTask> found = new HashMap<>();
+    Set<String> missing = new HashSet<>();
+    for (ClaimedInstance instance : claimed) {
+      StoredTask cached = byVersion.getIfPresent(key(instance.taskId(), instance.taskVersion()));
+      if (cached != null) {
+        found.put(instance.taskId(), cached);
+      } else {
+        missing.add(instance.taskId());
+      }
+    }
+    for (StoredTask task : tasks.findAll(missing).values()) {
+      put(task);
+      found.put(task.spec().taskId(), task);
+    }
+    return found;
+  }
+
+  private static void awaitQuietly(Future<?> prefetch) {
+    try {
+      prefetch.get(PREFETCH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // The synchronous read in of() gets what the prefetch did not.
+      log.debug("Spec prefetch failed: {}", e.toString());
+    }
+  }
+
+  private static String key(String taskId, int version) {
+    return taskId + "#" + version;
+  }
+
+  @Override
+  public void close() {
+    reader.shutdownNow();
+  }
+}
