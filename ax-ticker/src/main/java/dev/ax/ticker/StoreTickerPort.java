@@ -29,12 +29,38 @@ final class StoreTickerPort implements TickerPort {
   private final DueEmitter emitter;
   private final Cache<String, StoredTask> specs;
 
+  /** Task ids with some version in {@link #specs}: what {@link #prefetch} need not read. */
+  private final Cache<String, Boolean> seen;
+
   StoreTickerPort(
       InstanceStore instances, TaskStore tasks, DueEmitter emitter, long maxCachedSpecs) {
     this.instances = instances;
     this.tasks = tasks;
     this.emitter = emitter;
     this.specs = Caffeine.newBuilder().maximumSize(maxCachedSpecs).build();
+    this.seen = Caffeine.newBuilder().maximumSize(maxCachedSpecs).build();
+  }
+
+  /**
+   * Reads the specs of tasks never read before into the cache, so that firing their instances reads
+   * none: called as instances are announced, off the firing thread. Best effort: what it misses,
+   * {@link #tasksOf} reads at firing time.
+   */
+  void prefetch(Collection<String> taskIds) {
+    Set<String> unseen = new HashSet<>();
+    for (String taskId : taskIds) {
+      if (seen.getIfPresent(taskId) == null) {
+        unseen.add(taskId);
+      }
+    }
+    if (!unseen.isEmpty()) {
+      tasks.findAll(unseen).values().forEach(this::cache);
+    }
+  }
+
+  private void cache(StoredTask task) {
+    specs.put(task.spec().taskId() + "#" + task.version(), task);
+    seen.put(task.spec().taskId(), Boolean.TRUE);
   }
 
   @Override
@@ -55,7 +81,7 @@ final class StoreTickerPort implements TickerPort {
       }
     }
     for (StoredTask task : tasks.findAll(missing).values()) {
-      specs.put(task.spec().taskId() + "#" + task.version(), task);
+      cache(task);
       found.put(task.spec().taskId(), task);
     }
     return found;

@@ -11,12 +11,15 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.Reaper;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +51,7 @@ public final class TickerStage implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final LeaderElector elector;
   private final TickLoop loop;
+  private final StoreTickerPort port;
   private final WindowLoader loader;
   private final Reaper reaper;
   private final ConsumerLoop scheduledConsumer;
@@ -79,11 +83,12 @@ public final class TickerStage implements AutoCloseable {
             config.get(ConfigKeys.TICKER_LEASE),
             config.get(ConfigKeys.TICKER_HEARTBEAT),
             System::nanoTime);
+    this.port = new StoreTickerPort(instances, tasks, emitter, 100_000);
     this.loop =
         new TickLoop(
             context.clock(),
             elector::fence,
-            new StoreTickerPort(instances, tasks, emitter, 100_000),
+            port,
             new FirePlanner(new FireTimes(), config.get(ConfigKeys.TICKER_MISFIRE_THRESHOLD)),
             config.get(ConfigKeys.TICKER_TICK).toMillis(),
             config.get(ConfigKeys.TICKER_WHEEL_SIZE),
@@ -173,6 +178,7 @@ public final class TickerStage implements AutoCloseable {
       return; // a standby holds nothing; the leader's own consumer or loader has these
     }
     long untilMs = context.clock().millis() + horizon.toMillis();
+    Set<String> taskIds = new HashSet<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       TaskScheduledEvent event;
       try {
@@ -188,7 +194,13 @@ public final class TickerStage implements AutoCloseable {
       }
       if (event.dueAtMs() < untilMs) {
         loop.offer(new WheelEntry(event.seq(), event.dueAtMs(), event.triggerGroup()));
+        taskIds.add(event.taskId());
       }
+    }
+    try {
+      port.prefetch(taskIds);
+    } catch (StoreException e) {
+      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.ax.common.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 
 /** Runs a unit of work in one transaction, rolling back on any failure. */
@@ -14,18 +15,23 @@ final class Transactions {
 
   private Transactions() {}
 
+  /**
+   * Runs {@code work} between {@code START TRANSACTION} and {@code COMMIT} sent as statements, with
+   * the connection left in autocommit mode: two control round trips per transaction instead of the
+   * three of {@code setAutoCommit(false)}, {@code commit()}, {@code setAutoCommit(true)}. On the
+   * ticker's and dispatchers' serial paths, under load, each round trip costs milliseconds.
+   */
   static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setAutoCommit(false);
+    try (Connection connection = dataSource.getConnection();
+        Statement control = connection.createStatement()) {
+      control.execute("START TRANSACTION");
       try {
         T result = work.run(connection);
-        connection.commit();
+        control.execute("COMMIT");
         return result;
       } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(connection, e);
+        rollbackQuietly(control, e);
         throw e;
-      } finally {
-        connection.setAutoCommit(true);
       }
     } catch (SQLException e) {
       throw new StoreException(what + " failed: " + e.getMessage(), e);
@@ -40,9 +46,9 @@ final class Transactions {
     }
   }
 
-  private static void rollbackQuietly(Connection connection, Exception cause) {
+  private static void rollbackQuietly(Statement control, Exception cause) {
     try {
-      connection.rollback();
+      control.execute("ROLLBACK");
     } catch (SQLException rollbackFailure) {
       cause.addSuppressed(rollbackFailure);
     }

@@ -1,6 +1,7 @@
 package dev.ax.common.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
@@ -163,6 +164,38 @@ class StoreIT {
         .extracting(r -> r.status())
         .isEqualTo(InstanceStatus.SUCCESS);
     assertThat(instances.find(stale)).get().extracting(r -> r.finishedAtMs()).isEqualTo(121L);
+  }
+
+  @Test
+  void aFailedTransactionLeavesNothingAndTheConnectionUsable() throws Exception {
+    String insert =
+        "INSERT INTO ax_switch (switch_name, switch_value, version, updated_by, updated_at_ms)"
+            + " VALUES (?, 'on', 1, 'test', 1)";
+    assertThatThrownBy(
+            () ->
+                Transactions.inTransaction(
+                    runtime.dataSource(),
+                    "failing on purpose",
+                    connection -> {
+                      try (var statement = connection.prepareStatement(insert)) {
+                        statement.setString(1, "rolled-back");
+                        statement.executeUpdate();
+                      }
+                      throw new IllegalStateException("boom");
+                    }))
+        .hasMessage("boom");
+    Transactions.inTransaction(
+        runtime.dataSource(),
+        "committing",
+        connection -> {
+          try (var statement = connection.prepareStatement(insert)) {
+            statement.setString(1, "committed");
+            return statement.executeUpdate();
+          }
+        });
+    assertThat(new SwitchStore(runtime.dataSource()).all().keySet())
+        .contains("committed")
+        .doesNotContain("rolled-back");
   }
 
   @Test
