@@ -3,6 +3,7 @@ package dev.ax.ticker;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
@@ -14,6 +15,7 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,9 +67,22 @@ final class FixedDelayChainer {
     this.actor = actor;
   }
 
+  /** False when the record's trigger-type header names another type: no need to parse it. */
+  private static boolean mayBeFixedDelay(ConsumerRecord<String, byte[]> record) {
+    Header header = record.headers().lastHeader(RejectHeaders.TRIGGER_TYPE);
+    return header == null
+        || header.value() == null
+        || TriggerType.FIXED_DELAY
+            .name()
+            .equals(new String(header.value(), StandardCharsets.UTF_8));
+  }
+
   void handle(ConsumerRecords<String, byte[]> records) throws Exception {
     Map<String, TaskCompletedEvent> latestByTask = new HashMap<>();
     for (ConsumerRecord<String, byte[]> record : records) {
+      if (!mayBeFixedDelay(record)) {
+        continue;
+      }
       try {
         TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
         if (event.instanceStatus() == InstanceStatus.RETRYING) {

@@ -13,5 +13,11 @@ public final class RejectHeaders {
   /** traceId header on every AX event, beside the JSON field. */
   public static final String TRACE_ID = "ax.trace.id";
 
+  /**
+   * The task's trigger type on completion events, beside the JSON field: lets a consumer that wants
+   * one type (the FIXED_DELAY chainer) skip the others without parsing them.
+   */
+  public static final String TRIGGER_TYPE = "ax.trigger.type";
+
   private RejectHeaders() {}
 }

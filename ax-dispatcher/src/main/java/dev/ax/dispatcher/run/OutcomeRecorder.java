@@ -283,6 +283,13 @@ public final class OutcomeRecorder implements AutoCloseable {
     record
         .headers()
         .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+    if (event.triggerType() != null) {
+      record
+          .headers()
+          .add(
+              RejectHeaders.TRIGGER_TYPE,
+              event.triggerType().name().getBytes(StandardCharsets.UTF_8));
+    }
     if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
       // The same event keyed by flow run, for the dependency resolver's joins.
       ProducerRecord<String, byte[]> byFlow =
