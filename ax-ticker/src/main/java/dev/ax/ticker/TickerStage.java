@@ -126,7 +126,10 @@ public final class TickerStage implements AutoCloseable {
                 1000),
             List.of(context.topics().scheduled()),
             this::onScheduled,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            // An instance announced twice still fires once (firing is conditional on SCHEDULED):
+            // no need to wait for each commit.
+            ConsumerLoop.CommitMode.ASYNC);
     FixedDelayChainer chainer =
         new FixedDelayChainer(
             tasks,
@@ -145,7 +148,10 @@ public final class TickerStage implements AutoCloseable {
                 500),
             List.of(context.topics().completed()),
             chainer::handle,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            // A completion handled twice creates nothing new (deterministic instance ids, one
+            // SCHEDULED instance per chain): no need to wait for each commit.
+            ConsumerLoop.CommitMode.ASYNC);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
