@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -48,6 +50,7 @@ public final class UpstreamTasks implements AutoCloseable {
   private final Thread reader;
   private volatile boolean loaded;
   private volatile boolean running = true;
+  private final CountDownLatch stopping = new CountDownLatch(1);
   private boolean started;
 
   public UpstreamTasks(String bootstrapServers, String topic, String clientId) {
@@ -111,7 +114,7 @@ public final class UpstreamTasks implements AutoCloseable {
             "Reading {} failed; every success is forwarded to the resolver from now on", topic, e);
       }
     } finally {
-      consumer.close(Duration.ofSeconds(5));
+      consumer.close(Duration.ofSeconds(1)); // no group, nothing to commit
     }
   }
 
@@ -125,7 +128,9 @@ public final class UpstreamTasks implements AutoCloseable {
             .collect(Collectors.toList());
       }
       try {
-        Thread.sleep(TOPIC_WAIT.toMillis()); // waiting for the topic to be created, not syncing
+        if (stopping.await(TOPIC_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          return null; // closed while the topic did not exist yet
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return null;
@@ -180,8 +185,9 @@ public final class UpstreamTasks implements AutoCloseable {
         return;
       }
     }
+    stopping.countDown();
+    // Not interrupt(): an interrupted thread cannot close its consumer's connections cleanly.
     consumer.wakeup();
-    reader.interrupt();
     try {
       reader.join(Duration.ofSeconds(10).toMillis());
     } catch (InterruptedException e) {
