@@ -146,6 +146,14 @@ public final class BenchReport {
               + notSucceeded
               + " task(s) did not succeed; see the dispatcher log (run with --verbose)");
     }
+    long storedAfterDueMs = fires.lastCreatedAtMs() - plan.firstDueAtMs();
+    if (storedAfterDueMs > 0) {
+      out.println(
+          "  note: ingest stored the last instance "
+              + storedAfterDueMs
+              + " ms after the first due time, so some lateness above is ingest's backlog, not"
+              + " firing; give it time with a larger --due-in");
+    }
     out.println();
     out.println(machineLine());
     out.flush();
