@@ -429,8 +429,7 @@ public final class InstanceStore {
             attemptCase.append(" END");
             try (PreparedStatement update =
                 connection.prepareStatement(
-                    // Not (instance_id, attempt) IN (...), which MariaDB answers by scanning the
-                    // whole primary key: see recordSuccesses.
+                    // Not (instance_id, attempt) IN (...): see recordSuccesses.
                     "UPDATE ax_instance FORCE INDEX (PRIMARY) SET lease_until_ms = ?,"
                         + " updated_at_ms = ? WHERE instance_id IN ("
                         + Sql.placeholders(chunk.size())
@@ -886,8 +885,9 @@ public final class InstanceStore {
             "UPDATE ax_instance FORCE INDEX (PRIMARY) SET status = ?, finished_at_ms = "
                 + finishedCase
                 + ", last_error = NULL, lease_until_ms = NULL, batch_token = ?, updated_at_ms = ?"
-                // Not (instance_id, attempt) IN (...): MariaDB reads a row-value IN list by
-                // scanning the whole primary key. The key list is a range, the attempt a filter.
+                // Not (instance_id, attempt) IN (...): with the primary key forced, MariaDB reads
+                // a row-value IN list by scanning the whole key. The key list is a range, the
+                // attempt a filter.
                 + " WHERE instance_id IN ("
                 + Sql.placeholders(chunk.size())
                 + ") AND attempt = "

@@ -198,6 +198,72 @@ class StoreIT {
         .doesNotContain("rolled-back");
   }
 
+  /**
+   * The database reads rows in proportion to the batch, not to the backlog: claiming, renewing and
+   * recording 10 instances among thousands DISPATCHED reads a few rows per instance. Counted with
+   * the session's index-read counters on a one-connection pool, so no timing is involved. A plan
+   * that walks the status index instead (as the claim's did under load before its key index was
+   * forced) reads about 3,000 rows here and fails.
+   */
+  @Test
+  void batchMovesReadTheirOwnRowsNotTheBacklog() throws Exception {
+    int backlog = 3_000;
+    List<NewTask> many = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < backlog; i++) {
+      many.add(task("b-" + i, 100));
+      ids.add(InstanceIds.of("b-" + i, 100));
+    }
+    tasks.create(many, "ingest-1", 10);
+    assertThat(runtime.markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(backlog);
+
+    var pooled = runtime.dataSource();
+    try (var single =
+        Database.open(
+            pooled.getJdbcUrl(), pooled.getUsername(), pooled.getPassword(), 1, "read-probe")) {
+      InstanceStore probe = new InstanceStore(single);
+      List<String> ten = ids.subList(0, 10);
+      long before = indexReads(single);
+
+      List<ClaimedInstance> claimed = probe.claim(ten, "disp-1", 60_000, 200);
+      List<InstanceStore.RunKey> runs = new ArrayList<>();
+      List<Outcome> outcomes = new ArrayList<>();
+      for (ClaimedInstance c : claimed) {
+        runs.add(new InstanceStore.RunKey(c.instanceId(), c.attempt()));
+        outcomes.add(
+            new Outcome(
+                c.instanceId(), c.taskId(), c.attempt(), InstanceStatus.SUCCESS, null, 210));
+      }
+      int renewed = probe.renewLeases(runs, "disp-1", 90_000, 205);
+      List<Boolean> recorded = probe.recordOutcomes(outcomes, "disp-1", 211);
+
+      long reads = indexReads(single) - before;
+      assertThat(claimed).hasSize(10);
+      assertThat(renewed).isEqualTo(10);
+      assertThat(recorded).containsOnly(true);
+      assertThat(reads)
+          .as("index rows read to claim, renew and record 10 of %d DISPATCHED instances", backlog)
+          .isLessThan(backlog / 3);
+    }
+  }
+
+  /** Handler_read_key + Handler_read_next of the pool's (only) connection so far. */
+  private static long indexReads(javax.sql.DataSource single) throws java.sql.SQLException {
+    try (var connection = single.getConnection();
+        var statement = connection.createStatement();
+        var rs = statement.executeQuery("SHOW SESSION STATUS LIKE 'Handler_read_%'")) {
+      long reads = 0;
+      while (rs.next()) {
+        String name = rs.getString(1);
+        if (name.equalsIgnoreCase("Handler_read_key")
+            || name.equalsIgnoreCase("Handler_read_next")) {
+          reads += rs.getLong(2);
+        }
+      }
+      return reads;
+    }
+  }
+
   @Test
   void nothingIsClaimedBeforeItsDueTime() {
     tasks.create(List.of(task("early", 1000)), "ingest", 1);
