@@ -1,14 +1,11 @@
 package dev.ax.dispatcher;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,10 +36,7 @@ final class TaskSpecs implements AutoCloseable {
   private static final Duration PREFETCH_WAIT = Duration.ofSeconds(10);
   private static final int MAX_CACHED = 100_000;
 
-  private final TaskStore tasks;
-  private final Cache<String, StoredTask> byVersion =
-      Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
-  private final Cache<String, Boolean> seen = Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
+  private final TaskSpecCache cache;
   private final ExecutorService reader =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -52,26 +46,20 @@ final class TaskSpecs implements AutoCloseable {
           });
 
   TaskSpecs(TaskStore tasks) {
-    this.tasks = tasks;
+    this.cache = new TaskSpecCache(tasks, MAX_CACHED);
   }
 
   /** Starts reading the specs of those of {@code taskIds} never read before; returns at once. */
   Future<?> prefetch(Collection<String> taskIds) {
-    Set<String> unseen = new HashSet<>();
-    for (String taskId : taskIds) {
-      if (seen.getIfPresent(taskId) == null) {
-        unseen.add(taskId);
-      }
-    }
+    Set<String> unseen = cache.unseen(taskIds);
     if (unseen.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return reader.submit(() -> tasks.findAll(unseen).values().forEach(this::put));
+    return reader.submit(() -> cache.read(unseen));
   }
 
   void put(StoredTask task) {
-    byVersion.put(key(task.spec().taskId(), task.version()), task);
-    seen.put(task.spec().taskId(), Boolean.TRUE);
+    cache.put(task);
   }
 
   /**
@@ -81,21 +69,7 @@ final class TaskSpecs implements AutoCloseable {
    */
   Map<String, StoredTask> of(List<ClaimedInstance> claimed, Future<?> prefetch) {
     awaitQuietly(prefetch);
-    Map<String, StoredTask> found = new HashMap<>();
-    Set<String> missing = new HashSet<>();
-    for (ClaimedInstance instance : claimed) {
-      StoredTask cached = byVersion.getIfPresent(key(instance.taskId(), instance.taskVersion()));
-      if (cached != null) {
-        found.put(instance.taskId(), cached);
-      } else {
-        missing.add(instance.taskId());
-      }
-    }
-    for (StoredTask task : tasks.findAll(missing).values()) {
-      put(task);
-      found.put(task.spec().taskId(), task);
-    }
-    return found;
+    return cache.of(claimed, ClaimedInstance::taskId, ClaimedInstance::taskVersion);
   }
 
   private static void awaitQuietly(Future<?> prefetch) {
@@ -107,10 +81,6 @@ final class TaskSpecs implements AutoCloseable {
       // The synchronous read in of() gets what the prefetch did not.
       log.debug("Spec prefetch failed: {}", e.toString());
     }
-  }
-
-  private static String key(String taskId, int version) {
-    return taskId + "#" + version;
   }
 
   @Override

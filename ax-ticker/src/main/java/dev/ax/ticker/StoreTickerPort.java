@@ -1,19 +1,16 @@
 package dev.ax.ticker;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.fire.FirePlan;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,20 +22,14 @@ import java.util.Set;
 final class StoreTickerPort implements TickerPort {
 
   private final InstanceStore instances;
-  private final TaskStore tasks;
   private final DueEmitter emitter;
-  private final Cache<String, StoredTask> specs;
-
-  /** Task ids with some version in {@link #specs}: what {@link #prefetch} need not read. */
-  private final Cache<String, Boolean> seen;
+  private final TaskSpecCache specs;
 
   StoreTickerPort(
       InstanceStore instances, TaskStore tasks, DueEmitter emitter, long maxCachedSpecs) {
     this.instances = instances;
-    this.tasks = tasks;
     this.emitter = emitter;
-    this.specs = Caffeine.newBuilder().maximumSize(maxCachedSpecs).build();
-    this.seen = Caffeine.newBuilder().maximumSize(maxCachedSpecs).build();
+    this.specs = new TaskSpecCache(tasks, maxCachedSpecs);
   }
 
   /**
@@ -47,20 +38,7 @@ final class StoreTickerPort implements TickerPort {
    * {@link #tasksOf} reads at firing time.
    */
   void prefetch(Collection<String> taskIds) {
-    Set<String> unseen = new HashSet<>();
-    for (String taskId : taskIds) {
-      if (seen.getIfPresent(taskId) == null) {
-        unseen.add(taskId);
-      }
-    }
-    if (!unseen.isEmpty()) {
-      tasks.findAll(unseen).values().forEach(this::cache);
-    }
-  }
-
-  private void cache(StoredTask task) {
-    specs.put(task.spec().taskId() + "#" + task.version(), task);
-    seen.put(task.spec().taskId(), Boolean.TRUE);
+    specs.read(specs.unseen(taskIds));
   }
 
   @Override
@@ -70,21 +48,7 @@ final class StoreTickerPort implements TickerPort {
 
   @Override
   public Map<String, StoredTask> tasksOf(Collection<DueInstance> rows) {
-    Map<String, StoredTask> found = new HashMap<>();
-    Set<String> missing = new HashSet<>();
-    for (DueInstance row : rows) {
-      StoredTask cached = specs.getIfPresent(row.taskId() + "#" + row.taskVersion());
-      if (cached != null) {
-        found.put(row.taskId(), cached);
-      } else {
-        missing.add(row.taskId());
-      }
-    }
-    for (StoredTask task : tasks.findAll(missing).values()) {
-      cache(task);
-      found.put(task.spec().taskId(), task);
-    }
-    return found;
+    return specs.of(rows, DueInstance::taskId, DueInstance::taskVersion);
   }
 
   @Override

@@ -422,11 +422,7 @@ public final class InstanceStore {
           }
           int renewed = 0;
           for (List<RunKey> chunk : Sql.chunks(latest.values())) {
-            StringBuilder attemptCase = new StringBuilder("CASE instance_id");
-            for (int i = 0; i < chunk.size(); i++) {
-              attemptCase.append(" WHEN ? THEN ?");
-            }
-            attemptCase.append(" END");
+            String attemptCase = caseByInstanceId(chunk.size());
             try (PreparedStatement update =
                 connection.prepareStatement(
                     // Not (instance_id, attempt) IN (...): see recordSuccesses.
@@ -453,6 +449,11 @@ public final class InstanceStore {
           }
           return renewed;
         });
+  }
+
+  /** {@code CASE instance_id WHEN ? THEN ? ... END} with {@code count} branches. */
+  private static String caseByInstanceId(int count) {
+    return "CASE instance_id" + " WHEN ? THEN ?".repeat(count) + " END";
   }
 
   /** A FIXED_DELAY task whose chain has no next firing, and when its last run ended. */
@@ -871,14 +872,8 @@ public final class InstanceStore {
   private static Set<String> recordSuccesses(
       Connection connection, List<Outcome> chunk, String owner, long nowMs) throws SQLException {
     String token = UUID.randomUUID().toString();
-    StringBuilder finishedCase = new StringBuilder("CASE instance_id");
-    StringBuilder attemptCase = new StringBuilder("CASE instance_id");
-    for (int i = 0; i < chunk.size(); i++) {
-      finishedCase.append(" WHEN ? THEN ?");
-      attemptCase.append(" WHEN ? THEN ?");
-    }
-    finishedCase.append(" END");
-    attemptCase.append(" END");
+    String finishedCase = caseByInstanceId(chunk.size());
+    String attemptCase = caseByInstanceId(chunk.size());
     int updated;
     try (PreparedStatement update =
         connection.prepareStatement(
