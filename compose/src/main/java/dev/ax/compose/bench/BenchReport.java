@@ -35,17 +35,22 @@ public final class BenchReport {
   private final double overallPerSecond;
   private final double dueWindowPerSecond;
   private final double overallSeconds;
+  private final long jitMs;
 
   /**
    * @param firstProduceMs when the first command was sent, on the database clock
+   * @param jitMs how long the JIT compilers worked from the first send to the last completion
+   *     (summed over compiler threads; see {@link JitActivity})
    */
   public BenchReport(
       BenchPlan plan,
       BenchCollector collector,
       RunningTransitions running,
       FireTimes fires,
-      long firstProduceMs) {
+      long firstProduceMs,
+      long jitMs) {
     this.plan = plan;
+    this.jitMs = jitMs;
     this.fires = fires;
     this.completed = collector.completed();
     this.duplicateEvents = collector.duplicateEvents();
@@ -137,6 +142,9 @@ public final class BenchReport {
     table.row(
         "completions/s, first due to last completion",
         String.format(Locale.ROOT, "%.0f tasks/s", dueWindowPerSecond));
+    table.row(
+        "JIT compile time during the run, ms",
+        JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
     out.println();
     table.print(out, "  ");
     long notSucceeded = completed - statuses.getOrDefault(InstanceStatus.SUCCESS, 0L);
@@ -168,7 +176,8 @@ public final class BenchReport {
         Locale.ROOT,
         "BENCH tasks=%d p50=%d p99=%d max=%d dup=%d missing=%d p90=%d dup_db=%d early=%d"
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
-            + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d",
+            + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
+            + " jit_ms=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -187,7 +196,8 @@ public final class BenchReport {
         dueWindowPerSecond,
         fires.fireLateness().getValueAtPercentile(50),
         fires.fireLateness().getValueAtPercentile(99),
-        fires.fireLateness().getMaxValue());
+        fires.fireLateness().getMaxValue(),
+        jitMs);
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -10,6 +10,7 @@ import dev.ax.compose.bench.BenchCollector;
 import dev.ax.compose.bench.BenchPlan;
 import dev.ax.compose.bench.BenchReport;
 import dev.ax.compose.bench.FireTimes;
+import dev.ax.compose.bench.JitActivity;
 import dev.ax.compose.bench.RunningTransitions;
 import dev.ax.compose.kafka.CommandSender;
 import dev.ax.compose.kafka.TaskCommandJson;
@@ -70,6 +71,10 @@ public final class BenchCommand implements Callable<Integer> {
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(30);
   private static final int MAX_TASKS = 1_000_000;
   private static final int MAX_DISPATCHERS = 16;
+  private static final int WARM_UP_ROUND = 10_000;
+
+  /** A warm-up round with JIT compile time under this share of its wall time ends the warm-up. */
+  private static final double JIT_SETTLED_SHARE = 0.05;
 
   @Spec private CommandSpec spec;
 
@@ -130,10 +135,15 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warm-up",
-      defaultValue = "1000",
+      defaultValue = "400000",
+      paramLabel = "<n>",
       description =
-          "Tasks run through the pipeline first and not measured, so the figures describe a"
-              + " running deployment rather than a cold JVM (default: ${DEFAULT-VALUE}; 0: none).")
+          "At most this many tasks run through the pipeline first and are not measured, in rounds"
+              + " of up to "
+              + WARM_UP_ROUND
+              + ", until a round leaves the JIT compilers idle for 95% of it: the figures then"
+              + " describe a running deployment, not a JVM still compiling its hot paths"
+              + " (default: ${DEFAULT-VALUE}; 0: none, measure a cold JVM).")
   private int warmUpTasks;
 
   @Option(
@@ -192,26 +202,17 @@ public final class BenchCommand implements Callable<Integer> {
           return ExitCodes.INTERRUPTED;
         }
         StageContext context = pipeline.context();
-        if (warmUpTasks > 0) {
-          out.println("Warming up with " + warmUpTasks + " unmeasured tasks...");
-          BenchPlan warmUp =
-              new BenchPlan(
-                  runId + "w",
-                  warmUpTasks,
-                  context.clock().millis(),
-                  Duration.ofSeconds(1),
-                  Duration.ofSeconds(2));
-          produce(warmUp, sender, topics, context, out);
-          collect(warmUp, completions, new BenchCollector(warmUp), context, stop, out);
-        }
+        warmUp(runId, sender, topics, completions, context, stop, out);
         BenchPlan plan = new BenchPlan(runId, tasks, context.clock().millis(), dueIn, spread);
-        long firstProduceMs = produce(plan, sender, topics, context, out);
+        JitActivity jit = JitActivity.start();
+        long firstProduceMs = produce(plan, sender, topics, context, out, true);
         BenchCollector collector = new BenchCollector(plan);
-        collect(plan, completions, collector, context, stop, out);
+        collect(plan, completions, collector, context, stop, out, true);
+        long jitMs = jit.compileMs();
         RunningTransitions running =
             RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
         FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
-        report = new BenchReport(plan, collector, running, fires, firstProduceMs);
+        report = new BenchReport(plan, collector, running, fires, firstProduceMs, jitMs);
       }
     } finally {
       TempDirs.deleteQuietly(dir);
@@ -228,6 +229,66 @@ public final class BenchCommand implements Callable<Integer> {
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
+  /**
+   * Runs unmeasured rounds of tasks (each due from 1 s after it is sent, spread over 2 s) until a
+   * round's JIT compile time falls under {@link #JIT_SETTLED_SHARE} of its wall time or {@code
+   * --warm-up} tasks have run. On two shared cores a JVM holding the broker and every stage keeps
+   * compiling for tens of seconds under load; measured during that time, lateness describes the
+   * compilers' competition for CPU more than the pipeline.
+   */
+  private void warmUp(
+      String runId,
+      CommandSender sender,
+      Topics topics,
+      TopicTail completions,
+      StageContext context,
+      StopSignal stop,
+      PrintWriter out)
+      throws InterruptedException {
+    if (warmUpTasks == 0) {
+      return;
+    }
+    out.println(
+        "Warming up until the JIT compilers settle, with at most "
+            + warmUpTasks
+            + " unmeasured tasks (on two cores this takes a few minutes; --warm-up 0 skips it)...");
+    out.flush();
+    int left = warmUpTasks;
+    for (int round = 1; left > 0 && !stop.isRaised(); round++) {
+      int roundTasks = Math.min(WARM_UP_ROUND, left);
+      left -= roundTasks;
+      BenchPlan plan =
+          new BenchPlan(
+              runId + "w" + round,
+              roundTasks,
+              context.clock().millis(),
+              Duration.ofSeconds(1),
+              Duration.ofSeconds(2));
+      JitActivity jit = JitActivity.start();
+      long startNanos = System.nanoTime();
+      produce(plan, sender, topics, context, out, false);
+      collect(plan, completions, new BenchCollector(plan), context, stop, out, false);
+      long wallMs = Math.max(1, (System.nanoTime() - startNanos) / 1_000_000);
+      long compileMs = jit.compileMs();
+      out.printf(
+          Locale.ROOT,
+          "Warm-up round %d: %d unmeasured tasks in %d ms, JIT compiling for %d ms (%.0f%%)%n",
+          round,
+          roundTasks,
+          wallMs,
+          compileMs,
+          100.0 * compileMs / wallMs);
+      out.flush();
+      if (JitActivity.isMeasured() && compileMs < wallMs * JIT_SETTLED_SHARE) {
+        return;
+      }
+    }
+    out.println(
+        "Warm-up ended before the JIT compilers settled: the figures below include their"
+            + " competition for CPU.");
+    out.flush();
+  }
+
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */
   private static Map<String, String> overrides(Infrastructure servers) {
     Map<String, String> overrides = new HashMap<>(servers.overrides());
@@ -242,7 +303,12 @@ public final class BenchCommand implements Callable<Integer> {
    * @return when the first one was sent, on the database clock
    */
   private long produce(
-      BenchPlan plan, CommandSender sender, Topics topics, StageContext context, PrintWriter out)
+      BenchPlan plan,
+      CommandSender sender,
+      Topics topics,
+      StageContext context,
+      PrintWriter out,
+      boolean report)
       throws InterruptedException {
     long firstProduceMs = context.clock().millis();
     List<Future<RecordMetadata>> sends = new ArrayList<>(plan.tasks());
@@ -259,6 +325,9 @@ public final class BenchCommand implements Callable<Integer> {
       sender.await(send);
     }
     long sentMs = context.clock().millis();
+    if (!report) {
+      return firstProduceMs;
+    }
     out.printf(
         Locale.ROOT,
         "Sent %d commands in %d ms; due from %s to %s (%s from now, spread over %d ms)%n",
@@ -282,7 +351,8 @@ public final class BenchCommand implements Callable<Integer> {
       BenchCollector collector,
       StageContext context,
       StopSignal stop,
-      PrintWriter out) {
+      PrintWriter out,
+      boolean report) {
     long giveUpAtMs = plan.lastDueAtMs() + wait.toMillis();
     long nextProgressMs = context.clock().millis() + PROGRESS_EVERY.toMillis();
     int lastReported = -1;
@@ -295,7 +365,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (ConsumerRecord<String, byte[]> record : completions.poll(POLL_TIMEOUT)) {
         collector.accept(AxJson.read(record.value(), TaskCompletedEvent.class));
       }
-      if (nowMs >= nextProgressMs && collector.completed() != lastReported) {
+      if (report && nowMs >= nextProgressMs && collector.completed() != lastReported) {
         lastReported = collector.completed();
         out.printf(
             Locale.ROOT,
@@ -311,6 +381,9 @@ public final class BenchCommand implements Callable<Integer> {
     // already on the topic once more before judging.
     for (ConsumerRecord<String, byte[]> record : completions.poll(POLL_TIMEOUT)) {
       collector.accept(AxJson.read(record.value(), TaskCompletedEvent.class));
+    }
+    if (!report && collector.allCompleted()) {
+      return;
     }
     out.printf(
         Locale.ROOT,
