@@ -1,10 +1,32 @@
 package dev.ax.common.store;
 
 /**
- * An instance waiting to fire: only what the ticker needs, never the task details.
+ * An instance waiting to fire, or fired and waiting for its claim: only what the ticker and a claim
+ * need, never the task details. Besides the wheel's key and the due time it carries the row's
+ * attempt columns as they were read, so that a claim finding them unchanged need not read the row
+ * back (see {@link InstanceStore#claim(java.util.Collection, java.util.Map, String, long, long)}).
  *
  * @param seq the row's compact numeric key, what the time wheel holds
  * @param taskVersion the version of the task spec the instance belongs to (0 when unknown)
+ * @param attempt attempts started so far (0 before the first claim)
+ * @param retryBase the attempt count at which its current retry budget began (0, or the attempt of
+ *     a dead letter's replay)
+ * @param flowRunId the flow run the instance belongs to as stored (null: its own id)
  */
 public record DueInstance(
-    String instanceId, String taskId, long dueAtMs, String traceId, long seq, int taskVersion) {}
+    String instanceId,
+    String taskId,
+    long dueAtMs,
+    String traceId,
+    long seq,
+    int taskVersion,
+    int attempt,
+    int retryBase,
+    String flowRunId) {
+
+  /** A first-attempt instance of no flow run: attempt and retry base 0. */
+  public DueInstance(
+      String instanceId, String taskId, long dueAtMs, String traceId, long seq, int taskVersion) {
+    this(instanceId, taskId, dueAtMs, traceId, seq, taskVersion, 0, 0, null);
+  }
+}

@@ -588,7 +588,8 @@ public final class InstanceStore {
   }
 
   private static final String DUE_COLUMNS =
-      "instance_id, task_id, due_at_ms, trace_id, seq, task_version";
+      "instance_id, task_id, due_at_ms, trace_id, seq, task_version, attempt, retry_base,"
+          + " flow_run_id";
 
   private static DueInstance toDue(ResultSet rs) throws SQLException {
     return new DueInstance(
@@ -597,7 +598,10 @@ public final class InstanceStore {
         rs.getLong(3),
         rs.getString(4),
         rs.getLong(5),
-        rs.getInt(6));
+        rs.getInt(6),
+        rs.getInt(7),
+        rs.getInt(8),
+        rs.getString(9));
   }
 
   /**
@@ -641,34 +645,128 @@ public final class InstanceStore {
    */
   public List<ClaimedInstance> claim(
       Collection<String> instanceIds, String owner, long leaseUntilMs, long nowMs) {
-    return moveBatch(
-        "instance_id",
-        new ArrayList<>(instanceIds),
-        new BatchMove<>(
-            DISPATCHED,
-            RUNNING,
-            "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
-            List.of(owner, leaseUntilMs, nowMs),
-            " AND due_at_ms <= ?",
-            List.of(nowMs),
-            null,
-            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
-                + " flow_run_id",
-            rs ->
-                new ClaimedInstance(
-                    rs.getString(1),
-                    rs.getString(2),
-                    rs.getInt(3),
-                    rs.getInt(4),
-                    rs.getLong(5),
+    return claim(instanceIds, Map.of(), owner, leaseUntilMs, nowMs);
+  }
+
+  /**
+   * As {@link #claim(Collection, String, long, long)}, knowing how some rows looked when they were
+   * emitted ({@code asEmitted}, by instance id): those are claimed on the further condition that
+   * their attempt and retry base are still as emitted, grouped by those values, and a group whose
+   * every row was won is not read back, its rows being known. A row whose attempt changed since
+   * (its run was taken back, its dead letter replayed) is then claimed without the condition,
+   * exactly as an instance emitted without its row; so the result is the same with or without
+   * {@code asEmitted}, one SELECT cheaper per group in the usual case. All in one transaction.
+   */
+  public List<ClaimedInstance> claim(
+      Collection<String> instanceIds,
+      Map<String, DueInstance> asEmitted,
+      String owner,
+      long leaseUntilMs,
+      long nowMs) {
+    if (instanceIds.isEmpty()) {
+      return List.of();
+    }
+    return Transactions.inTransaction(
+        dataSource,
+        "claiming " + instanceIds.size() + " instance(s)",
+        connection -> {
+          List<Object> unknown = new ArrayList<>();
+          Map<List<Integer>, List<Object>> byAttempt = new HashMap<>();
+          for (String id : instanceIds) {
+            DueInstance row = asEmitted.get(id);
+            if (row == null) {
+              unknown.add(id);
+            } else {
+              byAttempt
+                  .computeIfAbsent(List.of(row.attempt(), row.retryBase()), k -> new ArrayList<>())
+                  .add(id);
+            }
+          }
+          List<ClaimedInstance> won = new ArrayList<>(instanceIds.size());
+          for (Map.Entry<List<Integer>, List<Object>> group : byAttempt.entrySet()) {
+            Map<Object, ClaimedInstance> known = new HashMap<>();
+            for (Object id : group.getValue()) {
+              known.put(id, claimedAsEmitted(asEmitted.get(id), nowMs));
+            }
+            List<ClaimedInstance> groupWon =
+                moveIn(
+                    connection,
+                    "instance_id",
+                    group.getValue(),
+                    claimMove(
+                        owner,
+                        leaseUntilMs,
+                        nowMs,
+                        " AND attempt = ? AND retry_base = ?",
+                        List.copyOf(group.getKey())),
                     nowMs,
-                    rs.getString(6),
-                    rs.getInt(7),
-                    rs.getLong(8),
-                    InstanceIds.flowRunOf(rs.getString(1), rs.getString(9))),
-            owner,
-            "claimed"),
-        nowMs);
+                    known);
+            won.addAll(groupWon);
+            if (groupWon.size() < group.getValue().size()) {
+              Set<String> groupWonIds = new HashSet<>();
+              groupWon.forEach(c -> groupWonIds.add(c.instanceId()));
+              group.getValue().stream()
+                  .filter(id -> !groupWonIds.contains(id))
+                  .forEach(unknown::add);
+            }
+          }
+          won.addAll(
+              moveIn(
+                  connection,
+                  "instance_id",
+                  unknown,
+                  claimMove(owner, leaseUntilMs, nowMs, "", List.of()),
+                  nowMs,
+                  Map.of()));
+          return won;
+        });
+  }
+
+  /** What a claim at {@code nowMs} reads back for a row still as emitted. */
+  private static ClaimedInstance claimedAsEmitted(DueInstance row, long nowMs) {
+    return new ClaimedInstance(
+        row.instanceId(),
+        row.taskId(),
+        row.taskVersion(),
+        row.attempt() + 1,
+        row.dueAtMs(),
+        nowMs,
+        row.traceId(),
+        row.retryBase(),
+        row.seq(),
+        InstanceIds.flowRunOf(row.instanceId(), row.flowRunId()));
+  }
+
+  /** DISPATCHED → RUNNING, due at {@code nowMs}, further restricted by {@code extraWhere}. */
+  private static BatchMove<ClaimedInstance> claimMove(
+      String owner, long leaseUntilMs, long nowMs, String extraWhere, List<Object> extraValues) {
+    List<Object> whereValues = new ArrayList<>();
+    whereValues.add(nowMs);
+    whereValues.addAll(extraValues);
+    return new BatchMove<>(
+        DISPATCHED,
+        RUNNING,
+        "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
+        List.of(owner, leaseUntilMs, nowMs),
+        " AND due_at_ms <= ?" + extraWhere,
+        whereValues,
+        null,
+        "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
+            + " flow_run_id",
+        rs ->
+            new ClaimedInstance(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getInt(3),
+                rs.getInt(4),
+                rs.getLong(5),
+                nowMs,
+                rs.getString(6),
+                rs.getInt(7),
+                rs.getLong(8),
+                InstanceIds.flowRunOf(rs.getString(1), rs.getString(9))),
+        owner,
+        "claimed");
   }
 
   /** Reads one won row of a batch move. */

@@ -264,6 +264,114 @@ class StoreIT {
     }
   }
 
+  /**
+   * A claim that knows the rows as the ticker emitted them gets exactly what a claim reading them
+   * back gets, without a SELECT (counted on a one-connection pool's session, so no timing).
+   */
+  @Test
+  void aClaimKnowingTheEmittedRowsReadsNoneBackAndGetsTheSame() throws Exception {
+    List<NewTask> batch = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      batch.add(task("k-" + i, 100));
+      ids.add(InstanceIds.of("k-" + i, 100));
+    }
+    tasks.create(batch, "ingest-1", 10);
+    Map<String, DueInstance> emitted = new HashMap<>();
+    runtime
+        .markDispatchedAsLeader("ticker-1", ids, 100)
+        .forEach(row -> emitted.put(row.instanceId(), row));
+    assertThat(emitted).hasSize(20);
+
+    var pooled = runtime.dataSource();
+    try (var single =
+        Database.open(
+            pooled.getJdbcUrl(), pooled.getUsername(), pooled.getPassword(), 1, "select-probe")) {
+      InstanceStore probe = new InstanceStore(single);
+      long before = selects(single);
+      List<ClaimedInstance> known = probe.claim(ids.subList(0, 10), emitted, "disp-1", 60_000, 200);
+      long knownSelects = selects(single) - before;
+      before = selects(single);
+      List<ClaimedInstance> readBack = probe.claim(ids.subList(10, 20), "disp-1", 60_000, 200);
+      long readBackSelects = selects(single) - before;
+
+      assertThat(knownSelects).as("SELECTs of the claim knowing its rows").isZero();
+      assertThat(readBackSelects).as("SELECTs of the claim reading back").isPositive();
+      assertThat(known).hasSize(10);
+      assertThat(readBack).hasSize(10);
+      List<ClaimedInstance> both = new ArrayList<>(known);
+      both.addAll(readBack);
+      for (ClaimedInstance claimed : both) {
+        DueInstance row = emitted.get(claimed.instanceId());
+        assertThat(claimed)
+            .as("claimed %s", claimed.instanceId())
+            .isEqualTo(
+                new ClaimedInstance(
+                    row.instanceId(),
+                    row.taskId(),
+                    row.taskVersion(),
+                    1,
+                    100,
+                    200,
+                    "trace-" + row.taskId(),
+                    0,
+                    row.seq(),
+                    row.instanceId()));
+      }
+    }
+  }
+
+  /**
+   * A due event older than the row's current attempt (the run was taken back after it was sent)
+   * still claims the row, with the row's own attempt: the emitted values only spare the read-back.
+   */
+  @Test
+  void aStaleEmittedAttemptStillClaimsWithTheRowsOwnAttempt() throws Exception {
+    tasks.create(List.of(task("taken", 100), task("fresh", 100)), "ingest-1", 10);
+    String taken = InstanceIds.of("taken", 100);
+    String fresh = InstanceIds.of("fresh", 100);
+    Map<String, DueInstance> emitted = new HashMap<>();
+    runtime
+        .markDispatchedAsLeader("ticker-1", List.of(taken, fresh), 100)
+        .forEach(row -> emitted.put(row.instanceId(), row));
+    assertThat(instances.claim(List.of(taken), "disp-1", 10_000, 105)).hasSize(1);
+    // As the reaper does when the run's lease expires: back to DISPATCHED, attempt 1 kept.
+    try (var connection = runtime.dataSource().getConnection();
+        var update = connection.createStatement()) {
+      update.executeUpdate(
+          "UPDATE ax_instance SET status = 'DISPATCHED', owner = NULL, lease_until_ms = NULL"
+              + " WHERE instance_id = '"
+              + taken
+              + "'");
+    }
+
+    List<ClaimedInstance> won =
+        instances.claim(List.of(taken, fresh), emitted, "disp-2", 90_000, 20_000);
+
+    assertThat(won)
+        .extracting(ClaimedInstance::instanceId, ClaimedInstance::attempt)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(taken, 2),
+            org.assertj.core.groups.Tuple.tuple(fresh, 1));
+    assertThat(instances.claim(List.of(taken, fresh), emitted, "disp-3", 90_000, 20_001))
+        .as("claimed already")
+        .isEmpty();
+    assertThat(audit.history(taken))
+        .filteredOn(t -> t.to() == InstanceStatus.RUNNING)
+        .extracting(AuditLog.Transition::actor)
+        .containsExactly("disp-1", "disp-2");
+  }
+
+  /** Com_select of the pool's (only) connection so far. */
+  private static long selects(javax.sql.DataSource single) throws java.sql.SQLException {
+    try (var connection = single.getConnection();
+        var statement = connection.createStatement();
+        var rs = statement.executeQuery("SHOW SESSION STATUS LIKE 'Com_select'")) {
+      rs.next();
+      return rs.getLong(2);
+    }
+  }
+
   @Test
   void nothingIsClaimedBeforeItsDueTime() {
     tasks.create(List.of(task("early", 1000)), "ingest", 1);

@@ -1,0 +1,48 @@
+package dev.ax.common.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.store.DueInstance;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class DueRecordsTest {
+
+  @Test
+  void aDueEventCarriesTheRowAsEmittedThroughJson() {
+    DueInstance row = new DueInstance("t@1000", "t", 1000, "trace-t", 42, 3, 2, 1, "flow-7");
+
+    byte[] json = DueRecords.of("ax.task.due", row, 5, 1001, "g").value();
+    TaskDueEvent event = AxJson.read(json, TaskDueEvent.class);
+
+    assertThat(event.epoch()).isEqualTo(5);
+    assertThat(event.group()).isEqualTo("g");
+    assertThat(DueRecords.instanceOf(event)).contains(row);
+  }
+
+  @Test
+  void anEventWithoutTheRowIsReadAndClaimedByReadingTheRow() {
+    String older =
+        "{\"v\":1,\"taskId\":\"t\",\"instanceId\":\"t@1000\",\"dueAtMs\":1000,\"epoch\":5,"
+            + "\"emittedAtMs\":1001,\"traceId\":\"trace-t\",\"group\":\"g\"}";
+
+    TaskDueEvent event = AxJson.read(older.getBytes(StandardCharsets.UTF_8), TaskDueEvent.class);
+
+    assertThat(event.instanceId()).isEqualTo("t@1000");
+    assertThat(event.attempt()).isNull();
+    assertThat(DueRecords.instanceOf(event)).isEmpty();
+  }
+
+  @Test
+  void aFirstAttemptOfNoFlowRunKeepsItsNullFlowRun() {
+    DueInstance row = new DueInstance("t@1000", "t", 1000, "trace-t", 42, 1);
+
+    TaskDueEvent event =
+        AxJson.read(DueRecords.of("ax.task.due", row, 0, 1001, null).value(), TaskDueEvent.class);
+
+    assertThat(DueRecords.instanceOf(event)).contains(row);
+    assertThat(event.flowRunId()).isNull();
+  }
+}
