@@ -219,6 +219,17 @@ public final class AttemptRunner implements AutoCloseable {
             },
             timeout.toMillis(),
             TimeUnit.MILLISECONDS));
+    // A quick run may have settled before its timer existed, so it could not cancel it: cancel
+    // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either
+    // the run saw the timer or this sees the run settled (both through volatile reads).
+    if (settled.get()) {
+      timer.get().cancel(false);
+    }
+  }
+
+  /** Timers queued for attempts' deadlines; for tests. */
+  int pendingTimers() {
+    return ((ScheduledThreadPoolExecutor) watchdog).getQueue().size();
   }
 
   /** Records an attempt that could not run at all (task or executor missing). */
