@@ -470,6 +470,7 @@ public final class DispatcherStage implements AutoCloseable {
       }
       runner.submit(instance, task, executor.get());
     }
+    specs.doneWith(specOfTask.values());
   }
 
   /**

@@ -72,6 +72,11 @@ final class TaskSpecs implements AutoCloseable {
     return cache.of(claimed, ClaimedInstance::taskId, ClaimedInstance::taskVersion);
   }
 
+  /** Forgets the specs of one-shot tasks whose runs have started (see {@link TaskSpecCache}). */
+  void doneWith(Collection<StoredTask> started) {
+    cache.forgetOneShot(started);
+  }
+
   private static void awaitQuietly(Future<?> prefetch) {
     try {
       prefetch.get(PREFETCH_WAIT.toMillis(), TimeUnit.MILLISECONDS);

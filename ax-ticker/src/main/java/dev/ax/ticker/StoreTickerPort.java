@@ -73,6 +73,12 @@ final class StoreTickerPort implements TickerPort {
         });
   }
 
+  /** One-shot tasks fire once: their specs leave the cache (see {@link TaskSpecCache}). */
+  @Override
+  public void firedWith(Collection<StoredTask> tasks) {
+    specs.forgetOneShot(tasks);
+  }
+
   @Override
   public void emitDue(
       List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask) {

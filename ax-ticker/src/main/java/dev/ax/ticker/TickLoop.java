@@ -282,6 +282,16 @@ final class TickLoop {
         lateness.record(nowMs - instance.dueAtMs());
       }
       holdSuccessors(plan, result, tasks, nowMs);
+      List<StoredTask> done = new ArrayList<>();
+      for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
+        for (DueInstance instance : settled) {
+          StoredTask task = tasks.get(instance.taskId());
+          if (task != null) {
+            done.add(task);
+          }
+        }
+      }
+      port.firedWith(done);
       for (Long seq : plan.delay()) {
         wheel.add(seq, 0, nowMs + DELAY_RECHECK_MS);
       }

@@ -32,4 +32,7 @@ interface TickerPort {
   /** Emits due events for instances just dispatched. */
   void emitDue(
       List<DueInstance> dispatched, long epoch, long nowMs, Map<String, String> groupByTask);
+
+  /** The loop has fired (or skipped) instances of these tasks and needs their specs no more. */
+  default void firedWith(Collection<StoredTask> tasks) {}
 }

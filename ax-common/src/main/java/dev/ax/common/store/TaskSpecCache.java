@@ -2,6 +2,7 @@ package dev.ax.common.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.ax.common.model.Trigger;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -77,6 +78,21 @@ public final class TaskSpecCache {
       }
     }
     return found;
+  }
+
+  /**
+   * Drops the one-shot ({@code ONCE}) tasks among {@code used}: their one instance has been dealt
+   * with, and a one-shot spec kept until evicted would only hold memory (under a stream of one-shot
+   * tasks, a full cache of specs nobody reads again, each surviving garbage collections). A later
+   * need (a retry, a run-now) reads it again.
+   */
+  public void forgetOneShot(Collection<StoredTask> used) {
+    for (StoredTask task : used) {
+      if (task.spec().trigger() instanceof Trigger.Once) {
+        byVersion.invalidate(key(task.spec().taskId(), task.version()));
+        seen.invalidate(task.spec().taskId());
+      }
+    }
   }
 
   private static String key(String taskId, int version) {

@@ -373,6 +373,31 @@ class StoreIT {
   }
 
   @Test
+  void theSpecCacheForgetsOneShotTasksOnceUsedAndKeepsPeriodicOnes() {
+    NewTask once = task("one-shot", 100);
+    TaskSpec cronSpec =
+        new TaskSpec(
+            "every-second",
+            "default",
+            new Trigger.Cron("0/1 * * * * ?", java.time.ZoneId.of("UTC")),
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of());
+    tasks.create(List.of(once, new NewTask(cronSpec, "trace-cron", 1000)), "ingest-1", 10);
+    TaskSpecCache cache = new TaskSpecCache(tasks, 100);
+    List<String> ids = List.of("one-shot", "every-second");
+    Map<String, StoredTask> specs = cache.of(ids, id -> id, id -> 1);
+    assertThat(specs).containsOnlyKeys(ids);
+    assertThat(cache.unseen(ids)).isEmpty();
+
+    cache.forgetOneShot(specs.values());
+
+    assertThat(cache.unseen(ids)).containsExactly("one-shot");
+    assertThat(cache.of(ids, id -> id, id -> 1)).as("read again when needed").containsOnlyKeys(ids);
+  }
+
+  @Test
   void nothingIsClaimedBeforeItsDueTime() {
     tasks.create(List.of(task("early", 1000)), "ingest", 1);
     String id = InstanceIds.of("early", 1000);
