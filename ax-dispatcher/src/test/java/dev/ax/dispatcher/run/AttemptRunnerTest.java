@@ -8,12 +8,10 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.SettableClock;
+import dev.ax.dispatcher.executor.NoopExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,19 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 class AttemptRunnerTest {
-
-  private static final TaskExecutor INSTANT =
-      new TaskExecutor() {
-        @Override
-        public String name() {
-          return "instant";
-        }
-
-        @Override
-        public ExecutionResult execute(ExecutionContext context) {
-          return ExecutionResult.ok();
-        }
-      };
 
   /**
    * A run that ends before its timeout timer is even scheduled must still drop that timer: left
@@ -50,7 +35,7 @@ class AttemptRunnerTest {
                 "quick",
                 "default",
                 Trigger.Once.after(Duration.ofMillis(1)),
-                ExecutorSpec.inProcess("instant"),
+                ExecutorSpec.inProcess("noop"),
                 Duration.ofMinutes(1),
                 RetryPolicy.DEFAULT,
                 Map.of()),
@@ -63,7 +48,9 @@ class AttemptRunnerTest {
       for (int i = 0; i < runs; i++) {
         String id = "quick@" + i;
         runner.submit(
-            new ClaimedInstance(id, "quick", 1, 1, 1_000, 1_000, "trace", 0, i, id), task, INSTANT);
+            new ClaimedInstance(id, "quick", 1, 1, 1_000, 1_000, "trace", 0, i, id),
+            task,
+            new NoopExecutor());
       }
 
       await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == runs);
