@@ -55,7 +55,12 @@ final class WindowLoader {
   }
 
   void load() {
-    if (leadership.get().isEmpty()) {
+    Optional<LeaseFence> fence = leadership.get();
+    if (fence.isEmpty() || loop.ledEpoch() != fence.get().epoch()) {
+      // Not leading, or the loop has not taken up this epoch yet: when it does, it clears what
+      // was handed over before, so entries offered now could be dropped while later ones of the
+      // same load fire, and overdue instances would not fire oldest first. The next load runs
+      // once the loop leads at this epoch.
       return;
     }
     try {
