@@ -157,6 +157,10 @@ public final class BenchCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--tasks must be in 1.." + MAX_TASKS + ": " + tasks);
     }
+    if (warmUpTasks < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--warm-up must be 0 (none) or more: " + warmUpTasks);
+    }
     if (dispatchers < 1 || dispatchers > MAX_DISPATCHERS) {
       throw new ParameterException(
           spec.commandLine(),
@@ -233,8 +237,8 @@ public final class BenchCommand implements Callable<Integer> {
    * Runs unmeasured rounds of tasks (each due from 1 s after it is sent, spread over 2 s) until a
    * round's JIT compile time falls under {@link #JIT_SETTLED_SHARE} of its wall time or {@code
    * --warm-up} tasks have run. On two shared cores a JVM holding the broker and every stage keeps
-   * compiling for tens of seconds under load; measured during that time, lateness describes the
-   * compilers' competition for CPU more than the pipeline.
+   * compiling for minutes under load (about 330,000 tasks here); measured during that time,
+   * lateness describes the compilers' competition for CPU more than the pipeline.
    */
   private void warmUp(
       String runId,
