@@ -67,8 +67,11 @@ import org.slf4j.LoggerFactory;
  * counted; the new leader emits their instances again if they are still unclaimed.
  *
  * <p>When a poll's worth of events is held, the consumer pauses its partitions (staying in the
- * group) instead of buffering. On partition revocation and on shutdown, held events are handed back
- * to their topic for the partitions' next owner; running attempts finish within the grace period.
+ * group) instead of buffering. Before it pauses, a group whose pool has had no room for {@code
+ * AX_DISPATCHER_HOLD_FOR} sheds the held events its pool would not start within that time: they
+ * stay DISPATCHED for the reaper, so one stalled group does not stop fetching for the others
+ * ({@link HoldBudget}). On partition revocation and on shutdown, held events are handed back to
+ * their topic for the partitions' next owner; running attempts finish within the grace period.
  *
  * <p>Threading: one consumer thread polls; a scheduler thread drains held events and renews run
  * leases ({@link #drainHeld()} is synchronized); worker threads run; one recorder thread writes.
@@ -88,6 +91,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final Switches switches;
   private final Bulkheads bulkheads;
   private final HeldEvents held = new HeldEvents();
+  private final HoldBudget budget;
   private final TaskSpecs specs;
   private final Cache<String, String> groupByTask =
       Caffeine.newBuilder().maximumSize(100_000).build();
@@ -102,6 +106,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Counter staleEpoch;
   private final Counter handedBack;
+  private final Counter shed;
 
   /** The newest ticker epoch seen on {@code ax.task.due}; touched by the consumer thread only. */
   private long newestEpoch = -1;
@@ -159,6 +164,8 @@ public final class DispatcherStage implements AutoCloseable {
     this.unreadable = context.meters().counter("ax.dispatcher.unreadable.events");
     this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
     this.handedBack = context.meters().counter("ax.dispatcher.handed.back.events");
+    this.shed = context.meters().counter("ax.dispatcher.shed.events");
+    this.budget = new HoldBudget(context.config().get(ConfigKeys.DISPATCHER_HOLD_FOR));
     this.lateness =
         DistributionSummary.builder("ax.dispatcher.lateness.ms")
             .description("claim time minus due time")
@@ -238,6 +245,9 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   private void applyBackpressure(KafkaConsumer<String, byte[]> consumer) {
+    if (held.size() >= pollSize) {
+      shedStalledBacklogs();
+    }
     boolean full = held.size() >= pollSize;
     if (full) {
       // Every time, not only on the change: partitions handed over by a rebalance arrive unpaused.
@@ -250,6 +260,38 @@ public final class DispatcherStage implements AutoCloseable {
       consumer.resume(consumer.paused());
       paused = false;
       log.debug("Worker pool has room: fetching resumed");
+    }
+  }
+
+  /**
+   * Leaves to the reaper the held events of each group whose pool has been full for {@code
+   * AX_DISPATCHER_HOLD_FOR} beyond what that pool started in the last {@code
+   * AX_DISPATCHER_HOLD_FOR}, latest due first. Their rows stay DISPATCHED and unclaimed, so the
+   * reaper emits them again after {@code AX_REAPER_UNCLAIMED_AFTER}, to this dispatcher or another.
+   */
+  private void shedStalledBacklogs() {
+    long nowMs = context.clock().millis();
+    for (String group : held.groups()) {
+      int keep = budget.keep(group, nowMs);
+      List<TaskDueEvent> left = held.keepOldest(group, keep);
+      if (left.isEmpty()) {
+        continue;
+      }
+      shed.increment(left.size());
+      if (budget.startsShedding(group)) {
+        log.info(
+            "Group '{}' has had no room in its pool for over {} ms: it keeps its {} oldest held"
+                + " due event(s), as many as its pool started in that time, and leaves {} later"
+                + " one(s) DISPATCHED for the reaper (re-emitted after AX_REAPER_UNCLAIMED_AFTER),"
+                + " so fetching goes on for the other groups",
+            group,
+            budget.holdFor().toMillis(),
+            keep,
+            left.size());
+      } else {
+        log.debug(
+            "Group '{}' still stalled: {} due event(s) left for the reaper", group, left.size());
+      }
     }
   }
 
@@ -309,12 +351,16 @@ public final class DispatcherStage implements AutoCloseable {
   private synchronized void drainHeld() {
     Map<String, TaskDueEvent> events = new LinkedHashMap<>();
     Map<String, String> groupOfInstance = new HashMap<>();
+    long passMs = context.clock().millis();
     for (String group : held.groups()) {
-      for (TaskDueEvent event : held.take(group, bulkheads.freeCapacity(group))) {
+      int room = bulkheads.freeCapacity(group);
+      List<TaskDueEvent> taken = held.take(group, room);
+      for (TaskDueEvent event : taken) {
         if (events.putIfAbsent(event.instanceId(), event) == null) {
           groupOfInstance.put(event.instanceId(), group);
         }
       }
+      budget.drained(group, taken.size(), taken.size() >= room && held.size(group) > 0, passMs);
     }
     if (events.isEmpty()) {
       return;

@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * Due events waiting for room in their group's pool, oldest due first per group. Bounded by the
- * dispatcher's back-pressure: it stops fetching while a poll's worth is held. Thread-safe
- * (synchronized; held briefly).
+ * dispatcher's back-pressure: it stops fetching while a poll's worth is held, after shedding the
+ * backlog of groups whose pools are stalled ({@link HoldBudget}). Thread-safe (synchronized; held
+ * briefly).
  */
 final class HeldEvents {
 
@@ -43,6 +44,34 @@ final class HeldEvents {
       byGroup.remove(group);
     }
     return taken;
+  }
+
+  /** The events of {@code group} held now. */
+  synchronized int size(String group) {
+    PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
+    return queue == null ? 0 : queue.size();
+  }
+
+  /**
+   * Keeps the {@code keep} oldest due events of {@code group} and removes and returns the rest,
+   * latest due last.
+   */
+  synchronized List<TaskDueEvent> keepOldest(String group, int keep) {
+    PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
+    if (queue == null || queue.size() <= keep) {
+      return List.of();
+    }
+    List<TaskDueEvent> all = new ArrayList<>(queue.size());
+    while (!queue.isEmpty()) {
+      all.add(queue.poll());
+    }
+    queue.addAll(all.subList(0, keep));
+    List<TaskDueEvent> shed = new ArrayList<>(all.subList(keep, all.size()));
+    size -= shed.size();
+    if (queue.isEmpty()) {
+      byGroup.remove(group);
+    }
+    return shed;
   }
 
   /** Removes and returns every held event, by group. */

@@ -72,16 +72,26 @@ class DispatcherStageIT {
 
   /** Stores a task whose instance is DISPATCHED now, as the ticker would leave it. */
   private String dispatched(String taskId, ExecutorSpec executor, Duration timeout) {
+    return dispatchedIn(taskId, "default", executor, timeout, Map.of());
+  }
+
+  /** Stores a task of {@code group} whose instance is DISPATCHED now. */
+  private String dispatchedIn(
+      String taskId,
+      String group,
+      ExecutorSpec executor,
+      Duration timeout,
+      Map<String, String> params) {
     long dueAtMs = runtime.clock().millis() + (seq++);
     TaskSpec spec =
         new TaskSpec(
             taskId,
-            "default",
+            group,
             Trigger.Once.after(Duration.ZERO),
             executor,
             timeout,
             RetryPolicy.DEFAULT,
-            Map.of());
+            params);
     new TaskStore(runtime.dataSource())
         .create(List.of(new NewTask(spec, "trace-" + taskId, dueAtMs)), "test", dueAtMs);
     String instanceId = InstanceIds.of(taskId, dueAtMs);
@@ -241,22 +251,15 @@ class DispatcherStageIT {
     open(env, Map.of("AX_DISPATCHER_THREADS", "2", "AX_DISPATCHER_QUEUE", "50"));
     dispatcher("disp-1");
     runtime.awaitGroupsAssigned(1, "dispatcher");
-    TaskStore store = new TaskStore(runtime.dataSource());
     for (int i = 0; i < 6; i++) {
-      long dueAtMs = runtime.clock().millis();
-      TaskSpec slow =
-          new TaskSpec(
+      emitDue(
+          dispatchedIn(
               "slow-" + i,
               "slow",
-              Trigger.Once.after(Duration.ZERO),
               ExecutorSpec.inProcess("sleep"),
               Duration.ofSeconds(30),
-              RetryPolicy.DEFAULT,
-              Map.of("sleepMs", "10000"));
-      store.create(List.of(new NewTask(slow, "trace-slow", dueAtMs)), "test", dueAtMs);
-      String id = InstanceIds.of("slow-" + i, dueAtMs);
-      runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs);
-      emitDue(id, null);
+              Map.of("sleepMs", "10000")),
+          null);
     }
     InstanceStore instances = new InstanceStore(runtime.dataSource());
     await()
@@ -265,19 +268,13 @@ class DispatcherStageIT {
 
     List<String> fast = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      long dueAtMs = runtime.clock().millis();
-      TaskSpec spec =
-          new TaskSpec(
+      String id =
+          dispatchedIn(
               "fast-" + i,
               "fast",
-              Trigger.Once.after(Duration.ZERO),
               ExecutorSpec.inProcess("count"),
               Duration.ofSeconds(5),
-              RetryPolicy.DEFAULT,
               Map.of());
-      store.create(List.of(new NewTask(spec, "trace-fast", dueAtMs)), "test", dueAtMs);
-      String id = InstanceIds.of("fast-" + i, dueAtMs);
-      runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs);
       emitDue(id, null);
       fast.add(id);
     }
@@ -305,6 +302,89 @@ class DispatcherStageIT {
     assertThat(instances.countByStatus().getOrDefault(InstanceStatus.SUCCESS, 0L))
         .as("the slow tasks are still running")
         .isEqualTo(fast.size());
+  }
+
+  @Test
+  void aStalledGroupFloodingThePartitionsShedsItsBacklogAndAnotherGroupStaysOnTime(AxTestEnv env)
+      throws Exception {
+    // A pool of 2 + 50 and a poll of 52: the slow group's first 52 fill its pool, the next 52
+    // fill the hold, and without shedding every partition would pause until it drained.
+    open(
+        env,
+        Map.of(
+            "AX_DISPATCHER_THREADS", "2",
+            "AX_DISPATCHER_QUEUE", "50",
+            "AX_DISPATCHER_HOLD_FOR", "500ms",
+            "AX_SHUTDOWN_GRACE", "0s"));
+    StageContext context = runtime.context("disp-1");
+    closeables.add(new DispatcherStage(context).start());
+    runtime.awaitGroupsAssigned(1, "dispatcher");
+    int slowCount = 400;
+    List<String> slow = new ArrayList<>();
+    for (int i = 0; i < slowCount; i++) {
+      slow.add(
+          dispatchedIn(
+              "stalled-" + i,
+              "stalled",
+              ExecutorSpec.inProcess("block"),
+              Duration.ofSeconds(60),
+              Map.of()));
+    }
+    for (String id : slow.subList(0, 200)) {
+      emitDue(id, null);
+    }
+    await()
+        .atMost(DEADLINE)
+        .until(() -> context.meters().counter("ax.dispatcher.shed.events").count() > 0);
+
+    // More of the stalled group keeps arriving, interleaved with another group's tasks.
+    List<String> fast = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      for (String id : slow.subList(200 + i * 10, 210 + i * 10)) {
+        emitDue(id, null);
+      }
+      String id =
+          dispatchedIn(
+              "on-time-" + i,
+              "on-time",
+              ExecutorSpec.inProcess("count"),
+              Duration.ofSeconds(5),
+              Map.of());
+      emitDue(id, null);
+      fast.add(id);
+    }
+
+    try (TopicReader completed =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+      await().atMost(DEADLINE).until(() -> completed.poll().size() >= fast.size());
+      List<Long> lateness = new ArrayList<>();
+      for (ConsumerRecord<String, byte[]> record : completed.poll()) {
+        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+        assertThat(event.taskId()).startsWith("on-time-");
+        assertThat(event.status()).isEqualTo(InstanceStatus.SUCCESS);
+        lateness.add(event.startedAtMs() - event.dueAtMs());
+      }
+      System.out.println(
+          "Shedding test: on-time group start lateness beside a stalled, flooding group: "
+              + lateness);
+      assertThat(lateness)
+          .hasSize(fast.size())
+          .allSatisfy(ms -> assertThat(ms).isBetween(0L, 500L));
+    }
+    // Nothing of the stalled group is lost: what its pool did not take is still DISPATCHED, for
+    // the reaper to emit again; nothing ran twice.
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    Map<InstanceStatus, Long> slowStatuses = new java.util.EnumMap<>(InstanceStatus.class);
+    for (String id : slow) {
+      slowStatuses.merge(instances.find(id).orElseThrow().status(), 1L, Long::sum);
+    }
+    assertThat(slowStatuses.keySet())
+        .containsOnly(InstanceStatus.RUNNING, InstanceStatus.DISPATCHED);
+    assertThat(slowStatuses.get(InstanceStatus.RUNNING)).as("claimed: its pool").isEqualTo(52L);
+    assertThat(context.meters().counter("ax.dispatcher.shed.events").count())
+        .as("shed, beside those still held")
+        .isPositive()
+        .isLessThanOrEqualTo(slowCount - 52);
   }
 
   @Test

@@ -278,6 +278,13 @@ public final class ConfigKeys {
           1,
           1_000_000,
           "Claimed instances waiting for a worker; when full the dispatcher stops fetching.");
+  public static final ConfigKey<Duration> DISPATCHER_HOLD_FOR =
+      ConfigKey.duration(
+          "AX_DISPATCHER_HOLD_FOR",
+          "1s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
+          "How long one task group's full pool may hold up fetching for every group. Once a group's pool has had no room for this long, and fetching would pause, the group keeps only the due events its pool started in the last AX_DISPATCHER_HOLD_FOR (the oldest, at least one); the rest stay DISPATCHED and the reaper emits them again after AX_REAPER_UNCLAIMED_AFTER.");
   public static final ConfigKey<Duration> DISPATCHER_LEASE =
       ConfigKey.duration(
           "AX_DISPATCHER_LEASE",
@@ -372,6 +379,7 @@ public final class ConfigKeys {
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,
+            DISPATCHER_HOLD_FOR,
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,
             HTTP_MAX_RESPONSE_EXCERPT,
