@@ -320,6 +320,14 @@ public final class DispatcherStage implements AutoCloseable {
     if (events.isEmpty()) {
       return;
     }
+    if (log.isDebugEnabled()) {
+      long nowMs = context.clock().millis();
+      long maxTransitMs = 0;
+      for (TaskDueEvent event : events) {
+        maxTransitMs = Math.max(maxTransitMs, nowMs - event.emittedAtMs());
+      }
+      log.debug("Polled {} due event(s), in transit up to {} ms", events.size(), maxTransitMs);
+    }
     Map<String, String> groups = groupsOf(events);
     for (int i = 0; i < events.size(); i++) {
       TaskDueEvent event = events.get(i);
@@ -373,9 +381,22 @@ public final class DispatcherStage implements AutoCloseable {
       DueRecords.instanceOf(event).ifPresent(row -> asEmitted.put(row.instanceId(), row));
     }
     long nowMs = context.clock().millis();
+    long claimStartNanos = System.nanoTime();
     List<ClaimedInstance> won =
         instances.claim(
             events.keySet(), asEmitted, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+    if (log.isDebugEnabled()) {
+      long oldestDueMs = Long.MAX_VALUE;
+      for (TaskDueEvent event : events.values()) {
+        oldestDueMs = Math.min(oldestDueMs, event.dueAtMs());
+      }
+      log.debug(
+          "Claimed {} of {} held instance(s) in {} ms, the oldest {} ms past due",
+          won.size(),
+          events.size(),
+          (System.nanoTime() - claimStartNanos) / 1_000_000,
+          nowMs - oldestDueMs);
+    }
     claimed.increment(won.size());
     conflicts.increment(events.size() - won.size());
     retryNotYetDue(events, won, nowMs);
