@@ -121,6 +121,11 @@ final class TickLoop {
     return false;
   }
 
+  /** Any thread: entries offered and not yet taken by the owner. */
+  int handOffSize() {
+    return handOff.size();
+  }
+
   /** Any thread: whether something was dropped or leadership changed since the last full load. */
   boolean needsFullReload() {
     return fullReloadNeeded;
