@@ -75,6 +75,34 @@ class DispatcherStageIT {
     return dispatchedIn(taskId, "default", executor, timeout, Map.of());
   }
 
+  /** Stores a quick task of {@code group}, DISPATCHED now, and emits its due event. */
+  private String emitQuick(String taskId, String group) throws Exception {
+    String id =
+        dispatchedIn(
+            taskId, group, ExecutorSpec.inProcess("count"), Duration.ofSeconds(5), Map.of());
+    emitDue(id, null);
+    return id;
+  }
+
+  /**
+   * Start lateness (start minus due) of each completion event of a task whose id starts with {@code
+   * prefix}, each of which must have succeeded.
+   */
+  private static List<Long> successfulStartLateness(
+      List<ConsumerRecord<String, byte[]>> records, String prefix) {
+    List<Long> lateness = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
+      if (event.taskId().startsWith(prefix)) {
+        assertThat(event.status())
+            .as("status of %s", event.instanceId())
+            .isEqualTo(InstanceStatus.SUCCESS);
+        lateness.add(event.startedAtMs() - event.dueAtMs());
+      }
+    }
+    return lateness;
+  }
+
   /** Stores a task of {@code group} whose instance is DISPATCHED now. */
   private String dispatchedIn(
       String taskId,
@@ -268,15 +296,7 @@ class DispatcherStageIT {
 
     List<String> fast = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      String id =
-          dispatchedIn(
-              "fast-" + i,
-              "fast",
-              ExecutorSpec.inProcess("count"),
-              Duration.ofSeconds(5),
-              Map.of());
-      emitDue(id, null);
-      fast.add(id);
+      fast.add(emitQuick("fast-" + i, "fast"));
     }
 
     try (TopicReader completed =
@@ -287,14 +307,7 @@ class DispatcherStageIT {
               () ->
                   completed.poll().stream().filter(r -> r.key().startsWith("fast-")).count()
                       >= fast.size());
-      List<Long> lateness = new ArrayList<>();
-      for (ConsumerRecord<String, byte[]> record : completed.poll()) {
-        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
-        if (event.taskId().startsWith("fast-")) {
-          assertThat(event.status()).isEqualTo(InstanceStatus.SUCCESS);
-          lateness.add(event.startedAtMs() - event.dueAtMs());
-        }
-      }
+      List<Long> lateness = successfulStartLateness(completed.poll(), "fast-");
       System.out.println(
           "Bulkhead test: fast-group start lateness while the slow group is full: " + lateness);
       assertThat(lateness).allSatisfy(ms -> assertThat(ms).isBetween(0L, 500L));
@@ -343,27 +356,14 @@ class DispatcherStageIT {
       for (String id : slow.subList(200 + i * 10, 210 + i * 10)) {
         emitDue(id, null);
       }
-      String id =
-          dispatchedIn(
-              "on-time-" + i,
-              "on-time",
-              ExecutorSpec.inProcess("count"),
-              Duration.ofSeconds(5),
-              Map.of());
-      emitDue(id, null);
-      fast.add(id);
+      fast.add(emitQuick("on-time-" + i, "on-time"));
     }
 
     try (TopicReader completed =
         new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
       await().atMost(DEADLINE).until(() -> completed.poll().size() >= fast.size());
-      List<Long> lateness = new ArrayList<>();
-      for (ConsumerRecord<String, byte[]> record : completed.poll()) {
-        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
-        assertThat(event.taskId()).startsWith("on-time-");
-        assertThat(event.status()).isEqualTo(InstanceStatus.SUCCESS);
-        lateness.add(event.startedAtMs() - event.dueAtMs());
-      }
+      assertThat(completed.poll()).allSatisfy(r -> assertThat(r.key()).startsWith("on-time-"));
+      List<Long> lateness = successfulStartLateness(completed.poll(), "on-time-");
       System.out.println(
           "Shedding test: on-time group start lateness beside a stalled, flooding group: "
               + lateness);
