@@ -19,6 +19,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -35,15 +36,7 @@ class ReaperIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   private static String store(TestRuntime runtime, String taskId, long dueAtMs) {
-    TaskSpec spec =
-        new TaskSpec(
-            taskId,
-            "default",
-            Trigger.Once.after(Duration.ZERO),
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of());
+    TaskSpec spec = TestTasks.onceNoop(taskId);
     new TaskStore(runtime.dataSource())
         .create(List.of(new NewTask(spec, "trace", dueAtMs)), "test", dueAtMs);
     return InstanceIds.of(taskId, dueAtMs);

@@ -2,16 +2,13 @@ package dev.ax.ticker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ticker.fire.FirePlanner;
@@ -34,16 +31,9 @@ class WindowLoaderIT {
       long nowMs = runtime.clock().millis();
       List<NewTask> overdue = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        TaskSpec spec =
-            new TaskSpec(
-                "overdue-" + i,
-                "default",
-                Trigger.Once.after(Duration.ZERO),
-                ExecutorSpec.inProcess("noop"),
-                Duration.ofSeconds(5),
-                RetryPolicy.DEFAULT,
-                Map.of());
-        overdue.add(new NewTask(spec, "trace-" + i, nowMs - 3_000 + i * 1_000L));
+        overdue.add(
+            new NewTask(
+                TestTasks.onceNoop("overdue-" + i), "trace-" + i, nowMs - 3_000 + i * 1_000L));
       }
       new TaskStore(runtime.dataSource()).create(overdue, "test", nowMs);
       Optional<LeaseFence> leading = Optional.of(new LeaseFence(LeaseFence.TICKER, "n1", 7));

@@ -3,17 +3,14 @@ package dev.ax.common.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
-import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,15 +23,7 @@ class LeaseIT {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       LeaseStore leases = new LeaseStore(runtime.dataSource());
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskSpec spec =
-          new TaskSpec(
-              "t",
-              "default",
-              Trigger.Once.after(Duration.ZERO),
-              ExecutorSpec.inProcess("noop"),
-              Duration.ofSeconds(5),
-              RetryPolicy.DEFAULT,
-              Map.of());
+      TaskSpec spec = TestTasks.onceNoop("t");
       new TaskStore(runtime.dataSource()).create(List.of(new NewTask(spec, "tr", 10)), "test", 10);
       String id = InstanceIds.of("t", 10);
 
