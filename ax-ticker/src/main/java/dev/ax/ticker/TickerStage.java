@@ -20,11 +20,9 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,8 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@link TickLoop} on {@code ax-ticker-fire}: the time wheel and the firing, fenced by the
- *       lease, every due event carrying its epoch; each batch's transaction and due events run on
- *       {@code ax-ticker-mark-N}, up to {@code AX_TICKER_FIRES_IN_FLIGHT} batches at once;
+ *       lease, every due event carrying its epoch;
  *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
  *   <li>announcements from {@code ax.task.scheduled} on {@code ax-ticker-scheduled};
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
@@ -61,7 +58,6 @@ public final class TickerStage implements AutoCloseable {
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
   private final Thread firingThread;
-  private final ExecutorService marker;
   private final Duration loadInterval;
   private final Duration reaperInterval;
   private final Duration horizon;
@@ -88,24 +84,12 @@ public final class TickerStage implements AutoCloseable {
             config.get(ConfigKeys.TICKER_HEARTBEAT),
             System::nanoTime);
     this.port = new StoreTickerPort(instances, tasks, emitter, 100_000);
-    int firesInFlight = config.get(ConfigKeys.TICKER_FIRES_IN_FLIGHT);
-    AtomicInteger markers = new AtomicInteger();
-    this.marker =
-        Executors.newFixedThreadPool(
-            firesInFlight,
-            r -> {
-              Thread t = new Thread(r, "ax-ticker-mark-" + markers.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
     this.loop =
         new TickLoop(
             context.clock(),
             elector::fence,
             port,
             new FirePlanner(new FireTimes(), config.get(ConfigKeys.TICKER_MISFIRE_THRESHOLD)),
-            marker,
-            firesInFlight,
             config.get(ConfigKeys.TICKER_TICK).toMillis(),
             config.get(ConfigKeys.TICKER_WHEEL_SIZE),
             maxHeld,
@@ -265,10 +249,6 @@ public final class TickerStage implements AutoCloseable {
     firingThread.interrupt();
     try {
       firingThread.join(10_000);
-      // Batches already handed over finish (their due events reach the producer before it closes);
-      // no new one starts.
-      marker.shutdown();
-      marker.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

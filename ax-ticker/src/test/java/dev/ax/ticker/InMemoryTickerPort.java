@@ -61,14 +61,7 @@ final class InMemoryTickerPort implements TickerPort {
 
   @Override
   public Set<String> inFlight(Collection<String> taskIds) {
-    return rows.entrySet().stream()
-        .filter(
-            row ->
-                status.get(row.getKey()) == InstanceStatus.DISPATCHED
-                    || status.get(row.getKey()) == InstanceStatus.RUNNING)
-        .map(row -> row.getValue().taskId())
-        .filter(taskIds::contains)
-        .collect(Collectors.toSet());
+    return Set.of();
   }
 
   @Override

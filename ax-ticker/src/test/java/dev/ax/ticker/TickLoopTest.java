@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
@@ -19,11 +18,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,31 +48,20 @@ class TickLoopTest {
   private final AtomicReference<Optional<LeaseFence>> leadership =
       new AtomicReference<>(Optional.of(new LeaseFence("ticker", "n1", 7)));
   private final InMemoryTickerPort port = new InMemoryTickerPort();
-  private final TickLoop loop = loopWith(Runnable::run, 1);
-
-  /** The loop under test, with its batches' transactions run by {@code marker}. */
-  private TickLoop loopWith(Executor marker, int maxInFlight) {
-    return new TickLoop(
-        clock,
-        leadership::get,
-        port,
-        new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-        marker,
-        maxInFlight,
-        10,
-        8,
-        10_000,
-        1000,
-        60_000,
-        new SimpleMeterRegistry());
-  }
+  private final TickLoop loop =
+      new TickLoop(
+          clock,
+          leadership::get,
+          port,
+          new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
+          10,
+          8,
+          10_000,
+          1000,
+          60_000,
+          new SimpleMeterRegistry());
 
   private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
-    return task(id, trigger, misfire, true);
-  }
-
-  private static StoredTask task(
-      String id, Trigger trigger, MisfirePolicy misfire, boolean concurrent) {
     return new StoredTask(
         new TaskSpec(
             id,
@@ -88,7 +73,7 @@ class TickLoopTest {
             Map.of(),
             misfire,
             100,
-            concurrent,
+            true,
             ConcurrencyPolicy.SKIP),
         1,
         "ACTIVE",
@@ -101,12 +86,8 @@ class TickLoopTest {
   }
 
   private void at(long ms) {
-    at(loop, ms);
-  }
-
-  private void at(TickLoop tickLoop, long ms) {
     settable.set(Instant.ofEpochMilli(ms));
-    while (tickLoop.step() == 0) {
+    while (loop.step() == 0) {
       // drain everything due now
     }
   }
@@ -233,122 +214,8 @@ class TickLoopTest {
     assertThat(loop.step()).isEqualTo(TickLoop.RETRY_WAIT_MS);
     assertThat(port.emitted).isEmpty();
     at(T + 11);
-    assertThat(port.emitted).as("firing pauses after a database failure").isEmpty();
-    at(T + 10 + TickLoop.RETRY_WAIT_MS);
 
     assertThat(port.emitted).hasSize(1);
-  }
-
-  /** Runs what it is given only when told to, in any order. */
-  private static final class ManualExecutor implements Executor {
-    final List<Runnable> queued = new ArrayList<>();
-
-    @Override
-    public void execute(Runnable command) {
-      queued.add(command);
-    }
-
-    void run(int index) {
-      queued.remove(index).run();
-    }
-  }
-
-  @Test
-  void aSecondBatchStartsWhileTheFirstIsInFlightAndTheirEventsGoOutInOrder() {
-    ManualExecutor marker = new ManualExecutor();
-    TickLoop overlapping = loopWith(marker, 2);
-    overlapping.step();
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
-    for (long due : new long[] {T + 10, T + 20, T + 30}) {
-      overlapping.offer(port.entry(port.add("a", due, due)));
-    }
-
-    at(overlapping, T + 10);
-    at(overlapping, T + 20);
-    at(overlapping, T + 30);
-    assertThat(marker.queued).as("two batches in flight, the third waits").hasSize(2);
-    assertThat(overlapping.inFlight()).isEqualTo(2);
-
-    marker.run(1); // the later batch commits first
-    assertThat(port.emitted).as("its events wait for the earlier batch's").isEmpty();
-    marker.run(0);
-    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 10, T + 20);
-
-    at(overlapping, T + 31);
-    marker.run(0);
-    at(overlapping, T + 32);
-    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 10, T + 20, T + 30);
-    assertThat(overlapping.inFlight()).isZero();
-  }
-
-  @Test
-  void aNonConcurrentTaskIsHeldByOneBatchInFlightAndItsNextFiringSeesTheFirstRunning() {
-    ManualExecutor marker = new ManualExecutor();
-    TickLoop overlapping = loopWith(marker, 2);
-    overlapping.step();
-    port.tasks.put(
-        "n", task("n", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW, false));
-    long first = port.add("n", T + 10, T + 10);
-    long second = port.add("n", T + 20, T + 20);
-    overlapping.offer(port.entry(first));
-    overlapping.offer(port.entry(second));
-
-    at(overlapping, T + 10);
-    at(overlapping, T + 20);
-    assertThat(marker.queued).as("the second firing waits for the first batch").hasSize(1);
-
-    marker.run(0);
-    at(overlapping, T + 21); // applies the first batch, then plans the deferred firing
-    marker.run(0);
-    at(overlapping, T + 22);
-
-    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 10);
-    assertThat(port.status.get(second)).isEqualTo(InstanceStatus.SKIPPED);
-    assertThat(overlapping.held()).isZero();
-  }
-
-  @Test
-  void aFailedBatchIsRetriedWhileTheOneAfterItCompletes() {
-    ManualExecutor marker = new ManualExecutor();
-    TickLoop overlapping = loopWith(marker, 2);
-    overlapping.step();
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
-    overlapping.offer(port.entry(port.add("a", T + 10, T + 10)));
-    overlapping.offer(port.entry(port.add("a", T + 20, T + 20)));
-    at(overlapping, T + 10);
-    at(overlapping, T + 20);
-
-    port.failNextFire = true;
-    marker.run(0);
-    marker.run(0);
-    assertThat(overlapping.step()).isEqualTo(TickLoop.RETRY_WAIT_MS);
-    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 20);
-
-    at(overlapping, T + 21 + TickLoop.RETRY_WAIT_MS);
-    marker.run(0);
-    at(overlapping, T + 22 + TickLoop.RETRY_WAIT_MS);
-    assertThat(port.emitted).extracting(Emitted::dueAtMs).containsExactly(T + 20, T + 10);
-    assertThat(marker.queued).isEmpty();
-  }
-
-  @Test
-  void aBatchFinishingAfterALeadershipChangeAddsNothingToTheNewWheel() {
-    ManualExecutor marker = new ManualExecutor();
-    TickLoop overlapping = loopWith(marker, 2);
-    overlapping.step();
-    port.tasks.put(
-        "c",
-        task("c", new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ONCE_NOW));
-    overlapping.offer(port.entry(port.add("c", T + 1000, T + 1000)));
-    at(overlapping, T + 1000);
-
-    leadership.set(Optional.of(new LeaseFence("ticker", "n1", 8)));
-    overlapping.step();
-    marker.run(0);
-    at(overlapping, T + 1001);
-
-    assertThat(overlapping.held()).as("the successor waits for the new epoch's load").isZero();
-    assertThat(overlapping.inFlight()).isZero();
   }
 
   @Test

@@ -43,8 +43,6 @@ class WindowLoaderIT {
               () -> leading,
               new InMemoryTickerPort(),
               new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-              Runnable::run,
-              1,
               10,
               512,
               10_000,

@@ -121,13 +121,6 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> TICKER_MAX_BATCH =
       ConfigKey.integer(
           "AX_TICKER_MAX_BATCH", 5000, 1, 100_000, "Most instances the ticker fires in one batch.");
-  public static final ConfigKey<Integer> TICKER_FIRES_IN_FLIGHT =
-      ConfigKey.integer(
-          "AX_TICKER_FIRES_IN_FLIGHT",
-          2,
-          1,
-          8,
-          "Most batches whose firing transactions the ticker leader runs at once; 1 fires one batch at a time.");
   public static final ConfigKey<Integer> TICKER_MAX_HELD =
       ConfigKey.integer(
           "AX_TICKER_MAX_HELD",
@@ -364,7 +357,6 @@ public final class ConfigKeys {
             TICKER_HORIZON,
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,
-            TICKER_FIRES_IN_FLIGHT,
             TICKER_MAX_HELD,
             TICKER_TICK,
             TICKER_WHEEL_SIZE,
