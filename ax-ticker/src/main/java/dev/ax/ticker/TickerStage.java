@@ -104,7 +104,8 @@ public final class TickerStage implements AutoCloseable {
             loop,
             horizon.toMillis(),
             maxHeld,
-            config.get(ConfigKeys.TICKER_RESCAN_EVERY));
+            config.get(ConfigKeys.TICKER_RESCAN_EVERY),
+            port::prefetch);
     this.reaper =
         new Reaper(
             instances,

@@ -5,8 +5,12 @@ import dev.ax.common.store.InstanceStore.WindowEntry;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * this node becomes leader (so overdue work fires at once, oldest first), when the tick loop
  * dropped something, and every {@code rescanEvery} loads as a safety net for rows created behind
  * the watermark without an announcement.
+ *
+ * <p>After each page it hands the page's task ids to {@code prefetch}, which reads the specs the
+ * firing will need into the ticker's cache: instances created further ahead than ingest announces
+ * reach the wheel only through this loader, and without it the firing thread would read their specs
+ * itself, batch by batch, on its hot path. A failed prefetch costs only that: firing reads what is
+ * missing.
  *
  * <p>Threading: {@link #load()} runs on one thread (the ticker's scheduler).
  */
@@ -33,6 +43,7 @@ final class WindowLoader {
   private final long horizonMs;
   private final int maxPerLoad;
   private final int rescanEvery;
+  private final Consumer<Collection<String>> prefetch;
   private long afterDueMs = Long.MIN_VALUE;
   private long afterSeq = Long.MIN_VALUE;
   private int loadsSinceFull;
@@ -44,7 +55,8 @@ final class WindowLoader {
       TickLoop loop,
       long horizonMs,
       int maxPerLoad,
-      int rescanEvery) {
+      int rescanEvery,
+      Consumer<Collection<String>> prefetch) {
     this.instances = instances;
     this.clock = clock;
     this.leadership = leadership;
@@ -52,6 +64,7 @@ final class WindowLoader {
     this.horizonMs = horizonMs;
     this.maxPerLoad = maxPerLoad;
     this.rescanEvery = rescanEvery;
+    this.prefetch = prefetch;
   }
 
   void load() {
@@ -76,13 +89,21 @@ final class WindowLoader {
         List<WindowEntry> page =
             instances.findWindowPage(
                 afterDueMs, afterSeq, untilMs, Math.min(PAGE, maxPerLoad - loaded));
+        Set<String> taskIds = new HashSet<>();
+        boolean full = false;
         for (WindowEntry entry : page) {
           if (!loop.offer(new WheelEntry(entry.seq(), entry.dueAtMs(), entry.triggerGroup()))) {
-            return; // hand-off full: the watermark stays here, the next load goes on from it
+            full = true; // the watermark stays here, the next load goes on from it
+            break;
           }
+          taskIds.add(entry.taskId());
           afterDueMs = entry.dueAtMs();
           afterSeq = entry.seq();
           loaded++;
+        }
+        prefetchQuietly(taskIds);
+        if (full) {
+          return;
         }
         if (page.size() < PAGE) {
           break;
@@ -92,6 +113,17 @@ final class WindowLoader {
       log.warn("Ticker could not load its window, next load retries: {}", e.getMessage());
     } catch (RuntimeException e) {
       log.error("Ticker window load failed unexpectedly", e);
+    }
+  }
+
+  private void prefetchQuietly(Set<String> taskIds) {
+    if (taskIds.isEmpty()) {
+      return;
+    }
+    try {
+      prefetch.accept(taskIds);
+    } catch (StoreException e) {
+      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
     }
   }
 }

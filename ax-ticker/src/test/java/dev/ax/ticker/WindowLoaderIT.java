@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WindowLoaderIT {
 
   @Test
-  void offersNothingUntilTheLoopLeadsAtTheCurrentEpoch(AxTestEnv env) {
+  void offersNothingUntilTheLoopLeadsAtTheCurrentEpochThenPrefetchesTheSpecsOfWhatItOffers(
+      AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env, Map.of())) {
       long nowMs = runtime.clock().millis();
       List<NewTask> overdue = new ArrayList<>();
@@ -37,6 +38,7 @@ class WindowLoaderIT {
       }
       new TaskStore(runtime.dataSource()).create(overdue, "test", nowMs);
       Optional<LeaseFence> leading = Optional.of(new LeaseFence(LeaseFence.TICKER, "n1", 7));
+      List<String> prefetched = new ArrayList<>();
       TickLoop loop =
           new TickLoop(
               runtime.clock(),
@@ -57,17 +59,22 @@ class WindowLoaderIT {
               loop,
               60_000,
               10_000,
-              100);
+              100,
+              prefetched::addAll);
 
       // The lease is held but the loop has not taken up epoch 7: taking it up clears the
       // hand-off, so anything offered now could be lost from the middle of a load.
       loader.load();
       assertThat(loop.handOffSize()).as("offered before the loop leads").isZero();
+      assertThat(prefetched).isEmpty();
 
       loop.step();
       assertThat(loop.ledEpoch()).isEqualTo(7);
       loader.load();
       assertThat(loop.handOffSize()).as("offered once the loop leads at epoch 7").isEqualTo(3);
+      assertThat(prefetched)
+          .as("the specs firing will need, read off the firing thread")
+          .containsExactlyInAnyOrder("overdue-0", "overdue-1", "overdue-2");
     }
   }
 }

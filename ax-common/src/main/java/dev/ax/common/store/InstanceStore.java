@@ -552,7 +552,7 @@ public final class InstanceStore {
   }
 
   /** A SCHEDULED instance as the ticker's window loader sees it. */
-  public record WindowEntry(long seq, long dueAtMs, String triggerGroup) {}
+  public record WindowEntry(long seq, long dueAtMs, String triggerGroup, String taskId) {}
 
   /**
    * SCHEDULED instances due before {@code untilMs} and after the key {@code (afterDueMs,
@@ -565,7 +565,7 @@ public final class InstanceStore {
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT i.seq, i.due_at_ms, t.trigger_group FROM ax_instance i"
+                  "SELECT i.seq, i.due_at_ms, t.trigger_group, i.task_id FROM ax_instance i"
                       + " JOIN ax_task t ON t.task_id = i.task_id"
                       + " WHERE i.status = ? AND i.due_at_ms < ?"
                       + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.seq > ?))"
@@ -579,7 +579,9 @@ public final class InstanceStore {
             List<WindowEntry> page = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
               while (rs.next()) {
-                page.add(new WindowEntry(rs.getLong(1), rs.getLong(2), rs.getString(3)));
+                page.add(
+                    new WindowEntry(
+                        rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
               }
             }
             return page;
