@@ -5,11 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceStore;
@@ -18,6 +15,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -53,14 +51,7 @@ class TickerFailoverIT {
         String taskId = "f" + i;
         tasks.add(
             new NewTask(
-                new TaskSpec(
-                    taskId,
-                    "default",
-                    Trigger.Once.at(Instant.ofEpochMilli(dueAtMs)),
-                    ExecutorSpec.inProcess("noop"),
-                    Duration.ofSeconds(5),
-                    RetryPolicy.DEFAULT,
-                    Map.of()),
+                TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(dueAtMs))),
                 "trace-" + taskId,
                 dueAtMs));
         ids.add(InstanceIds.of(taskId, dueAtMs));

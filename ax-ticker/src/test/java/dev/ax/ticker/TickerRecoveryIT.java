@@ -5,10 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
@@ -18,6 +16,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -48,14 +47,7 @@ class TickerRecoveryIT {
           "200ms");
 
   private static TaskSpec spec(String taskId, Trigger trigger) {
-    return new TaskSpec(
-        taskId,
-        "default",
-        trigger,
-        ExecutorSpec.inProcess("noop"),
-        Duration.ofSeconds(5),
-        RetryPolicy.DEFAULT,
-        Map.of());
+    return TestTasks.noop(taskId, trigger);
   }
 
   private static String holder(LeaseStore leases) {

@@ -5,10 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AuditLog;
@@ -16,6 +14,7 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -47,14 +46,7 @@ class TickerStageIT {
 
   private void store(String taskId, long dueAtMs) {
     TaskSpec spec =
-        new TaskSpec(
-            taskId,
-            "default",
-            Trigger.Once.at(java.time.Instant.ofEpochMilli(dueAtMs)),
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of());
+        TestTasks.noop(taskId, Trigger.Once.at(java.time.Instant.ofEpochMilli(dueAtMs)));
     new TaskStore(runtime.dataSource())
         .create(List.of(new NewTask(spec, "trace-" + taskId, dueAtMs)), "test", dueAtMs);
   }

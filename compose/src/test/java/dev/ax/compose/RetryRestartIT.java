@@ -5,12 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
@@ -18,6 +14,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -132,18 +129,7 @@ class RetryRestartIT {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < PENDING; i++) {
       String taskId = "pending-" + i;
-      tasks.add(
-          new NewTask(
-              new TaskSpec(
-                  taskId,
-                  "default",
-                  Trigger.Once.after(Duration.ZERO),
-                  ExecutorSpec.inProcess("noop"),
-                  Duration.ofSeconds(5),
-                  RetryPolicy.DEFAULT,
-                  Map.of()),
-              "trace-" + i,
-              nowMs));
+      tasks.add(new NewTask(TestTasks.onceNoop(taskId), "trace-" + i, nowMs));
       ids.add(InstanceIds.of(taskId, nowMs));
     }
     new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);

@@ -3,13 +3,12 @@ package dev.ax.common.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -50,15 +49,7 @@ class StoreIT {
   }
 
   private static NewTask task(String taskId, long dueAtMs) {
-    TaskSpec spec =
-        new TaskSpec(
-            taskId,
-            "default",
-            Trigger.Once.after(Duration.ofMillis(5)),
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of());
+    TaskSpec spec = TestTasks.noop(taskId, Trigger.Once.after(Duration.ofMillis(5)));
     return new NewTask(spec, "trace-" + taskId, dueAtMs);
   }
 
@@ -376,14 +367,8 @@ class StoreIT {
   void theSpecCacheForgetsOneShotTasksOnceUsedAndKeepsPeriodicOnes() {
     NewTask once = task("one-shot", 100);
     TaskSpec cronSpec =
-        new TaskSpec(
-            "every-second",
-            "default",
-            new Trigger.Cron("0/1 * * * * ?", java.time.ZoneId.of("UTC")),
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of());
+        TestTasks.noop(
+            "every-second", new Trigger.Cron("0/1 * * * * ?", java.time.ZoneId.of("UTC")));
     tasks.create(List.of(once, new NewTask(cronSpec, "trace-cron", 1000)), "ingest-1", 10);
     TaskSpecCache cache = new TaskSpecCache(tasks, 100);
     List<String> ids = List.of("one-shot", "every-second");

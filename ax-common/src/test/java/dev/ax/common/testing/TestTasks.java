@@ -17,10 +17,18 @@ public final class TestTasks {
    * with a 5 s timeout, the default retry policy and no parameters.
    */
   public static TaskSpec onceNoop(String taskId) {
+    return noop(taskId, Trigger.Once.after(Duration.ZERO));
+  }
+
+  /**
+   * A task of the default group with {@code trigger}, run by the in-process {@code noop} handler
+   * with a 5 s timeout, the default retry policy and no parameters.
+   */
+  public static TaskSpec noop(String taskId, Trigger trigger) {
     return new TaskSpec(
         taskId,
         "default",
-        Trigger.Once.after(Duration.ZERO),
+        trigger,
         ExecutorSpec.inProcess("noop"),
         Duration.ofSeconds(5),
         RetryPolicy.DEFAULT,
