@@ -29,6 +29,7 @@ import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -98,6 +99,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ConsumerLoop loop;
   private final Duration lease;
   private final Counter claimed;
+  private final Timer claimTime;
   private final Counter conflicts;
   private final Counter unreadable;
   private final DistributionSummary lateness;
@@ -160,6 +162,10 @@ public final class DispatcherStage implements AutoCloseable {
             recorder::accept);
     this.pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claimed = context.meters().counter("ax.dispatcher.claimed");
+    this.claimTime =
+        Timer.builder("ax.dispatcher.claim")
+            .description("the conditional UPDATE transaction that claims held instances")
+            .register(context.meters());
     this.conflicts = context.meters().counter("ax.dispatcher.claim.conflicts");
     this.unreadable = context.meters().counter("ax.dispatcher.unreadable.events");
     this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
@@ -385,6 +391,7 @@ public final class DispatcherStage implements AutoCloseable {
     List<ClaimedInstance> won =
         instances.claim(
             events.keySet(), asEmitted, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+    claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
     if (log.isDebugEnabled()) {
       long oldestDueMs = Long.MAX_VALUE;
       for (TaskDueEvent event : events.values()) {

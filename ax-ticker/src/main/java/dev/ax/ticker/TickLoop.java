@@ -15,6 +15,7 @@ import dev.ax.ticker.fire.FirePlanner;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -74,6 +75,7 @@ final class TickLoop {
   private final Counter dropped;
   private final Counter clockHolds;
   private final DistributionSummary lateness;
+  private final Timer markTime;
 
   private final LinkedHashSet<Long> ready = new LinkedHashSet<>();
   private long ledEpoch = -1;
@@ -107,6 +109,10 @@ final class TickLoop {
         DistributionSummary.builder("ax.ticker.emit.lateness.ms")
             .description("emit time minus due time")
             .publishPercentiles(0.5, 0.99)
+            .register(meters);
+    this.markTime =
+        Timer.builder("ax.ticker.mark")
+            .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
   }
@@ -257,8 +263,10 @@ final class TickLoop {
       Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
       long t2 = System.nanoTime();
       FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
+      long markStart = System.nanoTime();
       FireResult result = port.fire(plan, fence, nowMs);
       long t3 = System.nanoTime();
+      markTime.record(t3 - markStart, TimeUnit.NANOSECONDS);
       try {
         Map<String, String> groupByTask = new HashMap<>();
         tasks.forEach((id, task) -> groupByTask.put(id, task.spec().group()));

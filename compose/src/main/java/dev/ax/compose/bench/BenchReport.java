@@ -36,8 +36,10 @@ public final class BenchReport {
   private final double dueWindowPerSecond;
   private final double overallSeconds;
   private final long jitMs;
+  private final TransactionTimes transactions;
 
   /**
+   * @param transactions the ticker's marks and the dispatchers' claims during the run
    * @param firstProduceMs when the first command was sent, on the database clock
    * @param jitMs how long the JIT compilers worked from the first send to the last completion
    *     (summed over compiler threads; see {@link JitActivity})
@@ -47,10 +49,12 @@ public final class BenchReport {
       BenchCollector collector,
       RunningTransitions running,
       FireTimes fires,
+      TransactionTimes transactions,
       long firstProduceMs,
       long jitMs) {
     this.plan = plan;
     this.jitMs = jitMs;
+    this.transactions = transactions;
     this.fires = fires;
     this.completed = collector.completed();
     this.duplicateEvents = collector.duplicateEvents();
@@ -143,6 +147,15 @@ public final class BenchReport {
         "completions/s, first due to last completion",
         String.format(Locale.ROOT, "%.0f tasks/s", dueWindowPerSecond));
     table.row(
+        "transactions, mean ms: ticker mark / dispatcher claim",
+        String.format(
+            Locale.ROOT,
+            "%.1f / %.1f (%d / %d of them)",
+            transactions.markMeanMs(),
+            transactions.claimMeanMs(),
+            transactions.marks(),
+            transactions.claims()));
+    table.row(
         "JIT compile time during the run, ms",
         JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
     out.println();
@@ -177,7 +190,7 @@ public final class BenchReport {
         "BENCH tasks=%d p50=%d p99=%d max=%d dup=%d missing=%d p90=%d dup_db=%d early=%d"
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
             + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
-            + " jit_ms=%d",
+            + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -197,7 +210,11 @@ public final class BenchReport {
         fires.fireLateness().getValueAtPercentile(50),
         fires.fireLateness().getValueAtPercentile(99),
         fires.fireLateness().getMaxValue(),
-        jitMs);
+        jitMs,
+        transactions.markMeanMs(),
+        transactions.claimMeanMs(),
+        transactions.marks(),
+        transactions.claims());
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -12,6 +12,7 @@ import dev.ax.compose.bench.BenchReport;
 import dev.ax.compose.bench.FireTimes;
 import dev.ax.compose.bench.JitActivity;
 import dev.ax.compose.bench.RunningTransitions;
+import dev.ax.compose.bench.TransactionTimes;
 import dev.ax.compose.kafka.CommandSender;
 import dev.ax.compose.kafka.TaskCommandJson;
 import dev.ax.compose.kafka.TopicTail;
@@ -209,14 +210,18 @@ public final class BenchCommand implements Callable<Integer> {
         warmUp(runId, sender, topics, completions, context, stop, out);
         BenchPlan plan = new BenchPlan(runId, tasks, context.clock().millis(), dueIn, spread);
         JitActivity jit = JitActivity.start();
+        TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
         long firstProduceMs = produce(plan, sender, topics, context, out, true);
         BenchCollector collector = new BenchCollector(plan);
         collect(plan, completions, collector, context, stop, out, true);
         long jitMs = jit.compileMs();
+        TransactionTimes transactions =
+            TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
         RunningTransitions running =
             RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
         FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
-        report = new BenchReport(plan, collector, running, fires, firstProduceMs, jitMs);
+        report =
+            new BenchReport(plan, collector, running, fires, transactions, firstProduceMs, jitMs);
       }
     } finally {
       TempDirs.deleteQuietly(dir);
