@@ -36,6 +36,7 @@ public final class BenchReport {
   private final double dueWindowPerSecond;
   private final double overallSeconds;
   private final long jitMs;
+  private final long cpuMs;
   private final TransactionTimes transactions;
 
   /**
@@ -43,6 +44,7 @@ public final class BenchReport {
    * @param firstProduceMs when the first command was sent, on the database clock
    * @param jitMs how long the JIT compilers worked from the first send to the last completion
    *     (summed over compiler threads; see {@link JitActivity})
+   * @param cpuMs CPU time this JVM used over the same span, -1 if not reported ({@link CpuTime})
    */
   public BenchReport(
       BenchPlan plan,
@@ -51,9 +53,11 @@ public final class BenchReport {
       FireTimes fires,
       TransactionTimes transactions,
       long firstProduceMs,
-      long jitMs) {
+      long jitMs,
+      long cpuMs) {
     this.plan = plan;
     this.jitMs = jitMs;
+    this.cpuMs = cpuMs;
     this.transactions = transactions;
     this.fires = fires;
     this.completed = collector.completed();
@@ -158,6 +162,9 @@ public final class BenchReport {
     table.row(
         "JIT compile time during the run, ms",
         JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
+    table.row(
+        "CPU time of this JVM during the run, ms (not the database's)",
+        cpuMs < 0 ? "not reported by this JVM" : String.valueOf(cpuMs));
     out.println();
     table.print(out, "  ");
     long notSucceeded = completed - statuses.getOrDefault(InstanceStatus.SUCCESS, 0L);
@@ -190,7 +197,7 @@ public final class BenchReport {
         "BENCH tasks=%d p50=%d p99=%d max=%d dup=%d missing=%d p90=%d dup_db=%d early=%d"
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
             + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
-            + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d",
+            + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d cpu_ms=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -214,7 +221,8 @@ public final class BenchReport {
         transactions.markMeanMs(),
         transactions.claimMeanMs(),
         transactions.marks(),
-        transactions.claims());
+        transactions.claims(),
+        cpuMs);
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -9,6 +9,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.compose.bench.BenchCollector;
 import dev.ax.compose.bench.BenchPlan;
 import dev.ax.compose.bench.BenchReport;
+import dev.ax.compose.bench.CpuTime;
 import dev.ax.compose.bench.FireTimes;
 import dev.ax.compose.bench.JitActivity;
 import dev.ax.compose.bench.RunningTransitions;
@@ -210,18 +211,21 @@ public final class BenchCommand implements Callable<Integer> {
         warmUp(runId, sender, topics, completions, context, stop, out);
         BenchPlan plan = new BenchPlan(runId, tasks, context.clock().millis(), dueIn, spread);
         JitActivity jit = JitActivity.start();
+        CpuTime cpu = CpuTime.start();
         TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
         long firstProduceMs = produce(plan, sender, topics, context, out, true);
         BenchCollector collector = new BenchCollector(plan);
         collect(plan, completions, collector, context, stop, out, true);
         long jitMs = jit.compileMs();
+        long cpuMs = cpu.usedMs();
         TransactionTimes transactions =
             TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
         RunningTransitions running =
             RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
         FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
         report =
-            new BenchReport(plan, collector, running, fires, transactions, firstProduceMs, jitMs);
+            new BenchReport(
+                plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuMs);
       }
     } finally {
       TempDirs.deleteQuietly(dir);
