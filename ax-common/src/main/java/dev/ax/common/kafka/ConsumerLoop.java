@@ -28,8 +28,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link CommitMode#ASYNC} commits without waiting for the broker, for a stage whose handling of
  * a redelivered record is harmless (the dispatcher: a second claim wins nothing), so that the
- * commit's round trip is not on the path of the next batch. What was handled is still committed
- * synchronously when partitions are revoked and when the loop stops.
+ * commit's round trip is not on the path of the next batch; and it commits at most once every
+ * {@link #ASYNC_COMMIT_INTERVAL} (and on the first poll after it, records or not), not after every
+ * batch: under load a loop polls a hundred times a second or more, and each commit is a write the
+ * broker's group coordinator makes. A crash then hands at most that much more work to a redelivery,
+ * which such a stage shrugs off. What was handled is still committed synchronously when partitions
+ * are revoked and when the loop stops.
  *
  * <p>Threading: the consumer is touched only by the loop's own thread; {@link #close()} may be
  * called from any thread and wakes it.
@@ -61,6 +65,9 @@ public final class ConsumerLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
 
+  /** How often an {@link CommitMode#ASYNC} loop commits what it handled, at most. */
+  public static final Duration ASYNC_COMMIT_INTERVAL = Duration.ofMillis(100);
+
   private final String name;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Collection<String> topics;
@@ -70,6 +77,11 @@ public final class ConsumerLoop implements AutoCloseable {
 
   /** Offsets handled but perhaps not committed yet (ASYNC); loop thread only. */
   private final Map<TopicPartition, OffsetAndMetadata> handled = new HashMap<>();
+
+  /** ASYNC: whether {@link #handled} holds offsets not sent in a commit yet; loop thread only. */
+  private boolean uncommitted;
+
+  private long lastAsyncCommitNanos = System.nanoTime();
 
   private final Thread thread;
   private final CountDownLatch stopping = new CountDownLatch(1);
@@ -126,6 +138,7 @@ public final class ConsumerLoop implements AutoCloseable {
         handler.beforePoll(consumer);
         ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
         if (records.isEmpty()) {
+          commitAsyncIfDue();
           continue;
         }
         try {
@@ -176,11 +189,28 @@ public final class ConsumerLoop implements AutoCloseable {
       return;
     }
     handled.putAll(offsets);
+    uncommitted = true;
+    commitAsyncIfDue();
+  }
+
+  /** ASYNC: sends what was handled if the last commit is {@link #ASYNC_COMMIT_INTERVAL} old. */
+  private void commitAsyncIfDue() {
+    long nowNanos = System.nanoTime();
+    if (!uncommitted || nowNanos - lastAsyncCommitNanos < ASYNC_COMMIT_INTERVAL.toNanos()) {
+      return;
+    }
+    uncommitted = false;
+    lastAsyncCommitNanos = nowNanos;
+    if (handled.isEmpty()) {
+      return; // committed on a hand-over meanwhile
+    }
     consumer.commitAsync(
-        offsets,
+        new HashMap<>(handled),
         (committed, error) -> {
+          // Runs on the loop thread, inside a later poll.
           if (error != null) {
-            // A later commit carries later offsets; at worst some records are handled again.
+            // Sent again at the next interval; at worst some records are handled again.
+            uncommitted = true;
             log.debug("{} async offset commit failed: {}", name, error.toString());
           }
         });
