@@ -30,14 +30,7 @@ class ConsumerLoopIT {
     String group = env.topicPrefix() + "loop-async-group";
     produce(env, topic);
     AtomicInteger handled = new AtomicInteger();
-    ConsumerLoop loop =
-        new ConsumerLoop(
-            "loop-test",
-            KafkaClients.consumer(env.bootstrapServers(), group, "loop-test", 7),
-            List.of(topic),
-            records -> handled.addAndGet(records.count()),
-            Duration.ofMillis(100),
-            ConsumerLoop.CommitMode.ASYNC);
+    ConsumerLoop loop = asyncCounting(env, topic, group, handled);
     loop.start();
     await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == RECORDS);
     loop.close();
@@ -54,14 +47,7 @@ class ConsumerLoopIT {
     String group = env.topicPrefix() + "loop-idle-group";
     produce(env, topic);
     AtomicInteger handled = new AtomicInteger();
-    try (ConsumerLoop loop =
-        new ConsumerLoop(
-            "loop-idle",
-            KafkaClients.consumer(env.bootstrapServers(), group, "loop-idle", 7),
-            List.of(topic),
-            records -> handled.addAndGet(records.count()),
-            Duration.ofMillis(100),
-            ConsumerLoop.CommitMode.ASYNC)) {
+    try (ConsumerLoop loop = asyncCounting(env, topic, group, handled)) {
       loop.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == RECORDS);
 
@@ -71,6 +57,18 @@ class ConsumerLoopIT {
           .atMost(Duration.ofSeconds(30))
           .until(() -> committedTotal(env, topic, group) == RECORDS);
     }
+  }
+
+  /** An ASYNC loop over {@code topic} that counts what it handles, seven records a poll. */
+  private static ConsumerLoop asyncCounting(
+      AxTestEnv env, String topic, String group, AtomicInteger handled) {
+    return new ConsumerLoop(
+        "loop-" + group,
+        KafkaClients.consumer(env.bootstrapServers(), group, "loop-" + group, 7),
+        List.of(topic),
+        records -> handled.addAndGet(records.count()),
+        Duration.ofMillis(100),
+        ConsumerLoop.CommitMode.ASYNC);
   }
 
   private static void produce(AxTestEnv env, String topic) {
