@@ -6,14 +6,12 @@ import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.ConsumerLoop;
-import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
-import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
@@ -382,15 +380,10 @@ public final class DispatcherStage implements AutoCloseable {
     Set<String> taskIds = new HashSet<>();
     events.values().forEach(e -> taskIds.add(e.taskId()));
     Future<?> prefetch = specs.prefetch(taskIds);
-    Map<String, DueInstance> asEmitted = new HashMap<>();
-    for (TaskDueEvent event : events.values()) {
-      DueRecords.instanceOf(event).ifPresent(row -> asEmitted.put(row.instanceId(), row));
-    }
     long nowMs = context.clock().millis();
     long claimStartNanos = System.nanoTime();
     List<ClaimedInstance> won =
-        instances.claim(
-            events.keySet(), asEmitted, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+        instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
     claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
     if (log.isDebugEnabled()) {
       long oldestDueMs = Long.MAX_VALUE;

@@ -4,12 +4,10 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.fire.FirePlan;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -58,19 +56,7 @@ final class StoreTickerPort implements TickerPort {
 
   @Override
   public FireResult fire(FirePlan plan, LeaseFence fence, long nowMs) {
-    return instances.fire(
-        plan.dispatch(),
-        plan.skip(),
-        plan.rowsBySeq(),
-        fence,
-        nowMs,
-        moved -> {
-          List<NewInstance> successors = new ArrayList<>();
-          for (DueInstance row : moved) {
-            successors.addAll(plan.successorsOf(row.instanceId()));
-          }
-          return successors;
-        });
+    return instances.fire(plan.dispatch(), plan.skip(), fence, nowMs, plan.successors());
   }
 
   /** One-shot tasks fire once: their specs leave the cache (see {@link TaskSpecCache}). */

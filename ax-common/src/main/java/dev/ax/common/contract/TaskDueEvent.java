@@ -3,11 +3,11 @@ package dev.ax.common.contract;
 /**
  * On {@code ax.task.due}: the ticker marked the instance DISPATCHED; a dispatcher should claim it.
  *
- * <p>The last five fields are the instance row as the emitter read it. A dispatcher claims on the
- * condition that the attempt columns are still these, and then knows the claimed row without
- * reading it back; when they changed (the run was taken back, a dead letter replayed) it claims as
- * it would without them. They are null from emitters that do not know them (a dead letter's replay,
- * events from before they were added), and readers ignore them as they ignore any field.
+ * <p>The last five fields are the instance row as the emitter read it, for readers of the topic
+ * (tools, traces). The dispatcher's claim does not depend on them: it reads the row it won back in
+ * the same round trip, so a row that moved on since (its run taken back, its dead letter replayed)
+ * is claimed as it is now. They are null from emitters that do not know them (a dead letter's
+ * replay, events from before they were added), and readers ignore them as they ignore any field.
  *
  * @param epoch the ticker leader's fencing epoch (0 until leader election lands)
  * @param emittedAtMs when the ticker emitted it, on the database clock

@@ -4,7 +4,6 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.DueInstance;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -43,29 +42,5 @@ public final class DueRecords {
         .headers()
         .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
     return record;
-  }
-
-  /**
-   * The instance row as the event's emitter read it, when the event carries it (see {@link
-   * TaskDueEvent}); empty for events without it.
-   */
-  public static Optional<DueInstance> instanceOf(TaskDueEvent event) {
-    if (event.attempt() == null
-        || event.retryBase() == null
-        || event.seq() == null
-        || event.taskVersion() == null) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new DueInstance(
-            event.instanceId(),
-            event.taskId(),
-            event.dueAtMs(),
-            event.traceId(),
-            event.seq(),
-            event.taskVersion(),
-            event.attempt(),
-            event.retryBase(),
-            event.flowRunId()));
   }
 }

@@ -47,8 +47,12 @@ public final class Database {
     // shape per batch size, hence room for a few hundred shapes per connection.
     config.addDataSourceProperty("cachePrepStmts", "true");
     config.addDataSourceProperty("prepStmtCacheSize", "500");
-    config.addDataSourceProperty("prepStmtCacheSqlLimit", "4096");
+    config.addDataSourceProperty("prepStmtCacheSqlLimit", "8192");
     config.addDataSourceProperty("useServerPrepStmts", "false");
+    // A batch move sends its UPDATE, audit INSERT and read-back SELECT (and on the hot paths its
+    // START TRANSACTION and COMMIT) as one packet: see Transaction. Every value in them is a bound
+    // parameter and every identifier a constant of the store classes.
+    config.addDataSourceProperty("allowMultiQueries", "true");
     config.addDataSourceProperty("connectionTimeZone", "UTC");
     config.addDataSourceProperty("allowPublicKeyRetrieval", "true");
     config.addDataSourceProperty("sslMode", "PREFERRED");

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -32,7 +31,9 @@ import javax.sql.DataSource;
  *
  * <p>Batch moves (the ticker's dispatch, the dispatcher's claim) are one UPDATE over an IN list
  * that stamps a fresh {@code batch_token}; the rows carrying that token afterwards are exactly the
- * rows this caller won.
+ * rows this caller won. The UPDATE, the audit INSERT and the read-back of a chunk travel to the
+ * server as one packet, with the transaction's start and, where it is the last, its commit (see
+ * {@link Transaction}): a claim is one round trip, a ticker firing two.
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -281,52 +282,59 @@ public final class InstanceStore {
 
   /**
    * One ticker firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for
-   * {@code dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason}, and the
-   * successors that {@code successorsOf} plans for the rows that moved (the next firings of
+   * {@code dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason}, and, for
+   * each row that moved, its successors in {@code successorsByInstanceId} (the next firings of
    * periodic tasks), created SCHEDULED. A crash cannot leave a periodic task without its next
-   * firing, and a stale leader moves and creates nothing.
+   * firing, and a stale leader moves and creates nothing. Without successors to create (one-shot
+   * tasks only), the last move's packet commits: one round trip for a batch of up to 500.
    */
   public FireResult fire(
       Collection<Long> dispatchSeqs,
       Map<String, ? extends Collection<Long>> skipSeqsByReason,
-      Map<Long, DueInstance> rowsBySeq,
       LeaseFence fence,
       long nowMs,
-      Function<List<DueInstance>, List<NewInstance>> successorsOf) {
-    return Transactions.inTransaction(
+      Map<String, List<NewInstance>> successorsByInstanceId) {
+    List<Map.Entry<List<Object>, BatchMove<DueInstance>>> moves = new ArrayList<>();
+    if (!dispatchSeqs.isEmpty()) {
+      moves.add(Map.entry(new ArrayList<>(dispatchSeqs), dispatchMove(fence, nowMs)));
+    }
+    for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
+      if (!group.getValue().isEmpty()) {
+        moves.add(
+            Map.entry(new ArrayList<>(group.getValue()), skipMove(fence, group.getKey(), nowMs)));
+      }
+    }
+    if (moves.isEmpty()) {
+      return new FireResult(List.of(), List.of(), Map.of());
+    }
+    boolean mayCreate = !successorsByInstanceId.isEmpty();
+    return Transactions.inPacketTransaction(
         dataSource,
         "firing " + dispatchSeqs.size() + " instance(s)",
-        connection -> {
-          List<DueInstance> dispatched =
-              dispatchSeqs.isEmpty()
-                  ? List.of()
-                  : moveIn(
-                      connection,
-                      "seq",
-                      new ArrayList<>(dispatchSeqs),
-                      dispatchMove(fence, nowMs),
-                      nowMs,
-                      rowsBySeq);
+        transaction -> {
+          List<List<DueInstance>> movedByMove = new ArrayList<>(moves.size());
+          for (int i = 0; i < moves.size(); i++) {
+            boolean commits = !mayCreate && i == moves.size() - 1;
+            Map.Entry<List<Object>, BatchMove<DueInstance>> move = moves.get(i);
+            movedByMove.add(
+                moveIn(transaction, "seq", move.getKey(), move.getValue(), nowMs, commits));
+          }
+          List<DueInstance> dispatched = dispatchSeqs.isEmpty() ? List.of() : movedByMove.get(0);
           List<DueInstance> skipped = new ArrayList<>();
-          for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
-            if (!group.getValue().isEmpty()) {
-              skipped.addAll(
-                  moveIn(
-                      connection,
-                      "seq",
-                      new ArrayList<>(group.getValue()),
-                      skipMove(fence, group.getKey(), nowMs),
-                      nowMs,
-                      rowsBySeq));
+          movedByMove
+              .subList(dispatchSeqs.isEmpty() ? 0 : 1, moves.size())
+              .forEach(skipped::addAll);
+          List<NewInstance> successors = new ArrayList<>();
+          for (List<DueInstance> moved : movedByMove) {
+            for (DueInstance row : moved) {
+              successors.addAll(successorsByInstanceId.getOrDefault(row.instanceId(), List.of()));
             }
           }
-          List<DueInstance> moved = new ArrayList<>(dispatched);
-          moved.addAll(skipped);
           Map<String, Long> created =
-              moved.isEmpty()
+              successors.isEmpty()
                   ? Map.of()
                   : InstanceInserts.insert(
-                      connection, successorsOf.apply(moved), fence.holder(), nowMs);
+                      transaction.connection(), successors, fence.holder(), nowMs);
           return new FireResult(dispatched, skipped, created);
         });
   }
@@ -647,111 +655,31 @@ public final class InstanceStore {
    */
   public List<ClaimedInstance> claim(
       Collection<String> instanceIds, String owner, long leaseUntilMs, long nowMs) {
-    return claim(instanceIds, Map.of(), owner, leaseUntilMs, nowMs);
-  }
-
-  /**
-   * As {@link #claim(Collection, String, long, long)}, knowing how some rows looked when they were
-   * emitted ({@code asEmitted}, by instance id): those are claimed on the further condition that
-   * their attempt and retry base are still as emitted, grouped by those values, and a group whose
-   * every row was won is not read back, its rows being known. A row whose attempt changed since
-   * (its run was taken back, its dead letter replayed) is then claimed without the condition,
-   * exactly as an instance emitted without its row; so the result is the same with or without
-   * {@code asEmitted}, one SELECT cheaper per group in the usual case. All in one transaction.
-   */
-  public List<ClaimedInstance> claim(
-      Collection<String> instanceIds,
-      Map<String, DueInstance> asEmitted,
-      String owner,
-      long leaseUntilMs,
-      long nowMs) {
     if (instanceIds.isEmpty()) {
       return List.of();
     }
-    return Transactions.inTransaction(
+    return Transactions.inPacketTransaction(
         dataSource,
         "claiming " + instanceIds.size() + " instance(s)",
-        connection -> {
-          List<Object> unknown = new ArrayList<>();
-          Map<List<Integer>, List<Object>> byAttempt = new HashMap<>();
-          for (String id : instanceIds) {
-            DueInstance row = asEmitted.get(id);
-            if (row == null) {
-              unknown.add(id);
-            } else {
-              byAttempt
-                  .computeIfAbsent(List.of(row.attempt(), row.retryBase()), k -> new ArrayList<>())
-                  .add(id);
-            }
-          }
-          List<ClaimedInstance> won = new ArrayList<>(instanceIds.size());
-          for (Map.Entry<List<Integer>, List<Object>> group : byAttempt.entrySet()) {
-            Map<Object, ClaimedInstance> known = new HashMap<>();
-            for (Object id : group.getValue()) {
-              known.put(id, claimedAsEmitted(asEmitted.get(id), nowMs));
-            }
-            List<ClaimedInstance> groupWon =
-                moveIn(
-                    connection,
-                    "instance_id",
-                    group.getValue(),
-                    claimMove(
-                        owner,
-                        leaseUntilMs,
-                        nowMs,
-                        " AND attempt = ? AND retry_base = ?",
-                        List.copyOf(group.getKey())),
-                    nowMs,
-                    known);
-            won.addAll(groupWon);
-            if (groupWon.size() < group.getValue().size()) {
-              Set<String> groupWonIds = new HashSet<>();
-              groupWon.forEach(c -> groupWonIds.add(c.instanceId()));
-              group.getValue().stream()
-                  .filter(id -> !groupWonIds.contains(id))
-                  .forEach(unknown::add);
-            }
-          }
-          won.addAll(
-              moveIn(
-                  connection,
-                  "instance_id",
-                  unknown,
-                  claimMove(owner, leaseUntilMs, nowMs, "", List.of()),
-                  nowMs,
-                  Map.of()));
-          return won;
-        });
+        transaction ->
+            moveIn(
+                transaction,
+                "instance_id",
+                new ArrayList<>(instanceIds),
+                claimMove(owner, leaseUntilMs, nowMs),
+                nowMs,
+                true));
   }
 
-  /** What a claim at {@code nowMs} reads back for a row still as emitted. */
-  private static ClaimedInstance claimedAsEmitted(DueInstance row, long nowMs) {
-    return new ClaimedInstance(
-        row.instanceId(),
-        row.taskId(),
-        row.taskVersion(),
-        row.attempt() + 1,
-        row.dueAtMs(),
-        nowMs,
-        row.traceId(),
-        row.retryBase(),
-        row.seq(),
-        InstanceIds.flowRunOf(row.instanceId(), row.flowRunId()));
-  }
-
-  /** DISPATCHED → RUNNING, due at {@code nowMs}, further restricted by {@code extraWhere}. */
-  private static BatchMove<ClaimedInstance> claimMove(
-      String owner, long leaseUntilMs, long nowMs, String extraWhere, List<Object> extraValues) {
-    List<Object> whereValues = new ArrayList<>();
-    whereValues.add(nowMs);
-    whereValues.addAll(extraValues);
+  /** DISPATCHED → RUNNING for rows due at {@code nowMs}. */
+  private static BatchMove<ClaimedInstance> claimMove(String owner, long leaseUntilMs, long nowMs) {
     return new BatchMove<>(
         DISPATCHED,
         RUNNING,
         "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
         List.of(owner, leaseUntilMs, nowMs),
-        " AND due_at_ms <= ?" + extraWhere,
-        whereValues,
+        " AND due_at_ms <= ?",
+        List.of(nowMs),
         null,
         "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
             + " flow_run_id",
@@ -799,7 +727,8 @@ public final class InstanceStore {
   /**
    * Moves every row keyed by {@code keys} (in {@code keyColumn}) that is in {@code move.from()}
    * with one UPDATE per chunk that stamps a fresh batch token, writes the audit rows of exactly the
-   * stamped rows, and reads them back, all in one transaction.
+   * stamped rows, and reads them back, all in one transaction: one round trip when the keys fit one
+   * chunk.
    */
   private <T> List<T> moveBatch(
       String keyColumn, List<Object> keys, BatchMove<T> move, long nowMs) {
@@ -807,10 +736,10 @@ public final class InstanceStore {
     if (keys.isEmpty()) {
       return List.of();
     }
-    return Transactions.inTransaction(
+    return Transactions.inPacketTransaction(
         dataSource,
         move.reason() + " of " + keys.size() + " instance(s)",
-        connection -> moveIn(connection, keyColumn, keys, move, nowMs, Map.of()));
+        transaction -> moveIn(transaction, keyColumn, keys, move, nowMs, true));
   }
 
   /**
@@ -829,100 +758,122 @@ public final class InstanceStore {
   }
 
   /**
-   * {@link #moveBatch} inside the caller's transaction.
-   *
-   * @param known what each key's row reads back as, when the caller read the rows just before (the
-   *     columns a move reads back are ones it does not change): a chunk whose every row moved is
-   *     then not read again
+   * {@link #moveBatch} inside the caller's transaction: per chunk of keys, one packet with the
+   * UPDATE, the INSERT of its audit rows and the SELECT that reads the won rows back (after {@code
+   * START TRANSACTION} if the transaction has not begun, and before {@code COMMIT} for the last
+   * chunk if {@code commits}). One round trip per chunk, where separate statements took three.
    */
   private static <T> List<T> moveIn(
-      Connection connection,
+      Transaction transaction,
       String keyColumn,
       List<Object> keys,
       BatchMove<T> move,
       long nowMs,
-      Map<?, T> known)
+      boolean commits)
       throws SQLException {
     StatusTransitions.require(move.from(), move.to());
     List<T> won = new ArrayList<>(keys.size());
-    for (List<Object> chunk : Sql.chunks(keys)) {
+    List<List<Object>> chunks = Sql.chunks(keys);
+    for (int c = 0; c < chunks.size(); c++) {
+      List<Object> chunk = chunks.get(c);
       String token = UUID.randomUUID().toString();
       String in = "(" + Sql.placeholders(chunk.size()) + ")";
+      String begin = transaction.begin();
+      String commit = commits && c == chunks.size() - 1 ? transaction.commit() : "";
+      String sql =
+          begin
+              + "UPDATE ax_instance "
+              + keyIndexHint(keyColumn)
+              + " SET status = ?, "
+              + move.setClause()
+              + ", batch_token = ?, updated_at_ms = ? WHERE "
+              + keyColumn
+              + " IN "
+              + in
+              + " AND status = ?"
+              + move.extraWhere()
+              + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION)
+              + ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status,"
+              + " to_status, actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?,"
+              + " ?, ? FROM ax_instance WHERE "
+              + keyColumn
+              + " IN "
+              + in
+              + " AND batch_token = ?;SELECT "
+              + move.readColumns()
+              + " FROM ax_instance WHERE "
+              + keyColumn
+              + " IN "
+              + in
+              + " AND batch_token = ?"
+              + commit;
       int updated;
-      try (PreparedStatement update =
-          connection.prepareStatement(
-              "UPDATE ax_instance "
-                  + keyIndexHint(keyColumn)
-                  + " SET status = ?, "
-                  + move.setClause()
-                  + ", batch_token = ?, updated_at_ms = ? WHERE "
-                  + keyColumn
-                  + " IN "
-                  + in
-                  + " AND status = ?"
-                  + move.extraWhere()
-                  + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION))) {
+      int audited;
+      int before = won.size();
+      try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
         int index = 1;
-        update.setString(index++, move.to().name());
+        packet.setString(index++, move.to().name());
         for (Object value : move.setValues()) {
-          update.setObject(index++, value);
+          packet.setObject(index++, value);
         }
-        update.setString(index++, token);
-        update.setLong(index++, nowMs);
-        for (Object key : chunk) {
-          update.setObject(index++, key);
-        }
-        update.setString(index++, move.from().name());
+        packet.setString(index++, token);
+        packet.setLong(index++, nowMs);
+        index = bindKeys(packet, index, chunk);
+        packet.setString(index++, move.from().name());
         for (Object value : move.extraWhereValues()) {
-          update.setObject(index++, value);
+          packet.setObject(index++, value);
         }
         if (move.fence() != null) {
-          update.setString(index++, move.fence().leaseName());
-          update.setString(index++, move.fence().holder());
-          update.setLong(index, move.fence().epoch());
+          packet.setString(index++, move.fence().leaseName());
+          packet.setString(index++, move.fence().holder());
+          packet.setLong(index++, move.fence().epoch());
         }
-        updated = update.executeUpdate();
-      }
-      if (updated == 0) {
-        continue;
-      }
-      auditBatch(connection, keyColumn, chunk, token, move, nowMs);
-      if (updated == chunk.size() && known.keySet().containsAll(chunk)) {
-        chunk.forEach(key -> won.add(known.get(key)));
-        continue;
-      }
-      int before = won.size();
-      try (PreparedStatement select =
-          connection.prepareStatement(
-              "SELECT "
-                  + move.readColumns()
-                  + " FROM ax_instance WHERE "
-                  + keyColumn
-                  + " IN "
-                  + in
-                  + " AND batch_token = ?")) {
-        int index = 1;
-        for (Object key : chunk) {
-          select.setObject(index++, key);
+        packet.setString(index++, move.from().name());
+        packet.setString(index++, move.to().name());
+        packet.setString(index++, move.actor());
+        packet.setString(index++, move.reason());
+        packet.setLong(index++, nowMs);
+        index = bindKeys(packet, index, chunk);
+        packet.setString(index++, token);
+        index = bindKeys(packet, index, chunk);
+        packet.setString(index, token);
+        PacketResults results = PacketResults.execute(packet);
+        if (!begin.isEmpty()) {
+          results.nextUpdateCount();
         }
-        select.setString(index, token);
-        try (ResultSet rs = select.executeQuery()) {
+        updated = results.nextUpdateCount();
+        audited = results.nextUpdateCount();
+        try (ResultSet rs = results.nextResultSet()) {
           while (rs.next()) {
             won.add(move.reader().read(rs));
           }
         }
+        if (!commit.isEmpty()) {
+          results.nextUpdateCount();
+        }
       }
-      if (won.size() - before != updated) {
+      if (won.size() - before != updated || audited != updated) {
         throw new IllegalStateException(
             move.reason()
                 + " updated "
                 + updated
-                + " rows but read back "
+                + " rows, audited "
+                + audited
+                + " and read back "
                 + (won.size() - before)
                 + " with its token");
       }
     }
     return won;
+  }
+
+  private static int bindKeys(PreparedStatement statement, int firstIndex, List<Object> keys)
+      throws SQLException {
+    int index = firstIndex;
+    for (Object key : keys) {
+      statement.setObject(index++, key);
+    }
+    return index;
   }
 
   /**
@@ -937,10 +888,10 @@ public final class InstanceStore {
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
     }
-    return Transactions.inTransaction(
+    return Transactions.inPacketTransaction(
         dataSource,
         "recording " + outcomes.size() + " outcome(s)",
-        connection -> {
+        transaction -> {
           Set<String> won = new HashSet<>();
           // Successes carry no error: one UPDATE per chunk for all of them, which needs each
           // instance once (its attempt is matched by instance id); a second attempt of the same
@@ -952,11 +903,14 @@ public final class InstanceStore {
             boolean success = outcome.status() == InstanceStatus.SUCCESS && outcome.error() == null;
             (success && batched.add(outcome.instanceId()) ? successes : others).add(outcome);
           }
-          for (List<Outcome> chunk : Sql.chunks(successes)) {
-            won.addAll(recordSuccesses(connection, chunk, owner, nowMs));
+          List<List<Outcome>> chunks = Sql.chunks(successes);
+          for (int c = 0; c < chunks.size(); c++) {
+            boolean commits = others.isEmpty() && c == chunks.size() - 1;
+            won.addAll(recordSuccesses(transaction, chunks.get(c), owner, nowMs, commits));
           }
           if (!others.isEmpty()) {
-            won.addAll(recordOneByOne(connection, others, owner, nowMs));
+            transaction.ensureBegun();
+            won.addAll(recordOneByOne(transaction.connection(), others, owner, nowMs));
           }
           List<Boolean> recorded = new ArrayList<>(outcomes.size());
           for (Outcome outcome : outcomes) {
@@ -967,84 +921,88 @@ public final class InstanceStore {
   }
 
   /**
-   * RUNNING → SUCCESS for a chunk, conditional on (instance, attempt) and owner; returns winners.
+   * RUNNING → SUCCESS for a chunk, conditional on (instance, attempt) and owner, with its audit
+   * rows and the read-back of the winners in one packet (see {@link #moveIn}); returns the winners.
    */
   private static Set<String> recordSuccesses(
-      Connection connection, List<Outcome> chunk, String owner, long nowMs) throws SQLException {
+      Transaction transaction, List<Outcome> chunk, String owner, long nowMs, boolean commits)
+      throws SQLException {
     String token = UUID.randomUUID().toString();
-    String finishedCase = caseByInstanceId(chunk.size());
-    String attemptCase = caseByInstanceId(chunk.size());
-    int updated;
-    try (PreparedStatement update =
-        connection.prepareStatement(
-            "UPDATE ax_instance FORCE INDEX (PRIMARY) SET status = ?, finished_at_ms = "
-                + finishedCase
-                + ", last_error = NULL, lease_until_ms = NULL, batch_token = ?, updated_at_ms = ?"
-                // Not (instance_id, attempt) IN (...): with the primary key forced, MariaDB reads
-                // a row-value IN list by scanning the whole key. The key list is a range, the
-                // attempt a filter.
-                + " WHERE instance_id IN ("
-                + Sql.placeholders(chunk.size())
-                + ") AND attempt = "
-                + attemptCase
-                + " AND status = ? AND owner = ?")) {
-      int index = 1;
-      update.setString(index++, InstanceStatus.SUCCESS.name());
-      for (Outcome outcome : chunk) {
-        update.setString(index++, outcome.instanceId());
-        update.setLong(index++, outcome.finishedAtMs());
-      }
-      update.setString(index++, token);
-      update.setLong(index++, nowMs);
-      for (Outcome outcome : chunk) {
-        update.setString(index++, outcome.instanceId());
-      }
-      for (Outcome outcome : chunk) {
-        update.setString(index++, outcome.instanceId());
-        update.setInt(index++, outcome.attempt());
-      }
-      update.setString(index++, RUNNING.name());
-      update.setString(index, owner);
-      updated = update.executeUpdate();
-    }
+    String in = "(" + Sql.placeholders(chunk.size()) + ")";
+    String begin = transaction.begin();
+    String commit = commits ? transaction.commit() : "";
+    String sql =
+        begin
+            + "UPDATE ax_instance FORCE INDEX (PRIMARY) SET status = ?, finished_at_ms = "
+            + caseByInstanceId(chunk.size())
+            + ", last_error = NULL, lease_until_ms = NULL, batch_token = ?, updated_at_ms = ?"
+            // Not (instance_id, attempt) IN (...): with the primary key forced, MariaDB reads a
+            // row-value IN list by scanning the whole key. The key list is a range, the attempt a
+            // filter.
+            + " WHERE instance_id IN "
+            + in
+            + " AND attempt = "
+            + caseByInstanceId(chunk.size())
+            + " AND status = ? AND owner = ?"
+            + ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
+            + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
+            + " FROM ax_instance WHERE instance_id IN "
+            + in
+            + " AND batch_token = ?;SELECT instance_id, attempt FROM ax_instance WHERE instance_id IN "
+            + in
+            + " AND batch_token = ?"
+            + commit;
     Set<String> won = new HashSet<>();
-    if (updated == 0) {
-      return won;
-    }
-    List<String> ids = chunk.stream().map(Outcome::instanceId).toList();
-    String in = "(" + Sql.placeholders(ids.size()) + ")";
-    try (PreparedStatement insert =
-        connection.prepareStatement(
-            "INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
-                + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
-                + " FROM ax_instance WHERE instance_id IN "
-                + in
-                + " AND batch_token = ?")) {
-      insert.setString(1, RUNNING.name());
-      insert.setString(2, InstanceStatus.SUCCESS.name());
-      insert.setString(3, owner);
-      insert.setString(4, "completed");
-      insert.setLong(5, nowMs);
-      int next = Sql.bindAll(insert, 6, ids);
-      insert.setString(next, token);
-      insert.executeUpdate();
-    }
-    if (updated == chunk.size()) {
-      chunk.forEach(o -> won.add(o.instanceId() + "#" + o.attempt()));
-      return won;
-    }
-    try (PreparedStatement select =
-        connection.prepareStatement(
-            "SELECT instance_id, attempt FROM ax_instance WHERE instance_id IN "
-                + in
-                + " AND batch_token = ?")) {
-      int next = Sql.bindAll(select, 1, ids);
-      select.setString(next, token);
-      try (ResultSet rs = select.executeQuery()) {
+    int updated;
+    try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
+      int index = 1;
+      packet.setString(index++, InstanceStatus.SUCCESS.name());
+      for (Outcome outcome : chunk) {
+        packet.setString(index++, outcome.instanceId());
+        packet.setLong(index++, outcome.finishedAtMs());
+      }
+      packet.setString(index++, token);
+      packet.setLong(index++, nowMs);
+      for (Outcome outcome : chunk) {
+        packet.setString(index++, outcome.instanceId());
+      }
+      for (Outcome outcome : chunk) {
+        packet.setString(index++, outcome.instanceId());
+        packet.setInt(index++, outcome.attempt());
+      }
+      packet.setString(index++, RUNNING.name());
+      packet.setString(index++, owner);
+      packet.setString(index++, RUNNING.name());
+      packet.setString(index++, InstanceStatus.SUCCESS.name());
+      packet.setString(index++, owner);
+      packet.setString(index++, "completed");
+      packet.setLong(index++, nowMs);
+      for (Outcome outcome : chunk) {
+        packet.setString(index++, outcome.instanceId());
+      }
+      packet.setString(index++, token);
+      for (Outcome outcome : chunk) {
+        packet.setString(index++, outcome.instanceId());
+      }
+      packet.setString(index, token);
+      PacketResults results = PacketResults.execute(packet);
+      if (!begin.isEmpty()) {
+        results.nextUpdateCount();
+      }
+      updated = results.nextUpdateCount();
+      results.nextUpdateCount();
+      try (ResultSet rs = results.nextResultSet()) {
         while (rs.next()) {
           won.add(rs.getString(1) + "#" + rs.getInt(2));
         }
       }
+      if (!commit.isEmpty()) {
+        results.nextUpdateCount();
+      }
+    }
+    if (won.size() != updated) {
+      throw new IllegalStateException(
+          "recorded " + updated + " successes but read back " + won.size() + " with its token");
     }
     return won;
   }
@@ -1249,36 +1207,5 @@ public final class InstanceStore {
         (Long) rs.getObject("finished_at_ms", Long.class),
         rs.getString("last_error"),
         rs.getString("trace_id"));
-  }
-
-  private static void auditBatch(
-      Connection connection,
-      String keyColumn,
-      List<Object> chunk,
-      String token,
-      BatchMove<?> move,
-      long nowMs)
-      throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement(
-            "INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
-                + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
-                + " FROM ax_instance WHERE "
-                + keyColumn
-                + " IN ("
-                + Sql.placeholders(chunk.size())
-                + ") AND batch_token = ?")) {
-      insert.setString(1, move.from().name());
-      insert.setString(2, move.to().name());
-      insert.setString(3, move.actor());
-      insert.setString(4, move.reason());
-      insert.setLong(5, nowMs);
-      int index = 6;
-      for (Object key : chunk) {
-        insert.setObject(index++, key);
-      }
-      insert.setString(index, token);
-      insert.executeUpdate();
-    }
   }
 }

@@ -13,6 +13,14 @@ final class Transactions {
     T run(Connection connection) throws SQLException;
   }
 
+  /**
+   * Work that begins (and may commit) its transaction in its own packets: see {@link Transaction}.
+   */
+  @FunctionalInterface
+  interface PacketWork<T> {
+    T run(Transaction transaction) throws SQLException;
+  }
+
   private Transactions() {}
 
   /**
@@ -31,6 +39,26 @@ final class Transactions {
         return result;
       } catch (SQLException | RuntimeException e) {
         rollbackQuietly(control, e);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new StoreException(what + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs {@code work} in one transaction that the work begins in its first packet and may commit in
+   * its last (see {@link Transaction}); commits whatever it left open, rolls back on any failure.
+   */
+  static <T> T inPacketTransaction(DataSource dataSource, String what, PacketWork<T> work) {
+    try (Connection connection = dataSource.getConnection()) {
+      Transaction transaction = new Transaction(connection);
+      try {
+        T result = work.run(transaction);
+        transaction.finish();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        transaction.rollbackQuietly(e);
         throw e;
       }
     } catch (SQLException e) {

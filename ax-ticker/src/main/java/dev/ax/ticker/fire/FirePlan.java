@@ -1,9 +1,7 @@
 package dev.ax.ticker.fire;
 
-import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewInstance;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,18 +14,12 @@ import java.util.Map;
 public final class FirePlan {
 
   final List<Long> dispatch = new ArrayList<>();
-  final Map<Long, DueInstance> rowsBySeq = new HashMap<>();
   final Map<String, List<Long>> skip = new LinkedHashMap<>();
   final List<Long> delay = new ArrayList<>();
   final Map<String, List<NewInstance>> successorsByInstanceId = new LinkedHashMap<>();
 
   public List<Long> dispatch() {
     return dispatch;
-  }
-
-  /** The rows the plan was made from, by seq: what a moved row reads back as. */
-  public Map<Long, DueInstance> rowsBySeq() {
-    return rowsBySeq;
   }
 
   public Map<String, List<Long>> skip() {

@@ -88,7 +88,6 @@ public final class FirePlanner {
     FirePlan plan = new FirePlan();
     Set<String> firingNow = new HashSet<>();
     for (DueInstance row : due) {
-      plan.rowsBySeq.put(row.seq(), row);
       StoredTask task = tasks.get(row.taskId());
       if (task == null) {
         plan.dispatch.add(row.seq());
