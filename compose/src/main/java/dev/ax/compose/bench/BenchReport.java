@@ -36,7 +36,7 @@ public final class BenchReport {
   private final double dueWindowPerSecond;
   private final double overallSeconds;
   private final long jitMs;
-  private final long cpuMs;
+  private final CpuTime.Used cpu;
   private final TransactionTimes transactions;
 
   /**
@@ -44,7 +44,8 @@ public final class BenchReport {
    * @param firstProduceMs when the first command was sent, on the database clock
    * @param jitMs how long the JIT compilers worked from the first send to the last completion
    *     (summed over compiler threads; see {@link JitActivity})
-   * @param cpuMs CPU time this JVM used over the same span, -1 if not reported ({@link CpuTime})
+   * @param cpu CPU time this JVM and the embedded database used over the same span ({@link
+   *     CpuTime})
    */
   public BenchReport(
       BenchPlan plan,
@@ -54,10 +55,10 @@ public final class BenchReport {
       TransactionTimes transactions,
       long firstProduceMs,
       long jitMs,
-      long cpuMs) {
+      CpuTime.Used cpu) {
     this.plan = plan;
     this.jitMs = jitMs;
-    this.cpuMs = cpuMs;
+    this.cpu = cpu;
     this.transactions = transactions;
     this.fires = fires;
     this.completed = collector.completed();
@@ -164,7 +165,12 @@ public final class BenchReport {
         JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
     table.row(
         "CPU time of this JVM during the run, ms (not the database's)",
-        cpuMs < 0 ? "not reported by this JVM" : String.valueOf(cpuMs));
+        cpu.jvmMs() < 0 ? "not reported by this JVM" : String.valueOf(cpu.jvmMs()));
+    table.row(
+        "CPU time of the embedded database server during the run, ms",
+        cpu.databaseMs() < 0
+            ? "not measured (not a child process)"
+            : String.valueOf(cpu.databaseMs()));
     out.println();
     table.print(out, "  ");
     long notSucceeded = completed - statuses.getOrDefault(InstanceStatus.SUCCESS, 0L);
@@ -197,7 +203,8 @@ public final class BenchReport {
         "BENCH tasks=%d p50=%d p99=%d max=%d dup=%d missing=%d p90=%d dup_db=%d early=%d"
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
             + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
-            + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d cpu_ms=%d",
+            + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d cpu_ms=%d"
+            + " db_cpu_ms=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -222,7 +229,8 @@ public final class BenchReport {
         transactions.claimMeanMs(),
         transactions.marks(),
         transactions.claims(),
-        cpuMs);
+        cpu.jvmMs(),
+        cpu.databaseMs());
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -217,7 +217,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchCollector collector = new BenchCollector(plan);
         collect(plan, completions, collector, context, stop, out, true);
         long jitMs = jit.compileMs();
-        long cpuMs = cpu.usedMs();
+        CpuTime.Used cpuUsed = cpu.used();
         TransactionTimes transactions =
             TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
         RunningTransitions running =
@@ -225,7 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
         FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
         report =
             new BenchReport(
-                plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuMs);
+                plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed);
       }
     } finally {
       TempDirs.deleteQuietly(dir);
