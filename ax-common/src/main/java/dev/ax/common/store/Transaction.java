@@ -9,9 +9,9 @@ import java.sql.Statement;
  * COMMIT} can travel in the same packet as its statements: the work puts {@link #begin()} before
  * its first statement and, when it knows that statement is its last, {@link #commit()} after it. A
  * transaction that is a single packet then costs one round trip instead of four (start, update,
- * audit, commit), which on a loaded machine is where the ticker's marks and the dispatchers' claims
- * spend their time. {@link Transactions#inPacketTransaction} commits whatever the work left open
- * and rolls back on failure.
+ * audit, commit): three network round trips fewer per claim where the database is on another host
+ * (on loopback, under `ax bench`, the transactions took as long as before; see BENCHMARKS). {@link
+ * Transactions#inPacketTransaction} commits whatever the work left open and rolls back on failure.
  *
  * <p>A packet of several statements needs the connection's {@code allowMultiQueries}; {@link
  * Database#open} sets it. Not thread-safe: confined to the thread running the work.
