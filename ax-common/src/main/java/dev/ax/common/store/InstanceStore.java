@@ -33,7 +33,7 @@ import javax.sql.DataSource;
  * that stamps a fresh {@code batch_token}; the rows carrying that token afterwards are exactly the
  * rows this caller won. The UPDATE, the audit INSERT and the read-back of a chunk travel to the
  * server as one packet, with the transaction's start and, where it is the last, its commit (see
- * {@link Transaction}): a claim is one round trip, a ticker firing two.
+ * {@link Transaction}): a claim is one round trip, and so is a firing that creates no successors.
  *
  * <p>Thread-safe (stateless over a pool).
  */
