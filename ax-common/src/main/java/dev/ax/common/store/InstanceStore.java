@@ -793,23 +793,8 @@ public final class InstanceStore {
               + " AND status = ?"
               + move.extraWhere()
               + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION)
-              + ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status,"
-              + " to_status, actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?,"
-              + " ?, ? FROM ax_instance WHERE "
-              + keyColumn
-              + " IN "
-              + in
-              + " AND batch_token = ?;SELECT "
-              + move.readColumns()
-              + " FROM ax_instance WHERE "
-              + keyColumn
-              + " IN "
-              + in
-              + " AND batch_token = ?"
+              + auditAndReadBack(keyColumn, in, move.readColumns())
               + commit;
-      int updated;
-      int audited;
-      int before = won.size();
       try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
         int index = 1;
         packet.setString(index++, move.to().name());
@@ -828,52 +813,106 @@ public final class InstanceStore {
           packet.setString(index++, move.fence().holder());
           packet.setLong(index++, move.fence().epoch());
         }
-        packet.setString(index++, move.from().name());
-        packet.setString(index++, move.to().name());
-        packet.setString(index++, move.actor());
-        packet.setString(index++, move.reason());
-        packet.setLong(index++, nowMs);
-        index = bindKeys(packet, index, chunk);
-        packet.setString(index++, token);
-        index = bindKeys(packet, index, chunk);
-        packet.setString(index, token);
-        PacketResults results = PacketResults.execute(packet);
-        if (!begin.isEmpty()) {
-          results.nextUpdateCount();
-        }
-        updated = results.nextUpdateCount();
-        audited = results.nextUpdateCount();
-        try (ResultSet rs = results.nextResultSet()) {
-          while (rs.next()) {
-            won.add(move.reader().read(rs));
-          }
-        }
-        if (!commit.isEmpty()) {
-          results.nextUpdateCount();
-        }
-      }
-      if (won.size() - before != updated || audited != updated) {
-        throw new IllegalStateException(
-            move.reason()
-                + " updated "
-                + updated
-                + " rows, audited "
-                + audited
-                + " and read back "
-                + (won.size() - before)
-                + " with its token");
+        bindAuditAndReadBack(
+            packet,
+            index,
+            move.from(),
+            move.to(),
+            move.actor(),
+            move.reason(),
+            nowMs,
+            chunk,
+            token);
+        won.addAll(
+            sendMovePacket(
+                packet, !begin.isEmpty(), !commit.isEmpty(), move.reader(), move.reason()));
       }
     }
     return won;
   }
 
-  private static int bindKeys(PreparedStatement statement, int firstIndex, List<Object> keys)
+  private static int bindKeys(PreparedStatement statement, int firstIndex, List<?> keys)
       throws SQLException {
     int index = firstIndex;
     for (Object key : keys) {
       statement.setObject(index++, key);
     }
     return index;
+  }
+
+  /**
+   * What every batch move's packet sends after its UPDATE stamped the rows it won with a token: the
+   * audit INSERT of exactly those rows, and the SELECT of {@code readColumns} that reads them back.
+   * {@code in} is the IN list of the keys, in {@code keyColumn}.
+   */
+  private static String auditAndReadBack(String keyColumn, String in, String readColumns) {
+    String stamped = " FROM ax_instance WHERE " + keyColumn + " IN " + in + " AND batch_token = ?";
+    return ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
+        + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
+        + stamped
+        + ";SELECT "
+        + readColumns
+        + stamped;
+  }
+
+  /** Binds the parameters of {@link #auditAndReadBack} from {@code index} on. */
+  private static void bindAuditAndReadBack(
+      PreparedStatement packet,
+      int index,
+      InstanceStatus from,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      long nowMs,
+      List<?> keys,
+      String token)
+      throws SQLException {
+    packet.setString(index++, from.name());
+    packet.setString(index++, to.name());
+    packet.setString(index++, actor);
+    packet.setString(index++, reason);
+    packet.setLong(index++, nowMs);
+    index = bindKeys(packet, index, keys);
+    packet.setString(index++, token);
+    index = bindKeys(packet, index, keys);
+    packet.setString(index, token);
+  }
+
+  /**
+   * Sends a batch move's packet ({@code START TRANSACTION} first if {@code begins}, the UPDATE,
+   * {@link #auditAndReadBack}, {@code COMMIT} last if {@code commits}) and returns the rows read
+   * back, after checking that the UPDATE, the audit and the read-back counted the same rows.
+   */
+  private static <T> List<T> sendMovePacket(
+      PreparedStatement packet, boolean begins, boolean commits, RowReader<T> reader, String what)
+      throws SQLException {
+    PacketResults results = PacketResults.execute(packet);
+    if (begins) {
+      results.nextUpdateCount();
+    }
+    int updated = results.nextUpdateCount();
+    int audited = results.nextUpdateCount();
+    List<T> won = new ArrayList<>(updated);
+    try (ResultSet rs = results.nextResultSet()) {
+      while (rs.next()) {
+        won.add(reader.read(rs));
+      }
+    }
+    if (commits) {
+      results.nextUpdateCount();
+    }
+    if (won.size() != updated || audited != updated) {
+      throw new IllegalStateException(
+          what
+              + " updated "
+              + updated
+              + " rows, audited "
+              + audited
+              + " and read back "
+              + won.size()
+              + " with its token");
+    }
+    return won;
   }
 
   /**
@@ -944,16 +983,9 @@ public final class InstanceStore {
             + " AND attempt = "
             + caseByInstanceId(chunk.size())
             + " AND status = ? AND owner = ?"
-            + ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
-            + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
-            + " FROM ax_instance WHERE instance_id IN "
-            + in
-            + " AND batch_token = ?;SELECT instance_id, attempt FROM ax_instance WHERE instance_id IN "
-            + in
-            + " AND batch_token = ?"
+            + auditAndReadBack("instance_id", in, "instance_id, attempt")
             + commit;
-    Set<String> won = new HashSet<>();
-    int updated;
+    List<String> ids = chunk.stream().map(Outcome::instanceId).toList();
     try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
       int index = 1;
       packet.setString(index++, InstanceStatus.SUCCESS.name());
@@ -963,48 +995,23 @@ public final class InstanceStore {
       }
       packet.setString(index++, token);
       packet.setLong(index++, nowMs);
-      for (Outcome outcome : chunk) {
-        packet.setString(index++, outcome.instanceId());
-      }
+      index = bindKeys(packet, index, ids);
       for (Outcome outcome : chunk) {
         packet.setString(index++, outcome.instanceId());
         packet.setInt(index++, outcome.attempt());
       }
       packet.setString(index++, RUNNING.name());
       packet.setString(index++, owner);
-      packet.setString(index++, RUNNING.name());
-      packet.setString(index++, InstanceStatus.SUCCESS.name());
-      packet.setString(index++, owner);
-      packet.setString(index++, "completed");
-      packet.setLong(index++, nowMs);
-      for (Outcome outcome : chunk) {
-        packet.setString(index++, outcome.instanceId());
-      }
-      packet.setString(index++, token);
-      for (Outcome outcome : chunk) {
-        packet.setString(index++, outcome.instanceId());
-      }
-      packet.setString(index, token);
-      PacketResults results = PacketResults.execute(packet);
-      if (!begin.isEmpty()) {
-        results.nextUpdateCount();
-      }
-      updated = results.nextUpdateCount();
-      results.nextUpdateCount();
-      try (ResultSet rs = results.nextResultSet()) {
-        while (rs.next()) {
-          won.add(rs.getString(1) + "#" + rs.getInt(2));
-        }
-      }
-      if (!commit.isEmpty()) {
-        results.nextUpdateCount();
-      }
+      bindAuditAndReadBack(
+          packet, index, RUNNING, InstanceStatus.SUCCESS, owner, "completed", nowMs, ids, token);
+      return new HashSet<>(
+          sendMovePacket(
+              packet,
+              !begin.isEmpty(),
+              !commit.isEmpty(),
+              rs -> rs.getString(1) + "#" + rs.getInt(2),
+              "recording successes"));
     }
-    if (won.size() != updated) {
-      throw new IllegalStateException(
-          "recorded " + updated + " successes but read back " + won.size() + " with its token");
-    }
-    return won;
   }
 
   /** Failures and timeouts, each with its own error: one conditional UPDATE per outcome. */
