@@ -89,6 +89,15 @@ public final class BenchReport {
     this.dueWindowPerSecond = completed == 0 ? 0 : completed / dueWindowSeconds;
   }
 
+  /** This run's figures for a {@link BenchSeries}. */
+  public BenchSeries.Run seriesRun() {
+    return new BenchSeries.Run(
+        lateness.getValueAtPercentile(50),
+        lateness.getValueAtPercentile(99),
+        lateness.getMaxValue(),
+        fires.fireLateness().getValueAtPercentile(99));
+  }
+
   public long missing() {
     return plan.tasks() - completed;
   }

@@ -9,6 +9,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.compose.bench.BenchCollector;
 import dev.ax.compose.bench.BenchPlan;
 import dev.ax.compose.bench.BenchReport;
+import dev.ax.compose.bench.BenchSeries;
 import dev.ax.compose.bench.CpuTime;
 import dev.ax.compose.bench.FireTimes;
 import dev.ax.compose.bench.JitActivity;
@@ -25,6 +26,7 @@ import dev.ax.compose.local.TempDirs;
 import dev.ax.compose.text.Times;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,6 +76,12 @@ public final class BenchCommand implements Callable<Integer> {
   private static final int MAX_TASKS = 1_000_000;
   private static final int MAX_DISPATCHERS = 16;
   private static final int WARM_UP_ROUND = 10_000;
+  private static final int MAX_RUNS = 100;
+
+  /** The ticker's lateness target: a series counts the runs within it. */
+  private static final long TARGET_P99_MS = 50;
+
+  private static final long TARGET_MAX_MS = 200;
 
   /** A warm-up round with JIT compile time under this share of its wall time ends the warm-up. */
   private static final double JIT_SETTLED_SHARE = 0.05;
@@ -149,6 +157,16 @@ public final class BenchCommand implements Callable<Integer> {
   private int warmUpTasks;
 
   @Option(
+      names = "--runs",
+      defaultValue = "1",
+      paramLabel = "<n>",
+      description =
+          "Measured runs after the one warm-up, each with its own tasks and report, then a"
+              + " summary of their lateness (default: ${DEFAULT-VALUE}). On a shared machine one"
+              + " run says little; a series says how often a target holds.")
+  private int runs;
+
+  @Option(
       names = {"-v", "--verbose"},
       description = "Show the stages' logs too.")
   private boolean verbose;
@@ -168,6 +186,10 @@ public final class BenchCommand implements Callable<Integer> {
           spec.commandLine(),
           "--dispatchers must be in 1.." + MAX_DISPATCHERS + ": " + dispatchers);
     }
+    if (runs < 1 || runs > MAX_RUNS) {
+      throw new ParameterException(
+          spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
+    }
     PrintWriter out = spec.commandLine().getOut();
     AxConfig base = AxConfig.fromEnvironment(Map.of());
     ConfigCheck.validate(base);
@@ -177,7 +199,8 @@ public final class BenchCommand implements Callable<Integer> {
     StopSignal stop = StopSignal.install(System.err);
     String runId = "bench-" + Long.toString(System.currentTimeMillis(), 36);
     Path dir = TempDirs.create("ax-bench-");
-    BenchReport report;
+    List<String> problems = new ArrayList<>();
+    BenchSeries series = new BenchSeries();
     try (Infrastructure servers = Infrastructure.resolve(base, dir)) {
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
       Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
@@ -209,29 +232,30 @@ public final class BenchCommand implements Callable<Integer> {
         }
         StageContext context = pipeline.context();
         warmUp(runId, sender, topics, completions, context, stop, out);
-        BenchPlan plan = new BenchPlan(runId, tasks, context.clock().millis(), dueIn, spread);
-        JitActivity jit = JitActivity.start();
-        CpuTime cpu = CpuTime.start();
-        TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
-        long firstProduceMs = produce(plan, sender, topics, context, out, true);
-        BenchCollector collector = new BenchCollector(plan);
-        collect(plan, completions, collector, context, stop, out, true);
-        long jitMs = jit.compileMs();
-        CpuTime.Used cpuUsed = cpu.used();
-        TransactionTimes transactions =
-            TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
-        RunningTransitions running =
-            RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
-        FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
-        report =
-            new BenchReport(
-                plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed);
+        for (int run = 1; run <= runs && !stop.isRaised(); run++) {
+          if (runs > 1) {
+            out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
+          }
+          BenchPlan plan =
+              new BenchPlan(
+                  runs == 1 ? runId : runId + "r" + run,
+                  tasks,
+                  context.clock().millis(),
+                  dueIn,
+                  spread);
+          BenchReport report = measure(plan, sender, topics, completions, context, stop, out);
+          report.print(out);
+          series.add(report.seriesRun());
+          String label = runs == 1 ? "" : "run " + run + ": ";
+          report.problems().forEach(p -> problems.add(label + p));
+        }
       }
     } finally {
       TempDirs.deleteQuietly(dir);
     }
-    report.print(out);
-    List<String> problems = report.problems();
+    if (runs > 1 && series.size() > 0) {
+      series.print(out, TARGET_P99_MS, TARGET_MAX_MS);
+    }
     if (!problems.isEmpty()) {
       out.println("Bench FAILED: " + String.join("; ", problems));
       out.flush();
@@ -240,6 +264,33 @@ public final class BenchCommand implements Callable<Integer> {
       return ExitCodes.INTERRUPTED;
     }
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  /** One measured run: sends the plan's tasks, collects their completions, reads the database. */
+  private BenchReport measure(
+      BenchPlan plan,
+      CommandSender sender,
+      Topics topics,
+      TopicTail completions,
+      StageContext context,
+      StopSignal stop,
+      PrintWriter out)
+      throws InterruptedException, SQLException {
+    JitActivity jit = JitActivity.start();
+    CpuTime cpu = CpuTime.start();
+    TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
+    long firstProduceMs = produce(plan, sender, topics, context, out, true);
+    BenchCollector collector = new BenchCollector(plan);
+    collect(plan, completions, collector, context, stop, out, true);
+    long jitMs = jit.compileMs();
+    CpuTime.Used cpuUsed = cpu.used();
+    TransactionTimes transactions =
+        TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
+    RunningTransitions running =
+        RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
+    FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
+    return new BenchReport(
+        plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed);
   }
 
   /**

@@ -1,0 +1,92 @@
+package dev.ax.compose.bench;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Several measured runs of {@code ax bench --runs <n>} in one JVM after one warm-up: each run's
+ * lateness side by side, and how many runs stayed within a lateness target. One run says little on
+ * a shared, noisy machine; a series of runs taken in minutes says how often a target holds. Not
+ * thread-safe: filled and printed by the bench's main thread.
+ */
+public final class BenchSeries {
+
+  /** What one run contributed: claim lateness p50 / p99 / max and fire lateness p99, in ms. */
+  public record Run(long p50Ms, long p99Ms, long maxMs, long fireP99Ms) {}
+
+  private final List<Run> runs = new ArrayList<>();
+
+  public void add(Run run) {
+    runs.add(run);
+  }
+
+  public int size() {
+    return runs.size();
+  }
+
+  /** How many runs had a claim lateness p99 under {@code p99Ms} and a max under {@code maxMs}. */
+  public int within(long p99Ms, long maxMs) {
+    return (int) runs.stream().filter(r -> r.p99Ms() < p99Ms && r.maxMs() < maxMs).count();
+  }
+
+  /** The median over the runs of one figure (the lower middle one for an even count). */
+  public long median(ToLongFunction<Run> figure) {
+    if (runs.isEmpty()) {
+      throw new IllegalStateException("no runs");
+    }
+    long[] values = runs.stream().mapToLong(figure).sorted().toArray();
+    return values[(values.length - 1) / 2];
+  }
+
+  /**
+   * Prints one line per figure with every run's value, the medians, the count within {@code p99Ms}
+   * / {@code maxMs}, and a machine-readable {@code SERIES ...} line.
+   */
+  public void print(PrintWriter out, long p99Ms, long maxMs) {
+    out.println();
+    out.printf(Locale.ROOT, "Series of %d measured runs (claim lateness, ms):%n", runs.size());
+    out.println(line("p50", Run::p50Ms));
+    out.println(line("p99", Run::p99Ms));
+    out.println(line("max", Run::maxMs));
+    out.println(line("fire p99", Run::fireP99Ms));
+    out.printf(
+        Locale.ROOT,
+        "  %d of %d runs with p99 under %d ms and max under %d ms%n",
+        within(p99Ms, maxMs),
+        runs.size(),
+        p99Ms,
+        maxMs);
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "SERIES runs=%d within=%d p99=%s max=%s p50=%s fire_p99=%s%n",
+        runs.size(),
+        within(p99Ms, maxMs),
+        csv(Run::p99Ms),
+        csv(Run::maxMs),
+        csv(Run::p50Ms),
+        csv(Run::fireP99Ms));
+    out.flush();
+  }
+
+  private String line(String name, ToLongFunction<Run> figure) {
+    return String.format(Locale.ROOT, "  %-9s %s   median %d", name, each(figure), median(figure));
+  }
+
+  private String each(ToLongFunction<Run> figure) {
+    return runs.stream()
+        .map(r -> String.valueOf(figure.applyAsLong(r)))
+        .collect(Collectors.joining(" / "));
+  }
+
+  private String csv(ToLongFunction<Run> figure) {
+    return Arrays.stream(runs.stream().mapToLong(figure).toArray())
+        .mapToObj(String::valueOf)
+        .collect(Collectors.joining(","));
+  }
+}
