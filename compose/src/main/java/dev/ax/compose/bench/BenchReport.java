@@ -37,6 +37,7 @@ public final class BenchReport {
   private final double overallSeconds;
   private final long jitMs;
   private final CpuTime.Used cpu;
+  private final MachineCpu.Used machine;
   private final TransactionTimes transactions;
 
   /**
@@ -46,6 +47,7 @@ public final class BenchReport {
    *     (summed over compiler threads; see {@link JitActivity})
    * @param cpu CPU time this JVM and the embedded database used over the same span ({@link
    *     CpuTime})
+   * @param machine the machine's idle and stolen CPU time over the same span ({@link MachineCpu})
    */
   public BenchReport(
       BenchPlan plan,
@@ -55,8 +57,10 @@ public final class BenchReport {
       TransactionTimes transactions,
       long firstProduceMs,
       long jitMs,
-      CpuTime.Used cpu) {
+      CpuTime.Used cpu,
+      MachineCpu.Used machine) {
     this.plan = plan;
+    this.machine = machine;
     this.jitMs = jitMs;
     this.cpu = cpu;
     this.transactions = transactions;
@@ -95,7 +99,8 @@ public final class BenchReport {
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
         lateness.getMaxValue(),
-        fires.fireLateness().getValueAtPercentile(99));
+        fires.fireLateness().getValueAtPercentile(99),
+        machine.stealMs());
   }
 
   public long missing() {
@@ -180,6 +185,11 @@ public final class BenchReport {
         cpu.databaseMs() < 0
             ? "not measured (not a child process)"
             : String.valueOf(cpu.databaseMs()));
+    table.row(
+        "idle / stolen CPU time of the machine during the run, ms",
+        machine.idleMs() < 0
+            ? "not reported (no /proc/stat)"
+            : machine.idleMs() + " / " + machine.stealMs());
     out.println();
     table.print(out, "  ");
     long notSucceeded = completed - statuses.getOrDefault(InstanceStatus.SUCCESS, 0L);
@@ -213,7 +223,7 @@ public final class BenchReport {
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
             + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
             + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d cpu_ms=%d"
-            + " db_cpu_ms=%d",
+            + " db_cpu_ms=%d idle_ms=%d steal_ms=%d",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -239,7 +249,9 @@ public final class BenchReport {
         transactions.marks(),
         transactions.claims(),
         cpu.jvmMs(),
-        cpu.databaseMs());
+        cpu.databaseMs(),
+        machine.idleMs(),
+        machine.stealMs());
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -16,8 +16,11 @@ import java.util.stream.Collectors;
  */
 public final class BenchSeries {
 
-  /** What one run contributed: claim lateness p50 / p99 / max and fire lateness p99, in ms. */
-  public record Run(long p50Ms, long p99Ms, long maxMs, long fireP99Ms) {}
+  /**
+   * What one run contributed, in ms: claim lateness p50 / p99 / max, fire lateness p99, and the CPU
+   * time the hypervisor gave other guests during the run (-1 when not known).
+   */
+  public record Run(long p50Ms, long p99Ms, long maxMs, long fireP99Ms, long stealMs) {}
 
   private final List<Run> runs = new ArrayList<>();
 
@@ -54,6 +57,7 @@ public final class BenchSeries {
     out.println(line("p99", Run::p99Ms));
     out.println(line("max", Run::maxMs));
     out.println(line("fire p99", Run::fireP99Ms));
+    out.println(line("steal", Run::stealMs));
     out.printf(
         Locale.ROOT,
         "  %d of %d runs with p99 under %d ms and max under %d ms%n",
@@ -64,13 +68,14 @@ public final class BenchSeries {
     out.println();
     out.printf(
         Locale.ROOT,
-        "SERIES runs=%d within=%d p99=%s max=%s p50=%s fire_p99=%s%n",
+        "SERIES runs=%d within=%d p99=%s max=%s p50=%s fire_p99=%s steal_ms=%s%n",
         runs.size(),
         within(p99Ms, maxMs),
         csv(Run::p99Ms),
         csv(Run::maxMs),
         csv(Run::p50Ms),
-        csv(Run::fireP99Ms));
+        csv(Run::fireP99Ms),
+        csv(Run::stealMs));
     out.flush();
   }
 

@@ -13,6 +13,7 @@ import dev.ax.compose.bench.BenchSeries;
 import dev.ax.compose.bench.CpuTime;
 import dev.ax.compose.bench.FireTimes;
 import dev.ax.compose.bench.JitActivity;
+import dev.ax.compose.bench.MachineCpu;
 import dev.ax.compose.bench.RunningTransitions;
 import dev.ax.compose.bench.TransactionTimes;
 import dev.ax.compose.kafka.CommandSender;
@@ -278,19 +279,21 @@ public final class BenchCommand implements Callable<Integer> {
       throws InterruptedException, SQLException {
     JitActivity jit = JitActivity.start();
     CpuTime cpu = CpuTime.start();
+    MachineCpu machine = MachineCpu.start();
     TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
     long firstProduceMs = produce(plan, sender, topics, context, out, true);
     BenchCollector collector = new BenchCollector(plan);
     collect(plan, completions, collector, context, stop, out, true);
     long jitMs = jit.compileMs();
     CpuTime.Used cpuUsed = cpu.used();
+    MachineCpu.Used machineUsed = machine.used();
     TransactionTimes transactions =
         TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
     RunningTransitions running =
         RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
     FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
     return new BenchReport(
-        plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed);
+        plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed, machineUsed);
   }
 
   /**

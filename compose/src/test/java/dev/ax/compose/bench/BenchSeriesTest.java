@@ -13,20 +13,20 @@ class BenchSeriesTest {
 
   @Test
   void countsTheRunsWithinBothBoundsOnly() {
-    series.add(new BenchSeries.Run(10, 31, 60, 12));
-    series.add(new BenchSeries.Run(12, 50, 70, 14)); // p99 not under 50
-    series.add(new BenchSeries.Run(11, 45, 200, 13)); // max not under 200
-    series.add(new BenchSeries.Run(9, 28, 199, 11));
+    series.add(new BenchSeries.Run(10, 31, 60, 12, 100));
+    series.add(new BenchSeries.Run(12, 50, 70, 14, 120)); // p99 not under 50
+    series.add(new BenchSeries.Run(11, 45, 200, 13, 110)); // max not under 200
+    series.add(new BenchSeries.Run(9, 28, 199, 11, 90));
 
     assertThat(series.within(50, 200)).isEqualTo(2);
   }
 
   @Test
   void theMedianOfAnEvenCountIsTheLowerMiddle() {
-    series.add(new BenchSeries.Run(10, 40, 60, 12));
-    series.add(new BenchSeries.Run(12, 30, 70, 14));
-    series.add(new BenchSeries.Run(11, 90, 120, 13));
-    series.add(new BenchSeries.Run(9, 20, 50, 11));
+    series.add(new BenchSeries.Run(10, 40, 60, 12, 100));
+    series.add(new BenchSeries.Run(12, 30, 70, 14, 120));
+    series.add(new BenchSeries.Run(11, 90, 120, 13, 110));
+    series.add(new BenchSeries.Run(9, 20, 50, 11, 90));
 
     assertThat(series.median(BenchSeries.Run::p99Ms)).isEqualTo(30);
     assertThat(series.median(BenchSeries.Run::maxMs)).isEqualTo(60);
@@ -34,8 +34,8 @@ class BenchSeriesTest {
 
   @Test
   void printsEveryRunAndAMachineReadableLine() {
-    series.add(new BenchSeries.Run(10, 31, 60, 12));
-    series.add(new BenchSeries.Run(12, 63, 90, 20));
+    series.add(new BenchSeries.Run(10, 31, 60, 12, 100));
+    series.add(new BenchSeries.Run(12, 63, 90, 20, 120));
     StringWriter text = new StringWriter();
 
     series.print(new PrintWriter(text), 50, 200);
@@ -43,7 +43,8 @@ class BenchSeriesTest {
     assertThat(text.toString())
         .contains("  p99       31 / 63   median 31")
         .contains("1 of 2 runs with p99 under 50 ms and max under 200 ms")
-        .contains("SERIES runs=2 within=1 p99=31,63 max=60,90 p50=10,12 fire_p99=12,20");
+        .contains(
+            "SERIES runs=2 within=1 p99=31,63 max=60,90 p50=10,12 fire_p99=12,20 steal_ms=100,120");
   }
 
   @Test
