@@ -1,6 +1,5 @@
 package dev.ax.compose.bench;
 
-import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.compose.text.TextTable;
 import dev.ax.compose.text.TextTable.Column;
@@ -71,7 +70,7 @@ public final class BenchReport {
     long early = 0;
     long earlyClaimed = 0;
     long lastFinishedAtMs = 0;
-    for (TaskCompletedEvent e : collector.firstEvents()) {
+    for (BenchCollector.Completion e : collector.firstCompletions()) {
       long lateMs = e.claimedAtMs() - e.dueAtMs();
       long startLateMs = e.startedAtMs() - e.dueAtMs();
       if (lateMs < 0) {
