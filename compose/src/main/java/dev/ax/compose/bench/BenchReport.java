@@ -102,6 +102,11 @@ public final class BenchReport {
         machine.stealMs());
   }
 
+  /** Claim lateness of every task of the run, in ms (a copy). */
+  public Histogram lateness() {
+    return lateness.copy();
+  }
+
   public long missing() {
     return plan.tasks() - completed;
   }

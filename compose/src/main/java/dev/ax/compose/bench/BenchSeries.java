@@ -7,11 +7,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 
 /**
  * Several measured runs of {@code ax bench --runs <n>} in one JVM after one warm-up: each run's
  * lateness side by side, and how many runs stayed within a lateness target. One run says little on
- * a shared, noisy machine; a series of runs taken in minutes says how often a target holds. Not
+ * a shared, noisy machine; a series of runs taken in minutes says how often a target holds, and the
+ * claim lateness of all runs' tasks together gives the percentiles of the whole series. Not
  * thread-safe: filled and printed by the bench's main thread.
  */
 public final class BenchSeries {
@@ -23,9 +25,21 @@ public final class BenchSeries {
   public record Run(long p50Ms, long p99Ms, long maxMs, long fireP99Ms, long stealMs) {}
 
   private final List<Run> runs = new ArrayList<>();
+  private final Histogram pooled = new Histogram(3);
 
-  public void add(Run run) {
+  /**
+   * Adds one run.
+   *
+   * @param lateness the claim lateness of every task of the run, in ms (copied, not kept)
+   */
+  public void add(Run run, Histogram lateness) {
     runs.add(run);
+    pooled.add(lateness);
+  }
+
+  /** The claim lateness of every task of every run, in ms. */
+  public Histogram pooled() {
+    return pooled.copy();
   }
 
   public int size() {
@@ -60,6 +74,14 @@ public final class BenchSeries {
     out.println(line("steal", Run::stealMs));
     out.printf(
         Locale.ROOT,
+        "  all %d runs' %d tasks together: p50 %d / p99 %d / max %d%n",
+        runs.size(),
+        pooled.getTotalCount(),
+        pooled.getValueAtPercentile(50),
+        pooled.getValueAtPercentile(99),
+        pooled.getMaxValue());
+    out.printf(
+        Locale.ROOT,
         "  %d of %d runs with p99 under %d ms and max under %d ms%n",
         within(p99Ms, maxMs),
         runs.size(),
@@ -68,9 +90,13 @@ public final class BenchSeries {
     out.println();
     out.printf(
         Locale.ROOT,
-        "SERIES runs=%d within=%d p99=%s max=%s p50=%s fire_p99=%s steal_ms=%s%n",
+        "SERIES runs=%d within=%d pooled_p50=%d pooled_p99=%d pooled_max=%d p99=%s max=%s p50=%s"
+            + " fire_p99=%s steal_ms=%s%n",
         runs.size(),
         within(p99Ms, maxMs),
+        pooled.getValueAtPercentile(50),
+        pooled.getValueAtPercentile(99),
+        pooled.getMaxValue(),
         csv(Run::p99Ms),
         csv(Run::maxMs),
         csv(Run::p50Ms),

@@ -246,7 +246,7 @@ public final class BenchCommand implements Callable<Integer> {
                   spread);
           BenchReport report = measure(plan, sender, topics, completions, context, stop, out);
           report.print(out);
-          series.add(report.seriesRun());
+          series.add(report.seriesRun(), report.lateness());
           String label = runs == 1 ? "" : "run " + run + ": ";
           report.problems().forEach(p -> problems.add(label + p));
         }
