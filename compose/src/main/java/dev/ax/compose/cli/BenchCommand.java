@@ -232,7 +232,8 @@ public final class BenchCommand implements Callable<Integer> {
           return ExitCodes.INTERRUPTED;
         }
         StageContext context = pipeline.context();
-        warmUp(runId, sender, topics, completions, context, stop, out);
+        Rig rig = new Rig(sender, topics, completions, context, stop, out);
+        warmUp(runId, rig);
         for (int run = 1; run <= runs && !stop.isRaised(); run++) {
           if (runs > 1) {
             out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
@@ -244,7 +245,7 @@ public final class BenchCommand implements Callable<Integer> {
                   context.clock().millis(),
                   dueIn,
                   spread);
-          BenchReport report = measure(plan, sender, topics, completions, context, stop, out);
+          BenchReport report = measure(plan, rig);
           report.print(out);
           series.add(report.seriesRun(), report.lateness());
           String label = runs == 1 ? "" : "run " + run + ": ";
@@ -267,23 +268,25 @@ public final class BenchCommand implements Callable<Integer> {
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
-  /** One measured run: sends the plan's tasks, collects their completions, reads the database. */
-  private BenchReport measure(
-      BenchPlan plan,
+  /** What every run of one bench uses: the servers' clients, the stages, the signal, the output. */
+  private record Rig(
       CommandSender sender,
       Topics topics,
       TopicTail completions,
       StageContext context,
       StopSignal stop,
-      PrintWriter out)
-      throws InterruptedException, SQLException {
+      PrintWriter out) {}
+
+  /** One measured run: sends the plan's tasks, collects their completions, reads the database. */
+  private BenchReport measure(BenchPlan plan, Rig rig) throws InterruptedException, SQLException {
+    StageContext context = rig.context();
     JitActivity jit = JitActivity.start();
     CpuTime cpu = CpuTime.start();
     MachineCpu machine = MachineCpu.start();
     TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
-    long firstProduceMs = produce(plan, sender, topics, context, out, true);
+    long firstProduceMs = produce(plan, rig.sender(), rig.topics(), context, rig.out(), true);
     BenchCollector collector = new BenchCollector(plan);
-    collect(plan, completions, collector, context, stop, out, true);
+    collect(plan, rig.completions(), collector, context, rig.stop(), rig.out(), true);
     long jitMs = jit.compileMs();
     CpuTime.Used cpuUsed = cpu.used();
     MachineCpu.Used machineUsed = machine.used();
@@ -303,15 +306,9 @@ public final class BenchCommand implements Callable<Integer> {
    * compiling for minutes under load (about 330,000 tasks here); measured during that time,
    * lateness describes the compilers' competition for CPU more than the pipeline.
    */
-  private void warmUp(
-      String runId,
-      CommandSender sender,
-      Topics topics,
-      TopicTail completions,
-      StageContext context,
-      StopSignal stop,
-      PrintWriter out)
-      throws InterruptedException {
+  private void warmUp(String runId, Rig rig) throws InterruptedException {
+    StageContext context = rig.context();
+    PrintWriter out = rig.out();
     if (warmUpTasks == 0) {
       return;
     }
@@ -321,7 +318,7 @@ public final class BenchCommand implements Callable<Integer> {
             + " unmeasured tasks (on two cores this takes a few minutes; --warm-up 0 skips it)...");
     out.flush();
     int left = warmUpTasks;
-    for (int round = 1; left > 0 && !stop.isRaised(); round++) {
+    for (int round = 1; left > 0 && !rig.stop().isRaised(); round++) {
       int roundTasks = Math.min(WARM_UP_ROUND, left);
       left -= roundTasks;
       BenchPlan plan =
@@ -333,8 +330,8 @@ public final class BenchCommand implements Callable<Integer> {
               Duration.ofSeconds(2));
       JitActivity jit = JitActivity.start();
       long startNanos = System.nanoTime();
-      produce(plan, sender, topics, context, out, false);
-      collect(plan, completions, new BenchCollector(plan), context, stop, out, false);
+      produce(plan, rig.sender(), rig.topics(), context, out, false);
+      collect(plan, rig.completions(), new BenchCollector(plan), context, rig.stop(), out, false);
       long wallMs = Math.max(1, (System.nanoTime() - startNanos) / 1_000_000);
       long compileMs = jit.compileMs();
       out.printf(
