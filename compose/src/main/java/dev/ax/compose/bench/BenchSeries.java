@@ -2,7 +2,6 @@ package dev.ax.compose.bench;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
@@ -106,18 +105,17 @@ public final class BenchSeries {
   }
 
   private String line(String name, ToLongFunction<Run> figure) {
-    return String.format(Locale.ROOT, "  %-9s %s   median %d", name, each(figure), median(figure));
-  }
-
-  private String each(ToLongFunction<Run> figure) {
-    return runs.stream()
-        .map(r -> String.valueOf(figure.applyAsLong(r)))
-        .collect(Collectors.joining(" / "));
+    return String.format(
+        Locale.ROOT, "  %-9s %s   median %d", name, joined(figure, " / "), median(figure));
   }
 
   private String csv(ToLongFunction<Run> figure) {
-    return Arrays.stream(runs.stream().mapToLong(figure).toArray())
-        .mapToObj(String::valueOf)
-        .collect(Collectors.joining(","));
+    return joined(figure, ",");
+  }
+
+  private String joined(ToLongFunction<Run> figure, String separator) {
+    return runs.stream()
+        .map(r -> String.valueOf(figure.applyAsLong(r)))
+        .collect(Collectors.joining(separator));
   }
 }
