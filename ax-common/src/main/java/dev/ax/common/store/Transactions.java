@@ -2,7 +2,6 @@ package dev.ax.common.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import javax.sql.DataSource;
 
 /** Runs a unit of work in one transaction, rolling back on any failure. */
@@ -30,20 +29,13 @@ final class Transactions {
    * ticker's and dispatchers' serial paths, under load, each round trip costs milliseconds.
    */
   static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
-    try (Connection connection = dataSource.getConnection();
-        Statement control = connection.createStatement()) {
-      control.execute("START TRANSACTION");
-      try {
-        T result = work.run(connection);
-        control.execute("COMMIT");
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(control, e);
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw new StoreException(what + " failed: " + e.getMessage(), e);
-    }
+    return inPacketTransaction(
+        dataSource,
+        what,
+        transaction -> {
+          transaction.ensureBegun();
+          return work.run(transaction.connection());
+        });
   }
 
   /**
@@ -71,14 +63,6 @@ final class Transactions {
       return work.run(connection);
     } catch (SQLException e) {
       throw new StoreException(what + " failed: " + e.getMessage(), e);
-    }
-  }
-
-  private static void rollbackQuietly(Statement control, Exception cause) {
-    try {
-      control.execute("ROLLBACK");
-    } catch (SQLException rollbackFailure) {
-      cause.addSuppressed(rollbackFailure);
     }
   }
 }
