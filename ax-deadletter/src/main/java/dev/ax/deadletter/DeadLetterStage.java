@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,10 @@ public final class DeadLetterStage implements AutoCloseable {
   private final AuditLog audit;
   private final WebhookAlerter alerter;
   private final ConsumerLoop loop;
+
+  /** Sends only what the loop parks: the stage writes the database, not Kafka. */
+  private final KafkaProducer<String, byte[]> parkingProducer;
+
   private final Counter stored;
   private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(
@@ -74,6 +79,8 @@ public final class DeadLetterStage implements AutoCloseable {
             context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_PER_MINUTE),
             context.meters());
     this.stored = context.meters().counter("ax.deadletter.stored");
+    this.parkingProducer =
+        KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-deadletter-parking");
     this.loop =
         new ConsumerLoop(
             "ax-deadletter",
@@ -84,7 +91,8 @@ public final class DeadLetterStage implements AutoCloseable {
                 200),
             List.of(context.topics().deadletter()),
             this::handle,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            context.parking(parkingProducer, "deadletter"));
   }
 
   /** The webhook's URL, or null when off; a bad one stops the stage without showing the value. */
@@ -224,6 +232,7 @@ public final class DeadLetterStage implements AutoCloseable {
     loop.close();
     sweeper.shutdownNow();
     alerter.close();
+    parkingProducer.close(Duration.ofSeconds(5));
     log.info("Dead-letter stage {} stopped", context.nodeId());
   }
 }

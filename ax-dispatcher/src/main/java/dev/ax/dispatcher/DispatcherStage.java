@@ -211,7 +211,8 @@ public final class DispatcherStage implements AutoCloseable {
             },
             Duration.ofSeconds(1),
             // A redelivered due event claims nothing: no need to wait for each commit.
-            ConsumerLoop.CommitMode.ASYNC);
+            ConsumerLoop.CommitMode.ASYNC,
+            context.parking(producer, "dispatcher"));
   }
 
   private static ExecutorRegistry defaultRegistry(StageContext context) {

@@ -108,7 +108,8 @@ public final class IngestStage implements AutoCloseable {
                 MAX_POLL_RECORDS),
             List.of(context.topics().commands()),
             this::handle,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            context.commandParking(producer));
   }
 
   public IngestStage start() {

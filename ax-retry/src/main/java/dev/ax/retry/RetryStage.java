@@ -149,7 +149,8 @@ public final class RetryStage implements AutoCloseable {
                 partitions.forEach(p -> ownedPartitions.remove(p.partition()));
               }
             },
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            context.parking(producer, "retry"));
   }
 
   public RetryStage start() {

@@ -6,6 +6,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
@@ -117,6 +118,7 @@ public final class TickerStage implements AutoCloseable {
             maxBatch,
             context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
+    RecordParking parking = context.parking(producer, "ticker");
     this.scheduledConsumer =
         new ConsumerLoop(
             "ax-ticker-scheduled",
@@ -130,7 +132,8 @@ public final class TickerStage implements AutoCloseable {
             Duration.ofSeconds(1),
             // An instance announced twice still fires once (firing is conditional on SCHEDULED):
             // no need to wait for each commit.
-            ConsumerLoop.CommitMode.ASYNC);
+            ConsumerLoop.CommitMode.ASYNC,
+            parking);
     FixedDelayChainer chainer =
         new FixedDelayChainer(
             tasks,
@@ -152,7 +155,8 @@ public final class TickerStage implements AutoCloseable {
             Duration.ofSeconds(1),
             // A completion handled twice creates nothing new (deterministic instance ids, one
             // SCHEDULED instance per chain): no need to wait for each commit.
-            ConsumerLoop.CommitMode.ASYNC);
+            ConsumerLoop.CommitMode.ASYNC,
+            parking);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

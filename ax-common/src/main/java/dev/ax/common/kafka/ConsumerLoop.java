@@ -22,9 +22,24 @@ import org.slf4j.LoggerFactory;
  * batch's offsets only after the handler returned: at-least-once, with the database (whose writes
  * are idempotent or conditional) deciding what a redelivery does.
  *
- * <p>When the handler throws (the database is away, the broker refused a send) the loop seeks back
- * to the start of the batch, waits {@code retryBackoff} and tries the same records again, so an
- * outage pauses the stage and it resumes by itself.
+ * <p>When the handler throws, what it threw decides (see {@link TransientFailures}):
+ *
+ * <ul>
+ *   <li>An outage (the database is away, the broker timed out): the loop seeks back to the start of
+ *       the batch, waits {@code retryBackoff} and tries the same records again, so the stage pauses
+ *       and resumes by itself. Every {@value #OUTAGES_BEFORE_SINGLES}th time in a row it tries the
+ *       batch one record at a time instead, in case the batch as a whole is what fails (a statement
+ *       too large for the server reads as a broken connection); a transient failure of one record
+ *       only ends that pass. An outage never parks a record.
+ *   <li>Anything else may be a poison record: the loop handles the batch's records one at a time,
+ *       in order. A record that still fails, {@value #POISON_TRIES} times in a row and not from an
+ *       outage, is handed to its {@link RecordParking} (the rejected topic for ingest, the stage's
+ *       parking topic otherwise), logged once at ERROR, counted, and passed over. The batch's
+ *       offsets are committed when every record is handled or parked: no batch is tried forever.
+ * </ul>
+ *
+ * Handlers must therefore tolerate seeing a record again (they do: every write is idempotent or
+ * conditional), and may see the records of a failed batch again one at a time.
  *
  * <p>{@link CommitMode#ASYNC} commits without waiting for the broker, for a stage whose handling of
  * a redelivered record is harmless (the dispatcher: a second claim wins nothing), so that the
@@ -65,6 +80,15 @@ public final class ConsumerLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
 
+  /** Tries of one record, failing not from an outage, before it is parked. */
+  public static final int POISON_TRIES = 3;
+
+  /** Outages of one batch in a row after which it is tried one record at a time. */
+  public static final int OUTAGES_BEFORE_SINGLES = 3;
+
+  /** The pause between two tries of a suspected poison record. */
+  private static final Duration POISON_RETRY_PAUSE = Duration.ofMillis(50);
+
   /** How often an {@link CommitMode#ASYNC} loop commits what it handled, at most. */
   public static final Duration ASYNC_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -74,6 +98,7 @@ public final class ConsumerLoop implements AutoCloseable {
   private final BatchHandler handler;
   private final Duration retryBackoff;
   private final CommitMode commitMode;
+  private final RecordParking parking;
 
   /** Offsets handled but perhaps not committed yet (ASYNC); loop thread only. */
   private final Map<TopicPartition, OffsetAndMetadata> handled = new HashMap<>();
@@ -92,23 +117,30 @@ public final class ConsumerLoop implements AutoCloseable {
       KafkaConsumer<String, byte[]> consumer,
       Collection<String> topics,
       BatchHandler handler,
-      Duration retryBackoff) {
-    this(name, consumer, topics, handler, retryBackoff, CommitMode.SYNC);
+      Duration retryBackoff,
+      RecordParking parking) {
+    this(name, consumer, topics, handler, retryBackoff, CommitMode.SYNC, parking);
   }
 
+  /**
+   * @param retryBackoff the wait before a batch is tried again after an outage
+   * @param parking where records that keep failing go
+   */
   public ConsumerLoop(
       String name,
       KafkaConsumer<String, byte[]> consumer,
       Collection<String> topics,
       BatchHandler handler,
       Duration retryBackoff,
-      CommitMode commitMode) {
+      CommitMode commitMode,
+      RecordParking parking) {
     this.name = name;
     this.consumer = consumer;
     this.topics = topics;
     this.handler = handler;
     this.retryBackoff = retryBackoff;
     this.commitMode = commitMode;
+    this.parking = java.util.Objects.requireNonNull(parking, "parking");
     this.thread = new Thread(this::run, name);
   }
 
@@ -132,7 +164,7 @@ public final class ConsumerLoop implements AutoCloseable {
             handler.onAssigned(partitions);
           }
         });
-    int consecutiveFailures = 0;
+    int outagesInARow = 0;
     try {
       while (running) {
         handler.beforePoll(consumer);
@@ -141,31 +173,53 @@ public final class ConsumerLoop implements AutoCloseable {
           commitAsyncIfDue();
           continue;
         }
-        try {
-          handler.handle(records);
-          commit(nextOffsets(records));
-          if (consecutiveFailures > 0) {
-            log.info("{} recovered after {} failed attempt(s)", name, consecutiveFailures);
+        Exception failure = tryHandle(records);
+        if (failure == null) {
+          commitQuietly(nextOffsets(records));
+          if (outagesInARow > 0) {
+            log.info("{} recovered after {} failed attempt(s)", name, outagesInARow);
           }
-          consecutiveFailures = 0;
-        } catch (WakeupException e) {
-          throw e;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        } catch (Exception e) {
-          consecutiveFailures++;
+          outagesInARow = 0;
+          continue;
+        }
+        boolean outage = TransientFailures.isTransient(failure);
+        if (outage) {
+          outagesInARow++;
+        }
+        if (!outage || outagesInARow % OUTAGES_BEFORE_SINGLES == 0) {
+          if (outage) {
+            log.warn(
+                "{} could not handle {} record(s) {} times in a row ({}); trying them one at a"
+                    + " time",
+                name,
+                records.count(),
+                outagesInARow,
+                failure.toString());
+          } else {
+            log.warn(
+                "{} could not handle {} record(s), not from an outage ({}); handling them one at"
+                    + " a time to find the one(s) that fail",
+                name,
+                records.count(),
+                failure.toString());
+          }
+          if (handleOneByOne(records)) {
+            commitQuietly(nextOffsets(records));
+            outagesInARow = 0;
+            continue;
+          }
+        } else {
           log.warn(
               "{} could not handle {} record(s), retrying in {} ms (attempt {}): {}",
               name,
               records.count(),
               retryBackoff.toMillis(),
-              consecutiveFailures,
-              e.toString());
-          seekToBatchStart(records);
-          if (stopping.await(retryBackoff.toMillis(), TimeUnit.MILLISECONDS)) {
-            return;
-          }
+              outagesInARow,
+              failure.toString());
+          seekTo(firstOffsets(records));
+        }
+        if (stopping.await(retryBackoff.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
         }
       }
     } catch (WakeupException e) {
@@ -180,6 +234,155 @@ public final class ConsumerLoop implements AutoCloseable {
       commitHandled(List.copyOf(handled.keySet()));
       consumer.close(Duration.ofSeconds(5));
       log.info("{} stopped", name);
+    }
+  }
+
+  /**
+   * Hands {@code records} to the handler.
+   *
+   * @return null when it handled them, else what it threw
+   * @throws InterruptedException when the thread was interrupted (the loop stops)
+   */
+  private Exception tryHandle(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+    try {
+      handler.handle(records);
+      return null;
+    } catch (WakeupException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (org.apache.kafka.common.errors.InterruptException e) {
+      throw new InterruptedException(name + " interrupted");
+    } catch (Exception e) {
+      return e;
+    }
+  }
+
+  /**
+   * Handles {@code records} one at a time, in order, parking each that fails {@value #POISON_TRIES}
+   * times not from an outage.
+   *
+   * @return true when every record was handled or parked; false when an outage (or a stop) ended
+   *     the pass, after seeking every partition back to its first record not yet done
+   */
+  private boolean handleOneByOne(ConsumerRecords<String, byte[]> records)
+      throws InterruptedException {
+    Map<TopicPartition, Long> firstNotDone = firstOffsets(records);
+    for (TopicPartition partition : records.partitions()) {
+      for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
+        Exception failure = null;
+        for (int attempt = 1; attempt <= POISON_TRIES && running; attempt++) {
+          failure = tryHandle(single(partition, record));
+          if (failure == null) {
+            break;
+          }
+          if (TransientFailures.isTransient(failure)) {
+            log.warn(
+                "{} could not handle the record at {}-{}@{} from an outage; trying the batch"
+                    + " again in {} ms: {}",
+                name,
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                retryBackoff.toMillis(),
+                failure.toString());
+            seekTo(firstNotDone);
+            return false;
+          }
+          log.debug(
+              "{} try {} of the record at {}-{}@{} failed: {}",
+              name,
+              attempt,
+              record.topic(),
+              record.partition(),
+              record.offset(),
+              failure.toString());
+          if (attempt < POISON_TRIES
+              && stopping.await(POISON_RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS)) {
+            break;
+          }
+        }
+        if (!running) {
+          seekTo(firstNotDone);
+          return false;
+        }
+        if (failure != null && !park(record, failure)) {
+          seekTo(firstNotDone);
+          return false;
+        }
+        firstNotDone.put(partition, record.offset() + 1);
+      }
+    }
+    return true;
+  }
+
+  /** Parks a record that kept failing; false when the parking topic is away (an outage). */
+  private boolean park(ConsumerRecord<String, byte[]> record, Exception failure)
+      throws InterruptedException {
+    try {
+      parking.park(record, failure);
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      if (TransientFailures.isTransient(e)) {
+        log.warn(
+            "{} could not park the record at {}-{}@{} yet: {}",
+            name,
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.toString());
+        return false;
+      }
+      // Parking refused for good (it already dropped the value if that was too large): say it
+      // loudly once and go on, rather than let one record stop the stage.
+      log.error(
+          "{} could not handle the record at {}-{}@{} (key {}) after {} tries, nor park it on {};"
+              + " passed over. Handling failed with: {}",
+          name,
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          RecordParking.keyForLog(record.key()),
+          POISON_TRIES,
+          parking.topic(),
+          RecordParking.reasonOf(failure),
+          e);
+      return true;
+    }
+    log.error(
+        "{} could not handle the record at {}-{}@{} (key {}) after {} tries; parked on {}: {}",
+        name,
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        RecordParking.keyForLog(record.key()),
+        POISON_TRIES,
+        parking.topic(),
+        RecordParking.reasonOf(failure),
+        failure);
+    return true;
+  }
+
+  private static ConsumerRecords<String, byte[]> single(
+      TopicPartition partition, ConsumerRecord<String, byte[]> record) {
+    return new ConsumerRecords<>(
+        Map.of(partition, List.of(record)),
+        Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+  }
+
+  /** Commits; a failed commit (a rebalance meanwhile) only means some records come again. */
+  private void commitQuietly(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    try {
+      commit(offsets);
+    } catch (WakeupException e) {
+      throw e;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      log.warn(
+          "{} could not commit {} partition(s); their records may be handled again: {}",
+          name,
+          offsets.size(),
+          e.toString());
     }
   }
 
@@ -240,11 +443,23 @@ public final class ConsumerLoop implements AutoCloseable {
     }
   }
 
-  private void seekToBatchStart(ConsumerRecords<String, byte[]> records) {
+  /** Seeks each partition still assigned to its offset; a revoked one is someone else's now. */
+  private void seekTo(Map<TopicPartition, Long> offsets) {
+    var assigned = consumer.assignment();
+    offsets.forEach(
+        (partition, offset) -> {
+          if (assigned.contains(partition)) {
+            consumer.seek(partition, offset);
+          }
+        });
+  }
+
+  private static Map<TopicPartition, Long> firstOffsets(ConsumerRecords<String, byte[]> records) {
+    Map<TopicPartition, Long> offsets = new HashMap<>();
     for (TopicPartition partition : records.partitions()) {
-      long first = records.records(partition).get(0).offset();
-      consumer.seek(partition, first);
+      offsets.put(partition, records.records(partition).get(0).offset());
     }
+    return offsets;
   }
 
   private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(

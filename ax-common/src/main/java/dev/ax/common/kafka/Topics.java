@@ -29,6 +29,19 @@ public final class Topics {
   /** Compacted: the dependency graph by upstream task id, for the dependency resolver. */
   public static final String DEPENDENCIES = "ax.task.dependencies";
 
+  /**
+   * Internal records a stage could not handle after {@code ConsumerLoop.POISON_TRIES} tries, one
+   * topic per consuming stage ({@code ax.parked.ticker}, {@code ax.parked.dispatcher}, {@code
+   * ax.parked.retry}, {@code ax.parked.deadletter}): the original key, bytes and headers, and the
+   * reason and source in the {@link RejectHeaders} headers. Ingest parks on {@link
+   * #COMMANDS_REJECTED} instead.
+   */
+  public static final String PARKED = "ax.parked.";
+
+  /** The stages that consume internal topics, each with its parking topic. */
+  public static final List<String> PARKING_STAGES =
+      List.of("ticker", "dispatcher", "retry", "deadletter");
+
   private static final List<String> ALL =
       List.of(
           COMMANDS,
@@ -40,7 +53,11 @@ public final class Topics {
           RETRY,
           DEADLETTER,
           DEPENDENCIES,
-          FLOW_SUCCEEDED);
+          FLOW_SUCCEEDED,
+          PARKED + "ticker",
+          PARKED + "dispatcher",
+          PARKED + "retry",
+          PARKED + "deadletter");
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;
@@ -91,6 +108,15 @@ public final class Topics {
 
   public String dependencies() {
     return prefix + DEPENDENCIES;
+  }
+
+  /** The parking topic of {@code stage}, one of {@link #PARKING_STAGES}. */
+  public String parked(String stage) {
+    if (!PARKING_STAGES.contains(stage)) {
+      throw new IllegalArgumentException(
+          "no parking topic for stage '" + stage + "' (one of " + PARKING_STAGES + ")");
+    }
+    return prefix + PARKED + stage;
   }
 
   /** Consumer group ids carry the prefix too, so isolated deployments never share offsets. */

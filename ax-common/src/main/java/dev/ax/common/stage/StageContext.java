@@ -1,10 +1,13 @@
 package dev.ax.common.stage;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.time.Clock;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * What every stage is wired with: where Kafka and the database are, which topics, which clock, who
@@ -17,4 +20,25 @@ public record StageContext(
     DataSource dataSource,
     Clock clock,
     String nodeId,
-    MeterRegistry meters) {}
+    MeterRegistry meters) {
+
+  /**
+   * Where {@code stage}'s consumer loops park the internal records they cannot handle: its topic
+   * {@code ax.parked.<stage>}, counted by {@code ax.records.parked{stage=...}}.
+   */
+  public RecordParking parking(KafkaProducer<String, byte[]> producer, String stage) {
+    return new RecordParking(producer, topics.parked(stage), parkedCounter(stage));
+  }
+
+  /** Ingest's parking: commands it cannot handle go to the rejected topic like invalid ones. */
+  public RecordParking commandParking(KafkaProducer<String, byte[]> producer) {
+    return new RecordParking(producer, topics.commandsRejected(), parkedCounter("ingest"));
+  }
+
+  private Counter parkedCounter(String stage) {
+    return Counter.builder("ax.records.parked")
+        .description("records a stage could not handle after its tries, moved out of its way")
+        .tag("stage", stage)
+        .register(meters);
+  }
+}
