@@ -34,13 +34,15 @@ public final class Topics {
    * topic per consuming stage ({@code ax.parked.ticker}, {@code ax.parked.dispatcher}, {@code
    * ax.parked.retry}, {@code ax.parked.deadletter}): the original key, bytes and headers, and the
    * reason and source in the {@link RejectHeaders} headers. Ingest parks on {@link
-   * #COMMANDS_REJECTED} instead.
+   * #COMMANDS_REJECTED} instead. The resolver, a Kafka Streams application, parks on {@code
+   * ax.parked.resolver} through Streams' own dead-letter records ({@code __streams.errors.*}
+   * headers).
    */
   public static final String PARKED = "ax.parked.";
 
   /** The stages that consume internal topics, each with its parking topic. */
   public static final List<String> PARKING_STAGES =
-      List.of("ticker", "dispatcher", "retry", "deadletter");
+      List.of("ticker", "dispatcher", "retry", "deadletter", "resolver");
 
   private static final List<String> ALL =
       List.of(
@@ -57,7 +59,8 @@ public final class Topics {
           PARKED + "ticker",
           PARKED + "dispatcher",
           PARKED + "retry",
-          PARKED + "deadletter");
+          PARKED + "deadletter",
+          PARKED + "resolver");
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;
