@@ -13,6 +13,8 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
@@ -111,6 +113,15 @@ public final class DispatcherStage implements AutoCloseable {
   /** The newest ticker epoch seen on {@code ax.task.due}; touched by the consumer thread only. */
   private long newestEpoch = -1;
 
+  /**
+   * The ticker lease's epoch as last read; consumer thread only. A due event whose epoch is newer
+   * than any lease ever had was not sent by a ticker, and must not make every real event look
+   * stale.
+   */
+  private long leaseEpochRead = -1;
+
+  private final LeaseStore leases;
+
   private final ScheduledExecutorService retries =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -126,6 +137,7 @@ public final class DispatcherStage implements AutoCloseable {
   public DispatcherStage(StageContext context, ExecutorRegistry registry) {
     this.context = context;
     this.instances = new InstanceStore(context.dataSource());
+    this.leases = new LeaseStore(context.dataSource());
     this.specs = new TaskSpecs(new TaskStore(context.dataSource()));
     this.tasks = new TaskStore(context.dataSource());
     this.registry = registry;
@@ -300,6 +312,15 @@ public final class DispatcherStage implements AutoCloseable {
     }
   }
 
+  /** Whether a ticker leader has held {@code epoch}; reads the lease only for a new epoch. */
+  private boolean leaderHadEpoch(long epoch) {
+    if (epoch <= leaseEpochRead) {
+      return true;
+    }
+    leaseEpochRead = Math.max(leaseEpochRead, leases.newestEpoch(LeaseFence.TICKER));
+    return epoch <= leaseEpochRead;
+  }
+
   private void dispatch(ConsumerRecords<String, byte[]> records) {
     List<TaskDueEvent> events = new ArrayList<>();
     List<Boolean> retried = new ArrayList<>();
@@ -308,6 +329,17 @@ public final class DispatcherStage implements AutoCloseable {
         TaskDueEvent event = AxJson.read(record.value(), TaskDueEvent.class);
         boolean fromRetry = record.topic().equals(context.topics().dueRetry());
         if (!fromRetry && event.epoch() > newestEpoch) {
+          if (!leaderHadEpoch(event.epoch())) {
+            unreadable.increment();
+            log.warn(
+                "Ignoring due event at {}-{}@{}: epoch {} is newer than any ticker lease ({})",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                event.epoch(),
+                leaseEpochRead);
+            continue;
+          }
           newestEpoch = event.epoch();
         }
         events.add(event);

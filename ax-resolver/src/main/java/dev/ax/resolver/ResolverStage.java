@@ -70,6 +70,7 @@ public final class ResolverStage implements AutoCloseable {
     props.put(
         StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
         LogAndContinueProcessingExceptionHandler.class.getName());
+    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     props.put(
         StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         LogAndContinueExceptionHandler.class.getName());

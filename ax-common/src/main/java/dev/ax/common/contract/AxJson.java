@@ -45,14 +45,21 @@ public final class AxJson {
   /**
    * Reads an event AX itself wrote.
    *
-   * @throws UncheckedIOException if the bytes are not such an event
+   * @throws UncheckedIOException if the bytes are not such an event (also for {@code null})
    */
   public static <T> T read(byte[] bytes, Class<T> type) {
+    T value;
     try {
-      return MAPPER.readValue(bytes, type);
+      value = MAPPER.readValue(bytes, type);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "not a valid " + type.getSimpleName() + ": " + e.getMessage(), e);
     }
+    if (value == null) {
+      // The JSON text "null" (or nothing): no event, and not the caller's to dereference.
+      throw new UncheckedIOException(
+          new IOException("not a valid " + type.getSimpleName() + ": the record holds no object"));
+    }
+    return value;
   }
 }

@@ -110,6 +110,25 @@ public final class LeaseStore {
     return Transactions.read(dataSource, "reading lease " + leaseName, c -> read(c, leaseName));
   }
 
+  /**
+   * The newest epoch the lease has had, held or released since: no fenced write was ever made at a
+   * newer one. -1 before anyone took it.
+   */
+  public long newestEpoch(String leaseName) {
+    return Transactions.read(
+        dataSource,
+        "reading the epoch of lease " + leaseName,
+        c -> {
+          try (PreparedStatement select =
+              c.prepareStatement("SELECT epoch FROM ax_leader_lease WHERE lease_name = ?")) {
+            select.setString(1, leaseName);
+            try (ResultSet rs = select.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : -1L;
+            }
+          }
+        });
+  }
+
   private static Optional<Lease> read(java.sql.Connection connection, String leaseName)
       throws java.sql.SQLException {
     try (PreparedStatement select =
