@@ -18,6 +18,8 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -397,17 +399,40 @@ class DispatcherStageIT {
     String current = dispatched("current", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
     String stale = dispatched("stale", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
 
-    emitDue(current, 0, 7);
+    long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
+
+    emitDue(current, 0, epoch);
     awaitStatus(current, InstanceStatus.SUCCESS);
-    emitDue(stale, 0, 6);
+    emitDue(stale, 0, epoch - 1);
     String after = dispatched("after", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
-    emitDue(after, 0, 7); // same partition, behind the stale one
+    emitDue(after, 0, epoch); // same partition, behind the stale one
 
     awaitStatus(after, InstanceStatus.SUCCESS);
     assertThat(new InstanceStore(runtime.dataSource()).find(stale).orElseThrow().status())
         .as("left for the new leader to emit again")
         .isEqualTo(InstanceStatus.DISPATCHED);
     assertThat(context.meters().counter("ax.dispatcher.stale.epoch.events").count()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aDueEventFromAnEpochNoLeaderHadIsIgnoredAndDoesNotMakeRealOnesStale(AxTestEnv env)
+      throws Exception {
+    open(env, Map.of());
+    StageContext context = runtime.context("disp-1");
+    closeables.add(new DispatcherStage(context).start());
+    String forged = dispatched("forged", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    String real = dispatched("real", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
+
+    emitDue(forged, 0, Long.MAX_VALUE);
+    emitDue(real, 0, epoch); // same partition, behind the forged one
+
+    awaitStatus(real, InstanceStatus.SUCCESS);
+    assertThat(new InstanceStore(runtime.dataSource()).find(forged).orElseThrow().status())
+        .as("a forged epoch claims nothing")
+        .isEqualTo(InstanceStatus.DISPATCHED);
+    assertThat(context.meters().counter("ax.dispatcher.unreadable.events").count()).isEqualTo(1.0);
+    assertThat(context.meters().counter("ax.dispatcher.stale.epoch.events").count()).isZero();
   }
 
   @Test
