@@ -20,11 +20,28 @@ public final class Database {
 
   private Database() {}
 
+  /** How long a borrow waits for a connection before it fails as an outage. */
+  public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
   /**
    * @param poolName shows in Hikari's logs and thread names, e.g. "ax-ingest"
    */
   public static HikariDataSource open(
       String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+    return open(jdbcUrl, user, password, maxPoolSize, poolName, CONNECTION_TIMEOUT);
+  }
+
+  /**
+   * As {@link #open(String, String, String, int, String)}, with its own connection timeout (tests
+   * of an outage).
+   */
+  public static HikariDataSource open(
+      String jdbcUrl,
+      String user,
+      String password,
+      int maxPoolSize,
+      String poolName,
+      Duration connectionTimeout) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setUsername(user);
@@ -36,7 +53,7 @@ public final class Database {
     // UNIX_TIMESTAMP(NOW(3)) converts through the session time zone: pin it to UTC so the
     // database clock cannot jump an hour in a DST overlap of the server's zone.
     config.setConnectionInitSql("SET time_zone = '+00:00'");
-    config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    config.setConnectionTimeout(connectionTimeout.toMillis());
     // Affected (not found) rows, so INSERT ... ON DUPLICATE KEY UPDATE reports 0 for a duplicate.
     config.addDataSourceProperty("useAffectedRows", "true");
     // Client-side prepared statements parse their SQL on every prepare unless cached, and the

@@ -1,0 +1,105 @@
+package dev.ax.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.Database;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TcpProxy;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.DatabaseCoordinates;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A real database outage is not poison: with ingest's connections cut (a TCP relay in front of the
+ * real server), commands wait, none is rejected or parked, and when the database is back every one
+ * is stored.
+ */
+@ExtendWith(AxInfraExtension.class)
+class IngestOutageIT {
+
+  private static final int COMMANDS = 20;
+
+  @Test
+  void commandsWaitOutADatabaseOutageAndNoneIsRejected(AxTestEnv env) throws Exception {
+    DatabaseCoordinates db = env.database();
+    URI target = URI.create(db.jdbcUrl().substring("jdbc:".length()));
+    try (TestRuntime runtime = TestRuntime.open(env);
+        TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+        HikariDataSource throughProxy =
+            Database.open(
+                db.jdbcUrl().replace(":" + target.getPort() + "/", ":" + proxy.port() + "/"),
+                db.user(),
+                db.password(),
+                4,
+                "ingest-through-proxy",
+                // A borrow fails after 1 s, not 10, so the outage spans several tries of the batch.
+                Duration.ofSeconds(1));
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "outage-producer");
+        TopicReader rejected =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      StageContext context =
+          new StageContext(
+              runtime.config(),
+              runtime.bootstrapServers(),
+              runtime.topics(),
+              throughProxy,
+              runtime.clock(),
+              "ingest-1",
+              new SimpleMeterRegistry());
+      try (IngestStage ingest = new IngestStage(context).start()) {
+        runtime.awaitGroupsAssigned(1, "ingest");
+        proxy.cut();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < COMMANDS; i++) {
+          String id = "outage-" + i;
+          ids.add(id);
+          producer
+              .send(
+                  new ProducerRecord<>(
+                      runtime.topics().commands(),
+                      id,
+                      command(id).getBytes(StandardCharsets.UTF_8)))
+              .get();
+        }
+
+        // Long enough for the loop to try the batch, and then its records one at a time, more
+        // than OUTAGES_BEFORE_SINGLES times.
+        await()
+            .during(Duration.ofSeconds(10))
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> rejected.poll().isEmpty());
+        assertThat(context.meters().get("ax.records.parked").counter().count()).isZero();
+        proxy.restore();
+
+        TaskStore tasks = new TaskStore(runtime.dataSource());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tasks.findAll(ids).size() == COMMANDS);
+        assertThat(rejected.poll()).isEmpty();
+        assertThat(context.meters().counter("ax.ingest.created").count()).isEqualTo(COMMANDS);
+      }
+    }
+  }
+
+  private static String command(String taskId) {
+    return "{\"v\":1,\"taskId\":\""
+        + taskId
+        + "\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":3600000},"
+        + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}";
+  }
+}
