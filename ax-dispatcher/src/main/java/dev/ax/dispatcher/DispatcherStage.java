@@ -16,6 +16,7 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
@@ -236,7 +237,7 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   public DispatcherStage start() {
-    long renewEveryMs = Math.max(1000, lease.toMillis() / 3);
+    long renewEveryMs = Math.max(1000, SaturatingMillis.toMillis(lease) / 3);
     retries.scheduleWithFixedDelay(
         this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
     retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
@@ -328,7 +329,8 @@ public final class DispatcherStage implements AutoCloseable {
       long nowMs = context.clock().millis();
       long maxTransitMs = 0;
       for (TaskDueEvent event : events) {
-        maxTransitMs = Math.max(maxTransitMs, nowMs - event.emittedAtMs());
+        maxTransitMs =
+            Math.max(maxTransitMs, SaturatingMillis.subtract(nowMs, event.emittedAtMs()));
       }
       log.debug("Polled {} due event(s), in transit up to {} ms", events.size(), maxTransitMs);
     }
@@ -383,7 +385,8 @@ public final class DispatcherStage implements AutoCloseable {
     long nowMs = context.clock().millis();
     long claimStartNanos = System.nanoTime();
     List<ClaimedInstance> won =
-        instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+        instances.claim(
+            events.keySet(), context.nodeId(), SaturatingMillis.atMs(nowMs, lease), nowMs);
     claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
     if (log.isDebugEnabled()) {
       long oldestDueMs = Long.MAX_VALUE;
@@ -469,7 +472,10 @@ public final class DispatcherStage implements AutoCloseable {
       long nowMs = context.clock().millis();
       List<ClaimedInstance> won =
           instances.claim(
-              List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+              List.of(event.instanceId()),
+              context.nodeId(),
+              SaturatingMillis.atMs(nowMs, lease),
+              nowMs);
       if (!won.isEmpty()) {
         claimed.increment(won.size());
         startRuns(won, Map.of(), CompletableFuture.completedFuture(null));
@@ -488,7 +494,8 @@ public final class DispatcherStage implements AutoCloseable {
     try {
       Set<InstanceStore.RunKey> runs = bulkheads.running();
       long nowMs = context.clock().millis();
-      int renewed = instances.renewLeases(runs, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+      int renewed =
+          instances.renewLeases(runs, context.nodeId(), SaturatingMillis.atMs(nowMs, lease), nowMs);
       if (renewed < runs.size()) {
         log.debug(
             "{} of {} run lease(s) not renewed: those runs finished or were taken back",

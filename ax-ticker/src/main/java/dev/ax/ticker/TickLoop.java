@@ -8,6 +8,7 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
 import dev.ax.ticker.fire.FirePlan;
@@ -327,7 +328,7 @@ final class TickLoop {
     for (List<NewInstance> successors : plan.successors().values()) {
       for (NewInstance successor : successors) {
         Long seq = result.created().get(successor.instanceId());
-        if (seq == null || successor.dueAtMs() >= nowMs + horizonMs) {
+        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, horizonMs)) {
           continue; // not created now (existed already), or beyond the horizon: the loader brings
           // it
         }

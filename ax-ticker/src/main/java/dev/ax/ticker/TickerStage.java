@@ -13,6 +13,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.Reaper;
@@ -184,7 +185,7 @@ public final class TickerStage implements AutoCloseable {
     if (elector.fence().isEmpty()) {
       return; // a standby holds nothing; the leader's own consumer or loader has these
     }
-    long untilMs = context.clock().millis() + horizon.toMillis();
+    long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     Set<String> taskIds = new HashSet<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       TaskScheduledEvent event;

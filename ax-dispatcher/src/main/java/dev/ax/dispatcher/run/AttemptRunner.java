@@ -8,6 +8,7 @@ import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +101,9 @@ public final class AttemptRunner implements AutoCloseable {
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
     Duration timeout = task.spec().timeout();
-    Instant deadline = Instant.ofEpochMilli(clock.millis()).plus(timeout);
+    // Saturating: a stored timeout of centuries is a deadline at the far-future bound, not a
+    // DateTimeException that would leave the claimed attempt unstarted.
+    Instant deadline = Instant.ofEpochMilli(SaturatingMillis.atMs(clock.millis(), timeout));
     ExecutionContext context =
         new ExecutionContext(
             task.spec(),
@@ -165,7 +168,7 @@ public final class AttemptRunner implements AutoCloseable {
             }
           } catch (InterruptedException | HttpTimeoutException e) {
             status = InstanceStatus.TIMEOUT;
-            error = "timed out after " + timeout.toMillis() + " ms";
+            error = "timed out after " + SaturatingMillis.toMillis(timeout) + " ms";
           } catch (Exception | LinkageError e) {
             status = InstanceStatus.FAILED;
             error = e.toString();
@@ -209,7 +212,7 @@ public final class AttemptRunner implements AutoCloseable {
                     task,
                     new Ending(
                         InstanceStatus.TIMEOUT,
-                        "timed out after " + timeout.toMillis() + " ms",
+                        "timed out after " + SaturatingMillis.toMillis(timeout) + " ms",
                         null),
                     startMs == null ? clock.millis() : startMs,
                     executor,
@@ -217,7 +220,8 @@ public final class AttemptRunner implements AutoCloseable {
                     null);
               }
             },
-            timeout.toMillis(),
+            // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
+            SaturatingMillis.toMillis(timeout),
             TimeUnit.MILLISECONDS));
     // A quick run may have settled before its timer existed, so it could not cancel it: cancel
     // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either

@@ -12,6 +12,7 @@ import dev.ax.common.schedule.Slots;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public final class FirePlanner {
   public FirePlanner(FireTimes fireTimes, Duration misfireThreshold) {
     this.fireTimes = fireTimes;
     this.misfires = new MisfirePlanner(misfireThreshold);
-    this.misfireThresholdMs = misfireThreshold.toMillis();
+    this.misfireThresholdMs = SaturatingMillis.toMillis(misfireThreshold);
   }
 
   /**
@@ -125,12 +126,13 @@ public final class FirePlanner {
       return true;
     }
     long slotMs = slotOf(row);
-    if (row.dueAtMs() - slotMs > misfireThresholdMs) {
+    // Saturating: both come from stored rows and may be anything.
+    if (SaturatingMillis.subtract(row.dueAtMs(), slotMs) > misfireThresholdMs) {
       return true; // a catch-up instance: fires, does not extend the chain
     }
     Instant slot = Instant.ofEpochMilli(slotMs);
     Slots slots = fireTimes.slots(trigger, slot);
-    if (nowMs - row.dueAtMs() <= misfireThresholdMs) {
+    if (SaturatingMillis.subtract(nowMs, row.dueAtMs()) <= misfireThresholdMs) {
       slots
           .nextAfter(slot)
           .ifPresent(
