@@ -158,6 +158,8 @@ public final class DispatcherStage implements AutoCloseable {
             context.config().get(ConfigKeys.DISPATCHER_GROUP_THREADS),
             threads,
             queue,
+            context.config().get(ConfigKeys.DISPATCHER_MAX_GROUPS),
+            AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
             recorder::accept);
     this.pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claimed = context.meters().counter("ax.dispatcher.claimed");
@@ -348,11 +350,13 @@ public final class DispatcherStage implements AutoCloseable {
             newestEpoch);
         continue;
       }
-      String group =
+      // Held by pool name, not raw group: a bounded set of keys, and a task group can never be
+      // mistaken for the retry pool (poolFor never returns it).
+      String pool =
           retried.get(i)
               ? Bulkheads.RETRY_GROUP
-              : groups.getOrDefault(event.taskId(), TaskSpec.DEFAULT_GROUP);
-      held.add(group, event);
+              : bulkheads.poolFor(groups.getOrDefault(event.taskId(), TaskSpec.DEFAULT_GROUP));
+      held.add(pool, event);
     }
     drainHeld();
   }
@@ -508,7 +512,7 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   /**
-   * @param groupOfInstance the bulkhead each instance was admitted to; by default its task's group
+   * @param groupOfInstance the pool each instance was admitted to; by default its task's group's
    * @param prefetch the read of these instances' specs started before the claim
    */
   private void startRuns(
@@ -523,13 +527,14 @@ public final class DispatcherStage implements AutoCloseable {
       StoredTask task = specOfTask.get(instance.taskId());
       if (task == null) {
         bulkheads
-            .runnerFor(TaskSpec.DEFAULT_GROUP)
+            .runnerFor(bulkheads.poolFor(TaskSpec.DEFAULT_GROUP))
             .fail(instance, "unknown", "task " + instance.taskId() + " not found");
         continue;
       }
       AttemptRunner runner =
           bulkheads.runnerFor(
-              groupOfInstance.getOrDefault(instance.instanceId(), task.spec().group()));
+              groupOfInstance.getOrDefault(
+                  instance.instanceId(), bulkheads.poolFor(task.spec().group())));
       Optional<TaskExecutor> executor = registry.find(task.spec().executor());
       if (executor.isEmpty()) {
         runner.fail(

@@ -270,7 +270,14 @@ public final class ConfigKeys {
           "",
           1,
           4096,
-          "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts.");
+          "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts, `__overflow` the pool shared by groups beyond AX_DISPATCHER_MAX_GROUPS.");
+  public static final ConfigKey<Integer> DISPATCHER_MAX_GROUPS =
+      ConfigKey.integer(
+          "AX_DISPATCHER_MAX_GROUPS",
+          64,
+          1,
+          10_000,
+          "Task groups that get a worker pool (bulkhead) of their own in one dispatcher, the first ones seen; later groups share one overflow pool (`__overflow`, sized like a group), so the number of pools and threads stays bounded whatever groups producers invent. Idle pool threads end after 60 s.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
       ConfigKey.integer(
           "AX_DISPATCHER_QUEUE",
@@ -379,6 +386,7 @@ public final class ConfigKeys {
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,
+            DISPATCHER_MAX_GROUPS,
             DISPATCHER_HOLD_FOR,
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,
