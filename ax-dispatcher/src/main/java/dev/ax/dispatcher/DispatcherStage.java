@@ -127,7 +127,10 @@ public final class DispatcherStage implements AutoCloseable {
   public DispatcherStage(StageContext context, ExecutorRegistry registry) {
     this.context = context;
     this.instances = new InstanceStore(context.dataSource());
-    this.specs = new TaskSpecs(new TaskStore(context.dataSource()));
+    this.specs =
+        new TaskSpecs(
+            new TaskStore(context.dataSource()),
+            context.config().get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     this.tasks = new TaskStore(context.dataSource());
     this.registry = registry;
     this.lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);

@@ -84,7 +84,9 @@ public final class TickerStage implements AutoCloseable {
             config.get(ConfigKeys.TICKER_LEASE),
             config.get(ConfigKeys.TICKER_HEARTBEAT),
             System::nanoTime);
-    this.port = new StoreTickerPort(instances, tasks, emitter, 100_000);
+    this.port =
+        new StoreTickerPort(
+            instances, tasks, emitter, 100_000, config.get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     this.loop =
         new TickLoop(
             context.clock(),

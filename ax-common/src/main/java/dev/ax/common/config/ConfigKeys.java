@@ -271,6 +271,13 @@ public final class ConfigKeys {
           1,
           4096,
           "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts, `__overflow` the pool shared by groups beyond AX_DISPATCHER_MAX_GROUPS.");
+  public static final ConfigKey<Integer> SPEC_CACHE_MAX_BYTES =
+      ConfigKey.integer(
+          "AX_SPEC_CACHE_MAX_BYTES",
+          64 * 1024 * 1024,
+          1024 * 1024,
+          Integer.MAX_VALUE,
+          "Most bytes of task specs the ticker and each dispatcher keep cached (each spec weighs its JSON length plus 256); the least recently used are read again when needed.");
   public static final ConfigKey<Integer> DISPATCHER_MAX_GROUPS =
       ConfigKey.integer(
           "AX_DISPATCHER_MAX_GROUPS",
@@ -387,6 +394,7 @@ public final class ConfigKeys {
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,
             DISPATCHER_MAX_GROUPS,
+            SPEC_CACHE_MAX_BYTES,
             DISPATCHER_HOLD_FOR,
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,
