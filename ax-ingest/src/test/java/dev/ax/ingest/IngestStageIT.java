@@ -209,4 +209,52 @@ class IngestStageIT {
       assertThat(records.get(0).headers().lastHeader(RejectHeaders.TRACE_ID)).isNotNull();
     }
   }
+
+  @Test
+  void aCreateBeyondTheGroupsActiveTaskLimitIsRejectedWithTheCounts() throws Exception {
+    ingest.close(); // this test's ingest runs with a low limit
+    StageContext limited =
+        runtime.context("ingest-limited", Map.of("AX_MAX_ACTIVE_TASKS_PER_GROUP", "3"));
+    ingest = new IngestStage(limited).start();
+    for (int i = 0; i < 5; i++) {
+      send("capped-" + i, inGroup("capped-" + i, "capped"));
+    }
+    send("free-0", inGroup("free-0", "free"));
+
+    try (TopicReader rejected =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  limited.meters().counter("ax.ingest.created").count()
+                          + limited.meters().counter("ax.ingest.rejected").count()
+                      == 6);
+      await().atMost(DEADLINE).until(() -> rejected.poll().size() >= 2);
+      List<String> reasons =
+          rejected.poll().stream()
+              .map(
+                  r ->
+                      new String(
+                          r.headers().lastHeader(RejectHeaders.REASON).value(),
+                          StandardCharsets.UTF_8))
+              .toList();
+      assertThat(reasons)
+          .containsExactly(
+              "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)",
+              "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)");
+    }
+    assertThat(limited.meters().counter("ax.ingest.created").count()).isEqualTo(4);
+    assertThat(new TaskStore(runtime.dataSource()).countActiveByGroup(List.of("capped", "free")))
+        .containsEntry("capped", 3L)
+        .containsEntry("free", 1L);
+  }
+
+  private static String inGroup(String taskId, String group) {
+    return """
+        {"v":1,"taskId":"%s","group":"%s","trigger":{"type":"ONCE","delayMs":600000},
+         "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":5000}
+        """
+        .formatted(taskId, group);
+  }
 }

@@ -104,6 +104,13 @@ public final class ConfigKeys {
           Duration.ofHours(1),
           "Ingest announces instances due within this horizon on ax.task.scheduled.");
 
+  public static final ConfigKey<Integer> MAX_ACTIVE_TASKS_PER_GROUP =
+      ConfigKey.integer(
+          "AX_MAX_ACTIVE_TASKS_PER_GROUP",
+          100_000,
+          1,
+          Integer.MAX_VALUE,
+          "Most active tasks one task group may hold (not cancelled; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
   public static final ConfigKey<Duration> TICKER_HORIZON =
       ConfigKey.duration(
           "AX_TICKER_HORIZON",
@@ -368,6 +375,7 @@ public final class ConfigKeys {
             DEFAULT_TIMEOUT,
             SHUTDOWN_GRACE,
             INGEST_ANNOUNCE_HORIZON,
+            MAX_ACTIVE_TASKS_PER_GROUP,
             TICKER_HORIZON,
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,
