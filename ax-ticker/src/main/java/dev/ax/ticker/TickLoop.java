@@ -296,6 +296,15 @@ final class TickLoop {
         lateness.record(nowMs - instance.dueAtMs());
       }
       holdSuccessors(plan, result, tasks, nowMs);
+      // Once per task: its last row moved, so nothing of it is planned again.
+      plan.chainsEnded()
+          .forEach(
+              (instanceId, taskId) ->
+                  log.warn(
+                      "Task {} has no fire time after {}: its chain ends there (a cron whose"
+                          + " years are over, or a FIXED_RATE slot beyond the year 9999)",
+                      taskId,
+                      instanceId));
       List<StoredTask> done = new ArrayList<>();
       for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
         for (DueInstance instance : settled) {

@@ -104,6 +104,7 @@ public final class FirePlanner {
         if (spec.concurrencyPolicy() == ConcurrencyPolicy.DELAY) {
           plan.delay.add(row.seq());
           plan.successorsByInstanceId.remove(row.instanceId());
+          plan.chainsEndedByInstanceId.remove(row.instanceId()); // looked at again later
         } else {
           plan.skip(SKIP_CONCURRENT, row.seq());
         }
@@ -133,12 +134,13 @@ public final class FirePlanner {
     Instant slot = Instant.ofEpochMilli(slotMs);
     Slots slots = fireTimes.slots(trigger, slot);
     if (SaturatingMillis.subtract(nowMs, row.dueAtMs()) <= misfireThresholdMs) {
-      slots
-          .nextAfter(slot)
-          .ifPresent(
-              next ->
-                  addSuccessor(
-                      plan, row, task, next.toEpochMilli(), next.toEpochMilli(), REASON_NEXT));
+      Optional<Instant> next = slots.nextAfter(slot);
+      if (next.isPresent()) {
+        addSuccessor(
+            plan, row, task, next.get().toEpochMilli(), next.get().toEpochMilli(), REASON_NEXT);
+      } else {
+        plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
+      }
       return true;
     }
     CatchUp catchUp =
@@ -164,8 +166,12 @@ public final class FirePlanner {
           firing.kind() == Firing.Kind.ON_TIME ? REASON_NEXT : REASON_CATCH_UP);
     }
     Optional<Instant> next = catchUp.next();
-    next.ifPresent(
-        n -> addSuccessor(plan, row, task, n.toEpochMilli(), n.toEpochMilli(), REASON_NEXT));
+    if (next.isPresent()) {
+      long nextMs = next.get().toEpochMilli();
+      addSuccessor(plan, row, task, nextMs, nextMs, REASON_NEXT);
+    } else {
+      plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
+    }
     if (!rowFires) {
       plan.skip(
           switch (task.spec().misfirePolicy()) {

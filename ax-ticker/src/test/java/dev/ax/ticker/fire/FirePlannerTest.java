@@ -85,6 +85,7 @@ class FirePlannerTest {
             T0 + 20);
 
     assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.chainsEnded()).isEmpty();
     assertThat(plan.successorsOf(row.instanceId()))
         .singleElement()
         .satisfies(
@@ -271,6 +272,7 @@ class FirePlannerTest {
 
       assertThat(plan.dispatch()).containsExactly(1L);
       assertThat(successorIds(plan)).isEmpty();
+      assertThat(plan.chainsEnded()).containsExactly(Map.entry("r@" + T0, "r"));
     }
   }
 
