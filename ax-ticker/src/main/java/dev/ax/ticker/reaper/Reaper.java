@@ -102,6 +102,14 @@ public final class Reaper {
       if (task != null && task.spec().trigger() instanceof Trigger.FixedDelay delay) {
         // The chainer's computation: a next firing beyond the far-future bound is parked there.
         long dueAtMs = FireTimes.afterRunEndedMs(delay, chain.lastFinishedAtMs());
+        if (SaturatingMillis.isNever(dueAtMs)) {
+          // Once per task: the parked instance mends the chain, so the reaper does not see it
+          // again.
+          log.warn(
+              "Task {}: the next fixed-delay firing lies beyond the year 9999; the repaired chain"
+                  + " is parked there and never fires",
+              chain.taskId());
+        }
         next.add(
             new NewInstance(
                 InstanceIds.of(chain.taskId(), dueAtMs),
