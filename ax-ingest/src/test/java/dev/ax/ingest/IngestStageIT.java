@@ -257,4 +257,52 @@ class IngestStageIT {
         """
         .formatted(taskId, group);
   }
+
+  /**
+   * Values that overflowed used to fail the whole batch, over and over: a ONCE delay of
+   * Long.MAX_VALUE ms (ArithmeticException) and a long valid cron whose trigger-group key did not
+   * fit its column. Now each is either stored or rejected on its own, and the rest of the batch is
+   * stored. (Whether the command reader rejects them first is its business, not this test's.)
+   */
+  @Test
+  void valuesThatOverflowNeitherThrowNorFailTheBatch() throws Exception {
+    String longCron =
+        String.join(
+            " ",
+            list(0, 59),
+            list(0, 59),
+            list(0, 23),
+            list(1, 31),
+            list(1, 12),
+            "?",
+            list(2026, 2099));
+    send("forever", command("forever", Long.MAX_VALUE));
+    send(
+        "long-cron",
+        """
+        {"v":1,"taskId":"long-cron","trigger":{"type":"CRON","expression":"%s"},
+         "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":5000}
+        """
+            .formatted(longCron));
+    send("after", command("after", 60_000));
+
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                context.meters().counter("ax.ingest.created").count()
+                        + context.meters().counter("ax.ingest.rejected").count()
+                    == 3);
+    TaskStore tasks = new TaskStore(runtime.dataSource());
+    assertThat(tasks.find("after")).isPresent();
+    assertThat(tasks.find("forever")).as("a ONCE that never fires is not stored").isEmpty();
+  }
+
+  private static String list(int from, int to) {
+    StringBuilder values = new StringBuilder();
+    for (int v = from; v <= to; v++) {
+      values.append(v == from ? "" : ",").append(v);
+    }
+    return values.toString();
+  }
 }
