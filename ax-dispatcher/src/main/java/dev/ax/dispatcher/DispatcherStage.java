@@ -81,6 +81,9 @@ public final class DispatcherStage implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DispatcherStage.class);
   private static final int MAX_POLL_RECORDS = 500;
 
+  /** The furthest ahead of this node's clock a due event may be and still get a timed re-claim. */
+  static final Duration MAX_EARLY_CLAIM_WAIT = Duration.ofSeconds(60);
+
   private final StageContext context;
   private final InstanceStore instances;
   private final TaskStore tasks;
@@ -405,7 +408,7 @@ public final class DispatcherStage implements AutoCloseable {
           won.size(),
           events.size(),
           (System.nanoTime() - claimStartNanos) / 1_000_000,
-          nowMs - oldestDueMs);
+          SaturatingMillis.subtract(nowMs, oldestDueMs));
     }
     claimed.increment(won.size());
     conflicts.increment(events.size() - won.size());
@@ -457,7 +460,9 @@ public final class DispatcherStage implements AutoCloseable {
   /**
    * Events whose instance was not claimed because, on this node's clock, it is not due yet (the
    * ticker's clock is a little ahead): claimed again at their due time instead of waiting for the
-   * reaper.
+   * reaper. Only those due within {@link #MAX_EARLY_CLAIM_WAIT}: an event due further ahead is not
+   * clock skew but a bogus or foreign message, and a timer held for it until then would be memory
+   * nobody bounds; the reaper re-emits its instance if it really is unclaimed.
    */
   private void retryNotYetDue(
       Map<String, TaskDueEvent> events, List<ClaimedInstance> won, long nowMs) {
@@ -467,8 +472,10 @@ public final class DispatcherStage implements AutoCloseable {
     Set<String> wonIds = new HashSet<>();
     won.forEach(c -> wonIds.add(c.instanceId()));
     for (TaskDueEvent event : events.values()) {
-      if (!wonIds.contains(event.instanceId()) && event.dueAtMs() > nowMs) {
-        long delayMs = event.dueAtMs() - nowMs;
+      long delayMs = SaturatingMillis.subtract(event.dueAtMs(), nowMs);
+      if (!wonIds.contains(event.instanceId())
+          && delayMs > 0
+          && delayMs <= MAX_EARLY_CLAIM_WAIT.toMillis()) {
         retries.schedule(() -> claimAndRunQuietly(event), delayMs, TimeUnit.MILLISECONDS);
       }
     }
