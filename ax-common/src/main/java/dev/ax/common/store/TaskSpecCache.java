@@ -63,9 +63,19 @@ public final class TaskSpecCache {
    * which costs far more than writing the JSON).
    */
   static int weightOf(StoredTask task) {
-    long json = AxJson.writeString(TaskSpecJson.write(task.spec())).length();
+    long json;
+    try {
+      json = AxJson.writeString(TaskSpecJson.write(task.spec())).length();
+    } catch (RuntimeException e) {
+      // A spec built in code (not read from its JSON) may hold a value its JSON form cannot
+      // express; caching it must not throw on the hot path, so it weighs as a large spec.
+      json = UNWRITABLE_SPEC_BYTES;
+    }
     return (int) Math.min(Integer.MAX_VALUE, json + ENTRY_OVERHEAD_BYTES);
   }
+
+  /** The weight assumed for a spec whose JSON cannot be written. */
+  static final int UNWRITABLE_SPEC_BYTES = 1024 * 1024;
 
   /** What the cached specs weigh now, after pending evictions. */
   public long weightBytes() {

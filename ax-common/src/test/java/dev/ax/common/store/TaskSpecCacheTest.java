@@ -63,4 +63,24 @@ class TaskSpecCacheTest {
     assertThat(cache.unseen(List.of("a", "b", "c", "d"))).containsExactly("d");
     assertThat(cache.of(tasks, t -> t.spec().taskId(), StoredTask::version)).hasSize(3);
   }
+
+  @Test
+  void aSpecWhoseJsonCannotBeWrittenWeighsAsALargeOne() {
+    StoredTask unwritable =
+        new StoredTask(
+            new TaskSpec(
+                "odd",
+                "default",
+                new Trigger.FixedRate(Duration.ofSeconds(Long.MAX_VALUE), null),
+                ExecutorSpec.inProcess("noop"),
+                Duration.ofSeconds(5),
+                RetryPolicy.DEFAULT,
+                Map.of()),
+            1,
+            "ACTIVE",
+            "trace");
+
+    assertThat(TaskSpecCache.weightOf(unwritable))
+        .isEqualTo(TaskSpecCache.UNWRITABLE_SPEC_BYTES + TaskSpecCache.ENTRY_OVERHEAD_BYTES);
+  }
 }
