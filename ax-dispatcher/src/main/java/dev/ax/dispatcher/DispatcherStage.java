@@ -18,6 +18,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
@@ -82,6 +83,9 @@ public final class DispatcherStage implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DispatcherStage.class);
   private static final int MAX_POLL_RECORDS = 500;
 
+  /** The furthest ahead of this node's clock a due event may be and still get a timed re-claim. */
+  static final Duration MAX_EARLY_CLAIM_WAIT = Duration.ofSeconds(60);
+
   private final StageContext context;
   private final InstanceStore instances;
   private final TaskStore tasks;
@@ -138,7 +142,10 @@ public final class DispatcherStage implements AutoCloseable {
     this.context = context;
     this.instances = new InstanceStore(context.dataSource());
     this.leases = new LeaseStore(context.dataSource());
-    this.specs = new TaskSpecs(new TaskStore(context.dataSource()));
+    this.specs =
+        new TaskSpecs(
+            new TaskStore(context.dataSource()),
+            context.config().get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     this.tasks = new TaskStore(context.dataSource());
     this.registry = registry;
     this.lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
@@ -169,6 +176,8 @@ public final class DispatcherStage implements AutoCloseable {
             context.config().get(ConfigKeys.DISPATCHER_GROUP_THREADS),
             threads,
             queue,
+            context.config().get(ConfigKeys.DISPATCHER_MAX_GROUPS),
+            AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
             recorder::accept);
     this.pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claimed = context.meters().counter("ax.dispatcher.claimed");
@@ -249,7 +258,7 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   public DispatcherStage start() {
-    long renewEveryMs = Math.max(1000, lease.toMillis() / 3);
+    long renewEveryMs = Math.max(1000, SaturatingMillis.toMillis(lease) / 3);
     retries.scheduleWithFixedDelay(
         this::renewLeases, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
     retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
@@ -361,7 +370,8 @@ public final class DispatcherStage implements AutoCloseable {
       long nowMs = context.clock().millis();
       long maxTransitMs = 0;
       for (TaskDueEvent event : events) {
-        maxTransitMs = Math.max(maxTransitMs, nowMs - event.emittedAtMs());
+        maxTransitMs =
+            Math.max(maxTransitMs, SaturatingMillis.subtract(nowMs, event.emittedAtMs()));
       }
       log.debug("Polled {} due event(s), in transit up to {} ms", events.size(), maxTransitMs);
     }
@@ -379,11 +389,13 @@ public final class DispatcherStage implements AutoCloseable {
             newestEpoch);
         continue;
       }
-      String group =
+      // Held by pool name, not raw group: a bounded set of keys, and a task group can never be
+      // mistaken for the retry pool (poolFor never returns it).
+      String pool =
           retried.get(i)
               ? Bulkheads.RETRY_GROUP
-              : groups.getOrDefault(event.taskId(), TaskSpec.DEFAULT_GROUP);
-      held.add(group, event);
+              : bulkheads.poolFor(groups.getOrDefault(event.taskId(), TaskSpec.DEFAULT_GROUP));
+      held.add(pool, event);
     }
     drainHeld();
   }
@@ -416,7 +428,8 @@ public final class DispatcherStage implements AutoCloseable {
     long nowMs = context.clock().millis();
     long claimStartNanos = System.nanoTime();
     List<ClaimedInstance> won =
-        instances.claim(events.keySet(), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+        instances.claim(
+            events.keySet(), context.nodeId(), SaturatingMillis.atMs(nowMs, lease), nowMs);
     claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
     if (log.isDebugEnabled()) {
       long oldestDueMs = Long.MAX_VALUE;
@@ -428,7 +441,7 @@ public final class DispatcherStage implements AutoCloseable {
           won.size(),
           events.size(),
           (System.nanoTime() - claimStartNanos) / 1_000_000,
-          nowMs - oldestDueMs);
+          SaturatingMillis.subtract(nowMs, oldestDueMs));
     }
     claimed.increment(won.size());
     conflicts.increment(events.size() - won.size());
@@ -480,7 +493,9 @@ public final class DispatcherStage implements AutoCloseable {
   /**
    * Events whose instance was not claimed because, on this node's clock, it is not due yet (the
    * ticker's clock is a little ahead): claimed again at their due time instead of waiting for the
-   * reaper.
+   * reaper. Only those due within {@link #MAX_EARLY_CLAIM_WAIT}: an event due further ahead is not
+   * clock skew but a bogus or foreign message, and a timer held for it until then would be memory
+   * nobody bounds; the reaper re-emits its instance if it really is unclaimed.
    */
   private void retryNotYetDue(
       Map<String, TaskDueEvent> events, List<ClaimedInstance> won, long nowMs) {
@@ -490,8 +505,10 @@ public final class DispatcherStage implements AutoCloseable {
     Set<String> wonIds = new HashSet<>();
     won.forEach(c -> wonIds.add(c.instanceId()));
     for (TaskDueEvent event : events.values()) {
-      if (!wonIds.contains(event.instanceId()) && event.dueAtMs() > nowMs) {
-        long delayMs = event.dueAtMs() - nowMs;
+      long delayMs = SaturatingMillis.subtract(event.dueAtMs(), nowMs);
+      if (!wonIds.contains(event.instanceId())
+          && delayMs > 0
+          && delayMs <= MAX_EARLY_CLAIM_WAIT.toMillis()) {
         retries.schedule(() -> claimAndRunQuietly(event), delayMs, TimeUnit.MILLISECONDS);
       }
     }
@@ -502,7 +519,10 @@ public final class DispatcherStage implements AutoCloseable {
       long nowMs = context.clock().millis();
       List<ClaimedInstance> won =
           instances.claim(
-              List.of(event.instanceId()), context.nodeId(), nowMs + lease.toMillis(), nowMs);
+              List.of(event.instanceId()),
+              context.nodeId(),
+              SaturatingMillis.atMs(nowMs, lease),
+              nowMs);
       if (!won.isEmpty()) {
         claimed.increment(won.size());
         startRuns(won, Map.of(), CompletableFuture.completedFuture(null));
@@ -521,7 +541,8 @@ public final class DispatcherStage implements AutoCloseable {
     try {
       Set<InstanceStore.RunKey> runs = bulkheads.running();
       long nowMs = context.clock().millis();
-      int renewed = instances.renewLeases(runs, context.nodeId(), nowMs + lease.toMillis(), nowMs);
+      int renewed =
+          instances.renewLeases(runs, context.nodeId(), SaturatingMillis.atMs(nowMs, lease), nowMs);
       if (renewed < runs.size()) {
         log.debug(
             "{} of {} run lease(s) not renewed: those runs finished or were taken back",
@@ -534,7 +555,7 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   /**
-   * @param groupOfInstance the bulkhead each instance was admitted to; by default its task's group
+   * @param groupOfInstance the pool each instance was admitted to; by default its task's group's
    * @param prefetch the read of these instances' specs started before the claim
    */
   private void startRuns(
@@ -549,13 +570,14 @@ public final class DispatcherStage implements AutoCloseable {
       StoredTask task = specOfTask.get(instance.taskId());
       if (task == null) {
         bulkheads
-            .runnerFor(TaskSpec.DEFAULT_GROUP)
+            .runnerFor(bulkheads.poolFor(TaskSpec.DEFAULT_GROUP))
             .fail(instance, "unknown", "task " + instance.taskId() + " not found");
         continue;
       }
       AttemptRunner runner =
           bulkheads.runnerFor(
-              groupOfInstance.getOrDefault(instance.instanceId(), task.spec().group()));
+              groupOfInstance.getOrDefault(
+                  instance.instanceId(), bulkheads.poolFor(task.spec().group())));
       Optional<TaskExecutor> executor = registry.find(task.spec().executor());
       if (executor.isEmpty()) {
         runner.fail(

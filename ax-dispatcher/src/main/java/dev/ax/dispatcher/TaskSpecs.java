@@ -45,8 +45,11 @@ final class TaskSpecs implements AutoCloseable {
             return t;
           });
 
-  TaskSpecs(TaskStore tasks) {
-    this.cache = new TaskSpecCache(tasks, MAX_CACHED);
+  /**
+   * @param maxBytes the most the cached specs weigh ({@code AX_SPEC_CACHE_MAX_BYTES})
+   */
+  TaskSpecs(TaskStore tasks, long maxBytes) {
+    this.cache = new TaskSpecCache(tasks, MAX_CACHED, maxBytes);
   }
 
   /** Starts reading the specs of those of {@code taskIds} never read before; returns at once. */

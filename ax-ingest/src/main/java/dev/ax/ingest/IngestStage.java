@@ -76,6 +76,7 @@ public final class IngestStage implements AutoCloseable {
   private final Counter duplicates;
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
+  private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -89,6 +90,8 @@ public final class IngestStage implements AutoCloseable {
     this.reader = new CommandReader(context.config().get(ConfigKeys.DEFAULT_TIMEOUT));
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
+    this.activeTaskLimit =
+        new ActiveTaskLimit(tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP));
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
     this.received = context.meters().counter("ax.ingest.received");
     this.rejected = context.meters().counter("ax.ingest.rejected");
@@ -163,9 +166,14 @@ public final class IngestStage implements AutoCloseable {
 
     // Acceptance time: after parsing, so a delay counts from when the task is being stored.
     long nowMs = context.clock().millis();
+    Map<Integer, String> overLimit = activeTaskLimit.rejections(accepted);
     List<NewTask> newTasks = new ArrayList<>(accepted.size());
     for (int i = 0; i < accepted.size(); i++) {
       TaskCommand command = accepted.get(i);
+      if (overLimit.containsKey(i)) {
+        sends.add(reject(acceptedRecords.get(i), overLimit.get(i)));
+        continue;
+      }
       if (command.spec().trigger() instanceof Trigger.Dependency) {
         // Runs when its upstreams succeed; no first instance.
         newTasks.add(new NewTask(command.spec(), command.traceId(), nowMs));

@@ -209,4 +209,100 @@ class IngestStageIT {
       assertThat(records.get(0).headers().lastHeader(RejectHeaders.TRACE_ID)).isNotNull();
     }
   }
+
+  @Test
+  void aCreateBeyondTheGroupsActiveTaskLimitIsRejectedWithTheCounts() throws Exception {
+    ingest.close(); // this test's ingest runs with a low limit
+    StageContext limited =
+        runtime.context("ingest-limited", Map.of("AX_MAX_ACTIVE_TASKS_PER_GROUP", "3"));
+    ingest = new IngestStage(limited).start();
+    for (int i = 0; i < 5; i++) {
+      send("capped-" + i, inGroup("capped-" + i, "capped"));
+    }
+    send("free-0", inGroup("free-0", "free"));
+
+    try (TopicReader rejected =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  limited.meters().counter("ax.ingest.created").count()
+                          + limited.meters().counter("ax.ingest.rejected").count()
+                      == 6);
+      await().atMost(DEADLINE).until(() -> rejected.poll().size() >= 2);
+      List<String> reasons =
+          rejected.poll().stream()
+              .map(
+                  r ->
+                      new String(
+                          r.headers().lastHeader(RejectHeaders.REASON).value(),
+                          StandardCharsets.UTF_8))
+              .toList();
+      assertThat(reasons)
+          .containsExactly(
+              "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)",
+              "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)");
+    }
+    assertThat(limited.meters().counter("ax.ingest.created").count()).isEqualTo(4);
+    assertThat(new TaskStore(runtime.dataSource()).countActiveByGroup(List.of("capped", "free")))
+        .containsEntry("capped", 3L)
+        .containsEntry("free", 1L);
+  }
+
+  private static String inGroup(String taskId, String group) {
+    return """
+        {"v":1,"taskId":"%s","group":"%s","trigger":{"type":"ONCE","delayMs":600000},
+         "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":5000}
+        """
+        .formatted(taskId, group);
+  }
+
+  /**
+   * Values that overflowed used to fail the whole batch, over and over: a ONCE delay of
+   * Long.MAX_VALUE ms (ArithmeticException) and a long valid cron whose trigger-group key did not
+   * fit its column. Now each is either stored or rejected on its own, and the rest of the batch is
+   * stored. (Whether the command reader rejects them first is its business, not this test's.)
+   */
+  @Test
+  void valuesThatOverflowNeitherThrowNorFailTheBatch() throws Exception {
+    String longCron =
+        String.join(
+            " ",
+            list(0, 59),
+            list(0, 59),
+            list(0, 23),
+            list(1, 31),
+            list(1, 12),
+            "?",
+            list(2026, 2099));
+    send("forever", command("forever", Long.MAX_VALUE));
+    send(
+        "long-cron",
+        """
+        {"v":1,"taskId":"long-cron","trigger":{"type":"CRON","expression":"%s"},
+         "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":5000}
+        """
+            .formatted(longCron));
+    send("after", command("after", 60_000));
+
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                context.meters().counter("ax.ingest.created").count()
+                        + context.meters().counter("ax.ingest.rejected").count()
+                    == 3);
+    TaskStore tasks = new TaskStore(runtime.dataSource());
+    assertThat(tasks.find("after")).isPresent();
+    assertThat(tasks.find("forever")).as("a ONCE that never fires is not stored").isEmpty();
+  }
+
+  private static String list(int from, int to) {
+    StringBuilder values = new StringBuilder();
+    for (int v = from; v <= to; v++) {
+      values.append(v == from ? "" : ",").append(v);
+    }
+    return values.toString();
+  }
 }

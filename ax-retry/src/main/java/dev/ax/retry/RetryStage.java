@@ -12,6 +12,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.SwitchStore;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
 import io.micrometer.core.instrument.Counter;
@@ -172,7 +173,7 @@ public final class RetryStage implements AutoCloseable {
 
   /** Retry events as failures happen: those due within the horizon go to the wheel now. */
   private void take(ConsumerRecords<String, byte[]> records) {
-    long untilMs = context.clock().millis() + horizon.toMillis();
+    long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     for (ConsumerRecord<String, byte[]> record : records) {
       TaskRetryEvent event;
       try {
@@ -199,7 +200,7 @@ public final class RetryStage implements AutoCloseable {
       if (partitions < 1 || ownedPartitions.isEmpty()) {
         return;
       }
-      long untilMs = context.clock().millis() + horizon.toMillis();
+      long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
       int offered = 0;
       for (InstanceStore.PendingRetry retry : instances.findPendingRetries(untilMs, MAX_PENDING)) {
         if (ownedPartitions.contains(partitionOf(retry.taskId(), partitions))

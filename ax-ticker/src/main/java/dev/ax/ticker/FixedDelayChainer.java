@@ -15,8 +15,8 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,7 +50,6 @@ final class FixedDelayChainer {
   private final String scheduledTopic;
   private final String actor;
   private final Clock clock;
-  private final FireTimes fireTimes = new FireTimes();
 
   FixedDelayChainer(
       TaskStore tasks,
@@ -116,8 +115,17 @@ final class FixedDelayChainer {
       if (!instances.findScheduledOf(event.taskId()).isEmpty()) {
         continue; // the chain already has its next firing
       }
-      long dueAtMs =
-          fireTimes.afterRunEnded(delay, Instant.ofEpochMilli(event.finishedAtMs())).toEpochMilli();
+      long dueAtMs = FireTimes.afterRunEndedMs(delay, event.finishedAtMs());
+      if (SaturatingMillis.isNever(dueAtMs)) {
+        // Once per task: the parked instance below ends the chain, so no later event comes.
+        log.warn(
+            "Task {}: the next fixed-delay firing ({} ms after {}) lies beyond the year 9999; it is"
+                + " parked there and never fires [traceId={}]",
+            event.taskId(),
+            SaturatingMillis.toMillis(delay.interval()),
+            event.finishedAtMs(),
+            event.traceId());
+      }
       String instanceId = InstanceIds.of(event.taskId(), dueAtMs);
       next.add(
           new NewInstance(

@@ -24,10 +24,14 @@ final class StoreTickerPort implements TickerPort {
   private final TaskSpecCache specs;
 
   StoreTickerPort(
-      InstanceStore instances, TaskStore tasks, DueEmitter emitter, long maxCachedSpecs) {
+      InstanceStore instances,
+      TaskStore tasks,
+      DueEmitter emitter,
+      long maxCachedSpecs,
+      long maxCachedSpecBytes) {
     this.instances = instances;
     this.emitter = emitter;
-    this.specs = new TaskSpecCache(tasks, maxCachedSpecs);
+    this.specs = new TaskSpecCache(tasks, maxCachedSpecs, maxCachedSpecBytes);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
 import dev.ax.ticker.fire.FirePlan;
@@ -295,6 +296,15 @@ final class TickLoop {
         lateness.record(nowMs - instance.dueAtMs());
       }
       holdSuccessors(plan, result, tasks, nowMs);
+      // Once per task: its last row moved, so nothing of it is planned again.
+      plan.chainsEnded()
+          .forEach(
+              (instanceId, taskId) ->
+                  log.warn(
+                      "Task {} has no fire time after {}: its chain ends there (a cron whose"
+                          + " years are over, or a FIXED_RATE slot beyond the year 9999)",
+                      taskId,
+                      instanceId));
       List<StoredTask> done = new ArrayList<>();
       for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
         for (DueInstance instance : settled) {
@@ -327,7 +337,7 @@ final class TickLoop {
     for (List<NewInstance> successors : plan.successors().values()) {
       for (NewInstance successor : successors) {
         Long seq = result.created().get(successor.instanceId());
-        if (seq == null || successor.dueAtMs() >= nowMs + horizonMs) {
+        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, horizonMs)) {
           continue; // not created now (existed already), or beyond the horizon: the loader brings
           // it
         }

@@ -14,6 +14,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.Reaper;
@@ -84,7 +85,9 @@ public final class TickerStage implements AutoCloseable {
             config.get(ConfigKeys.TICKER_LEASE),
             config.get(ConfigKeys.TICKER_HEARTBEAT),
             System::nanoTime);
-    this.port = new StoreTickerPort(instances, tasks, emitter, 100_000);
+    this.port =
+        new StoreTickerPort(
+            instances, tasks, emitter, 100_000, config.get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     this.loop =
         new TickLoop(
             context.clock(),
@@ -188,7 +191,7 @@ public final class TickerStage implements AutoCloseable {
     if (elector.fence().isEmpty()) {
       return; // a standby holds nothing; the leader's own consumer or loader has these
     }
-    long untilMs = context.clock().millis() + horizon.toMillis();
+    long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     Set<String> taskIds = new HashSet<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       TaskScheduledEvent event;

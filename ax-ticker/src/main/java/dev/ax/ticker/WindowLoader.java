@@ -5,6 +5,7 @@ import dev.ax.common.store.InstanceStore.WindowEntry;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -83,7 +84,7 @@ final class WindowLoader {
         afterSeq = Long.MIN_VALUE;
         loadsSinceFull = 0;
       }
-      long untilMs = clock.millis() + horizonMs;
+      long untilMs = SaturatingMillis.add(clock.millis(), horizonMs);
       int loaded = 0;
       while (loaded < maxPerLoad) {
         List<WindowEntry> page =

@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerType;
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
@@ -21,11 +25,14 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -191,5 +198,103 @@ class ReaperIT {
                 assertThat(t.reason()).contains("previous leader");
               });
     }
+  }
+
+  /**
+   * A FIXED_DELAY interval near Long.MAX_VALUE (stored before the reader bounded it) used to make
+   * the chainer throw "long overflow" on every redelivery of its batch. Both the chainer and the
+   * reaper now park the chain at the far-future bound, and the chainer goes on with the rest.
+   */
+  @Test
+  void hugeFixedDelayIntervalsParkTheChainInsteadOfStoppingTheChainerOrTheReaper(AxTestEnv env)
+      throws Exception {
+    try (TestRuntime runtime =
+        TestRuntime.open(
+            env,
+            Map.of(
+                "AX_REAPER_INTERVAL", "200ms",
+                "AX_REAPER_UNCLAIMED_AFTER", "2s",
+                "AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      Duration huge = Duration.ofMillis(Long.MAX_VALUE);
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      // Lost completion event, ended a minute ago: the reaper's case.
+      endedFixedDelayRun(runtime, "huge-lost", huge, now - 60_000);
+      // Completion events on the topic: the chainer's case, a huge one before a normal one.
+      String hugeRun = endedFixedDelayRun(runtime, "huge-chained", huge, now);
+      String hourlyRun = endedFixedDelayRun(runtime, "hourly", Duration.ofHours(1), now);
+      try (KafkaProducer<String, byte[]> producer =
+          KafkaClients.producer(runtime.bootstrapServers(), "test-completions")) {
+        for (String[] run : new String[][] {{"huge-chained", hugeRun}, {"hourly", hourlyRun}}) {
+          TaskCompletedEvent event =
+              new TaskCompletedEvent(
+                  AxJson.VERSION,
+                  run[0],
+                  run[1],
+                  1,
+                  InstanceStatus.SUCCESS,
+                  now,
+                  now,
+                  now,
+                  now,
+                  0,
+                  0,
+                  "tr",
+                  null,
+                  "disp",
+                  InstanceStatus.SUCCESS,
+                  null,
+                  TriggerType.FIXED_DELAY);
+          producer
+              .send(new ProducerRecord<>(runtime.topics().completed(), run[0], AxJson.write(event)))
+              .get();
+        }
+      }
+
+      StageContext context = runtime.context("ticker-1");
+      try (TickerStage ticker = new TickerStage(context).start()) {
+        String hourlyNext = InstanceIds.of("hourly", now + 3_600_000);
+        await().atMost(DEADLINE).until(() -> instances.find(hourlyNext).isPresent());
+        for (String taskId : List.of("huge-chained", "huge-lost")) {
+          String parked = InstanceIds.of(taskId, SaturatingMillis.FAR_FUTURE_MS);
+          await().atMost(DEADLINE).until(() -> instances.find(parked).isPresent());
+          assertThat(instances.find(parked).orElseThrow().status())
+              .isEqualTo(InstanceStatus.SCHEDULED);
+        }
+        // Parked is not broken: the reaper leaves the chains alone from then on.
+        double repaired = context.meters().counter("ax.reaper.chains.repaired").count();
+        await()
+            .during(Duration.ofSeconds(1))
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> context.meters().counter("ax.reaper.chains.repaired").count() == repaired);
+        assertThat(instances.findByTask("huge-lost")).hasSize(2);
+      }
+    }
+  }
+
+  /** A FIXED_DELAY task whose first run ended at {@code finishedAtMs}; returns that run's id. */
+  private static String endedFixedDelayRun(
+      TestRuntime runtime, String taskId, Duration interval, long finishedAtMs) {
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            "default",
+            new Trigger.FixedDelay(interval, null),
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            RetryPolicy.DEFAULT,
+            Map.of());
+    long dueAtMs = finishedAtMs - 10_000;
+    new TaskStore(runtime.dataSource())
+        .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
+    String id = InstanceIds.of(taskId, dueAtMs);
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);
+    instances.claim(List.of(id), "disp", finishedAtMs + 60_000, dueAtMs + 5);
+    instances.recordOutcomes(
+        List.of(new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, finishedAtMs)),
+        "disp",
+        finishedAtMs);
+    return id;
   }
 }

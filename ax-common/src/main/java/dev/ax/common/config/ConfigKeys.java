@@ -104,6 +104,13 @@ public final class ConfigKeys {
           Duration.ofHours(1),
           "Ingest announces instances due within this horizon on ax.task.scheduled.");
 
+  public static final ConfigKey<Integer> MAX_ACTIVE_TASKS_PER_GROUP =
+      ConfigKey.integer(
+          "AX_MAX_ACTIVE_TASKS_PER_GROUP",
+          100_000,
+          1,
+          Integer.MAX_VALUE,
+          "Most active tasks one task group may hold (not cancelled; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
   public static final ConfigKey<Duration> TICKER_HORIZON =
       ConfigKey.duration(
           "AX_TICKER_HORIZON",
@@ -270,7 +277,21 @@ public final class ConfigKeys {
           "",
           1,
           4096,
-          "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts.");
+          "Worker threads of particular task groups, e.g. `reports=4,billing=32`; `__retry` sizes the pool of retried attempts, `__overflow` the pool shared by groups beyond AX_DISPATCHER_MAX_GROUPS.");
+  public static final ConfigKey<Integer> SPEC_CACHE_MAX_BYTES =
+      ConfigKey.integer(
+          "AX_SPEC_CACHE_MAX_BYTES",
+          64 * 1024 * 1024,
+          1024 * 1024,
+          Integer.MAX_VALUE,
+          "Most bytes of task specs the ticker and each dispatcher keep cached (each spec weighs its JSON length plus 256); the least recently used are read again when needed.");
+  public static final ConfigKey<Integer> DISPATCHER_MAX_GROUPS =
+      ConfigKey.integer(
+          "AX_DISPATCHER_MAX_GROUPS",
+          64,
+          1,
+          10_000,
+          "Task groups that get a worker pool (bulkhead) of their own in one dispatcher, the first ones seen; later groups share one overflow pool (`__overflow`, sized like a group), so the number of pools and threads stays bounded whatever groups producers invent. Idle pool threads end after 60 s.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
       ConfigKey.integer(
           "AX_DISPATCHER_QUEUE",
@@ -354,6 +375,7 @@ public final class ConfigKeys {
             DEFAULT_TIMEOUT,
             SHUTDOWN_GRACE,
             INGEST_ANNOUNCE_HORIZON,
+            MAX_ACTIVE_TASKS_PER_GROUP,
             TICKER_HORIZON,
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,
@@ -379,6 +401,8 @@ public final class ConfigKeys {
             DISPATCHER_THREADS,
             DISPATCHER_QUEUE,
             DISPATCHER_GROUP_THREADS,
+            DISPATCHER_MAX_GROUPS,
+            SPEC_CACHE_MAX_BYTES,
             DISPATCHER_HOLD_FOR,
             DISPATCHER_LEASE,
             HTTP_ALLOWED_HOSTS,

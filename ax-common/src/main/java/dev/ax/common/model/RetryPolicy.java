@@ -1,5 +1,6 @@
 package dev.ax.common.model;
 
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 
 /**
@@ -28,23 +29,28 @@ public record RetryPolicy(
     }
   }
 
-  /** The backoff before retry {@code n} (1-based), without jitter. */
+  /**
+   * The backoff before retry {@code n} (1-based), without jitter: {@code min(base * 2^(n-1), max)},
+   * computed with saturating arithmetic, so it grows monotonically to {@code max} and stays there
+   * whatever the numbers (a doubling that overflows is "longer than max", never a wrap to a short
+   * or negative backoff).
+   */
   public Duration backoffBeforeRetry(int n) {
     if (n < 1) {
       throw new IllegalArgumentException("retry number starts at 1: " + n);
     }
-    int shift = Math.min(n - 1, 30);
-    long millis = backoffBase.toMillis() << shift;
-    if (millis <= 0 || millis > backoffMax.toMillis()) {
-      return backoffMax;
-    }
-    return Duration.ofMillis(millis);
+    long baseMs = SaturatingMillis.toMillis(backoffBase);
+    long maxMs = SaturatingMillis.toMillis(backoffMax);
+    // 2^62 is the largest power of two a long holds; beyond it the product saturates anyway.
+    long factor = 1L << Math.min(n - 1, 62);
+    long millis = SaturatingMillis.multiply(baseMs, factor);
+    return Duration.ofMillis(Math.min(millis, maxMs));
   }
 
   /**
    * The delay before retry {@code n} (1-based): {@link #backoffBeforeRetry(int)}, and with jitter a
    * uniform pick between half of it and all of it ("equal jitter"), so that instances which failed
-   * together come back spread out, none sooner than half its backoff.
+   * together come back spread out, none sooner than half its backoff and none later than all of it.
    *
    * @param random a number in [0, 1)
    */
@@ -53,7 +59,9 @@ public record RetryPolicy(
     if (!jitter) {
       return backoff;
     }
-    long half = backoff.toMillis() / 2;
-    return Duration.ofMillis(half + (long) (random * (backoff.toMillis() - half + 1)));
+    long backoffMs = backoff.toMillis(); // exact: backoffBeforeRetry returns whole millis in range
+    long half = backoffMs / 2;
+    long spread = (long) (random * (double) (backoffMs - half + 1));
+    return Duration.ofMillis(Math.min(backoffMs, SaturatingMillis.add(half, spread)));
   }
 }

@@ -1,5 +1,6 @@
 package dev.ax.common.schedule;
 
+import dev.ax.common.time.SaturatingMillis;
 import java.text.ParseException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -150,6 +151,12 @@ public final class CronSchedule implements Slots {
   /** The first firing strictly after {@code after}, with the DST policy of this class. */
   @Override
   public Optional<Instant> nextAfter(Instant after) {
+    if (SaturatingMillis.isNever(SaturatingMillis.epochMillis(after))) {
+      return Optional.empty(); // beyond AX's far-future bound (and Quartz's last year)
+    }
+    if (after.isBefore(SaturatingMillis.FAR_PAST)) {
+      after = SaturatingMillis.FAR_PAST; // no cron matches before the year 1; keeps Date exact
+    }
     LocalDateTime wallClock = LocalDateTime.ofInstant(after, zone);
     for (int step = 0; step < MAX_STEPS; step++) {
       Optional<LocalDateTime> match = nextMatchAfter(wallClock);

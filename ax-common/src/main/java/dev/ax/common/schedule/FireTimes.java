@@ -1,6 +1,7 @@
 package dev.ax.common.schedule;
 
 import dev.ax.common.model.Trigger;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +26,12 @@ import java.util.Optional;
  *       #afterRunEnded}).
  *   <li><b>DEPENDENCY</b>: not time-driven; no fire times.
  * </ul>
+ *
+ * <p>Bounded: no fire time lies at or after {@link SaturatingMillis#FAR_FUTURE} (the year 9999). A
+ * fire time that would (a ONCE delay of {@code Long.MAX_VALUE} ms, a FIXED_RATE slot beyond it) is
+ * "no fire time", an empty result, and never an exception: the inputs may be stored values no
+ * validator saw. The one exception to "empty" is {@link #afterRunEnded}, which parks the chain at
+ * the bound (see there).
  *
  * <p>Thread-safe; holds a bounded cache of parsed cron expressions.
  */
@@ -60,18 +67,24 @@ public final class FireTimes {
   public Optional<Instant> first(Trigger trigger, Instant acceptedAt) {
     Objects.requireNonNull(acceptedAt, "acceptedAt");
     if (trigger instanceof Trigger.Once once) {
-      return Optional.of(once.at() != null ? once.at() : acceptedAt.plus(once.delay()));
+      return beforeNever(
+          once.at() != null ? once.at() : SaturatingMillis.plus(acceptedAt, once.delay()));
     }
     if (trigger instanceof Trigger.Cron cron) {
-      return cron(cron).nextAfter(acceptedAt);
+      return SaturatingMillis.isNever(SaturatingMillis.epochMillis(acceptedAt))
+          ? Optional.empty()
+          : cron(cron).nextAfter(acceptedAt);
     }
     if (trigger instanceof Trigger.FixedRate rate) {
       // The first slot at or after the acceptance: strictly after the millisecond before it.
-      return grid(rate, acceptedAt).nextAfter(acceptedAt.minusMillis(1));
+      return grid(rate, acceptedAt)
+          .nextAfter(
+              Instant.ofEpochMilli(
+                  SaturatingMillis.atMs(SaturatingMillis.epochMillis(acceptedAt), -1)));
     }
     if (trigger instanceof Trigger.FixedDelay delay) {
       Instant startAt = delay.startAt();
-      return Optional.of(startAt != null && startAt.isAfter(acceptedAt) ? startAt : acceptedAt);
+      return beforeNever(startAt != null && startAt.isAfter(acceptedAt) ? startAt : acceptedAt);
     }
     return Optional.empty();
   }
@@ -89,8 +102,7 @@ public final class FireTimes {
   public Optional<Instant> nextAfter(Trigger trigger, Instant acceptedAt, Instant after) {
     Objects.requireNonNull(after, "after");
     if (trigger instanceof Trigger.Once) {
-      Instant at = first(trigger, acceptedAt).orElseThrow();
-      return at.isAfter(after) ? Optional.of(at) : Optional.empty();
+      return first(trigger, acceptedAt).filter(at -> at.isAfter(after));
     }
     return slots(trigger, acceptedAt).nextAfter(after);
   }
@@ -117,9 +129,27 @@ public final class FireTimes {
                 : ""));
   }
 
-  /** A FIXED_DELAY task's next firing: {@code interval} after its previous run ended. */
+  /**
+   * A FIXED_DELAY task's next firing: {@code interval} after its previous run ended, at most {@link
+   * SaturatingMillis#FAR_FUTURE}. Unlike the other triggers' "no fire time", a chain whose next
+   * firing cannot be computed is <em>parked</em> at the bound ({@link SaturatingMillis#isNever}):
+   * an instance there never falls due, and the chain is not broken, so the reaper does not repair
+   * it again and again.
+   */
   public Instant afterRunEnded(Trigger.FixedDelay trigger, Instant runEnd) {
-    return runEnd.plus(trigger.interval());
+    return Instant.ofEpochMilli(afterRunEndedMs(trigger, SaturatingMillis.epochMillis(runEnd)));
+  }
+
+  /** {@link #afterRunEnded} in epoch milliseconds. */
+  public static long afterRunEndedMs(Trigger.FixedDelay trigger, long runEndMs) {
+    return SaturatingMillis.atMs(runEndMs, trigger.interval());
+  }
+
+  /** {@code t}, or empty when it is at or after the far-future bound (it never comes). */
+  private static Optional<Instant> beforeNever(Instant t) {
+    return SaturatingMillis.isNever(SaturatingMillis.epochMillis(t))
+        ? Optional.empty()
+        : Optional.of(t);
   }
 
   private static FixedRateGrid grid(Trigger.FixedRate rate, Instant acceptedAt) {

@@ -1,5 +1,6 @@
 package dev.ax.common.schedule;
 
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,7 +12,13 @@ import java.util.Optional;
  * The slots of a FIXED_RATE trigger: {@code originMs + k * intervalMs} for every {@code k >= 0}.
  * Each slot is computed from the origin, never from the previous slot, so the grid cannot drift
  * however long it runs; every question is answered in constant time (or {@code O(n)} for {@link
- * #newest}). Millisecond precision, like instance ids. Immutable and thread-safe.
+ * #newest}). Millisecond precision, like instance ids.
+ *
+ * <p>Bounded: the grid ends at {@link SaturatingMillis#FAR_FUTURE_MS}. A slot that would lie beyond
+ * it (an interval near {@code Long.MAX_VALUE} ms, an origin in the year one billion) does not
+ * exist, so {@link #nextAfter} is empty there and the task's chain ends instead of the arithmetic
+ * overflowing. All index arithmetic saturates, so no input makes a method throw. Immutable and
+ * thread-safe.
  */
 public final class FixedRateGrid implements Slots {
 
@@ -25,11 +32,12 @@ public final class FixedRateGrid implements Slots {
   public FixedRateGrid(Instant origin, Duration interval) {
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(interval, "interval");
-    if (interval.toMillis() < 1) {
+    long intervalMs = SaturatingMillis.toMillis(interval);
+    if (intervalMs < 1) {
       throw new IllegalArgumentException("interval must be at least 1 ms: " + interval);
     }
-    this.originMs = origin.toEpochMilli();
-    this.intervalMs = interval.toMillis();
+    this.originMs = SaturatingMillis.epochMillis(origin);
+    this.intervalMs = intervalMs;
   }
 
   public Instant origin() {
@@ -42,11 +50,18 @@ public final class FixedRateGrid implements Slots {
 
   @Override
   public Optional<Instant> nextAfter(Instant after) {
-    long afterMs = after.toEpochMilli();
-    if (afterMs < originMs) {
-      return Optional.of(origin());
-    }
-    return Optional.of(slot(Math.floorDiv(afterMs - originMs, intervalMs) + 1));
+    long afterMs = SaturatingMillis.epochMillis(after);
+    long next =
+        afterMs < originMs
+            ? 0
+            : SaturatingMillis.add(
+                Math.floorDiv(SaturatingMillis.subtract(afterMs, originMs), intervalMs), 1);
+    long slotMs = slotMs(next);
+    // Past the far-future bound there are no slots (and an epoch millisecond of exactly the
+    // bound is "never" too): the chain ends.
+    return SaturatingMillis.isNever(slotMs)
+        ? Optional.empty()
+        : Optional.of(Instant.ofEpochMilli(slotMs));
   }
 
   @Override
@@ -55,7 +70,7 @@ public final class FixedRateGrid implements Slots {
     if (last < 0 || last <= lastIndexAtOrBefore(floor)) {
       return Optional.empty();
     }
-    return Optional.of(slot(last));
+    return Optional.of(Instant.ofEpochMilli(slotMs(last)));
   }
 
   @Override
@@ -70,19 +85,23 @@ public final class FixedRateGrid implements Slots {
     long first = Math.max(lastIndexAtOrBefore(floor) + 1, last - n + 1);
     List<Instant> slots = new ArrayList<>();
     for (long k = first; k <= last; k++) {
-      slots.add(slot(k));
+      slots.add(Instant.ofEpochMilli(slotMs(k)));
     }
     return slots;
   }
 
   /** The index of the last slot at or before {@code t}; -1 when {@code t} is before the origin. */
   private long lastIndexAtOrBefore(Instant t) {
-    long ms = t.toEpochMilli();
+    long ms = SaturatingMillis.epochMillis(t);
     return ms < originMs ? -1 : Math.floorDiv(ms - originMs, intervalMs);
   }
 
-  private Instant slot(long k) {
-    return Instant.ofEpochMilli(Math.addExact(originMs, Math.multiplyExact(k, intervalMs)));
+  /**
+   * Slot {@code k}'s epoch millisecond, clamped to the far-future bound. Exact for every slot at or
+   * before a time this grid was asked about (those lie between the origin and that time).
+   */
+  private long slotMs(long k) {
+    return SaturatingMillis.atMs(originMs, SaturatingMillis.multiply(k, intervalMs));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.ax.common.schedule;
 
 import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -88,7 +89,13 @@ public final class MisfirePlanner {
           "maxFireAll must be in 1.." + MisfirePolicy.MAX_FIRE_ALL_LIMIT + ": " + maxFireAll);
     }
     // Missed: (lastHandled, now - threshold), i.e. up to the nanosecond before now - threshold.
-    Instant missedCeiling = now.minus(misfireThreshold).minusNanos(1);
+    // Saturating: a configured threshold of centuries must not make the planner throw.
+    Instant missedCeiling =
+        Instant.ofEpochMilli(
+                SaturatingMillis.atMs(
+                    SaturatingMillis.epochMillis(now),
+                    -SaturatingMillis.toMillis(misfireThreshold)))
+            .minusNanos(1);
 
     List<Firing> firings = new ArrayList<>();
     SlotCount missed = slots.count(lastHandled, missedCeiling, MAX_COUNTED_SLOTS);

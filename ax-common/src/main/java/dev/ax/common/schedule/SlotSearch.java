@@ -88,7 +88,9 @@ final class SlotSearch {
     Instant end = latest.get();
     Duration window = FIRST_WINDOW;
     while (true) {
-      Instant start = end.minus(window).isAfter(floor) ? end.minus(window) : floor;
+      // Compared as a span first: end - window may lie before Instant.MIN for a far-past floor.
+      Instant start =
+          Duration.between(floor, end).compareTo(window) > 0 ? end.minus(window) : floor;
       Deque<Instant> kept = new ArrayDeque<>(n + 1);
       Instant cursor = start;
       for (Optional<Instant> next = nextAfter.apply(cursor);

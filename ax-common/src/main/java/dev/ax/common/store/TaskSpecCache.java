@@ -2,6 +2,8 @@ package dev.ax.common.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.Trigger;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,6 +19,12 @@ import java.util.function.ToIntFunction;
  * spec. It also remembers which task ids it has read some version of, so that a caller can read the
  * specs of new tasks ahead of time, off its hot path ({@link #unseen}, {@link #read}).
  *
+ * <p>Bounded by weight, not only by count: a spec may carry up to megabytes of params, so a cache
+ * of 100,000 of them could hold gigabytes. Each cached spec weighs {@link #weightOf} (its JSON
+ * length in characters plus a fixed overhead), and the least recently useful are evicted beyond
+ * {@code maxBytes} (default {@link #DEFAULT_MAX_BYTES}, {@code AX_SPEC_CACHE_MAX_BYTES}). The set
+ * of task ids seen is bounded by count ({@code maxEntries}); a task id is at most 128 characters.
+ *
  * <p>Thread-safety: every method may be called from any thread.
  */
 public final class TaskSpecCache {
@@ -25,10 +33,60 @@ public final class TaskSpecCache {
   private final Cache<String, StoredTask> byVersion;
   private final Cache<String, Boolean> seen;
 
+  /** The default bound of the cached specs' weight: 64 MiB. */
+  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+  /** What an entry weighs beyond its JSON: the key, the parsed objects' headers. An estimate. */
+  static final int ENTRY_OVERHEAD_BYTES = 256;
+
   public TaskSpecCache(TaskStore tasks, long maxEntries) {
+    this(tasks, maxEntries, DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * @param maxEntries task ids remembered as seen
+   * @param maxBytes the most the cached specs weigh together ({@link #weightOf})
+   */
+  public TaskSpecCache(TaskStore tasks, long maxEntries, long maxBytes) {
     this.tasks = tasks;
-    this.byVersion = Caffeine.newBuilder().maximumSize(maxEntries).build();
+    this.byVersion =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .<String, StoredTask>weigher((key, task) -> weightOf(task))
+            .build();
     this.seen = Caffeine.newBuilder().maximumSize(maxEntries).build();
+  }
+
+  /**
+   * The weight of a cached spec in (estimated) bytes: its JSON length plus {@link
+   * #ENTRY_OVERHEAD_BYTES}. Computed once, when the spec enters the cache (after a database read,
+   * which costs far more than writing the JSON).
+   */
+  static int weightOf(StoredTask task) {
+    long json;
+    try {
+      json = AxJson.writeString(TaskSpecJson.write(task.spec())).length();
+    } catch (RuntimeException e) {
+      // A spec built in code (not read from its JSON) may hold a value its JSON form cannot
+      // express; caching it must not throw on the hot path, so it weighs as a large spec.
+      json = UNWRITABLE_SPEC_BYTES;
+    }
+    return (int) Math.min(Integer.MAX_VALUE, json + ENTRY_OVERHEAD_BYTES);
+  }
+
+  /** The weight assumed for a spec whose JSON cannot be written. */
+  static final int UNWRITABLE_SPEC_BYTES = 1024 * 1024;
+
+  /** What the cached specs weigh now, after pending evictions. */
+  public long weightBytes() {
+    byVersion.cleanUp();
+    return byVersion.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+  }
+
+  /** Specs cached now, after pending evictions. */
+  public long cachedSpecs() {
+    byVersion.cleanUp();
+    return byVersion.estimatedSize();
   }
 
   /** Those of {@code taskIds} no version of which has been read. */

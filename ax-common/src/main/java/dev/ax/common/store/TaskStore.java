@@ -3,6 +3,7 @@ package dev.ax.common.store;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -171,6 +172,53 @@ public final class TaskStore {
   /** The upstreams of each of {@code taskIds} that has any, by task id. */
   public Map<String, List<String>> upstreamsOf(Collection<String> taskIds) {
     return edges("task_id", taskIds, false);
+  }
+
+  /**
+   * The number of <em>active</em> tasks of each of {@code groups} that has any (absent: none), in
+   * one query per chunk of groups. A task is active while AX may still run it: its state is not
+   * CANCELLED and, for a ONCE task, one of its instances is not yet terminal (SUCCESS, DEAD,
+   * CANCELLED, SKIPPED; see {@link InstanceStatus#isTerminal}). Periodic and DEPENDENCY tasks stay
+   * active until cancelled.
+   */
+  public Map<String, Long> countActiveByGroup(Collection<String> groups) {
+    Map<String, Long> counts = new HashMap<>();
+    if (groups.isEmpty()) {
+      return counts;
+    }
+    List<String> terminal = new ArrayList<>();
+    for (InstanceStatus status : InstanceStatus.values()) {
+      if (status.isTerminal()) {
+        terminal.add(status.name());
+      }
+    }
+    return Transactions.read(
+        dataSource,
+        "counting active tasks of " + groups.size() + " group(s)",
+        connection -> {
+          for (List<String> chunk : Sql.chunks(groups)) {
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT t.task_group, COUNT(*) FROM ax_task t"
+                        + " WHERE t.task_group IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") AND t.state <> 'CANCELLED'"
+                        + " AND (t.trigger_type <> 'ONCE' OR EXISTS (SELECT 1 FROM ax_instance i"
+                        + " WHERE i.task_id = t.task_id AND i.status NOT IN ("
+                        + Sql.placeholders(terminal.size())
+                        + ")))"
+                        + " GROUP BY t.task_group")) {
+              int next = Sql.bindAll(select, 1, chunk);
+              Sql.bindAll(select, next, terminal);
+              try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                  counts.put(rs.getString(1), rs.getLong(2));
+                }
+              }
+            }
+          }
+          return counts;
+        });
   }
 
   /** The task ids among {@code taskIds} that exist. */

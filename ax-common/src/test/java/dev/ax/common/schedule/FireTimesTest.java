@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ax.common.model.Trigger;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -145,5 +146,58 @@ class FireTimesTest {
     assertThatThrownBy(() -> fireTimes.cron(new Trigger.Cron("0 0 25 * * ?", ZoneOffset.UTC)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Hour values");
+  }
+
+  @Test
+  void aOnceBeyondTheFarFutureBoundHasNoFireTime() {
+    assertThat(fireTimes.first(Trigger.Once.after(Duration.ofMillis(Long.MAX_VALUE)), ACCEPTED))
+        .isEmpty();
+    assertThat(fireTimes.first(Trigger.Once.after(Duration.ofSeconds(Long.MAX_VALUE)), ACCEPTED))
+        .isEmpty();
+    assertThat(fireTimes.first(Trigger.Once.at(Instant.MAX), ACCEPTED)).isEmpty();
+    assertThat(fireTimes.nextAfter(Trigger.Once.at(Instant.MAX), ACCEPTED, ACCEPTED)).isEmpty();
+    // Just before the bound is still a fire time.
+    Instant lastMs = SaturatingMillis.FAR_FUTURE.minusMillis(1);
+    assertThat(fireTimes.first(Trigger.Once.at(lastMs), ACCEPTED)).contains(lastMs);
+  }
+
+  @Test
+  void aFixedRateWithAHugeIntervalFiresOnceThenEnds() {
+    Trigger.FixedRate rate = new Trigger.FixedRate(Duration.ofMillis(Long.MAX_VALUE), null);
+
+    Instant first = fireTimes.first(rate, ACCEPTED).orElseThrow();
+
+    assertThat(first).isEqualTo(ACCEPTED);
+    assertThat(fireTimes.nextAfter(rate, ACCEPTED, first)).isEmpty();
+    assertThat(fireTimes.nextAfter(rate, ACCEPTED, Instant.MAX)).isEmpty();
+    assertThat(fireTimes.first(new Trigger.FixedRate(Duration.ofSeconds(1), Instant.MAX), ACCEPTED))
+        .isEmpty();
+  }
+
+  @Test
+  void aFixedDelayWithAHugeIntervalIsParkedAtTheFarFutureBound() {
+    Trigger.FixedDelay delay = new Trigger.FixedDelay(Duration.ofMillis(Long.MAX_VALUE), null);
+
+    assertThat(fireTimes.afterRunEnded(delay, ACCEPTED)).isEqualTo(SaturatingMillis.FAR_FUTURE);
+    assertThat(FireTimes.afterRunEndedMs(delay, Long.MAX_VALUE))
+        .isEqualTo(SaturatingMillis.FAR_FUTURE_MS);
+    assertThat(
+            FireTimes.afterRunEndedMs(
+                new Trigger.FixedDelay(Duration.ofSeconds(Long.MAX_VALUE), null), Long.MIN_VALUE))
+        .isEqualTo(SaturatingMillis.FAR_FUTURE_MS);
+    assertThat(SaturatingMillis.isNever(FireTimes.afterRunEndedMs(delay, 0))).isTrue();
+    assertThat(FireTimes.afterRunEndedMs(new Trigger.FixedDelay(Duration.ofSeconds(10), null), 5))
+        .isEqualTo(10_005);
+    assertThat(
+            fireTimes.first(new Trigger.FixedDelay(Duration.ofSeconds(1), Instant.MAX), ACCEPTED))
+        .isEmpty();
+  }
+
+  @Test
+  void aCronAskedBeyondTheBoundHasNoNextFiring() {
+    Trigger.Cron cron = new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC);
+
+    assertThat(fireTimes.nextAfter(cron, ACCEPTED, Instant.MAX)).isEmpty();
+    assertThat(fireTimes.nextAfter(cron, ACCEPTED, Instant.MIN)).isPresent();
   }
 }

@@ -118,4 +118,43 @@ class FixedRateGridTest {
     assertThat(SlotSearch.count(grid::nextAfter, ORIGIN, ORIGIN.plusSeconds(10), 10))
         .isEqualTo(new SlotCount(10, true));
   }
+
+  @Test
+  void aSlotBeyondTheFarFutureBoundDoesNotExist() {
+    FixedRateGrid grid = new FixedRateGrid(ORIGIN, Duration.ofMillis(Long.MAX_VALUE));
+
+    assertThat(grid.nextAfter(ORIGIN.minusMillis(1))).contains(ORIGIN);
+    assertThat(grid.nextAfter(ORIGIN)).isEmpty();
+    assertThat(grid.nextAfter(Instant.MAX)).isEmpty();
+    assertThat(grid.latestIn(ORIGIN.minusMillis(1), Instant.MAX)).contains(ORIGIN);
+    assertThat(grid.count(ORIGIN.minusMillis(1), Instant.MAX, 10).count()).isEqualTo(1);
+    assertThat(grid.newest(5, Instant.MIN, Instant.MAX)).containsExactly(ORIGIN);
+  }
+
+  @Test
+  void hugeIntervalsAndExtremeInstantsNeverThrow() {
+    for (Duration interval :
+        List.of(
+            Duration.ofMillis(Long.MAX_VALUE),
+            Duration.ofMillis(Long.MAX_VALUE - 1),
+            Duration.ofSeconds(Long.MAX_VALUE),
+            Duration.ofDays(365L * 5_000))) {
+      for (Instant origin : List.of(ORIGIN, Instant.MIN, Instant.MAX, Instant.EPOCH)) {
+        FixedRateGrid grid = new FixedRateGrid(origin, interval);
+        for (Instant t : List.of(Instant.MIN, ORIGIN, Instant.MAX)) {
+          grid.nextAfter(t).ifPresent(s -> assertThat(s).isAfter(t));
+          grid.latestIn(Instant.MIN, t);
+          grid.count(Instant.MIN, t, 100);
+          assertThat(grid.newest(3, Instant.MIN, t)).hasSizeLessThanOrEqualTo(3);
+        }
+      }
+    }
+  }
+
+  @Test
+  void anOriginBeyondTheBoundHasNoSlots() {
+    FixedRateGrid grid = new FixedRateGrid(Instant.MAX, Duration.ofSeconds(1));
+
+    assertThat(grid.nextAfter(ORIGIN)).isEmpty();
+  }
 }

@@ -246,4 +246,28 @@ class MisfirePlannerTest {
         .mapToObj(MisfirePlannerTest::t)
         .toArray(Instant[]::new);
   }
+
+  @Test
+  void aHugeIntervalPlansTheOneSlotAndNoNext() {
+    Slots huge = new FixedRateGrid(T0, Duration.ofMillis(Long.MAX_VALUE));
+
+    CatchUp plan = planner.plan(huge, T0.minusMillis(1), t(3_600), MisfirePolicy.FIRE_ALL, 100);
+
+    assertThat(plan.firings()).containsExactly(new Firing(T0, t(3_600), Firing.Kind.LATE));
+    assertThat(plan.next()).isEmpty();
+  }
+
+  @Test
+  void extremeInstantsAndThresholdsDoNotThrow() {
+    MisfirePlanner patient = new MisfirePlanner(Duration.ofSeconds(Long.MAX_VALUE));
+    Slots huge = new FixedRateGrid(Instant.MIN, Duration.ofMillis(Long.MAX_VALUE));
+
+    CatchUp plan = patient.plan(EVERY_10S, T0, t(30), MisfirePolicy.FIRE_ONCE_NOW, 10);
+    assertThat(plan.missed()).isZero();
+    assertThat(plan.firings()).hasSize(3);
+    for (MisfirePolicy policy : MisfirePolicy.values()) {
+      CatchUp far = planner.plan(huge, Instant.MIN, Instant.MAX, policy, 10);
+      assertThat(far.next()).isEmpty();
+    }
+  }
 }

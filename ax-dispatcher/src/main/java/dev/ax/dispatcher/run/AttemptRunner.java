@@ -8,6 +8,7 @@ import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Capacity is bounded ({@code threads} running plus {@code queueCapacity} waiting); the caller
  * asks {@link #freeCapacity()} before it claims more, so {@link #submit} never has to refuse.
  *
+ * <p>Worker threads end after an idle keep-alive ({@code allowCoreThreadTimeOut}), so an idle pool
+ * holds none. The watchdog is one timer thread, the runner's own or one shared by all the
+ * dispatcher's pools ({@link Bulkheads}).
+ *
  * <p>Thread-safe.
  */
 public final class AttemptRunner implements AutoCloseable {
@@ -46,16 +51,51 @@ public final class AttemptRunner implements AutoCloseable {
   private final Clock clock;
   private final ThreadPoolExecutor workers;
   private final ScheduledExecutorService watchdog;
+  private final boolean ownsWatchdog;
   private final Consumer<Completion> sink;
   private final int capacity;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<InstanceStore.RunKey> running = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
+  /** How long an idle worker thread lives before it ends (a standalone runner's default). */
+  public static final Duration DEFAULT_IDLE_KEEP_ALIVE = Duration.ofSeconds(60);
+
+  /** A runner with its own watchdog thread (for a single pool; {@link Bulkheads} shares one). */
   public AttemptRunner(Clock clock, int threads, int queueCapacity, Consumer<Completion> sink) {
+    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, sink);
+  }
+
+  /**
+   * A runner whose timeouts run on {@code watchdog}, shared with other runners and shut down by its
+   * owner, not by this runner.
+   *
+   * @param idleKeepAlive how long an idle worker thread lives: an idle pool holds no threads
+   */
+  public AttemptRunner(
+      Clock clock,
+      int threads,
+      int queueCapacity,
+      Duration idleKeepAlive,
+      ScheduledExecutorService watchdog,
+      Consumer<Completion> sink) {
+    this(clock, threads, queueCapacity, idleKeepAlive, watchdog, false, sink);
+  }
+
+  private AttemptRunner(
+      Clock clock,
+      int threads,
+      int queueCapacity,
+      Duration idleKeepAlive,
+      ScheduledExecutorService watchdog,
+      boolean ownsWatchdog,
+      Consumer<Completion> sink) {
     if (threads < 1 || queueCapacity < 1) {
       throw new IllegalArgumentException(
           "threads and queueCapacity must be positive: " + threads + ", " + queueCapacity);
+    }
+    if (idleKeepAlive.isNegative() || idleKeepAlive.isZero()) {
+      throw new IllegalArgumentException("idleKeepAlive must be positive: " + idleKeepAlive);
     }
     this.clock = clock;
     this.sink = sink;
@@ -65,14 +105,22 @@ public final class AttemptRunner implements AutoCloseable {
         new ThreadPoolExecutor(
             threads,
             threads,
-            60,
-            TimeUnit.SECONDS,
+            SaturatingMillis.toMillis(idleKeepAlive),
+            TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(queueCapacity),
             r -> {
               Thread t = new Thread(r, "ax-worker-" + counter.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
+    // Idle groups cost no threads: a pool grows to its size under load and shrinks to none.
+    this.workers.allowCoreThreadTimeOut(true);
+    this.watchdog = watchdog;
+    this.ownsWatchdog = ownsWatchdog;
+  }
+
+  /** One timer thread for attempts' deadlines. */
+  static ScheduledExecutorService newWatchdog() {
     ScheduledThreadPoolExecutor timers =
         new ScheduledThreadPoolExecutor(
             1,
@@ -84,7 +132,12 @@ public final class AttemptRunner implements AutoCloseable {
     // A finished attempt cancels its timer: drop it at once rather than keep it (and the task
     // it references) until its deadline.
     timers.setRemoveOnCancelPolicy(true);
-    this.watchdog = timers;
+    return timers;
+  }
+
+  /** Worker threads alive now (at most {@code threads}; none once idle for the keep-alive). */
+  public int liveThreads() {
+    return workers.getPoolSize();
   }
 
   /** The attempts started and not yet settled: their run leases must be kept alive. */
@@ -100,7 +153,9 @@ public final class AttemptRunner implements AutoCloseable {
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
     Duration timeout = task.spec().timeout();
-    Instant deadline = Instant.ofEpochMilli(clock.millis()).plus(timeout);
+    // Saturating: a stored timeout of centuries is a deadline at the far-future bound, not a
+    // DateTimeException that would leave the claimed attempt unstarted.
+    Instant deadline = Instant.ofEpochMilli(SaturatingMillis.atMs(clock.millis(), timeout));
     ExecutionContext context =
         new ExecutionContext(
             task.spec(),
@@ -165,7 +220,7 @@ public final class AttemptRunner implements AutoCloseable {
             }
           } catch (InterruptedException | HttpTimeoutException e) {
             status = InstanceStatus.TIMEOUT;
-            error = "timed out after " + timeout.toMillis() + " ms";
+            error = "timed out after " + SaturatingMillis.toMillis(timeout) + " ms";
           } catch (Exception | LinkageError e) {
             status = InstanceStatus.FAILED;
             error = e.toString();
@@ -209,7 +264,7 @@ public final class AttemptRunner implements AutoCloseable {
                     task,
                     new Ending(
                         InstanceStatus.TIMEOUT,
-                        "timed out after " + timeout.toMillis() + " ms",
+                        "timed out after " + SaturatingMillis.toMillis(timeout) + " ms",
                         null),
                     startMs == null ? clock.millis() : startMs,
                     executor,
@@ -217,7 +272,8 @@ public final class AttemptRunner implements AutoCloseable {
                     null);
               }
             },
-            timeout.toMillis(),
+            // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
+            SaturatingMillis.toMillis(timeout),
             TimeUnit.MILLISECONDS));
     // A quick run may have settled before its timer existed, so it could not cancel it: cancel
     // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either
@@ -305,7 +361,9 @@ public final class AttemptRunner implements AutoCloseable {
       Thread.currentThread().interrupt();
       workers.shutdownNow();
     }
-    watchdog.shutdownNow();
+    if (ownsWatchdog) {
+      watchdog.shutdownNow();
+    }
   }
 
   @Override

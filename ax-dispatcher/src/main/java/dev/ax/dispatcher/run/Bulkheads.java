@@ -7,50 +7,145 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 /**
  * One bounded {@link AttemptRunner} per task group, so a group of slow tasks fills only its own
  * pool and cannot starve the others. Pool sizes come from {@code AX_DISPATCHER_GROUP_THREADS}
  * ({@code group=threads,...}), other groups get the default size; every pool has the same queue
- * bound. Retries run in a group of their own ({@link #RETRY_GROUP}). Pools are created on first
- * use. Thread-safe.
+ * bound. Pools are created on first use.
+ *
+ * <h2>Bounded</h2>
+ *
+ * The group names come from producers, so nothing here may grow with them:
+ *
+ * <ul>
+ *   <li>At most {@code maxGroups} task groups get a pool of their own, the first ones seen (they
+ *       keep it for the life of the dispatcher). Every later group shares the one {@link
+ *       #OVERFLOW_GROUP} pool: it still runs, only without isolation from the other latecomers.
+ *       Raise {@code AX_DISPATCHER_MAX_GROUPS} when that matters.
+ *   <li>Worker threads end when idle for {@code idleKeepAlive}, so an idle group costs no thread.
+ *   <li>All pools share one watchdog thread for attempts' timeouts.
+ * </ul>
+ *
+ * So there are at most {@code maxGroups + 2} pools ({@link #RETRY_GROUP}, {@link #OVERFLOW_GROUP})
+ * and one watchdog, whatever the number of groups.
+ *
+ * <h2>Pool names</h2>
+ *
+ * Names beginning with {@code __} are AX's own. A task group is turned into its pool's name by
+ * {@link #poolFor}, which never returns {@link #RETRY_GROUP} for a task group: a task whose group
+ * is reserved (the command reader rejects those, but a stored task may predate it) runs in the
+ * overflow pool, never in the retry pool. {@link #runnerFor} takes pool names.
+ *
+ * <p>Thread-safe.
  */
 public final class Bulkheads {
 
-  /** The group retried attempts run in, whatever their task's group. */
+  /** The pool retried attempts run in, whatever their task's group. */
   public static final String RETRY_GROUP = "__retry";
+
+  /** The pool shared by the task groups beyond {@code maxGroups} and by reserved names. */
+  public static final String OVERFLOW_GROUP = "__overflow";
+
+  /** The prefix of AX's internal pool names; no task group gets a pool of such a name. */
+  public static final String RESERVED_PREFIX = "__";
 
   private final Clock clock;
   private final Map<String, Integer> threadsByGroup;
   private final int defaultThreads;
   private final int queuePerGroup;
+  private final int maxGroups;
+  private final Duration idleKeepAlive;
   private final Consumer<Completion> sink;
+  private final ScheduledExecutorService watchdog = AttemptRunner.newWatchdog();
+
+  /** Task groups with a pool of their own; at most {@link #maxGroups}, never removed. */
+  private final Set<String> ownPools = ConcurrentHashMap.newKeySet();
+
+  private final Object admission = new Object();
   private final ConcurrentHashMap<String, AttemptRunner> runners = new ConcurrentHashMap<>();
 
+  /**
+   * @param maxGroups task groups with a pool of their own ({@code AX_DISPATCHER_MAX_GROUPS})
+   * @param idleKeepAlive how long an idle worker thread lives
+   */
   public Bulkheads(
       Clock clock,
       Map<String, Integer> threadsByGroup,
       int defaultThreads,
       int queuePerGroup,
+      int maxGroups,
+      Duration idleKeepAlive,
       Consumer<Completion> sink) {
+    if (maxGroups < 1) {
+      throw new IllegalArgumentException("maxGroups must be positive: " + maxGroups);
+    }
     this.clock = clock;
     this.threadsByGroup = Map.copyOf(threadsByGroup);
     this.defaultThreads = defaultThreads;
     this.queuePerGroup = queuePerGroup;
+    this.maxGroups = maxGroups;
+    this.idleKeepAlive = idleKeepAlive;
     this.sink = sink;
   }
 
-  public AttemptRunner runnerFor(String group) {
-    return runners.computeIfAbsent(
-        group,
-        g ->
-            new AttemptRunner(
-                clock, threadsByGroup.getOrDefault(g, defaultThreads), queuePerGroup, sink));
+  /**
+   * The pool a task of {@code taskGroup} runs in: its own while fewer than {@code maxGroups} groups
+   * have one (or it has one already), else {@link #OVERFLOW_GROUP}; a reserved name ({@code __...})
+   * always gets the overflow pool.
+   */
+  public String poolFor(String taskGroup) {
+    if (taskGroup == null || taskGroup.startsWith(RESERVED_PREFIX)) {
+      return OVERFLOW_GROUP;
+    }
+    if (ownPools.contains(taskGroup)) {
+      return taskGroup;
+    }
+    synchronized (admission) { // check and add as one step, so the cap holds under races
+      if (ownPools.size() < maxGroups) {
+        ownPools.add(taskGroup);
+        return taskGroup;
+      }
+    }
+    return OVERFLOW_GROUP;
   }
 
-  public int freeCapacity(String group) {
-    return runnerFor(group).freeCapacity();
+  /**
+   * The runner of a pool. {@code pool} is a name from {@link #poolFor} or {@link #RETRY_GROUP}; any
+   * other name goes through {@link #poolFor} first, so no caller can create a pool beyond the cap.
+   */
+  public AttemptRunner runnerFor(String pool) {
+    String name = pool.equals(RETRY_GROUP) || pool.equals(OVERFLOW_GROUP) ? pool : poolFor(pool);
+    return runners.computeIfAbsent(
+        name,
+        g ->
+            new AttemptRunner(
+                clock,
+                threadsByGroup.getOrDefault(g, defaultThreads),
+                queuePerGroup,
+                idleKeepAlive,
+                watchdog,
+                sink));
+  }
+
+  public int freeCapacity(String pool) {
+    return runnerFor(pool).freeCapacity();
+  }
+
+  /** Pools created so far (at most {@code maxGroups + 2}). */
+  public int pools() {
+    return runners.size();
+  }
+
+  /** Worker threads alive now, over all pools. */
+  public int liveWorkerThreads() {
+    int threads = 0;
+    for (AttemptRunner runner : runners.values()) {
+      threads += runner.liveThreads();
+    }
+    return threads;
   }
 
   /** Every attempt in progress in any group (for lease renewal). */
@@ -67,5 +162,6 @@ public final class Bulkheads {
       long leftNanos = Math.max(0, deadlineNanos - System.nanoTime());
       runner.shutdown(Duration.ofNanos(leftNanos));
     }
+    watchdog.shutdownNow();
   }
 }

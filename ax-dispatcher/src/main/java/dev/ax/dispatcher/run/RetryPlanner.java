@@ -3,6 +3,7 @@ package dev.ax.dispatcher.run;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.store.AfterFailure;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
@@ -56,8 +57,10 @@ public final class RetryPlanner {
               + " allowed");
     }
     Duration delay = policy.delayBeforeRetry(failedInBudget, random.getAsDouble());
+    // Saturating: a backoff of Long.MAX_VALUE ms is a retry at the far-future bound (never), not
+    // a wrapped sum in the past that retries at once.
     return new AfterFailure.Retry(
-        nowMs + delay.toMillis(),
+        SaturatingMillis.atMs(nowMs, delay),
         "retry "
             + failedInBudget
             + " of "

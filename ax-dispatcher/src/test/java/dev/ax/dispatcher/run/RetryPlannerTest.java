@@ -7,6 +7,7 @@ import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -85,5 +86,18 @@ class RetryPlannerTest {
         new Completion(
             claimed, "default", InstanceStatus.SUCCESS, null, 0, 1, null, null, null, null, null);
     assertThat(planner.plan(ok, 0)).isNull();
+  }
+
+  @Test
+  void theLongestBackoffRetriesNeverInsteadOfAtOnce() {
+    Duration longest = Duration.ofMillis(Long.MAX_VALUE);
+    RetryPolicy policy = new RetryPolicy(6, longest, longest, true);
+    long nowMs = 1_780_000_000_000L;
+
+    for (int attempt = 1; attempt <= 6; attempt++) {
+      AfterFailure after = planner.plan(failed(attempt, 0, policy, null), nowMs);
+      assertThat(after).isInstanceOf(AfterFailure.Retry.class);
+      assertThat(((AfterFailure.Retry) after).atMs()).isEqualTo(SaturatingMillis.FAR_FUTURE_MS);
+    }
   }
 }

@@ -17,6 +17,7 @@ public final class FirePlan {
   final Map<String, List<Long>> skip = new LinkedHashMap<>();
   final List<Long> delay = new ArrayList<>();
   final Map<String, List<NewInstance>> successorsByInstanceId = new LinkedHashMap<>();
+  final Map<String, String> chainsEndedByInstanceId = new LinkedHashMap<>();
 
   public List<Long> dispatch() {
     return dispatch;
@@ -38,6 +39,15 @@ public final class FirePlan {
 
   public Map<String, List<NewInstance>> successors() {
     return successorsByInstanceId;
+  }
+
+  /**
+   * Periodic tasks whose chain ends with this batch, by the instance id of their last row: they
+   * have no slot after it (a cron whose years are over, a FIXED_RATE slot beyond the year 9999).
+   * The caller logs each once; no later row of the task follows.
+   */
+  public Map<String, String> chainsEnded() {
+    return chainsEndedByInstanceId;
   }
 
   void skip(String reason, long seq) {

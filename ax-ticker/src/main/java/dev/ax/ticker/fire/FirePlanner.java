@@ -12,6 +12,7 @@ import dev.ax.common.schedule.Slots;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public final class FirePlanner {
   public FirePlanner(FireTimes fireTimes, Duration misfireThreshold) {
     this.fireTimes = fireTimes;
     this.misfires = new MisfirePlanner(misfireThreshold);
-    this.misfireThresholdMs = misfireThreshold.toMillis();
+    this.misfireThresholdMs = SaturatingMillis.toMillis(misfireThreshold);
   }
 
   /**
@@ -103,6 +104,7 @@ public final class FirePlanner {
         if (spec.concurrencyPolicy() == ConcurrencyPolicy.DELAY) {
           plan.delay.add(row.seq());
           plan.successorsByInstanceId.remove(row.instanceId());
+          plan.chainsEndedByInstanceId.remove(row.instanceId()); // looked at again later
         } else {
           plan.skip(SKIP_CONCURRENT, row.seq());
         }
@@ -125,18 +127,20 @@ public final class FirePlanner {
       return true;
     }
     long slotMs = slotOf(row);
-    if (row.dueAtMs() - slotMs > misfireThresholdMs) {
+    // Saturating: both come from stored rows and may be anything.
+    if (SaturatingMillis.subtract(row.dueAtMs(), slotMs) > misfireThresholdMs) {
       return true; // a catch-up instance: fires, does not extend the chain
     }
     Instant slot = Instant.ofEpochMilli(slotMs);
     Slots slots = fireTimes.slots(trigger, slot);
-    if (nowMs - row.dueAtMs() <= misfireThresholdMs) {
-      slots
-          .nextAfter(slot)
-          .ifPresent(
-              next ->
-                  addSuccessor(
-                      plan, row, task, next.toEpochMilli(), next.toEpochMilli(), REASON_NEXT));
+    if (SaturatingMillis.subtract(nowMs, row.dueAtMs()) <= misfireThresholdMs) {
+      Optional<Instant> next = slots.nextAfter(slot);
+      if (next.isPresent()) {
+        addSuccessor(
+            plan, row, task, next.get().toEpochMilli(), next.get().toEpochMilli(), REASON_NEXT);
+      } else {
+        plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
+      }
       return true;
     }
     CatchUp catchUp =
@@ -162,8 +166,12 @@ public final class FirePlanner {
           firing.kind() == Firing.Kind.ON_TIME ? REASON_NEXT : REASON_CATCH_UP);
     }
     Optional<Instant> next = catchUp.next();
-    next.ifPresent(
-        n -> addSuccessor(plan, row, task, n.toEpochMilli(), n.toEpochMilli(), REASON_NEXT));
+    if (next.isPresent()) {
+      long nextMs = next.get().toEpochMilli();
+      addSuccessor(plan, row, task, nextMs, nextMs, REASON_NEXT);
+    } else {
+      plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
+    }
     if (!rowFires) {
       plan.skip(
           switch (task.spec().misfirePolicy()) {

@@ -2,6 +2,7 @@ package dev.ax.ticker.reaper;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
@@ -10,6 +11,7 @@ import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.DueEmitter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,7 +89,8 @@ public final class Reaper {
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
     List<InstanceStore.BrokenChain> broken =
-        instances.findBrokenFixedDelayChains(nowMs - unclaimedAfter.toMillis(), maxPerPass);
+        instances.findBrokenFixedDelayChains(
+            SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()), maxPerPass);
     if (broken.isEmpty()) {
       return;
     }
@@ -97,7 +100,16 @@ public final class Reaper {
     for (InstanceStore.BrokenChain chain : broken) {
       StoredTask task = specs.get(chain.taskId());
       if (task != null && task.spec().trigger() instanceof Trigger.FixedDelay delay) {
-        long dueAtMs = chain.lastFinishedAtMs() + delay.interval().toMillis();
+        // The chainer's computation: a next firing beyond the far-future bound is parked there.
+        long dueAtMs = FireTimes.afterRunEndedMs(delay, chain.lastFinishedAtMs());
+        if (SaturatingMillis.isNever(dueAtMs)) {
+          // Once per task: the parked instance mends the chain, so the reaper does not see it
+          // again.
+          log.warn(
+              "Task {}: the next fixed-delay firing lies beyond the year 9999; the repaired chain"
+                  + " is parked there and never fires",
+              chain.taskId());
+        }
         next.add(
             new NewInstance(
                 InstanceIds.of(chain.taskId(), dueAtMs),
@@ -161,7 +173,10 @@ public final class Reaper {
       adopt(current.get(), nowMs);
       List<DueInstance> unclaimed =
           instances.restampUnclaimed(
-              current.get(), nowMs - unclaimedAfter.toMillis(), nowMs, maxPerPass);
+              current.get(),
+              SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()),
+              nowMs,
+              maxPerPass);
       if (!unclaimed.isEmpty()) {
         log.warn(
             "Reaper re-emits {} instance(s) DISPATCHED but unclaimed for over {} ms",

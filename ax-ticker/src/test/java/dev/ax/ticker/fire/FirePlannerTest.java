@@ -85,6 +85,7 @@ class FirePlannerTest {
             T0 + 20);
 
     assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.chainsEnded()).isEmpty();
     assertThat(plan.successorsOf(row.instanceId()))
         .singleElement()
         .satisfies(
@@ -252,5 +253,46 @@ class FirePlannerTest {
 
     assertThat(plan.dispatch()).containsExactly(1L, 2L);
     assertThat(plan.successors()).isEmpty();
+  }
+
+  @Test
+  void aFixedRateWhoseNextSlotOverflowsFiresAndEndsItsChain() {
+    StoredTask huge =
+        task(
+            "r",
+            new Trigger.FixedRate(Duration.ofMillis(Long.MAX_VALUE), null),
+            MisfirePolicy.FIRE_ALL,
+            100,
+            true,
+            ConcurrencyPolicy.SKIP);
+
+    for (long nowMs : new long[] {T0, T0 + 3_600_000}) { // on time, and an hour late (misfire)
+      FirePlan plan =
+          planner.plan(List.of(row("r", T0, T0, 1)), Map.of("r", huge), Set.of(), nowMs);
+
+      assertThat(plan.dispatch()).containsExactly(1L);
+      assertThat(successorIds(plan)).isEmpty();
+      assertThat(plan.chainsEnded()).containsExactly(Map.entry("r@" + T0, "r"));
+    }
+  }
+
+  @Test
+  void rowsWithExtremeTimesArePlannedWithoutOverflow() {
+    StoredTask rate =
+        task(
+            "r",
+            new Trigger.FixedRate(Duration.ofSeconds(1), null),
+            MisfirePolicy.FIRE_ONCE_NOW,
+            100,
+            true,
+            ConcurrencyPolicy.SKIP);
+
+    FirePlan plan =
+        planner.plan(
+            List.of(row("r", Long.MIN_VALUE, Long.MAX_VALUE, 1)), Map.of("r", rate), Set.of(), T0);
+
+    // Due long after its slot: a catch-up row, which fires and does not extend the chain.
+    assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(successorIds(plan)).isEmpty();
   }
 }
