@@ -5,6 +5,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.CommandReadResult;
 import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.CommandType;
+import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
@@ -86,7 +87,11 @@ public final class IngestStage implements AutoCloseable {
 
   public IngestStage(StageContext context) {
     this.context = context;
-    this.reader = new CommandReader(context.config().get(ConfigKeys.DEFAULT_TIMEOUT));
+    this.reader =
+        new CommandReader(
+            context.config().get(ConfigKeys.DEFAULT_TIMEOUT),
+            IntakeLimits.from(context.config()),
+            context.clock());
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");

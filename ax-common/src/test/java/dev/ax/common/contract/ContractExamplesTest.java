@@ -7,10 +7,12 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import dev.ax.common.time.SettableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -21,7 +23,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ContractExamplesTest {
 
   private static final Path CONTRACT = Path.of("..", "docs", "contract");
-  private static final CommandReader READER = new CommandReader(Duration.ofSeconds(60));
+
+  /**
+   * Examples are judged at a fixed instant, so the valid ones with an absolute due time stay valid.
+   * The invalid ones must be rejected at any instant (an end-to-end test sends them through Kafka
+   * on the real clock), so theirs lie decades away from any plausible now.
+   */
+  static final Instant JUDGED_AT = Instant.parse("2026-11-30T00:00:00Z");
+
+  private static final CommandReader READER =
+      new CommandReader(
+          Duration.ofSeconds(60), IntakeLimits.DEFAULTS, new SettableClock(JUDGED_AT));
 
   static Stream<Path> validExamples() throws IOException {
     return list(CONTRACT.resolve("examples/valid"));
