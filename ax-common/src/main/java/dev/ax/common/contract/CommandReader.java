@@ -2,6 +2,7 @@ package dev.ax.common.contract;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -109,6 +110,10 @@ public final class CommandReader {
               + limits.maxCommandBytes()
               + " (AX_MAX_COMMAND_BYTES)");
     }
+    if (notUtf8(bytes)) {
+      return new CommandReadResult.Rejected(
+          "a command must be UTF-8 JSON (this looks like UTF-16 or UTF-32, or binary)");
+    }
     JsonNode root;
     try (JsonParser parser = mapper.createParser(bytes)) {
       root = mapper.readTree(parser);
@@ -127,6 +132,24 @@ public final class CommandReader {
     } catch (InvalidFieldException e) {
       return new CommandReadResult.Rejected(e.getMessage());
     }
+  }
+
+  /**
+   * True when the first bytes show another encoding. Jackson detects UTF-16 and UTF-32 (by a byte
+   * order mark or zero bytes among the first four) and would read them; the contract is UTF-8, as
+   * RFC 8259 requires between systems, and no UTF-8 JSON text has a zero byte there.
+   */
+  private static boolean notUtf8(byte[] bytes) {
+    int first = bytes[0] & 0xff;
+    if (first == 0xfe || first == 0xff) {
+      return true;
+    }
+    for (int i = 0; i < Math.min(4, bytes.length); i++) {
+      if (bytes[i] == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when anything but whitespace follows the first value, even bytes that are not JSON. */
@@ -193,8 +216,12 @@ public final class CommandReader {
         flowRunId);
   }
 
+  /** Jackson's message without its location (which may quote the input), first line only. */
   private static String firstLine(IOException e) {
-    String message = e.getMessage();
+    String message =
+        e instanceof JsonProcessingException jackson
+            ? jackson.getOriginalMessage()
+            : e.getMessage();
     if (message == null) {
       return e.getClass().getSimpleName();
     }

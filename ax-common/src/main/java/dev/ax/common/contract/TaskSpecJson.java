@@ -526,6 +526,10 @@ public final class TaskSpecJson {
       throw new InvalidFieldException(
           "field '" + path + "' must be an integer, not a string: " + Echo.of(value.asText()));
     }
+    if (value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue())) {
+      throw new InvalidFieldException(
+          "field '" + path + "' must be an integer: got a number beyond any range (such as 1e400)");
+    }
     if (!value.isIntegralNumber()) {
       throw new InvalidFieldException(
           "field '" + path + "' must be an integer: " + Echo.cut(value.toString()));

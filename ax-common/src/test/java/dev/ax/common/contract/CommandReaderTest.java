@@ -193,7 +193,7 @@ class CommandReaderTest {
         "\"delayMs\":9223372036854775807|trigger.delayMs must be at most 315360000000",
         "\"delayMs\":-9223372036854775808|trigger.delayMs must not be negative",
         "\"delayMs\":9223372036854775808|field 'trigger.delayMs' must be an integer in the range of a 64-bit long",
-        "\"delayMs\":1e400|field 'trigger.delayMs' must be an integer",
+        "\"delayMs\":1e400|field 'trigger.delayMs' must be an integer: got a number beyond any range (such as 1e400)",
         "\"delayMs\":5.0|field 'trigger.delayMs' must be an integer: 5.0",
         "\"delayMs\":\"5000\"|field 'trigger.delayMs' must be an integer, not a string: '5000'",
         "\"delayMs\":true|field 'trigger.delayMs' must be an integer",
