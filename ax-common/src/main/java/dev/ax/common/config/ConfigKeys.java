@@ -117,7 +117,7 @@ public final class ConfigKeys {
           "3650d",
           Duration.ofHours(1),
           Duration.ofDays(36_500),
-          "How far ahead a command may put a due time (ONCE delayMs, at/atMs; FIXED_RATE/FIXED_DELAY startAt/startAtMs); further is rejected.");
+          "How far ahead a command may put a due time (ONCE delayMs, at/atMs; FIXED_RATE/FIXED_DELAY startAt/startAtMs; a CRON expression's first firing); further is rejected.");
   public static final ConfigKey<Duration> MAX_PAST =
       ConfigKey.duration(
           "AX_MAX_PAST",

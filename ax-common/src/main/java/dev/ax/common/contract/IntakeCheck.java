@@ -125,15 +125,30 @@ final class IntakeCheck {
   }
 
   /**
-   * Rejects an expression that fires more often than the minimum interval, judged on its first
-   * {@link #CRON_GAP_SAMPLES} firings after now. Quartz fires on whole seconds, so with a minimum
-   * of one second or less every expression passes without a search.
+   * Rejects an expression whose first firing lies beyond the horizon (like a ONCE due then), or
+   * that fires more often than the minimum interval, judged on its first {@link #CRON_GAP_SAMPLES}
+   * firings after now. Quartz fires on whole seconds, so with a minimum of one second or less every
+   * expression passes the second check without a search. One that never fires again passes here;
+   * ingest rejects it ("trigger never fires").
    */
-  void cronGap(CronSchedule schedule) {
-    if (!enforced || limits.minInterval().compareTo(Duration.ofSeconds(1)) <= 0) {
+  void cron(CronSchedule schedule) {
+    if (!enforced) {
       return;
     }
-    Optional<Instant> previous = schedule.nextAfter(now);
+    Optional<Instant> first = schedule.nextAfter(now);
+    if (first.isPresent() && first.get().isAfter(now.plus(limits.maxHorizon()))) {
+      throw new InvalidFieldException(
+          "trigger.expression first fires at "
+              + first.get()
+              + ", more than "
+              + describe(limits.maxHorizon())
+              + " ahead (AX_MAX_HORIZON): "
+              + Echo.of(schedule.expression()));
+    }
+    if (limits.minInterval().compareTo(Duration.ofSeconds(1)) <= 0) {
+      return;
+    }
+    Optional<Instant> previous = first;
     for (int i = 1; i < CRON_GAP_SAMPLES && previous.isPresent(); i++) {
       Optional<Instant> next = schedule.nextAfter(previous.get());
       if (next.isPresent()

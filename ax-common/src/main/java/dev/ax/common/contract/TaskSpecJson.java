@@ -210,7 +210,7 @@ public final class TaskSpecJson {
                     + ")");
           }
           ZoneId zone = readZone(node);
-          check.cronGap(CronSchedule.parse(expression, zone));
+          check.cron(CronSchedule.parse(expression, zone));
           return new Trigger.Cron(expression, zone);
         }
         case "FIXED_RATE" -> {

@@ -279,6 +279,15 @@ class CommandReaderTest {
   }
 
   @Test
+  void aCronThatFirstFiresBeyondTheHorizonIsRejected() {
+    assertAccepted(every("CRON", "\"expression\":\"0 0 0 1 1 ? 2036\""));
+    assertThat(reasonOf(every("CRON", "\"expression\":\"0 0 0 1 1 ? 2099\"")))
+        .isEqualTo(
+            "trigger.expression first fires at 2099-01-01T00:00:00Z, more than 3650 days ahead"
+                + " (AX_MAX_HORIZON): '0 0 0 1 1 ? 2099'");
+  }
+
+  @Test
   void aLongCronExpressionIsRejectedBeforeItIsParsed() {
     StringBuilder seconds = new StringBuilder("0");
     for (int i = 1; seconds.length() < 300; i++) {

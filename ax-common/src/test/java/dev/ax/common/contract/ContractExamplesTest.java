@@ -69,6 +69,8 @@ class ContractExamplesTest {
           Map.entry("cron-five-fields.json", "Quartz syntax"),
           Map.entry("cron-no-date.json", "a cron expression that matches no date"),
           Map.entry("cron-bad-zone.json", "that an IANA zone exists"),
+          Map.entry(
+              "cron-first-fires-beyond-horizon.json", "a cron's first firing relative to now"),
           Map.entry("retry-max-below-base.json", "one field compared with another"),
           Map.entry("trigger-command-without-flow-run.json", "flowRunId required for TRIGGER"),
           // By JSON Schema 1e400 is an integer above the maximum; the validator used here compares
