@@ -41,6 +41,9 @@ public final class CommandReader {
   /** Covers UUIDs and W3C trace ids (32 hex digits); nothing that can break a log line. */
   static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
+  /** The longest object key: every key AX reads is short; params keys are environment names. */
+  static final int MAX_NAME_CHARS = 1024;
+
   private final Duration defaultTimeout;
   private final IntakeLimits limits;
   private final Clock clock;
@@ -83,9 +86,6 @@ public final class CommandReader {
         .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
   }
-
-  /** The longest object key: every key AX reads is short; params keys are environment names. */
-  static final int MAX_NAME_CHARS = 1024;
 
   public CommandReadResult read(byte[] bytes) {
     try {
