@@ -87,7 +87,24 @@ public final class CommandReader {
         .build();
   }
 
+  /**
+   * The longest reason a rejection carries. Each echoed value is capped by {@link Echo}; a reason
+   * that quotes two of them (a cron expression and Quartz's complaint) stays well under this, and
+   * this cap makes the bound hold whatever a future reason quotes.
+   */
+  public static final int MAX_REASON_CHARS = 1000;
+
   public CommandReadResult read(byte[] bytes) {
+    CommandReadResult result = readGuarded(bytes);
+    if (result instanceof CommandReadResult.Rejected rejected
+        && rejected.reason().length() > MAX_REASON_CHARS) {
+      return new CommandReadResult.Rejected(
+          rejected.reason().substring(0, MAX_REASON_CHARS) + "...");
+    }
+    return result;
+  }
+
+  private CommandReadResult readGuarded(byte[] bytes) {
     try {
       return readUnguarded(bytes);
     } catch (RuntimeException e) {

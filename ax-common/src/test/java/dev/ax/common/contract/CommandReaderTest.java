@@ -288,6 +288,15 @@ class CommandReaderTest {
   }
 
   @Test
+  void aReasonThatQuotesTwoValuesStaysUnderTheReasonCap() {
+    String expression = ("0,1,2,3,4,5,6,7,8,9," + "x".repeat(300)).substring(0, 256);
+    String reason = reasonOf(every("CRON", "\"expression\":\"" + expression + "\""));
+
+    assertThat(reason).startsWith("trigger.expression is not a valid Quartz cron expression: ");
+    assertThat(reason.length()).isLessThanOrEqualTo(CommandReader.MAX_REASON_CHARS);
+  }
+
+  @Test
   void aLongCronExpressionIsRejectedBeforeItIsParsed() {
     StringBuilder seconds = new StringBuilder("0");
     for (int i = 1; seconds.length() < 300; i++) {
