@@ -2,6 +2,7 @@ package dev.ax.ingest;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.DependencyEntry;
+import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.Topics;
@@ -67,12 +68,13 @@ final class DependencyIntake {
       return "dependency would close a cycle: " + command.taskId() + " -> " + command.taskId();
     }
     if (!unknown.isEmpty()) {
-      return "dependency names unknown upstream task(s) " + unknown;
+      // Up to 100 ids of up to 128 characters: capped like every echoed value.
+      return "dependency names unknown upstream task(s) " + Echo.cut(unknown.toString());
     }
     Optional<List<String>> cycle =
         DependencyGraph.cycleThrough(command.taskId(), upstreams, tasks::upstreamsOf);
     return cycle
-        .map(path -> "dependency would close a cycle: " + String.join(" -> ", path))
+        .map(path -> "dependency would close a cycle: " + Echo.cut(String.join(" -> ", path)))
         .orElse(null);
   }
 

@@ -5,6 +5,8 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.CommandReadResult;
 import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.CommandType;
+import dev.ax.common.contract.Echo;
+import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
@@ -46,8 +48,10 @@ import org.slf4j.LoggerFactory;
  * Ingest: consumes {@code ax.task.commands}, validates each command, stores new tasks with their
  * first instance (one transaction per polled batch, idempotent on taskId), announces instances due
  * soon on {@code ax.task.scheduled}, and sends every message it cannot accept to {@code
- * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged.
- * Offsets are committed only after the database and the rejected topic have what was read.
+ * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged
+ * (or, when that is too large for Kafka, a digest of them: {@link RejectedCommands}). A record
+ * whose key is neither absent nor the taskId is rejected. Offsets are committed only after the
+ * database and the rejected topic have what was read.
  *
  * <p>Threading: one consumer thread (see {@link ConsumerLoop}); one thread ({@code
  * ax-ingest-graph}) publishes the dependency graph again every {@code AX_DEPENDENCY_REPUBLISH};
@@ -68,6 +72,7 @@ public final class IngestStage implements AutoCloseable {
   private final FireTimes fireTimes = new FireTimes();
   private final TaskStore tasks;
   private final KafkaProducer<String, byte[]> producer;
+  private final RejectedCommands rejections;
   private final ConsumerLoop loop;
   private final Duration announceHorizon;
   private final Counter received;
@@ -87,12 +92,19 @@ public final class IngestStage implements AutoCloseable {
 
   public IngestStage(StageContext context) {
     this.context = context;
-    this.reader = new CommandReader(context.config().get(ConfigKeys.DEFAULT_TIMEOUT));
+    this.reader =
+        new CommandReader(
+            context.config().get(ConfigKeys.DEFAULT_TIMEOUT),
+            IntakeLimits.from(context.config()),
+            context.clock());
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
     this.activeTaskLimit =
         new ActiveTaskLimit(tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP));
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
+    this.rejections =
+        new RejectedCommands(
+            producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.received = context.meters().counter("ax.ingest.received");
     this.rejected = context.meters().counter("ax.ingest.rejected");
     this.created = context.meters().counter("ax.ingest.created");
@@ -139,6 +151,11 @@ public final class IngestStage implements AutoCloseable {
         continue;
       }
       TaskCommand command = ((CommandReadResult.Accepted) read).command();
+      String keyMismatch = keyMismatch(record.key(), command);
+      if (keyMismatch != null) {
+        sends.add(reject(record, keyMismatch));
+        continue;
+      }
       if (command.type() == CommandType.TRIGGER) {
         triggers.add(command);
         triggerRecords.put(command, record);
@@ -245,6 +262,18 @@ public final class IngestStage implements AutoCloseable {
     }
   }
 
+  /**
+   * The reason a record's key does not fit its command, or null when it does: the key, when
+   * present, must be the taskId, or two producers' commands for one task could land on different
+   * partitions and be read out of order. A record without a key is accepted.
+   */
+  static String keyMismatch(String key, TaskCommand command) {
+    if (key == null || key.equals(command.taskId())) {
+      return null;
+    }
+    return "record key " + Echo.of(key) + " does not match taskId " + Echo.of(command.taskId());
+  }
+
   /** The reason this version cannot take the command yet, or null when it can. */
   private static String unsupported(TaskCommand command) {
     if (command.type() != CommandType.CREATE) {
@@ -271,21 +300,9 @@ public final class IngestStage implements AutoCloseable {
         record.topic(),
         record.partition(),
         record.offset(),
-        record.key(),
+        record.key() == null ? null : Echo.of(record.key()),
         reason);
-    ProducerRecord<String, byte[]> out =
-        new ProducerRecord<>(context.topics().commandsRejected(), record.key(), record.value());
-    out.headers().add(RejectHeaders.REASON, reason.getBytes(StandardCharsets.UTF_8));
-    out.headers().add(RejectHeaders.SOURCE_TOPIC, record.topic().getBytes(StandardCharsets.UTF_8));
-    out.headers()
-        .add(
-            RejectHeaders.SOURCE_PARTITION,
-            Integer.toString(record.partition()).getBytes(StandardCharsets.UTF_8));
-    out.headers()
-        .add(
-            RejectHeaders.SOURCE_OFFSET,
-            Long.toString(record.offset()).getBytes(StandardCharsets.UTF_8));
-    return producer.send(out);
+    return rejections.send(record, reason);
   }
 
   static ProducerRecord<String, byte[]> eventRecord(

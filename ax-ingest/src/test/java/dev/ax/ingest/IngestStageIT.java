@@ -16,13 +16,19 @@ import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,13 +106,14 @@ class IngestStageIT {
         "unknown-executor",
         "{\"v\":1,\"taskId\":\"x\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"FTP\"}}");
     bad.put("negative-delay", command("neg", -5));
+    // Read fine, rejected by ingest: keyed by their taskIds, as a mismatched key is rejected first.
     bad.put(
         "unknown-upstream",
-        "{\"v\":1,\"taskId\":\"d\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"a\"]},"
+        "{\"v\":1,\"taskId\":\"unknown-upstream\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"a\"]},"
             + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
     bad.put(
         "cycle",
-        "{\"v\":1,\"taskId\":\"self\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"self\"]},"
+        "{\"v\":1,\"taskId\":\"cycle\",\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"cycle\"]},"
             + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}");
     bad.put(
         "bad-cron",
@@ -143,7 +150,8 @@ class IngestStageIT {
               "unknown-upstream",
               r -> assertThat(r).isEqualTo("dependency names unknown upstream task(s) [a]"))
           .hasEntrySatisfying(
-              "cycle", r -> assertThat(r).isEqualTo("dependency would close a cycle: self -> self"))
+              "cycle",
+              r -> assertThat(r).isEqualTo("dependency would close a cycle: cycle -> cycle"))
           .hasEntrySatisfying(
               "bad-cron", r -> assertThat(r).contains("not a valid Quartz cron expression"));
     }
@@ -208,6 +216,91 @@ class IngestStageIT {
       assertThat(event.instanceId()).isEqualTo("soon@" + event.dueAtMs());
       assertThat(records.get(0).headers().lastHeader(RejectHeaders.TRACE_ID)).isNotNull();
     }
+  }
+
+  @Test
+  void aRecordKeyOtherThanTheTaskIdIsRejectedAndNoKeyIsAccepted() throws Exception {
+    send("k", command("t", 60_000));
+    send(null, command("keyless", 60_000));
+
+    try (TopicReader rejected =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      await().atMost(DEADLINE).until(() -> !rejected.poll().isEmpty());
+      ConsumerRecord<String, byte[]> record = rejected.poll().get(0);
+      assertThat(record.key()).isEqualTo("k");
+      assertThat(
+              new String(
+                  record.headers().lastHeader(RejectHeaders.REASON).value(),
+                  StandardCharsets.UTF_8))
+          .isEqualTo("record key 'k' does not match taskId 't'");
+    }
+    await()
+        .atMost(DEADLINE)
+        .until(() -> new TaskStore(runtime.dataSource()).find("keyless").isPresent());
+    assertThat(new TaskStore(runtime.dataSource()).find("t")).isEmpty();
+  }
+
+  /**
+   * The rejected topic takes smaller records than the commands topic here, so the broker refuses
+   * the echo (RecordTooLargeException): the rejection goes without its value, and ingest moves on.
+   */
+  @Test
+  void aRejectionTooLargeForTheRejectedTopicIsSentWithoutItsValue() throws Exception {
+    try (Admin admin = KafkaClients.admin(runtime.bootstrapServers())) {
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(
+                      ConfigResource.Type.TOPIC, runtime.topics().commandsRejected()),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("max.message.bytes", "10000"),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
+      ConfigResource topic =
+          new ConfigResource(ConfigResource.Type.TOPIC, runtime.topics().commandsRejected());
+      // The broker applies a topic config change from its metadata log: wait until it has.
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  "10000"
+                      .equals(
+                          admin
+                              .describeConfigs(List.of(topic))
+                              .all()
+                              .get()
+                              .get(topic)
+                              .get("max.message.bytes")
+                              .value()));
+    }
+    String large = "{\"v\":1,\"taskId\":\"large\",\"pad\":\"" + "p".repeat(20_000);
+    byte[] largeBytes = large.getBytes(StandardCharsets.UTF_8);
+
+    send("large", large);
+    send("after-large", command("after-large", 60_000));
+
+    try (TopicReader rejected =
+        new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      await().atMost(DEADLINE).until(() -> !rejected.poll().isEmpty());
+      ConsumerRecord<String, byte[]> record = rejected.poll().get(0);
+      assertThat(record.key()).isEqualTo("large");
+      assertThat(record.value()).isNull();
+      assertThat(header(record, RejectHeaders.REASON)).startsWith("malformed JSON");
+      assertThat(header(record, RejectHeaders.VALUE_BYTES))
+          .isEqualTo(Integer.toString(largeBytes.length));
+      assertThat(header(record, RejectHeaders.VALUE_SHA256))
+          .isEqualTo(
+              HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(largeBytes)));
+    }
+    await()
+        .atMost(DEADLINE)
+        .until(() -> new TaskStore(runtime.dataSource()).find("after-large").isPresent());
+  }
+
+  private static String header(ConsumerRecord<String, byte[]> record, String name) {
+    return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
   }
 
   @Test

@@ -25,7 +25,7 @@ public record ConfigKey<T>(
     boolean required,
     boolean secret) {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
   public static ConfigKey<String> string(String name, String defaultValue, String doc) {
     return new ConfigKey<>(name, doc, defaultValue, s -> s, false, false);
@@ -97,7 +97,10 @@ public record ConfigKey<T>(
         false);
   }
 
-  /** A duration written as {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h} or ISO-8601. */
+  /**
+   * A duration written as {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code 3650d} or
+   * ISO-8601.
+   */
   public static ConfigKey<Duration> duration(
       String name, String defaultValue, Duration min, Duration max, String doc) {
     return new ConfigKey<>(
@@ -170,13 +173,14 @@ public record ConfigKey<T>(
         case "ms" -> Duration.ofMillis(amount);
         case "s" -> Duration.ofSeconds(amount);
         case "m" -> Duration.ofMinutes(amount);
-        default -> Duration.ofHours(amount);
+        case "h" -> Duration.ofHours(amount);
+        default -> Duration.ofDays(amount);
       };
     }
     try {
       return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("not a duration (use e.g. 250ms, 10s, 5m, 1h)");
+      throw new IllegalArgumentException("not a duration (use e.g. 250ms, 10s, 5m, 1h, 7d)");
     }
   }
 }

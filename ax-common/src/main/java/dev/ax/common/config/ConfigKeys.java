@@ -111,6 +111,35 @@ public final class ConfigKeys {
           1,
           Integer.MAX_VALUE,
           "Most active tasks one task group may hold (not cancelled; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
+  public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
+      ConfigKey.integer(
+          "AX_MAX_COMMAND_BYTES",
+          256 * 1024,
+          1024,
+          1024 * 1024,
+          "Largest task command (bytes of the Kafka record value) ingest reads; a larger one is rejected before it is parsed.");
+  public static final ConfigKey<Duration> MAX_HORIZON =
+      ConfigKey.duration(
+          "AX_MAX_HORIZON",
+          "3650d",
+          Duration.ofHours(1),
+          Duration.ofDays(36_500),
+          "How far ahead a command may put a due time (ONCE delayMs, at/atMs; FIXED_RATE/FIXED_DELAY startAt/startAtMs; a CRON expression's first firing); further is rejected.");
+  public static final ConfigKey<Duration> MAX_PAST =
+      ConfigKey.duration(
+          "AX_MAX_PAST",
+          "1d",
+          Duration.ZERO,
+          Duration.ofDays(3650),
+          "How far in the past an absolute due time (ONCE at/atMs, startAt/startAtMs) may be; a ONCE task due in the past fires at once, one due further back is rejected.");
+  public static final ConfigKey<Duration> MIN_INTERVAL =
+      ConfigKey.duration(
+          "AX_MIN_INTERVAL",
+          "1s",
+          Duration.ofMillis(1),
+          Duration.ofHours(1),
+          "Shortest FIXED_RATE/FIXED_DELAY intervalMs a command may ask for, and the shortest gap between the firings of a CRON expression; shorter is rejected.");
+
   public static final ConfigKey<Duration> TICKER_HORIZON =
       ConfigKey.duration(
           "AX_TICKER_HORIZON",
@@ -376,6 +405,10 @@ public final class ConfigKeys {
             SHUTDOWN_GRACE,
             INGEST_ANNOUNCE_HORIZON,
             MAX_ACTIVE_TASKS_PER_GROUP,
+            MAX_COMMAND_BYTES,
+            MAX_HORIZON,
+            MAX_PAST,
+            MIN_INTERVAL,
             TICKER_HORIZON,
             TICKER_LOAD_INTERVAL,
             TICKER_MAX_BATCH,

@@ -11,6 +11,10 @@ import java.io.UncheckedIOException;
 /**
  * The one Jackson configuration for AX messages: unknown fields are ignored (a newer producer may
  * add some), nulls are left out. {@link ObjectMapper} is thread-safe once configured.
+ *
+ * <p>It reads what AX itself wrote. Commands from producers are read by {@link CommandReader} with
+ * its own strict mapper (no duplicate keys, no trailing data, bounded sizes); this one stays
+ * lenient so that the hot paths reading AX's own events pay nothing for checks they cannot fail.
  */
 public final class AxJson {
 

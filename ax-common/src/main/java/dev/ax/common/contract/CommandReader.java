@@ -1,38 +1,145 @@
 package dev.ax.common.contract;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.time.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the bytes of one message from {@code ax.task.commands} into a {@link TaskCommand} or a
- * rejection reason. Never throws for bad input: every way a producer can get a message wrong is an
- * expected outcome here. Stateless and thread-safe.
+ * rejection reason. Never throws, for any bytes: every way a producer can get a message wrong is an
+ * expected outcome here, and a bug in the reader itself becomes a rejection too (logged), so no
+ * message can stop ingest.
+ *
+ * <p>JSON is read strictly: one value per message (trailing data is rejected), no duplicate keys,
+ * and Jackson's stream limits (document length, string length, nesting depth, number length) set
+ * from the {@link IntakeLimits}, which also bound every field (see README.md). Due times are judged
+ * against the injected clock.
+ *
+ * <p>Thread-safe: the mapper is configured once and immutable, and each read keeps its state on the
+ * stack.
  */
 public final class CommandReader {
 
+  private static final Logger log = LoggerFactory.getLogger(CommandReader.class);
+
+  /** Covers UUIDs and W3C trace ids (32 hex digits); nothing that can break a log line. */
+  static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+  /** The longest object key: every key AX reads is short; params keys are environment names. */
+  static final int MAX_NAME_CHARS = 1024;
+
   private final Duration defaultTimeout;
+  private final IntakeLimits limits;
+  private final Clock clock;
+  private final ObjectMapper mapper;
 
   /**
    * @param defaultTimeout the timeout of a task that sets none
+   * @param limits the bounds on every field
+   * @param clock "now" for due-time bounds (the stage's clock)
    */
-  public CommandReader(Duration defaultTimeout) {
+  public CommandReader(Duration defaultTimeout, IntakeLimits limits, Clock clock) {
     this.defaultTimeout = defaultTimeout;
+    this.limits = limits;
+    this.clock = clock;
+    this.mapper = strictMapper(limits);
   }
 
+  /**
+   * The mapper for producers' commands. AX's own events keep {@link AxJson#MAPPER}: AX's writer
+   * cannot produce duplicate keys or trailing data, and the hot paths that read them need not pay
+   * for the checks. Trailing data is checked by {@link #trailingData} rather than by Jackson's
+   * {@code FAIL_ON_TRAILING_TOKENS}, so that anything after the value, a second object or bytes
+   * that are not JSON, gives the same reason.
+   */
+  private static ObjectMapper strictMapper(IntakeLimits limits) {
+    JsonFactory factory =
+        JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxDocumentLength(limits.maxCommandBytes())
+                    .maxStringLength(limits.maxCommandBytes())
+                    .maxNameLength(MAX_NAME_CHARS)
+                    .maxNestingDepth(limits.maxNestingDepth())
+                    .maxNumberLength(limits.maxNumberChars())
+                    .build())
+            .build();
+    return JsonMapper.builder(factory)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .build();
+  }
+
+  /**
+   * The longest reason a rejection carries. Each echoed value is capped by {@link Echo}; a reason
+   * that quotes two of them (a cron expression and Quartz's complaint) stays well under this, and
+   * this cap makes the bound hold whatever a future reason quotes.
+   */
+  public static final int MAX_REASON_CHARS = 1000;
+
   public CommandReadResult read(byte[] bytes) {
+    CommandReadResult result = readGuarded(bytes);
+    if (result instanceof CommandReadResult.Rejected rejected
+        && rejected.reason().length() > MAX_REASON_CHARS) {
+      return new CommandReadResult.Rejected(
+          rejected.reason().substring(0, MAX_REASON_CHARS) + "...");
+    }
+    return result;
+  }
+
+  private CommandReadResult readGuarded(byte[] bytes) {
+    try {
+      return readUnguarded(bytes);
+    } catch (RuntimeException e) {
+      // A bug here, not a bad message: logged in full, and the message is rejected, not retried.
+      log.warn("Reader failed on a command; rejecting it", e);
+      return new CommandReadResult.Rejected(
+          "internal error reading command: " + Echo.cut(e.toString()));
+    }
+  }
+
+  private CommandReadResult readUnguarded(byte[] bytes) {
     if (bytes == null || bytes.length == 0) {
       return new CommandReadResult.Rejected("empty message");
     }
+    if (bytes.length > limits.maxCommandBytes()) {
+      return new CommandReadResult.Rejected(
+          "command is "
+              + bytes.length
+              + " bytes; at most "
+              + limits.maxCommandBytes()
+              + " (AX_MAX_COMMAND_BYTES)");
+    }
+    if (notUtf8(bytes)) {
+      return new CommandReadResult.Rejected(
+          "a command must be UTF-8 JSON (this looks like UTF-16 or UTF-32, or binary)");
+    }
     JsonNode root;
-    try {
-      root = AxJson.MAPPER.readTree(bytes);
+    try (JsonParser parser = mapper.createParser(bytes)) {
+      root = mapper.readTree(parser);
+      if (root != null && trailingData(parser)) {
+        return new CommandReadResult.Rejected(
+            "trailing data after the JSON value: a message holds exactly one command");
+      }
     } catch (IOException e) {
-      return new CommandReadResult.Rejected("malformed JSON: " + firstLine(e.getMessage()));
+      return new CommandReadResult.Rejected("malformed JSON: " + Echo.cut(firstLine(e)));
     }
     if (root == null || !root.isObject()) {
       return new CommandReadResult.Rejected("a command must be a JSON object");
@@ -41,6 +148,33 @@ public final class CommandReader {
       return new CommandReadResult.Accepted(readCommand(root));
     } catch (InvalidFieldException e) {
       return new CommandReadResult.Rejected(e.getMessage());
+    }
+  }
+
+  /**
+   * True when the first bytes show another encoding. Jackson detects UTF-16 and UTF-32 (by a byte
+   * order mark or zero bytes among the first four) and would read them; the contract is UTF-8, as
+   * RFC 8259 requires between systems, and no UTF-8 JSON text has a zero byte there.
+   */
+  private static boolean notUtf8(byte[] bytes) {
+    int first = bytes[0] & 0xff;
+    if (first == 0xfe || first == 0xff) {
+      return true;
+    }
+    for (int i = 0; i < Math.min(4, bytes.length); i++) {
+      if (bytes[i] == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when anything but whitespace follows the first value, even bytes that are not JSON. */
+  private static boolean trailingData(JsonParser parser) {
+    try {
+      return parser.nextToken() != null;
+    } catch (IOException e) {
+      return true;
     }
   }
 
@@ -60,24 +194,26 @@ public final class CommandReader {
       type = CommandType.valueOf(typeText);
     } catch (IllegalArgumentException e) {
       throw new InvalidFieldException(
-          "unknown command type '"
-              + typeText
-              + "' (expected one of CREATE, CANCEL, PAUSE, RESUME, RUN_NOW, TRIGGER)");
+          "unknown command type "
+              + Echo.of(typeText)
+              + " (expected one of CREATE, CANCEL, PAUSE, RESUME, RUN_NOW, TRIGGER)");
     }
     String taskId = TaskSpecJson.requireText(root, "taskId");
     if (!TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
       throw new InvalidFieldException(
-          "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": '" + taskId + "'");
+          "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": " + Echo.of(taskId));
     }
     String traceId = TaskSpecJson.optionalText(root, "traceId", null);
-    if (traceId == null || traceId.isBlank()) {
+    if (traceId == null) {
       traceId = UUID.randomUUID().toString();
-    } else if (traceId.length() > 128) {
-      throw new InvalidFieldException("traceId must be at most 128 characters");
+    } else if (!TRACE_ID.matcher(traceId).matches()) {
+      // It goes into log lines and headers: a newline in it would forge a log line.
+      throw new InvalidFieldException(
+          "traceId must match " + TRACE_ID.pattern() + ": " + Echo.of(traceId));
     }
     TaskSpec spec = null;
     if (type == CommandType.CREATE) {
-      spec = TaskSpecJson.read(taskId, root, defaultTimeout);
+      spec = TaskSpecJson.read(taskId, root, defaultTimeout, IntakeCheck.of(limits, clock.now()));
     }
     String flowRunId = null;
     if (type == CommandType.TRIGGER) {
@@ -97,9 +233,14 @@ public final class CommandReader {
         flowRunId);
   }
 
-  private static String firstLine(String message) {
+  /** Jackson's message without its location (which may quote the input), first line only. */
+  private static String firstLine(IOException e) {
+    String message =
+        e instanceof JsonProcessingException jackson
+            ? jackson.getOriginalMessage()
+            : e.getMessage();
     if (message == null) {
-      return "unreadable";
+      return e.getClass().getSimpleName();
     }
     int newline = message.indexOf('\n');
     return newline < 0 ? message : message.substring(0, newline);

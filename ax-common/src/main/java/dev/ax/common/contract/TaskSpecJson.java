@@ -43,6 +43,9 @@ public final class TaskSpecJson {
   private static final Pattern SCRIPT = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
+  /** The most retries a task may ask for. */
+  static final int MAX_RETRIES = 100;
+
   /** The longest timeout a task may ask for; longer runs need a different design. */
   public static final Duration MAX_TIMEOUT = Duration.ofHours(24);
 
@@ -50,15 +53,18 @@ public final class TaskSpecJson {
 
   /**
    * @param defaultTimeout applied when the task sets no {@code timeoutMs}
+   * @param check the intake limits, or {@link IntakeCheck#STORED} for a spec AX stored
    * @throws InvalidFieldException with the reason when a field is missing or wrong
    */
-  static TaskSpec read(String taskId, JsonNode node, Duration defaultTimeout) {
+  static TaskSpec read(String taskId, JsonNode node, Duration defaultTimeout, IntakeCheck check) {
     String group = optionalText(node, "group", TaskSpec.DEFAULT_GROUP);
     if (!GROUP.matcher(group).matches()) {
-      throw new InvalidFieldException("group must match " + GROUP.pattern() + ": '" + group + "'");
+      throw new InvalidFieldException(
+          "group must match " + GROUP.pattern() + ": " + Echo.of(group));
     }
-    Trigger trigger = readTrigger(requireObject(node, "trigger"));
-    ExecutorSpec executor = readExecutor(requireObject(node, "executor"));
+    check.group(group);
+    Trigger trigger = readTrigger(requireObject(node, "trigger"), check);
+    ExecutorSpec executor = readExecutor(requireObject(node, "executor"), check);
     Duration timeout = defaultTimeout;
     if (node.hasNonNull("timeoutMs")) {
       long timeoutMs = requireLong(node, "timeoutMs");
@@ -69,8 +75,12 @@ public final class TaskSpecJson {
       timeout = Duration.ofMillis(timeoutMs);
     }
     RetryPolicy retry =
-        node.hasNonNull("retry") ? readRetry(requireObject(node, "retry")) : RetryPolicy.DEFAULT;
-    Map<String, String> params = readStringMap(node, "params");
+        node.hasNonNull("retry")
+            ? readRetry(requireObject(node, "retry"), check)
+            : RetryPolicy.DEFAULT;
+    Map<String, String> params =
+        readStringMap(node, "params", "params", check, check.limits().maxParams());
+    check.params(params);
     JsonNode misfire = node.hasNonNull("misfire") ? requireObject(node, "misfire") : null;
     MisfirePolicy misfirePolicy =
         misfire == null
@@ -127,16 +137,15 @@ public final class TaskSpecJson {
           path
               + " must be one of "
               + Arrays.toString(type.getEnumConstants())
-              + ": '"
-              + text
-              + "'");
+              + ": "
+              + Echo.of(text));
     }
   }
 
   /** Reads a spec this class wrote (from the database). */
   public static TaskSpec readStored(String taskId, String json) {
     try {
-      return read(taskId, AxJson.MAPPER.readTree(json), Duration.ofSeconds(60));
+      return read(taskId, AxJson.MAPPER.readTree(json), Duration.ofSeconds(60), IntakeCheck.STORED);
     } catch (java.io.IOException | InvalidFieldException e) {
       throw new IllegalStateException(
           "stored spec of task " + taskId + " is unreadable: " + e.getMessage(), e);
@@ -168,7 +177,7 @@ public final class TaskSpecJson {
     return node;
   }
 
-  private static Trigger readTrigger(JsonNode node) {
+  private static Trigger readTrigger(JsonNode node, IntakeCheck check) {
     String type = requireText(node, "type", "trigger.type").toUpperCase(Locale.ROOT);
     try {
       switch (type) {
@@ -183,28 +192,33 @@ public final class TaskSpecJson {
             if (delayMs < 0) {
               throw new InvalidFieldException("trigger.delayMs must not be negative: " + delayMs);
             }
+            check.delay(delayMs);
             return Trigger.Once.after(Duration.ofMillis(delayMs));
           }
-          return Trigger.Once.at(readInstant(node, "at", "atMs"));
+          return Trigger.Once.at(readInstant(node, "at", "atMs", check));
         }
         case "CRON" -> {
           String expression = requireText(node, "expression", "trigger.expression");
+          check.cronLength(expression);
           Optional<String> problem = CronSchedule.problem(expression);
           if (problem.isPresent()) {
             throw new InvalidFieldException(
                 "trigger.expression is not a valid Quartz cron expression: "
-                    + problem.get()
-                    + " ('"
-                    + expression
-                    + "')");
+                    + Echo.cut(problem.get())
+                    + " ("
+                    + Echo.of(expression)
+                    + ")");
           }
-          return new Trigger.Cron(expression, readZone(node));
+          ZoneId zone = readZone(node);
+          check.cron(CronSchedule.parse(expression, zone));
+          return new Trigger.Cron(expression, zone);
         }
         case "FIXED_RATE" -> {
-          return new Trigger.FixedRate(readInterval(node), readOptionalInstant(node));
+          return new Trigger.FixedRate(readInterval(node, check), readOptionalInstant(node, check));
         }
         case "FIXED_DELAY" -> {
-          return new Trigger.FixedDelay(readInterval(node), readOptionalInstant(node));
+          return new Trigger.FixedDelay(
+              readInterval(node, check), readOptionalInstant(node, check));
         }
         case "DEPENDENCY" -> {
           JsonNode upstream = node.get("upstream");
@@ -212,10 +226,12 @@ public final class TaskSpecJson {
             throw new InvalidFieldException(
                 "trigger.upstream must be a non-empty array of task ids");
           }
+          check.count("trigger.upstream", upstream.size(), check.limits().maxUpstream());
           List<String> ids = new ArrayList<>();
           for (JsonNode id : upstream) {
             if (!id.isTextual() || !TASK_ID.matcher(id.asText()).matches()) {
-              throw new InvalidFieldException("trigger.upstream holds an invalid task id: " + id);
+              throw new InvalidFieldException(
+                  "trigger.upstream holds an invalid task id: " + Echo.cut(id.toString()));
             }
             if (ids.contains(id.asText())) {
               throw new InvalidFieldException("trigger.upstream lists " + id + " twice");
@@ -226,44 +242,51 @@ public final class TaskSpecJson {
         }
         default ->
             throw new InvalidFieldException(
-                "unknown trigger type '"
-                    + type
-                    + "' (expected one of ONCE, CRON, FIXED_RATE, FIXED_DELAY, DEPENDENCY)");
+                "unknown trigger type "
+                    + Echo.of(type)
+                    + " (expected one of ONCE, CRON, FIXED_RATE, FIXED_DELAY, DEPENDENCY)");
       }
     } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException("trigger " + type + ": " + e.getMessage());
+      throw new InvalidFieldException(
+          "trigger " + Echo.cut(type) + ": " + Echo.cut(e.getMessage()));
     }
   }
 
-  private static Duration readInterval(JsonNode node) {
+  private static Duration readInterval(JsonNode node, IntakeCheck check) {
     long intervalMs = requireLong(node, "intervalMs", "trigger.intervalMs");
     if (intervalMs <= 0) {
       throw new InvalidFieldException("trigger.intervalMs must be positive: " + intervalMs);
     }
+    check.interval(intervalMs);
     return Duration.ofMillis(intervalMs);
   }
 
-  private static Instant readOptionalInstant(JsonNode node) {
+  private static Instant readOptionalInstant(JsonNode node, IntakeCheck check) {
     return node.has("startAt") || node.has("startAtMs")
-        ? readInstant(node, "startAt", "startAtMs")
+        ? readInstant(node, "startAt", "startAtMs", check)
         : null;
   }
 
-  private static Instant readInstant(JsonNode node, String isoField, String msField) {
+  private static Instant readInstant(
+      JsonNode node, String isoField, String msField, IntakeCheck check) {
     if (node.has(msField)) {
-      return Instant.ofEpochMilli(requireLong(node, msField, "trigger." + msField));
+      Instant at = Instant.ofEpochMilli(requireLong(node, msField, "trigger." + msField));
+      check.dueAt("trigger." + msField, at);
+      return at;
     }
     String text = requireText(node, isoField, "trigger." + isoField);
+    Instant at;
     try {
-      return Instant.parse(text);
+      at = Instant.parse(text);
     } catch (DateTimeException e) {
       throw new InvalidFieldException(
           "trigger."
               + isoField
-              + " is not an ISO-8601 instant (e.g. 2026-01-31T12:00:00Z): '"
-              + text
-              + "'");
+              + " is not an ISO-8601 instant (e.g. 2026-01-31T12:00:00Z): "
+              + Echo.of(text));
     }
+    check.dueAt("trigger." + isoField, at);
+    return at;
   }
 
   private static ZoneId readZone(JsonNode node) {
@@ -271,46 +294,55 @@ public final class TaskSpecJson {
     try {
       return ZoneId.of(zone);
     } catch (DateTimeException e) {
-      throw new InvalidFieldException("trigger.zone is not an IANA time zone: '" + zone + "'");
+      throw new InvalidFieldException("trigger.zone is not an IANA time zone: " + Echo.of(zone));
     }
   }
 
-  private static ExecutorSpec readExecutor(JsonNode node) {
+  private static ExecutorSpec readExecutor(JsonNode node, IntakeCheck check) {
     String typeText = requireText(node, "type", "executor.type").toUpperCase(Locale.ROOT);
     ExecutorType type;
     try {
       type = ExecutorType.valueOf(typeText);
     } catch (IllegalArgumentException e) {
       throw new InvalidFieldException(
-          "unknown executor type '" + typeText + "' (expected one of HTTP, SHELL, IN_PROCESS)");
+          "unknown executor type "
+              + Echo.of(typeText)
+              + " (expected one of HTTP, SHELL, IN_PROCESS)");
     }
     switch (type) {
       case HTTP -> {
         String urlText = requireText(node, "url", "executor.url");
+        check.url(urlText);
         URI url;
         try {
           url = new URI(urlText);
         } catch (URISyntaxException e) {
-          throw new InvalidFieldException("executor.url is not a URI: '" + urlText + "'");
+          throw new InvalidFieldException("executor.url is not a URI: " + Echo.of(urlText));
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
           throw new InvalidFieldException(
-              "executor.url must be an http(s) URL with a host: '" + urlText + "'");
+              "executor.url must be an http(s) URL with a host: " + Echo.of(urlText));
         }
         String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
         if (!HTTP_METHODS.contains(method)) {
           throw new InvalidFieldException(
-              "executor.method must be one of " + HTTP_METHODS + ": '" + method + "'");
+              "executor.method must be one of " + HTTP_METHODS + ": " + Echo.of(method));
         }
         String body = node.hasNonNull("body") ? bodyText(node.get("body")) : null;
-        return ExecutorSpec.http(url, method, readStringMap(node, "headers"), body);
+        if (body != null) {
+          check.body(body);
+        }
+        Map<String, String> headers =
+            readStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
+        check.headers(headers);
+        return ExecutorSpec.http(url, method, headers, body);
       }
       case IN_PROCESS -> {
         String handler = requireText(node, "handler", "executor.handler");
         if (!HANDLER.matcher(handler).matches()) {
           throw new InvalidFieldException(
-              "executor.handler must match " + HANDLER.pattern() + ": '" + handler + "'");
+              "executor.handler must match " + HANDLER.pattern() + ": " + Echo.of(handler));
         }
         return ExecutorSpec.inProcess(handler);
       }
@@ -318,9 +350,8 @@ public final class TaskSpecJson {
         String script = requireText(node, "script", "executor.script");
         if (!SCRIPT.matcher(script).matches() || script.contains("..")) {
           throw new InvalidFieldException(
-              "executor.script must be a plain file name inside the script directory: '"
-                  + script
-                  + "'");
+              "executor.script must be a plain file name inside the script directory: "
+                  + Echo.of(script));
         }
         List<String> args = new ArrayList<>();
         JsonNode argsNode = node.get("args");
@@ -328,10 +359,13 @@ public final class TaskSpecJson {
           if (!argsNode.isArray()) {
             throw new InvalidFieldException("executor.args must be an array of strings");
           }
+          check.count("executor.args", argsNode.size(), check.limits().maxArgs());
           for (JsonNode arg : argsNode) {
             if (!arg.isTextual()) {
-              throw new InvalidFieldException("executor.args must be an array of strings: " + arg);
+              throw new InvalidFieldException(
+                  "executor.args must be an array of strings: " + Echo.cut(arg.toString()));
             }
+            check.arg(args.size(), arg.asText());
             args.add(arg.asText());
           }
         }
@@ -345,28 +379,45 @@ public final class TaskSpecJson {
     return body.isTextual() ? body.asText() : body.toString();
   }
 
-  private static RetryPolicy readRetry(JsonNode node) {
-    int maxRetries =
+  private static RetryPolicy readRetry(JsonNode node, IntakeCheck check) {
+    // Ranges are checked on the long, before any narrowing: (int) Long.MAX_VALUE is -1.
+    long maxRetries =
         node.has("maxRetries")
-            ? (int) requireLong(node, "maxRetries", "retry.maxRetries")
+            ? requireLong(node, "maxRetries", "retry.maxRetries")
             : RetryPolicy.DEFAULT_MAX_RETRIES;
+    if (maxRetries < 0 || maxRetries > MAX_RETRIES) {
+      throw new InvalidFieldException(
+          "retry.maxRetries must be in 0.." + MAX_RETRIES + ": " + maxRetries);
+    }
     long baseMs =
         node.has("backoffBaseMs")
             ? requireLong(node, "backoffBaseMs", "retry.backoffBaseMs")
             : RetryPolicy.DEFAULT_BACKOFF_BASE.toMillis();
+    if (baseMs < 1) {
+      throw new InvalidFieldException("retry.backoffBaseMs must be positive: " + baseMs);
+    }
+    check.backoff("retry.backoffBaseMs", baseMs);
     long maxMs =
         node.has("backoffMaxMs")
             ? requireLong(node, "backoffMaxMs", "retry.backoffMaxMs")
             : Math.max(RetryPolicy.DEFAULT_BACKOFF_MAX.toMillis(), baseMs);
-    boolean jitter = !node.has("jitter") || node.get("jitter").asBoolean(true);
-    if (maxRetries > 100) {
-      throw new InvalidFieldException("retry.maxRetries must be at most 100: " + maxRetries);
+    if (maxMs < baseMs) {
+      throw new InvalidFieldException(
+          "retry.backoffMaxMs must be at least retry.backoffBaseMs: " + maxMs + " < " + baseMs);
+    }
+    check.backoff("retry.backoffMaxMs", maxMs);
+    boolean jitter = true;
+    if (node.hasNonNull("jitter")) {
+      if (!node.get("jitter").isBoolean()) {
+        throw new InvalidFieldException("field 'retry.jitter' must be a boolean");
+      }
+      jitter = node.get("jitter").booleanValue();
     }
     try {
       return new RetryPolicy(
-          maxRetries, Duration.ofMillis(baseMs), Duration.ofMillis(maxMs), jitter);
+          (int) maxRetries, Duration.ofMillis(baseMs), Duration.ofMillis(maxMs), jitter);
     } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException("retry: " + e.getMessage());
+      throw new InvalidFieldException("retry: " + Echo.cut(e.getMessage()));
     }
   }
 
@@ -471,20 +522,38 @@ public final class TaskSpecJson {
     if (value == null || value.isNull()) {
       throw new InvalidFieldException("missing field '" + path + "'");
     }
-    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-      throw new InvalidFieldException("field '" + path + "' must be an integer: " + value);
+    if (value.isTextual()) {
+      throw new InvalidFieldException(
+          "field '" + path + "' must be an integer, not a string: " + Echo.of(value.asText()));
+    }
+    if (value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue())) {
+      throw new InvalidFieldException(
+          "field '" + path + "' must be an integer: got a number beyond any range (such as 1e400)");
+    }
+    if (!value.isIntegralNumber()) {
+      throw new InvalidFieldException(
+          "field '" + path + "' must be an integer: " + Echo.cut(value.toString()));
+    }
+    if (!value.canConvertToLong()) {
+      throw new InvalidFieldException(
+          "field '"
+              + path
+              + "' must be an integer in the range of a 64-bit long: "
+              + Echo.cut(value.toString()));
     }
     return value.asLong();
   }
 
-  private static Map<String, String> readStringMap(JsonNode node, String field) {
+  private static Map<String, String> readStringMap(
+      JsonNode node, String field, String path, IntakeCheck check, int maxEntries) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return Map.of();
     }
     if (!value.isObject()) {
-      throw new InvalidFieldException("field '" + field + "' must be an object of strings");
+      throw new InvalidFieldException("field '" + path + "' must be an object of strings");
     }
+    check.count(path, value.size(), maxEntries);
     Map<String, String> map = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
     while (fields.hasNext()) {
@@ -492,7 +561,7 @@ public final class TaskSpecJson {
       JsonNode v = entry.getValue();
       if (!v.isValueNode() || v.isNull()) {
         throw new InvalidFieldException(
-            field + "." + entry.getKey() + " must be a string, number or boolean");
+            path + "." + Echo.cut(entry.getKey()) + " must be a string, number or boolean");
       }
       map.put(entry.getKey(), v.asText());
     }

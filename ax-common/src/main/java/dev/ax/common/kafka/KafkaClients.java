@@ -19,6 +19,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaClients {
 
+  /**
+   * The largest request a producer sends: 2 MiB, twice Kafka's default. Ingest echoes a rejected
+   * command with its original bytes plus headers, and a command may itself be as large as the
+   * broker's default {@code message.max.bytes} (1 MiB); the echo must not fail in the producer for
+   * that. What is still too large is sent without its value (see ingest's RejectedCommands).
+   */
+  public static final int MAX_REQUEST_SIZE_BYTES = 2 * 1024 * 1024;
+
   private KafkaClients() {}
 
   public static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
@@ -29,6 +37,7 @@ public final class KafkaClients {
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.put(ProducerConfig.LINGER_MS_CONFIG, "1");
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+    props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_REQUEST_SIZE_BYTES));
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     return new KafkaProducer<>(props);

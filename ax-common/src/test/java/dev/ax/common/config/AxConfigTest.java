@@ -105,6 +105,7 @@ class AxConfigTest {
   void durationsTakeUnits() {
     assertThat(ConfigKey.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(ConfigKey.parseDuration("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(ConfigKey.parseDuration("3650d")).isEqualTo(Duration.ofDays(3650));
     assertThat(ConfigKey.parseDuration("PT2S")).isEqualTo(Duration.ofSeconds(2));
     assertThatThrownBy(() -> ConfigKey.parseDuration("5")).hasMessageContaining("not a duration");
   }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.CommandReadResult;
 import dev.ax.common.contract.CommandReader;
+import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.time.SettableClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,7 +24,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ScheduleContractTest {
 
-  private final CommandReader reader = new CommandReader(Duration.ofSeconds(60));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-06-01T00:00:00Z"));
+  private final CommandReader reader =
+      new CommandReader(Duration.ofSeconds(60), IntakeLimits.DEFAULTS, clock);
 
   private CommandReadResult read(String taskFields) {
     String json =

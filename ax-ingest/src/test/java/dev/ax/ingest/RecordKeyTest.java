@@ -1,0 +1,32 @@
+package dev.ax.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.contract.CommandType;
+import dev.ax.common.contract.TaskCommand;
+import org.junit.jupiter.api.Test;
+
+/** Ingest's record key check; IngestStageIT runs it through Kafka. */
+class RecordKeyTest {
+
+  private static TaskCommand command(String taskId) {
+    return new TaskCommand(1, CommandType.CREATE, taskId, null, "trace", false, null);
+  }
+
+  @Test
+  void noKeyOrTheTaskIdIsFine() {
+    assertThat(IngestStage.keyMismatch(null, command("t"))).isNull();
+    assertThat(IngestStage.keyMismatch("t", command("t"))).isNull();
+  }
+
+  @Test
+  void anotherKeyIsRejectedWithBothValuesCapped() {
+    assertThat(IngestStage.keyMismatch("k", command("t")))
+        .isEqualTo("record key 'k' does not match taskId 't'");
+
+    String reason = IngestStage.keyMismatch("k".repeat(100_000), command("t"));
+
+    assertThat(reason).startsWith("record key 'kkk").endsWith("does not match taskId 't'");
+    assertThat(reason.length()).isLessThan(300);
+  }
+}
