@@ -12,6 +12,7 @@ import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.kafka.RejectedRecords;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
@@ -49,9 +50,9 @@ import org.slf4j.LoggerFactory;
  * first instance (one transaction per polled batch, idempotent on taskId), announces instances due
  * soon on {@code ax.task.scheduled}, and sends every message it cannot accept to {@code
  * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged
- * (or, when that is too large for Kafka, a digest of them: {@link RejectedCommands}). A record
- * whose key is neither absent nor the taskId is rejected. Offsets are committed only after the
- * database and the rejected topic have what was read.
+ * (or, when that is too large for Kafka, a digest of them: {@link RejectedRecords}). A record whose
+ * key is neither absent nor the taskId is rejected. Offsets are committed only after the database
+ * and the rejected topic have what was read.
  *
  * <p>Threading: one consumer thread (see {@link ConsumerLoop}); one thread ({@code
  * ax-ingest-graph}) publishes the dependency graph again every {@code AX_DEPENDENCY_REPUBLISH};
@@ -72,7 +73,7 @@ public final class IngestStage implements AutoCloseable {
   private final FireTimes fireTimes = new FireTimes();
   private final TaskStore tasks;
   private final KafkaProducer<String, byte[]> producer;
-  private final RejectedCommands rejections;
+  private final RejectedRecords rejections;
   private final ConsumerLoop loop;
   private final Duration announceHorizon;
   private final Counter received;
@@ -103,7 +104,7 @@ public final class IngestStage implements AutoCloseable {
         new ActiveTaskLimit(tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP));
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
     this.rejections =
-        new RejectedCommands(
+        new RejectedRecords(
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.received = context.meters().counter("ax.ingest.received");
     this.rejected = context.meters().counter("ax.ingest.rejected");
@@ -138,6 +139,9 @@ public final class IngestStage implements AutoCloseable {
 
   private void handle(ConsumerRecords<String, byte[]> records) throws Exception {
     List<Future<RecordMetadata>> sends = new ArrayList<>();
+    // Sent (and logged) only once the batch's writes succeeded: a batch that fails and is tried
+    // again, whole or one record at a time, rejects each record once.
+    List<Refusal> refusals = new ArrayList<>();
     List<TaskCommand> accepted = new ArrayList<>();
     List<ConsumerRecord<String, byte[]>> acceptedRecords = new ArrayList<>();
     Set<String> acceptedIds = new HashSet<>();
@@ -147,13 +151,13 @@ public final class IngestStage implements AutoCloseable {
       received.increment();
       CommandReadResult read = reader.read(record.value());
       if (read instanceof CommandReadResult.Rejected rejection) {
-        sends.add(reject(record, rejection.reason()));
+        refusals.add(new Refusal(record, rejection.reason()));
         continue;
       }
       TaskCommand command = ((CommandReadResult.Accepted) read).command();
       String keyMismatch = keyMismatch(record.key(), command);
       if (keyMismatch != null) {
-        sends.add(reject(record, keyMismatch));
+        refusals.add(new Refusal(record, keyMismatch));
         continue;
       }
       if (command.type() == CommandType.TRIGGER) {
@@ -166,15 +170,8 @@ public final class IngestStage implements AutoCloseable {
         unsupported = dependencies.rejectionOf(command, acceptedIds);
       }
       if (unsupported != null) {
-        sends.add(reject(record, unsupported));
+        refusals.add(new Refusal(record, unsupported));
         continue;
-      }
-      if (command.timeoutDefaulted()) {
-        log.warn(
-            "Task {} sets no timeoutMs; it gets the default {} ms [traceId={}]",
-            command.taskId(),
-            command.spec().timeout().toMillis(),
-            command.traceId());
       }
       accepted.add(command);
       acceptedRecords.add(record);
@@ -185,10 +182,14 @@ public final class IngestStage implements AutoCloseable {
     long nowMs = context.clock().millis();
     Map<Integer, String> overLimit = activeTaskLimit.rejections(accepted);
     List<NewTask> newTasks = new ArrayList<>(accepted.size());
+    Set<String> timeoutDefaulted = new HashSet<>();
     for (int i = 0; i < accepted.size(); i++) {
       TaskCommand command = accepted.get(i);
+      if (command.timeoutDefaulted()) {
+        timeoutDefaulted.add(command.taskId());
+      }
       if (overLimit.containsKey(i)) {
-        sends.add(reject(acceptedRecords.get(i), overLimit.get(i)));
+        refusals.add(new Refusal(acceptedRecords.get(i), overLimit.get(i)));
         continue;
       }
       if (command.spec().trigger() instanceof Trigger.Dependency) {
@@ -198,7 +199,8 @@ public final class IngestStage implements AutoCloseable {
       }
       Long firstDueAtMs = firstDueAtMs(command, nowMs);
       if (firstDueAtMs == null) {
-        sends.add(reject(acceptedRecords.get(i), "trigger never fires: no fire time after now"));
+        refusals.add(
+            new Refusal(acceptedRecords.get(i), "trigger never fires: no fire time after now"));
         continue;
       }
       newTasks.add(new NewTask(command.spec(), command.traceId(), firstDueAtMs));
@@ -223,6 +225,13 @@ public final class IngestStage implements AutoCloseable {
         continue;
       }
       created.increment();
+      if (timeoutDefaulted.contains(taskId)) {
+        log.warn(
+            "Task {} sets no timeoutMs; it gets the default {} ms [traceId={}]",
+            taskId,
+            task.spec().timeout().toMillis(),
+            task.traceId());
+      }
       if (!task.hasFirstInstance()) {
         createdDependencyTasks.add(task);
         log.debug("Dependency task {} created [traceId={}]", taskId, task.traceId());
@@ -253,14 +262,21 @@ public final class IngestStage implements AutoCloseable {
       DependencyIntake.Triggered triggered = dependencies.trigger(triggers, nowMs);
       triggered
           .rejections()
-          .forEach((command, reason) -> sends.add(reject(triggerRecords.get(command), reason)));
+          .forEach(
+              (command, reason) -> refusals.add(new Refusal(triggerRecords.get(command), reason)));
       triggered.announcements().forEach(a -> sends.add(producer.send(a)));
       triggerDuplicates.increment(triggered.duplicates());
+    }
+    for (Refusal refusal : refusals) {
+      sends.add(reject(refusal.record(), refusal.reason()));
     }
     for (Future<RecordMetadata> send : sends) {
       send.get(); // the offsets move only when every reject and announcement is on the broker
     }
   }
+
+  /** A command this batch will reject, and why. */
+  private record Refusal(ConsumerRecord<String, byte[]> record, String reason) {}
 
   /**
    * The reason a record's key does not fit its command, or null when it does: the key, when

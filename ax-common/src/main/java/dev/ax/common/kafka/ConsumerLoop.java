@@ -1,5 +1,6 @@
 package dev.ax.common.kafka;
 
+import dev.ax.common.contract.Echo;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -343,7 +344,7 @@ public final class ConsumerLoop implements AutoCloseable {
           record.topic(),
           record.partition(),
           record.offset(),
-          RecordParking.keyForLog(record.key()),
+          record.key() == null ? null : Echo.of(record.key()),
           POISON_TRIES,
           parking.topic(),
           RecordParking.reasonOf(failure),
@@ -356,7 +357,7 @@ public final class ConsumerLoop implements AutoCloseable {
         record.topic(),
         record.partition(),
         record.offset(),
-        RecordParking.keyForLog(record.key()),
+        record.key() == null ? null : Echo.of(record.key()),
         POISON_TRIES,
         parking.topic(),
         RecordParking.reasonOf(failure),

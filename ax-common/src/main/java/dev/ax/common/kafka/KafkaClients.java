@@ -23,7 +23,7 @@ public final class KafkaClients {
    * The largest request a producer sends: 2 MiB, twice Kafka's default. Ingest echoes a rejected
    * command with its original bytes plus headers, and a command may itself be as large as the
    * broker's default {@code message.max.bytes} (1 MiB); the echo must not fail in the producer for
-   * that. What is still too large is sent without its value (see ingest's RejectedCommands).
+   * that. What is still too large is sent without its value (see RejectedRecords).
    */
   public static final int MAX_REQUEST_SIZE_BYTES = 2 * 1024 * 1024;
 

@@ -32,11 +32,10 @@ public final class Topics {
   /**
    * Internal records a stage could not handle after {@code ConsumerLoop.POISON_TRIES} tries, one
    * topic per consuming stage ({@code ax.parked.ticker}, {@code ax.parked.dispatcher}, {@code
-   * ax.parked.retry}, {@code ax.parked.deadletter}): the original key, bytes and headers, and the
-   * reason and source in the {@link RejectHeaders} headers. Ingest parks on {@link
-   * #COMMANDS_REJECTED} instead. The resolver, a Kafka Streams application, parks on {@code
-   * ax.parked.resolver} through Streams' own dead-letter records ({@code __streams.errors.*}
-   * headers).
+   * ax.parked.retry}, {@code ax.parked.deadletter}): the original key and bytes, and the reason and
+   * source in the {@link RejectHeaders} headers. Ingest parks on {@link #COMMANDS_REJECTED}
+   * instead. The resolver, a Kafka Streams application, parks on {@code ax.parked.resolver} through
+   * Streams' own dead-letter records ({@code __streams.errors.*} headers).
    */
   public static final String PARKED = "ax.parked.";
 

@@ -1,9 +1,8 @@
-package dev.ax.ingest;
+package dev.ax.common.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ax.common.kafka.RejectHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -22,7 +21,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-class RejectedCommandsTest {
+class RejectedRecordsTest {
 
   private static final String TOPIC = "ax.task.commands.rejected";
   private static final int MAX_REQUEST_BYTES = 64 * 1024;
@@ -67,7 +66,7 @@ class RejectedCommandsTest {
   @Test
   void aRejectionThatFitsEchoesTheKeyAndValueWithTheReasonAndSource() throws Exception {
     Broker broker = new Broker(Integer.MAX_VALUE);
-    RejectedCommands rejections = new RejectedCommands(broker, TOPIC, MAX_REQUEST_BYTES);
+    RejectedRecords rejections = new RejectedRecords(broker, TOPIC, MAX_REQUEST_BYTES);
 
     rejections.send(command("t", 100), "why").get();
 
@@ -85,7 +84,7 @@ class RejectedCommandsTest {
   @Test
   void aRejectionPredictedTooLargeForTheProducerGoesWithoutItsValue() throws Exception {
     Broker broker = new Broker(Integer.MAX_VALUE);
-    RejectedCommands rejections = new RejectedCommands(broker, TOPIC, MAX_REQUEST_BYTES);
+    RejectedRecords rejections = new RejectedRecords(broker, TOPIC, MAX_REQUEST_BYTES);
     ConsumerRecord<String, byte[]> huge = command("t", MAX_REQUEST_BYTES);
 
     rejections.send(huge, "command is too large").get();
@@ -104,7 +103,7 @@ class RejectedCommandsTest {
   @Test
   void aRejectionTheBrokerFindsTooLargeIsSentAgainWithoutItsValue() throws Exception {
     Broker broker = new Broker(1000);
-    RejectedCommands rejections = new RejectedCommands(broker, TOPIC, MAX_REQUEST_BYTES);
+    RejectedRecords rejections = new RejectedRecords(broker, TOPIC, MAX_REQUEST_BYTES);
     ConsumerRecord<String, byte[]> large = command("t", 5000);
 
     RecordMetadata metadata = rejections.send(large, "why").get();
@@ -119,7 +118,7 @@ class RejectedCommandsTest {
   @Test
   void aHugeKeyIsDroppedAndDigestedToo() throws Exception {
     Broker broker = new Broker(Integer.MAX_VALUE);
-    RejectedCommands rejections = new RejectedCommands(broker, TOPIC, MAX_REQUEST_BYTES);
+    RejectedRecords rejections = new RejectedRecords(broker, TOPIC, MAX_REQUEST_BYTES);
     String key = "k".repeat(MAX_REQUEST_BYTES);
 
     rejections.send(command(key, 10), "why").get();
@@ -134,7 +133,7 @@ class RejectedCommandsTest {
   void anyOtherSendFailureIsLeftToTheCaller() {
     Broker broker = new Broker(Integer.MAX_VALUE);
     broker.failNext = new NotLeaderOrFollowerException("moved");
-    RejectedCommands rejections = new RejectedCommands(broker, TOPIC, MAX_REQUEST_BYTES);
+    RejectedRecords rejections = new RejectedRecords(broker, TOPIC, MAX_REQUEST_BYTES);
 
     assertThatThrownBy(() -> rejections.send(command("t", 10), "why").get())
         .isInstanceOf(ExecutionException.class)

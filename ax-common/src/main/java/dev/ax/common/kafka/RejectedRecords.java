@@ -1,6 +1,5 @@
-package dev.ax.ingest;
+package dev.ax.common.kafka;
 
-import dev.ax.common.kafka.RejectHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,10 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends what ingest cannot accept to {@code ax.task.commands.rejected}: the original key and value
- * with the reason and source headers ({@link RejectHeaders}). A rejection must always be
- * deliverable, or the batch that holds it is redelivered for ever: so when that record is too large
- * for the producer ({@code max.request.size}, predicted here) or for the broker ({@link
+ * Sends a record a stage will not or cannot handle to where such records go (ingest's {@code
+ * ax.task.commands.rejected}, a stage's {@code ax.parked.<stage>}): the original key and value with
+ * the reason and source headers ({@link RejectHeaders}). Such a send must always be deliverable, or
+ * the batch that holds it is redelivered for ever: so when that record is too large for the
+ * producer ({@code max.request.size}, predicted here) or for the broker ({@link
  * RecordTooLargeException} from the send), it goes instead without its value, with the SHA-256
  * digest and length of the value in {@link RejectHeaders#VALUE_SHA256} and {@link
  * RejectHeaders#VALUE_BYTES}; a key longer than {@link #MAX_KEY_BYTES} is dropped the same way.
@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * immutable); ingest calls it from its consumer thread only. The fallback is sent from the thread
  * that waits on the returned future, never from the producer's I/O thread.
  */
-final class RejectedCommands {
+public final class RejectedRecords {
 
-  private static final Logger log = LoggerFactory.getLogger(RejectedCommands.class);
+  private static final Logger log = LoggerFactory.getLogger(RejectedRecords.class);
 
   /**
    * Room for what a record costs beyond its key, value and headers (batch and record framing are
@@ -51,7 +51,7 @@ final class RejectedCommands {
   /**
    * @param maxRequestSizeBytes the producer's {@code max.request.size}
    */
-  RejectedCommands(Producer<String, byte[]> producer, String topic, int maxRequestSizeBytes) {
+  public RejectedRecords(Producer<String, byte[]> producer, String topic, int maxRequestSizeBytes) {
     this.producer = producer;
     this.topic = topic;
     this.maxRequestSizeBytes = maxRequestSizeBytes;
@@ -62,14 +62,15 @@ final class RejectedCommands {
    * record is on the broker: the full one, or the one without its value if the full one was too
    * large.
    */
-  Future<RecordMetadata> send(ConsumerRecord<String, byte[]> record, String reason) {
+  public Future<RecordMetadata> send(ConsumerRecord<String, byte[]> record, String reason) {
     ProducerRecord<String, byte[]> full = full(record, reason);
     if (estimatedBytes(full) > maxRequestSizeBytes) {
       log.warn(
-          "Rejection of {}-{}@{} is too large to echo ({} bytes); sent without its value",
+          "Record {}-{}@{} for {} is too large to echo ({} bytes); sent without its value",
           record.topic(),
           record.partition(),
           record.offset(),
+          topic,
           estimatedBytes(full));
       return producer.send(withoutValue(record, reason));
     }
@@ -175,10 +176,11 @@ final class RejectedCommands {
         throw e;
       }
       log.warn(
-          "Rejection of {}-{}@{} was too large for Kafka ({}); sent without its value",
+          "Record {}-{}@{} for {} was too large for Kafka ({}); sent without its value",
           record.topic(),
           record.partition(),
           record.offset(),
+          topic,
           e.getCause().getMessage());
       return producer.send(withoutValue(record, reason));
     }
