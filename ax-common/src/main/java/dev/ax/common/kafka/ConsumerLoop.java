@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *       in order. A record that still fails, {@value #POISON_TRIES} times in a row and not from an
  *       outage, is handed to its {@link RecordParking} (the rejected topic for ingest, the stage's
  *       parking topic otherwise), logged once at ERROR, counted, and passed over. The batch's
- *       offsets are committed when every record is handled or parked: no batch is tried forever.
+ *       offsets are committed when every record is handled or parked: no batch is tried forever. A
+ *       record the parking topic does not take is not passed over: the pass ends as for an outage,
+ *       and the batch is tried again after {@code retryBackoff}.
  * </ul>
  *
  * Handlers must therefore tolerate seeing a record again (they do: every write is idempotent or
@@ -317,7 +319,12 @@ public final class ConsumerLoop implements AutoCloseable {
     return true;
   }
 
-  /** Parks a record that kept failing; false when the parking topic is away (an outage). */
+  /**
+   * Parks a record that kept failing; false when the parking topic did not take it. Any failure to
+   * park counts as an outage, whatever it is (the broker away, a missing WRITE grant on the topic):
+   * a record is parked or tried again, never passed over. A record too large to park with its value
+   * was already sent without it.
+   */
   private boolean park(ConsumerRecord<String, byte[]> record, Exception failure)
       throws InterruptedException {
     try {
@@ -325,31 +332,16 @@ public final class ConsumerLoop implements AutoCloseable {
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      if (TransientFailures.isTransient(e)) {
-        log.warn(
-            "{} could not park the record at {}-{}@{} yet: {}",
-            name,
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            e.toString());
-        return false;
-      }
-      // Parking refused for good (it already dropped the value if that was too large): say it
-      // loudly once and go on, rather than let one record stop the stage.
-      log.error(
-          "{} could not handle the record at {}-{}@{} (key {}) after {} tries, nor park it on {};"
-              + " passed over. Handling failed with: {}",
+      log.warn(
+          "{} could not park the record at {}-{}@{} on {}; trying again in {} ms: {}",
           name,
           record.topic(),
           record.partition(),
           record.offset(),
-          record.key() == null ? null : Echo.of(record.key()),
-          POISON_TRIES,
           parking.topic(),
-          RecordParking.reasonOf(failure),
-          e);
-      return true;
+          retryBackoff.toMillis(),
+          e.toString());
+      return false;
     }
     log.error(
         "{} could not handle the record at {}-{}@{} (key {}) after {} tries; parked on {}: {}",

@@ -5,6 +5,8 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
 
 /**
@@ -30,6 +32,13 @@ import org.apache.kafka.common.errors.RetriableException;
  */
 public final class TransientFailures {
 
+  private static final int DISK_FULL = 1021;
+  private static final int ACCESS_DENIED_TO_DATABASE = 1044;
+  private static final int ACCESS_DENIED = 1045;
+  private static final int TABLE_FULL = 1114;
+  private static final int TABLE_ACCESS_DENIED = 1142;
+  private static final int QUERY_INTERRUPTED = 1317;
+  private static final int PACKET_TOO_LARGE = 1153;
   private static final int LOCK_WAIT_TIMEOUT = 1205;
   private static final int DEADLOCK = 1213;
   private static final int SERVER_SHUTDOWN = 1053;
@@ -40,6 +49,9 @@ public final class TransientFailures {
 
   /** Whether {@code failure} is an outage to wait out rather than a record to isolate. */
   public static boolean isTransient(Throwable failure) {
+    if (isPacketTooLarge(failure)) {
+      return false; // reads as a broken connection (08S01), but the same statement fails again
+    }
     Map<Throwable, Boolean> seen = new IdentityHashMap<>();
     for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
       if (isTransientItself(t)) {
@@ -58,8 +70,20 @@ public final class TransientFailures {
     return false;
   }
 
+  private static boolean isPacketTooLarge(Throwable failure) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getErrorCode() == PACKET_TOO_LARGE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isTransientItself(Throwable t) {
     if (t instanceof RetriableException
+        || t instanceof AuthorizationException
+        || t instanceof AuthenticationException
         || t instanceof SQLTransientException
         || t instanceof SQLRecoverableException) {
       return true;
@@ -67,11 +91,21 @@ public final class TransientFailures {
     if (t instanceof SQLException sql) {
       String state = sql.getSQLState();
       if (state != null
-          && (state.startsWith("08") || state.startsWith("40") || state.equals("HYT00"))) {
+          && (state.startsWith("08")
+              || state.startsWith("28")
+              || state.startsWith("40")
+              || state.startsWith("70")
+              || state.equals("HYT00"))) {
         return true;
       }
       int code = sql.getErrorCode();
-      return code == LOCK_WAIT_TIMEOUT
+      return code == DISK_FULL
+          || code == ACCESS_DENIED_TO_DATABASE
+          || code == ACCESS_DENIED
+          || code == TABLE_FULL
+          || code == TABLE_ACCESS_DENIED
+          || code == QUERY_INTERRUPTED
+          || code == LOCK_WAIT_TIMEOUT
           || code == DEADLOCK
           || code == SERVER_SHUTDOWN
           || code == READ_ONLY

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
 
 class TransientFailuresTest {
@@ -26,11 +27,24 @@ class TransientFailuresTest {
     assertThat(store(new SQLTransactionRollbackException("Deadlock found", "40001"))).isTrue();
     assertThat(store(new SQLException("Lock wait timeout exceeded", "HY000", 1205))).isTrue();
     assertThat(store(new SQLException("read only", "HY000", 1290))).isTrue();
+    assertThat(store(new SQLException("The table 'ax_task' is full", "HY000", 1114))).isTrue();
+    assertThat(store(new SQLException("INSERT command denied", "42000", 1142))).isTrue();
+    assertThat(store(new SQLException("Query execution was interrupted", "70100", 1317))).isTrue();
+  }
+
+  @Test
+  void aPacketTooLargeIsNotAnOutageThoughItReadsAsABrokenConnection() {
+    assertThat(
+            store(
+                new SQLNonTransientConnectionException(
+                    "Packet for query is too large", "08S01", 1153)))
+        .isFalse();
   }
 
   @Test
   void brokerOutagesAreTransientAlsoInsideAFutureFailure() {
     assertThat(TransientFailures.isTransient(new TimeoutException("expired"))).isTrue();
+    assertThat(TransientFailures.isTransient(new TopicAuthorizationException("no WRITE"))).isTrue();
     assertThat(
             TransientFailures.isTransient(
                 new ExecutionException(new NotEnoughReplicasException("isr"))))
