@@ -4,6 +4,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -19,13 +20,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tasks in {@code ax_task}. Creating a task writes the task, its first instance and the instance's
  * first audit row in one transaction. Thread-safe (stateless over a pool).
  */
 public final class TaskStore {
+
+  private static final Logger log = LoggerFactory.getLogger(TaskStore.class);
+  private static final int MAX_UNREADABLE_WARNED = 10_000;
+
+  /** Tasks whose unreadable spec was logged at WARN; bounded, shared by every reader. */
+  private static final Set<String> unreadableWarned = ConcurrentHashMap.newKeySet();
 
   private static final List<String> TASK_COLUMNS =
       List.of(
@@ -335,10 +345,14 @@ public final class TaskStore {
               try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                   String taskId = rs.getString("task_id");
+                  TaskSpec spec = readableSpec(taskId, rs.getString("spec_json"));
+                  if (spec == null) {
+                    continue; // as if missing: its instances fire and fail "not found"
+                  }
                   found.put(
                       taskId,
                       new StoredTask(
-                          TaskSpecJson.readStored(taskId, rs.getString("spec_json")),
+                          spec,
                           rs.getInt("version"),
                           rs.getString("state"),
                           rs.getString("trace_id")));
@@ -348,5 +362,23 @@ public final class TaskStore {
           }
           return found;
         });
+  }
+
+  /**
+   * The stored spec, or null when it cannot be read any more (a zone gone from the JDK's tzdata, a
+   * hand-edited row): one such row must not fail the batch it is read with, for every stage that
+   * reads it. Said at WARN once per task (up to {@link #MAX_UNREADABLE_WARNED} tasks per process).
+   */
+  private TaskSpec readableSpec(String taskId, String json) {
+    try {
+      return TaskSpecJson.readStored(taskId, json);
+    } catch (IllegalStateException e) {
+      if (unreadableWarned.size() < MAX_UNREADABLE_WARNED && unreadableWarned.add(taskId)) {
+        log.warn("{}; its instances fail as 'not found'", e.getMessage());
+      } else {
+        log.debug("{}", e.getMessage());
+      }
+      return null;
+    }
   }
 }

@@ -70,6 +70,20 @@ class StoreIT {
   }
 
   @Test
+  void aStoredSpecThatCannotBeReadAnyMoreReadsAsMissingAndTheOthersAreFound() throws Exception {
+    tasks.create(List.of(task("broken", 1000), task("fine", 1000)), "test", 1);
+    try (java.sql.Connection connection = runtime.dataSource().getConnection();
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.executeUpdate(
+          "UPDATE ax_task SET spec_json = '{\"trigger\":{\"type\":\"CRON\",\"expression\":"
+              + "\"0 0 * * * ?\",\"zone\":\"Mars/Olympus\"}}' WHERE task_id = 'broken'");
+    }
+
+    assertThat(tasks.findAll(List.of("broken", "fine"))).containsOnlyKeys("fine");
+    assertThat(tasks.find("broken")).isEmpty();
+  }
+
+  @Test
   void everyTransitionIsConditionalAndAudited() {
     tasks.create(List.of(task("t", 100)), "ingest-1", 10);
     String id = InstanceIds.of("t", 100);
