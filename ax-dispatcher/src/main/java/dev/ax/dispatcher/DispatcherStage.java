@@ -124,6 +124,15 @@ public final class DispatcherStage implements AutoCloseable {
    */
   private long leaseEpochRead = -1;
 
+  /**
+   * When {@link #leaseEpochRead} was read; consumer thread only. A new leader's first event within
+   * {@link #LEASE_REREAD_MS} of a read is dropped too, and its instance emitted again by the
+   * reaper.
+   */
+  private long leaseReadAtMs = Long.MIN_VALUE / 2;
+
+  private static final long LEASE_REREAD_MS = 100;
+
   private final LeaseStore leases;
 
   private final ScheduledExecutorService retries =
@@ -326,6 +335,11 @@ public final class DispatcherStage implements AutoCloseable {
     if (epoch <= leaseEpochRead) {
       return true;
     }
+    long nowMs = context.clock().millis();
+    if (nowMs - leaseReadAtMs < LEASE_REREAD_MS) {
+      return false; // read just now: a flood of forged epochs costs ten reads a second
+    }
+    leaseReadAtMs = nowMs;
     leaseEpochRead = Math.max(leaseEpochRead, leases.newestEpoch(LeaseFence.TICKER));
     return epoch <= leaseEpochRead;
   }

@@ -7,6 +7,7 @@ import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
+import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
@@ -204,6 +205,19 @@ public final class TickerStage implements AutoCloseable {
             record.partition(),
             record.offset(),
             e.getMessage());
+        continue;
+      }
+      if (event.triggerGroup() != null
+          && event.triggerGroup().length() > TriggerGroups.MAX_KEY_LENGTH) {
+        // No ingest writes such a key (TriggerGroups hashes long ones): not AX's, and the wheel
+        // keeps every key it sees, so it must not take this one.
+        log.warn(
+            "Ignoring announcement at {}-{}@{}: trigger group of {} characters (at most {})",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            event.triggerGroup().length(),
+            TriggerGroups.MAX_KEY_LENGTH);
         continue;
       }
       if (event.dueAtMs() < untilMs) {

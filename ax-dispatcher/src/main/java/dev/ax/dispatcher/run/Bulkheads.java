@@ -24,13 +24,15 @@ import java.util.function.Consumer;
  *   <li>At most {@code maxGroups} task groups get a pool of their own, the first ones seen (they
  *       keep it for the life of the dispatcher). Every later group shares the one {@link
  *       #OVERFLOW_GROUP} pool: it still runs, only without isolation from the other latecomers.
- *       Raise {@code AX_DISPATCHER_MAX_GROUPS} when that matters.
+ *       Raise {@code AX_DISPATCHER_MAX_GROUPS} when that matters. A group named in {@code
+ *       AX_DISPATCHER_GROUP_THREADS} always has its own pool, outside the cap (the operator chose
+ *       it, and a producer's new groups must not take it away).
  *   <li>Worker threads end when idle for {@code idleKeepAlive}, so an idle group costs no thread.
  *   <li>All pools share one watchdog thread for attempts' timeouts.
  * </ul>
  *
- * So there are at most {@code maxGroups + 2} pools ({@link #RETRY_GROUP}, {@link #OVERFLOW_GROUP})
- * and one watchdog, whatever the number of groups.
+ * So there are at most {@code maxGroups + 2} pools, plus the configured ones, ({@link
+ * #RETRY_GROUP}, {@link #OVERFLOW_GROUP}) and one watchdog, whatever the number of groups.
  *
  * <h2>Pool names</h2>
  *
@@ -100,8 +102,8 @@ public final class Bulkheads {
     if (taskGroup == null || taskGroup.startsWith(RESERVED_PREFIX)) {
       return OVERFLOW_GROUP;
     }
-    if (ownPools.contains(taskGroup)) {
-      return taskGroup;
+    if (ownPools.contains(taskGroup) || threadsByGroup.containsKey(taskGroup)) {
+      return taskGroup; // a group the operator sized always has its pool, outside the cap
     }
     synchronized (admission) { // check and add as one step, so the cap holds under races
       if (ownPools.size() < maxGroups) {

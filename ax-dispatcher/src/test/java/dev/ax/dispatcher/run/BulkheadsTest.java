@@ -100,6 +100,29 @@ class BulkheadsTest {
   }
 
   @Test
+  void aGroupTheOperatorSizedHasItsPoolEvenAfterTheCapIsFull() {
+    Bulkheads sized =
+        new Bulkheads(
+            new SettableClock(Instant.ofEpochMilli(1_000)),
+            Map.of("billing", 4, Bulkheads.RETRY_GROUP, 2),
+            THREADS,
+            1_000,
+            MAX_GROUPS,
+            Duration.ofMillis(200),
+            done::add);
+    try {
+      for (int g = 0; g < MAX_GROUPS; g++) {
+        sized.poolFor("throwaway" + g);
+      }
+      assertThat(sized.poolFor("late")).isEqualTo(Bulkheads.OVERFLOW_GROUP);
+      assertThat(sized.poolFor("billing")).isEqualTo("billing");
+      assertThat(sized.poolFor(Bulkheads.RETRY_GROUP)).isEqualTo(Bulkheads.OVERFLOW_GROUP);
+    } finally {
+      sized.shutdown(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
   void aReservedTaskGroupNeverGetsAnInternalPool() {
     assertThat(bulkheads.poolFor(Bulkheads.RETRY_GROUP)).isEqualTo(Bulkheads.OVERFLOW_GROUP);
     assertThat(bulkheads.poolFor("__anything")).isEqualTo(Bulkheads.OVERFLOW_GROUP);
