@@ -320,7 +320,7 @@ public final class ConfigKeys {
           64,
           1,
           10_000,
-          "Task groups that get a worker pool (bulkhead) of their own in one dispatcher, the first ones seen; later groups share one overflow pool (`__overflow`, sized like a group), so the number of pools and threads stays bounded whatever groups producers invent. Idle pool threads end after 60 s.");
+          "Task groups that get a worker pool (bulkhead) of their own in one dispatcher, the first ones seen (groups named in AX_DISPATCHER_GROUP_THREADS always have their own, outside this cap); later groups share one overflow pool (`__overflow`, sized like a group), so the number of pools and threads stays bounded whatever groups producers invent. Idle pool threads end after 60 s.");
   public static final ConfigKey<Integer> DISPATCHER_QUEUE =
       ConfigKey.integer(
           "AX_DISPATCHER_QUEUE",
