@@ -197,14 +197,14 @@ public final class ConsumerLoop implements AutoCloseable {
                 name,
                 records.count(),
                 outagesInARow,
-                failure.toString());
+                Echo.cut(failure.toString()));
           } else {
             log.warn(
                 "{} could not handle {} record(s), not from an outage ({}); handling them one at"
                     + " a time to find the one(s) that fail",
                 name,
                 records.count(),
-                failure.toString());
+                Echo.cut(failure.toString()));
           }
           if (handleOneByOne(records)) {
             commitQuietly(nextOffsets(records));
@@ -218,7 +218,7 @@ public final class ConsumerLoop implements AutoCloseable {
               records.count(),
               retryBackoff.toMillis(),
               outagesInARow,
-              failure.toString());
+              Echo.cut(failure.toString()));
           seekTo(firstOffsets(records));
         }
         if (stopping.await(retryBackoff.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -288,7 +288,7 @@ public final class ConsumerLoop implements AutoCloseable {
                 record.partition(),
                 record.offset(),
                 retryBackoff.toMillis(),
-                failure.toString());
+                Echo.cut(failure.toString()));
             seekTo(firstNotDone);
             return false;
           }
@@ -299,7 +299,7 @@ public final class ConsumerLoop implements AutoCloseable {
               record.topic(),
               record.partition(),
               record.offset(),
-              failure.toString());
+              Echo.cut(failure.toString()));
           if (attempt < POISON_TRIES
               && stopping.await(POISON_RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS)) {
             break;
@@ -340,7 +340,7 @@ public final class ConsumerLoop implements AutoCloseable {
           record.offset(),
           parking.topic(),
           retryBackoff.toMillis(),
-          e.toString());
+          Echo.cut(e.toString()));
       return false;
     }
     log.error(
