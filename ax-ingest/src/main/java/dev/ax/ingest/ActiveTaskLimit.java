@@ -3,10 +3,11 @@ package dev.ax.ingest;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,23 +23,57 @@ import java.util.Set;
  * whose upstream was rejected here in the same batch is rejected too: it was validated against that
  * upstream being created.
  *
+ * <p>The count costs a look at every ONCE task of the group, so it is not read for every batch:
+ * after a read, this keeps an upper bound per group (the count read plus every create accepted
+ * since) and reads again only when the bound plus the batch could pass the limit, or the read is
+ * {@link #REREAD_AFTER_MS} old. A batch that fits under the bound is accepted without a query; any
+ * batch that could be refused is judged on a fresh count, so what is refused is the same as with a
+ * query per batch.
+ *
  * <p>Counts are read, not locked: two ingest replicas taking the same group's batches at once can
- * each accept up to the limit. The bound is a protection against runaway producers, not an exact
- * quota. Stateless between batches; called from ingest's consumer thread.
+ * each accept up to the limit (and one replica's bound does not see the other's creates until its
+ * next read). The bound is a protection against runaway producers, not an exact quota. Not
+ * thread-safe: called from ingest's consumer thread only.
  */
 final class ActiveTaskLimit {
 
   static final String CONFIG_KEY = "AX_MAX_ACTIVE_TASKS_PER_GROUP";
 
+  /** How old a group's count may be before a batch of that group reads it again. */
+  static final long REREAD_AFTER_MS = 10_000;
+
+  /** Groups whose upper bound is kept; the least recently used beyond it are read again. */
+  static final int MAX_GROUPS_KEPT = 10_000;
+
+  /** A group's count as read at {@code readAtMs}, plus the creates accepted since. */
+  private static final class Bound {
+    final long readAtMs;
+    long upper;
+
+    Bound(long readAtMs, long upper) {
+      this.readAtMs = readAtMs;
+      this.upper = upper;
+    }
+  }
+
   private final TaskStore tasks;
   private final int limit;
+  private final Clock clock;
+  private final Map<String, Bound> bounds =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Bound> eldest) {
+          return size() > MAX_GROUPS_KEPT;
+        }
+      };
 
-  ActiveTaskLimit(TaskStore tasks, int limit) {
+  ActiveTaskLimit(TaskStore tasks, int limit, Clock clock) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive: " + limit);
     }
     this.tasks = tasks;
     this.limit = limit;
+    this.clock = clock;
   }
 
   /**
@@ -50,13 +85,22 @@ final class ActiveTaskLimit {
     if (creates.isEmpty()) {
       return rejected;
     }
-    Set<String> groups = new LinkedHashSet<>();
+    Map<String, Integer> perGroup = new LinkedHashMap<>();
     List<String> ids = new ArrayList<>(creates.size());
     for (TaskCommand command : creates) {
-      groups.add(command.spec().group());
+      perGroup.merge(command.spec().group(), 1, Integer::sum);
       ids.add(command.taskId());
     }
+    long nowMs = clock.millis();
+    if (fitsUnderBounds(perGroup, nowMs)) {
+      perGroup.forEach((group, count) -> bounds.get(group).upper += count);
+      return rejected;
+    }
+    Set<String> groups = perGroup.keySet();
     Map<String, Long> active = tasks.countActiveByGroup(groups);
+    for (String group : groups) {
+      bounds.put(group, new Bound(nowMs, active.getOrDefault(group, 0L)));
+    }
     Set<String> existing = tasks.existing(ids);
     Set<String> counted = new HashSet<>();
     Map<String, String> rejectedIds = new HashMap<>();
@@ -96,8 +140,22 @@ final class ActiveTaskLimit {
       }
       counted.add(taskId);
       active.put(group, now + 1);
+      bounds.get(group).upper = now + 1;
     }
     return rejected;
+  }
+
+  /** Whether every group's kept bound is fresh and leaves room for the batch's creates. */
+  private boolean fitsUnderBounds(Map<String, Integer> perGroup, long nowMs) {
+    for (Map.Entry<String, Integer> entry : perGroup.entrySet()) {
+      Bound bound = bounds.get(entry.getKey());
+      if (bound == null
+          || nowMs - bound.readAtMs >= REREAD_AFTER_MS
+          || bound.upper + entry.getValue() > limit) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String rejectedUpstream(TaskCommand command, Set<String> rejectedIds) {

@@ -101,7 +101,8 @@ public final class IngestStage implements AutoCloseable {
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
     this.activeTaskLimit =
-        new ActiveTaskLimit(tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP));
+        new ActiveTaskLimit(
+            tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP), context.clock());
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
     this.rejections =
         new RejectedRecords(
