@@ -152,7 +152,7 @@ public final class BenchCommand implements Callable<Integer> {
           "At most this many tasks run through the pipeline first and are not measured, in rounds"
               + " of up to "
               + WARM_UP_ROUND
-              + ", until a round leaves the JIT compilers idle for 95% of it: the figures then"
+              + ", until a round leaves the JIT compilers idle for 95%% of it: the figures then"
               + " describe a running deployment, not a JVM still compiling its hot paths"
               + " (default: ${DEFAULT-VALUE}; 0: none, measure a cold JVM).")
   private int warmUpTasks;
