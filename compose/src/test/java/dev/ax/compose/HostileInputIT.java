@@ -163,6 +163,9 @@ class HostileInputIT {
         logged.list.clear();
       }
       int rejectedBefore = rejected.poll().size();
+      assertThat(rejectedBefore)
+          .as("rejections of the first run: each hostile command once, nothing else")
+          .isEqualTo(hostileByOffset.size());
       try (Stages stages = Stages.start(runtime, "node-2")) {
         send(producer, runtime.topics().commands(), "valid-2", valid("valid-2"));
         assertOnTime(awaitSuccess(completed, "valid-2"));
