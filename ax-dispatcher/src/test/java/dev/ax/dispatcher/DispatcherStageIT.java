@@ -220,7 +220,7 @@ class DispatcherStageIT {
     InstanceRow row = awaitStatus(id, InstanceStatus.RETRYING);
     assertThat(row.lastError()).isEqualTo("HTTP 500: boom: database on fire");
     assertThat(seenHeaders)
-        .containsEntry("idempotency", id + ":1")
+        .containsEntry("idempotency", id)
         .containsEntry("trace", "trace-http-fail")
         .containsEntry("method", "POST");
     try (TopicReader completed =

@@ -22,7 +22,7 @@ public final class RunLedger implements TaskExecutor {
 
   @Override
   public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
-    RUNS.merge(context.idempotencyKey(), 1, Integer::sum);
+    RUNS.merge(context.instanceId() + ":" + context.attempt(), 1, Integer::sum);
     long workMs = Long.parseLong(context.task().params().getOrDefault("workMs", "0"));
     if (workMs > 0) {
       Thread.sleep(workMs);

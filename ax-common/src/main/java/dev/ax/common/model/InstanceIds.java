@@ -40,8 +40,12 @@ public final class InstanceIds {
     return storedFlowRunId != null ? storedFlowRunId : instanceId;
   }
 
-  /** The idempotency key executors receive for one attempt of one instance. */
-  public static String idempotencyKey(String instanceId, int attempt) {
-    return instanceId + ":" + attempt;
+  /**
+   * The idempotency key executors receive for every attempt of one instance: the instance id. A
+   * dispatcher that dies after the side effect and before recording it makes the instance run again
+   * as a new attempt; the receiver must see the same key then.
+   */
+  public static String idempotencyKey(String instanceId) {
+    return instanceId;
   }
 }

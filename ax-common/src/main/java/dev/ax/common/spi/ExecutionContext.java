@@ -18,8 +18,13 @@ public record ExecutionContext(
     String traceId,
     Instant deadline) {
 
-  /** {@code instanceId:attempt}: for side effects AX cannot see, e.g. a payment. */
+  /**
+   * The key for side effects AX cannot see, e.g. a payment: the instance id, the same on every
+   * attempt, crash re-run, retry and replay of this instance, so a receiver that has done the work
+   * once can tell. {@link #attempt()} travels separately ({@code X-AX-Attempt}, {@code
+   * AX_ATTEMPT}).
+   */
   public String idempotencyKey() {
-    return InstanceIds.idempotencyKey(instanceId, attempt);
+    return InstanceIds.idempotencyKey(instanceId);
   }
 }

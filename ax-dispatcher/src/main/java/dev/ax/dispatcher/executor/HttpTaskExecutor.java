@@ -20,8 +20,8 @@ import java.util.Set;
  * Runs HTTP tasks with the JDK {@link HttpClient}: POST by default, method, headers and body from
  * the spec, only to hosts on the allow-list, never following redirects (a redirect could leave the
  * allow-list). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id}, {@code
- * X-AX-Attempt} and {@code Idempotency-Key: instanceId:attempt}. A 2xx status is success; any other
- * is a failure with the status and a bounded excerpt of the body.
+ * X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx status
+ * is success; any other is a failure with the status and a bounded excerpt of the body.
  *
  * <p>The request timeout is the attempt's deadline, and an interrupt (AX's timeout) cancels the
  * exchange, so no connection is left hanging. Thread-safe: the client is shared.

@@ -124,7 +124,7 @@ class HttpTaskExecutorTest {
     Headers headers = lastHeaders.get();
     // The task cannot override the headers AX sets.
     assertThat(headers.get("X-AX-Trace-Id")).containsExactly("trace-1");
-    assertThat(headers.get("Idempotency-Key")).containsExactly("task-1@1000:2");
+    assertThat(headers.get("Idempotency-Key")).containsExactly("task-1@1000");
     assertThat(headers.get("X-AX-Instance-Id")).containsExactly("task-1@1000");
     assertThat(headers.get("X-AX-Attempt")).containsExactly("2");
     assertThat(headers.get("X-Custom")).containsExactly("yes");

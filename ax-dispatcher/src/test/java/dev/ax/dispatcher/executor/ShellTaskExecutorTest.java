@@ -226,7 +226,7 @@ class ShellTaskExecutorTest {
         .containsEntry("AX_INSTANCE_ID", "task-1@1000")
         .containsEntry("AX_ATTEMPT", "2")
         .containsEntry("AX_TRACE_ID", "trace-1")
-        .containsEntry("AX_IDEMPOTENCY_KEY", "task-1@1000:2")
+        .containsEntry("AX_IDEMPOTENCY_KEY", "task-1@1000")
         .containsEntry("AX_DEADLINE_MS", Long.toString(context.deadline().toEpochMilli()))
         .containsEntry("PATH", "/usr/bin:/bin")
         .containsEntry("LANG", "C.UTF-8")

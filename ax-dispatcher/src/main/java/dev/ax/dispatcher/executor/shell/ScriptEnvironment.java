@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  *   <li>each task param as {@code AX_PARAM_<NAME>}: the name upper-cased, every character outside
  *       {@code [A-Z0-9_]} replaced by {@code _} ({@code db.url} becomes {@code AX_PARAM_DB_URL});
  *   <li>{@code AX_TASK_ID}, {@code AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_TRACE_ID}, {@code
- *       AX_IDEMPOTENCY_KEY} ({@code instanceId:attempt}) and {@code AX_DEADLINE_MS} (epoch millis).
+ *       AX_IDEMPOTENCY_KEY} (the instance id, the same on every attempt) and {@code AX_DEADLINE_MS}
+ *       (epoch millis).
  * </ul>
  *
  * <p>Refused, so the task fails permanently instead of running with a surprise: two params that map
