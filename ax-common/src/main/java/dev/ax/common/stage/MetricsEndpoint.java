@@ -1,6 +1,7 @@
 package dev.ax.common.stage;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.ax.common.config.ConfigException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,16 +28,25 @@ public final class MetricsEndpoint implements AutoCloseable {
   public static MetricsEndpoint start(String bind, PrometheusMeterRegistry registry) {
     int colon = bind.lastIndexOf(':');
     if (colon < 0) {
-      throw new IllegalArgumentException("AX_METRICS_BIND must be host:port or off: " + bind);
+      throw new ConfigException("AX_METRICS_BIND must be host:port or off: " + bind);
     }
     String host = bind.substring(0, colon);
-    int port = Integer.parseInt(bind.substring(colon + 1));
+    int port;
+    try {
+      port = Integer.parseInt(bind.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new ConfigException("AX_METRICS_BIND must be host:port or off: " + bind);
+    }
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 16);
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot bind the metrics endpoint AX_METRICS_BIND=" + bind + ": " + e.getMessage(), e);
+    } catch (IOException | IllegalArgumentException e) {
+      // A port in use or out of range, or a host this machine does not have: the operator's to fix.
+      throw new ConfigException(
+          "AX_METRICS_BIND="
+              + bind
+              + " cannot be bound (in use, or not an address of this machine): "
+              + e.getMessage());
     }
     server.createContext(
         "/metrics",

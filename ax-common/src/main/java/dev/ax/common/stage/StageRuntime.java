@@ -61,13 +61,27 @@ public final class StageRuntime implements AutoCloseable {
         config.get(ConfigKeys.NODE_ID).isBlank()
             ? NodeIds.defaultNodeId()
             : config.get(ConfigKeys.NODE_ID);
-    HikariDataSource dataSource =
-        Database.open(
-            jdbcUrl,
-            config.get(ConfigKeys.JDBC_USER),
-            config.get(ConfigKeys.JDBC_PASSWORD),
-            config.get(ConfigKeys.DB_POOL_SIZE),
-            processName);
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    meters.config().commonTags("node", nodeId);
+    String bind = config.get(ConfigKeys.METRICS_BIND);
+    // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
+    MetricsEndpoint endpoint =
+        bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
+    HikariDataSource dataSource;
+    try {
+      dataSource =
+          Database.open(
+              jdbcUrl,
+              config.get(ConfigKeys.JDBC_USER),
+              config.get(ConfigKeys.JDBC_PASSWORD),
+              config.get(ConfigKeys.DB_POOL_SIZE),
+              processName);
+    } catch (RuntimeException e) {
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      throw e;
+    }
     DatabaseClock clock = null;
     try {
       if (config.get(ConfigKeys.DB_MIGRATE)) {
@@ -84,11 +98,6 @@ public final class StageRuntime implements AutoCloseable {
           bootstrap,
           topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
           config.get(ConfigKeys.TOPIC_REPLICATION).shortValue());
-      PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      meters.config().commonTags("node", nodeId);
-      String bind = config.get(ConfigKeys.METRICS_BIND);
-      MetricsEndpoint endpoint =
-          bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
       StageContext context =
           new StageContext(config, bootstrap, topics, dataSource, clock, nodeId, meters);
       return new StageRuntime(dataSource, clock, endpoint, context);
@@ -97,6 +106,9 @@ public final class StageRuntime implements AutoCloseable {
         clock.close();
       }
       dataSource.close();
+      if (endpoint != null) {
+        endpoint.close();
+      }
       throw e;
     }
   }
