@@ -164,84 +164,36 @@ public record IntakeLimits(
 
   /** The defaults, with the configurable bounds taken from {@code config}. */
   public static IntakeLimits from(AxConfig config) {
-    return DEFAULTS
-        .withMaxCommandBytes(config.get(ConfigKeys.MAX_COMMAND_BYTES))
-        .withMaxHorizon(config.get(ConfigKeys.MAX_HORIZON))
-        .withMaxPast(config.get(ConfigKeys.MAX_PAST))
-        .withMinInterval(config.get(ConfigKeys.MIN_INTERVAL));
+    return DEFAULTS.withConfigurable(
+        config.get(ConfigKeys.MAX_COMMAND_BYTES),
+        config.get(ConfigKeys.MAX_HORIZON),
+        config.get(ConfigKeys.MAX_PAST),
+        config.get(ConfigKeys.MIN_INTERVAL));
   }
 
   public IntakeLimits withMaxCommandBytes(int bytes) {
-    return new IntakeLimits(
-        bytes,
-        maxHorizon,
-        maxPast,
-        minInterval,
-        maxInterval,
-        maxCronChars,
-        maxBackoff,
-        maxParams,
-        maxParamsBytes,
-        maxHeaders,
-        maxHeadersBytes,
-        maxBodyBytes,
-        maxUrlChars,
-        maxArgs,
-        maxArgChars,
-        maxUpstream,
-        maxNestingDepth,
-        maxNumberChars);
+    return withConfigurable(bytes, maxHorizon, maxPast, minInterval);
   }
 
   public IntakeLimits withMaxHorizon(Duration horizon) {
-    return new IntakeLimits(
-        maxCommandBytes,
-        horizon,
-        maxPast,
-        minInterval,
-        maxInterval,
-        maxCronChars,
-        maxBackoff,
-        maxParams,
-        maxParamsBytes,
-        maxHeaders,
-        maxHeadersBytes,
-        maxBodyBytes,
-        maxUrlChars,
-        maxArgs,
-        maxArgChars,
-        maxUpstream,
-        maxNestingDepth,
-        maxNumberChars);
+    return withConfigurable(maxCommandBytes, horizon, maxPast, minInterval);
   }
 
   public IntakeLimits withMaxPast(Duration past) {
-    return new IntakeLimits(
-        maxCommandBytes,
-        maxHorizon,
-        past,
-        minInterval,
-        maxInterval,
-        maxCronChars,
-        maxBackoff,
-        maxParams,
-        maxParamsBytes,
-        maxHeaders,
-        maxHeadersBytes,
-        maxBodyBytes,
-        maxUrlChars,
-        maxArgs,
-        maxArgChars,
-        maxUpstream,
-        maxNestingDepth,
-        maxNumberChars);
+    return withConfigurable(maxCommandBytes, maxHorizon, past, minInterval);
   }
 
   public IntakeLimits withMinInterval(Duration interval) {
+    return withConfigurable(maxCommandBytes, maxHorizon, maxPast, interval);
+  }
+
+  /** These limits with the four configurable bounds replaced; the constants stay. */
+  private IntakeLimits withConfigurable(
+      int commandBytes, Duration horizon, Duration past, Duration interval) {
     return new IntakeLimits(
-        maxCommandBytes,
-        maxHorizon,
-        maxPast,
+        commandBytes,
+        horizon,
+        past,
         interval,
         maxInterval,
         maxCronChars,
