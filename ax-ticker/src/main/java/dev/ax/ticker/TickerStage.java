@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link TickLoop} on {@code ax-ticker-fire}: the time wheel and the firing, fenced by the
  *       lease, every due event carrying its epoch;
  *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
- *   <li>announcements from {@code ax.task.scheduled} on {@code ax-ticker-scheduled};
+ *   <li>announcements from {@code ax.task.scheduled} on {@code ax-ticker-scheduled}: every node
+ *       reads every partition (no consumer group), only the leader acts on them;
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
  *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
@@ -123,20 +124,16 @@ public final class TickerStage implements AutoCloseable {
             context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     RecordParking parking = context.parking(producer, "ticker");
+    // Every ticker reads every announcement partition, leader or not, so none is lost to a
+    // standby; only the leader acts on them. Commits would mean nothing: a node that starts reads
+    // from the end, and a node that becomes leader loads the window from the database first.
     this.scheduledConsumer =
-        new ConsumerLoop(
+        ConsumerLoop.everyPartitionFromEnd(
             "ax-ticker-scheduled",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("ticker"),
-                context.nodeId() + "-ticker",
-                1000),
-            List.of(context.topics().scheduled()),
+            KafkaClients.groupless(context.bootstrapServers(), context.nodeId() + "-ticker", 1000),
+            context.topics().scheduled(),
             this::onScheduled,
             Duration.ofSeconds(1),
-            // An instance announced twice still fires once (firing is conditional on SCHEDULED):
-            // no need to wait for each commit.
-            ConsumerLoop.CommitMode.ASYNC,
             parking);
     FixedDelayChainer chainer =
         new FixedDelayChainer(
@@ -171,14 +168,19 @@ public final class TickerStage implements AutoCloseable {
     this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
   }
 
+  /**
+   * Starts every part. The announcement reader's positions are fixed before the lease is tried: an
+   * instance announced after that is read, one announced before is in the database when this node,
+   * as leader, loads its first window.
+   */
   public TickerStage start() {
+    scheduledConsumer.start();
     elector.start();
     firingThread.start();
     scheduler.scheduleWithFixedDelay(
         loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(
         reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
-    scheduledConsumer.start();
     chainConsumer.start();
     log.info(
         "Ticker {} started: horizon {} ms, load every {} ms",
@@ -190,7 +192,8 @@ public final class TickerStage implements AutoCloseable {
 
   private void onScheduled(ConsumerRecords<String, byte[]> records) {
     if (elector.fence().isEmpty()) {
-      return; // a standby holds nothing; the leader's own consumer or loader has these
+      // A standby holds nothing: when it becomes leader it loads these from the database.
+      return;
     }
     long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     Set<String> taskIds = new HashSet<>();

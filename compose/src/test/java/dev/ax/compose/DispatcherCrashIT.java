@@ -54,7 +54,7 @@ class DispatcherCrashIT {
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
       victim = startDispatcherProcess(env, "victim");
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
 
       for (int i = 0; i < TASKS; i++) {
         String taskId = "crash-" + i;

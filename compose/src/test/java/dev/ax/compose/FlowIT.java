@@ -76,7 +76,7 @@ class FlowIT {
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
         TopicReader rejected =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(resolver::isRunning);
 
       // A dependency naming a task not stored yet is rejected, and commands on different
@@ -245,7 +245,7 @@ class FlowIT {
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(resolver::isRunning);
       TaskStore tasks = new TaskStore(runtime.dataSource());
       Commands.send(

@@ -435,7 +435,7 @@ class HostileInputIT {
       stages.started.add(new RetryStage(runtime.context(node)).start());
       stages.started.add(new DeadLetterStage(runtime.context(node)).start());
       stages.started.add(new ResolverStage(runtime.context(node)).start());
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher", "retry", "deadletter");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "retry", "deadletter");
       return stages;
     }
 

@@ -36,7 +36,7 @@ class LongRunIT {
         DispatcherStage dispatcher = new DispatcherStage(runtime.context("node-1")).start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user")) {
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       String json =
           "{\"v\":1,\"taskId\":\"long\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"sleep\"},\"params\":{\"sleepMs\":9000},"

@@ -66,7 +66,7 @@ class ResolverCrashIT {
               ResolverMain.class,
               "resolver-victim",
               Map.of("AX_RESOLVER_STATE_DIR", victimState.toString()));
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "dispatcher", "resolver");
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "resolver");
 
       Commands.send(
           producer,

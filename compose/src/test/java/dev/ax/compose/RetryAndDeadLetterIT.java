@@ -83,7 +83,7 @@ class RetryAndDeadLetterIT {
         DispatcherStage dispatcher = new DispatcherStage(runtime.context("node-1")).start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user")) {
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "retry", "deadletter", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       String json =
           "{\"v\":1,\"taskId\":\"flaky\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
               + "\"executor\":{\"type\":\"HTTP\",\"url\":\"http://127.0.0.1:"

@@ -58,7 +58,7 @@ class RetryStormIT {
             OneShotPipelineIT.plainProducer(runtime.bootstrapServers());
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker", "retry", "deadletter", "dispatcher");
+      runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       long nowMs = runtime.clock().millis();
       // Warm-up, unmeasured: the first tasks of a cold JVM are slow for reasons retries do not
       // cause (class loading, JIT), see OneShotPipelineIT.

@@ -58,7 +58,7 @@ class ScaleOutIT {
       DispatcherStage first = new DispatcherStage(runtime.context("disp-1")).start();
       dispatchers.add(first);
       dispatchers.add(new DispatcherStage(runtime.context("disp-2")).start());
-      runtime.awaitGroupsAssigned(1, "ingest", "ticker");
+      runtime.awaitGroupsAssigned(1, "ingest");
       runtime.awaitGroupsAssigned(2, "dispatcher");
 
       for (int i = 0; i < TASKS; i++) {

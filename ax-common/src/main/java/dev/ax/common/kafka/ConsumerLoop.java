@@ -77,7 +77,12 @@ public final class ConsumerLoop implements AutoCloseable {
     /** Wait for the broker before polling again. */
     SYNC,
     /** Send the commit and poll on; see the class comment. */
-    ASYNC
+    ASYNC,
+    /**
+     * Commit nothing: the loop reads every partition by assignment, from the end ({@link
+     * #everyPartitionFromEnd}).
+     */
+    NONE
   }
 
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
@@ -88,6 +93,12 @@ public final class ConsumerLoop implements AutoCloseable {
 
   /** Outages of one batch in a row after which it is tried one record at a time. */
   public static final int OUTAGES_BEFORE_SINGLES = 3;
+
+  /** How often an assigning loop looks for partitions added to its topic. */
+  private static final Duration PARTITION_REFRESH = Duration.ofSeconds(30);
+
+  /** How long {@link #start()} of an assigning loop waits for its end offsets. */
+  private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(10);
 
   /** The pause between two tries of a suspected poison record. */
   private static final Duration POISON_RETRY_PAUSE = Duration.ofMillis(50);
@@ -110,6 +121,9 @@ public final class ConsumerLoop implements AutoCloseable {
   private boolean uncommitted;
 
   private long lastAsyncCommitNanos = System.nanoTime();
+
+  /** NONE: when the loop last looked for new partitions; loop thread only. */
+  private long lastPartitionRefreshNanos = System.nanoTime();
 
   private final Thread thread;
   private final CountDownLatch stopping = new CountDownLatch(1);
@@ -147,11 +161,95 @@ public final class ConsumerLoop implements AutoCloseable {
     this.thread = new Thread(this::run, name);
   }
 
+  /**
+   * A loop that reads every partition of {@code topic} by assignment, not as a member of a group,
+   * and commits nothing: each process that runs one sees every record written after its {@link
+   * #start()}, whatever other processes read. For a stage whose every node must see every record
+   * while it runs, and which rebuilds what came before from the database (the ticker's
+   * announcements). The consumer must have no group id. Partitions added to the topic later are
+   * read from their beginning once the loop sees them, within {@code PARTITION_REFRESH}.
+   */
+  public static ConsumerLoop everyPartitionFromEnd(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      String topic,
+      BatchHandler handler,
+      Duration retryBackoff,
+      RecordParking parking) {
+    return new ConsumerLoop(
+        name, consumer, List.of(topic), handler, retryBackoff, CommitMode.NONE, parking);
+  }
+
+  /**
+   * Starts the loop's thread. An assigning loop ({@link #everyPartitionFromEnd}) first takes every
+   * partition and fixes its position at the current end, on the caller's thread: every record
+   * written after this returns is read. If the broker does not answer within {@code
+   * POSITION_TIMEOUT}, the positions are fixed at the first poll instead (logged).
+   */
   public void start() {
+    if (commitMode == CommitMode.NONE) {
+      assignFromEnd();
+    }
     thread.start();
   }
 
+  private void assignFromEnd() {
+    List<TopicPartition> partitions = partitionsOfTopics();
+    consumer.assign(partitions);
+    consumer.seekToEnd(partitions);
+    try {
+      for (TopicPartition partition : partitions) {
+        consumer.position(partition, POSITION_TIMEOUT);
+      }
+      log.info("{} reads {} partition(s) from their end", name, partitions.size());
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      log.warn(
+          "{} could not read the end offsets of {} within {} ms; they are fixed at the first"
+              + " poll",
+          name,
+          partitions,
+          POSITION_TIMEOUT.toMillis());
+    }
+  }
+
+  private List<TopicPartition> partitionsOfTopics() {
+    List<TopicPartition> partitions = new java.util.ArrayList<>();
+    for (String topic : topics) {
+      for (var info : consumer.partitionsFor(topic, POSITION_TIMEOUT)) {
+        partitions.add(new TopicPartition(topic, info.partition()));
+      }
+    }
+    return partitions;
+  }
+
+  /** NONE: takes partitions added to the topic since the last look, from their beginning. */
+  private void refreshPartitionsIfDue() {
+    long nowNanos = System.nanoTime();
+    if (nowNanos - lastPartitionRefreshNanos < PARTITION_REFRESH.toNanos()) {
+      return;
+    }
+    lastPartitionRefreshNanos = nowNanos;
+    try {
+      List<TopicPartition> added = new java.util.ArrayList<>(partitionsOfTopics());
+      added.removeAll(consumer.assignment());
+      if (added.isEmpty()) {
+        return;
+      }
+      List<TopicPartition> all = new java.util.ArrayList<>(consumer.assignment());
+      all.addAll(added);
+      consumer.assign(all);
+      consumer.seekToBeginning(added);
+      log.info("{} reads new partition(s) {} from their beginning", name, added);
+    } catch (org.apache.kafka.common.KafkaException e) {
+      log.debug("{} could not look for new partitions: {}", name, e.toString());
+    }
+  }
+
   private void run() {
+    if (commitMode == CommitMode.NONE) {
+      runLoop();
+      return;
+    }
     consumer.subscribe(
         topics,
         new ConsumerRebalanceListener() {
@@ -167,9 +265,16 @@ public final class ConsumerLoop implements AutoCloseable {
             handler.onAssigned(partitions);
           }
         });
+    runLoop();
+  }
+
+  private void runLoop() {
     int outagesInARow = 0;
     try {
       while (running) {
+        if (commitMode == CommitMode.NONE) {
+          refreshPartitionsIfDue();
+        }
         handler.beforePoll(consumer);
         ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
         if (records.isEmpty()) {
@@ -380,6 +485,9 @@ public final class ConsumerLoop implements AutoCloseable {
   }
 
   private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    if (commitMode == CommitMode.NONE) {
+      return;
+    }
     if (commitMode == CommitMode.SYNC) {
       consumer.commitSync(offsets);
       return;

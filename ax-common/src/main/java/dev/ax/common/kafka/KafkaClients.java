@@ -45,23 +45,38 @@ public final class KafkaClients {
 
   public static KafkaConsumer<String, byte[]> consumer(
       String bootstrap, String groupId, String clientId, int maxPollRecords) {
+    Properties props = consumerProperties(bootstrap, clientId, maxPollRecords);
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
+    // default: a dispatcher's due events must not wait for a dead member that long.
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+    return new KafkaConsumer<>(props);
+  }
+
+  /**
+   * A consumer in no group, for a loop that assigns itself partitions and commits nothing ({@link
+   * ConsumerLoop#everyPartitionFromEnd}).
+   */
+  public static KafkaConsumer<String, byte[]> groupless(
+      String bootstrap, String clientId, int maxPollRecords) {
+    return new KafkaConsumer<>(consumerProperties(bootstrap, clientId, maxPollRecords));
+  }
+
+  private static Properties consumerProperties(
+      String bootstrap, String clientId, int maxPollRecords) {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
-    // default: a dispatcher's due events must not wait for a dead member that long.
-    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
-    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     props.put(
         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    return new KafkaConsumer<>(props);
+    return props;
   }
 
   public static Admin admin(String bootstrap) {
