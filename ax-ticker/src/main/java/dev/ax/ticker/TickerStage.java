@@ -81,7 +81,7 @@ public final class TickerStage implements AutoCloseable {
     DueEmitter emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
         new LeaderElector(
-            new LeaseStore(context.dataSource()),
+            new LeaseStore(context.controlDataSource()),
             LeaseFence.TICKER,
             context.nodeId(),
             config.get(ConfigKeys.TICKER_LEASE),

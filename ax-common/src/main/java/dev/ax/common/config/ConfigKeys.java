@@ -196,14 +196,14 @@ public final class ConfigKeys {
   public static final ConfigKey<Duration> TICKER_LEASE =
       ConfigKey.duration(
           "AX_TICKER_LEASE",
-          "10s",
+          "3s",
           Duration.ofSeconds(1),
           Duration.ofMinutes(10),
-          "How long the ticker leader's database lease lasts without renewal; a standby takes over after it expires.");
+          "How long the ticker leader's database lease lasts without renewal; a standby takes over after it expires (hand-over takes at most this plus one heartbeat, and the first window load).");
   public static final ConfigKey<Duration> TICKER_HEARTBEAT =
       ConfigKey.duration(
           "AX_TICKER_HEARTBEAT",
-          "3s",
+          "1s",
           Duration.ofMillis(100),
           Duration.ofMinutes(5),
           "How often the leader renews its lease and a standby tries to take it; must be shorter than AX_TICKER_LEASE.");

@@ -12,15 +12,33 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 /**
  * What every stage is wired with: where Kafka and the database are, which topics, which clock, who
  * this node is, where metrics go. Immutable; the parts are thread-safe.
+ *
+ * <p>{@code controlDataSource} is a small pool with short timeouts for the ticker lease heartbeat
+ * and the clock's readings: they must neither wait behind the stage's work for a connection nor
+ * hang on a database that is away (see {@code Database.openControl}).
  */
 public record StageContext(
     AxConfig config,
     String bootstrapServers,
     Topics topics,
     DataSource dataSource,
+    DataSource controlDataSource,
     Clock clock,
     String nodeId,
     MeterRegistry meters) {
+
+  /** The same wiring for another node id (a second stage of one kind in one process). */
+  public StageContext withNodeId(String otherNodeId) {
+    return new StageContext(
+        config,
+        bootstrapServers,
+        topics,
+        dataSource,
+        controlDataSource,
+        clock,
+        otherNodeId,
+        meters);
+  }
 
   /**
    * Where {@code stage}'s consumer loops park the internal records they cannot handle: its topic

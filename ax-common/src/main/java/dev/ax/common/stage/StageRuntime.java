@@ -15,24 +15,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shared parts of a running process, built from its configuration: the database pool (with
- * migrations applied), the database clock, the topics (created when missing), the metrics registry
- * and its endpoint. One per process; {@link #close()} releases them in reverse order.
+ * migrations applied) and its small control pool, the database clock, the topics (created when
+ * missing), the metrics registry and its endpoint. One per process; {@link #close()} releases them
+ * in reverse order.
  */
 public final class StageRuntime implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StageRuntime.class);
 
   private final HikariDataSource dataSource;
+  private final HikariDataSource controlDataSource;
   private final DatabaseClock clock;
   private final MetricsEndpoint metricsEndpoint;
   private final StageContext context;
 
   private StageRuntime(
       HikariDataSource dataSource,
+      HikariDataSource controlDataSource,
       DatabaseClock clock,
       MetricsEndpoint metricsEndpoint,
       StageContext context) {
     this.dataSource = dataSource;
+    this.controlDataSource = controlDataSource;
     this.clock = clock;
     this.metricsEndpoint = metricsEndpoint;
     this.context = context;
@@ -68,6 +72,7 @@ public final class StageRuntime implements AutoCloseable {
     MetricsEndpoint endpoint =
         bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
     HikariDataSource dataSource;
+    HikariDataSource controlDataSource;
     try {
       dataSource =
           Database.open(
@@ -82,6 +87,20 @@ public final class StageRuntime implements AutoCloseable {
       }
       throw e;
     }
+    try {
+      controlDataSource =
+          Database.openControl(
+              jdbcUrl,
+              config.get(ConfigKeys.JDBC_USER),
+              config.get(ConfigKeys.JDBC_PASSWORD),
+              processName + "-control");
+    } catch (RuntimeException e) {
+      dataSource.close();
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      throw e;
+    }
     DatabaseClock clock = null;
     try {
       if (config.get(ConfigKeys.DB_MIGRATE)) {
@@ -89,7 +108,7 @@ public final class StageRuntime implements AutoCloseable {
       }
       clock =
           DatabaseClock.start(
-              dataSource,
+              controlDataSource,
               config.get(ConfigKeys.DB_CLOCK_REANCHOR),
               config.get(ConfigKeys.CLOCK_SKEW_THRESHOLD));
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
@@ -99,12 +118,14 @@ public final class StageRuntime implements AutoCloseable {
           topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
           config.get(ConfigKeys.TOPIC_REPLICATION).shortValue());
       StageContext context =
-          new StageContext(config, bootstrap, topics, dataSource, clock, nodeId, meters);
-      return new StageRuntime(dataSource, clock, endpoint, context);
+          new StageContext(
+              config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
+      return new StageRuntime(dataSource, controlDataSource, clock, endpoint, context);
     } catch (RuntimeException e) {
       if (clock != null) {
         clock.close();
       }
+      controlDataSource.close();
       dataSource.close();
       if (endpoint != null) {
         endpoint.close();
@@ -128,6 +149,7 @@ public final class StageRuntime implements AutoCloseable {
       metricsEndpoint.close();
     }
     clock.close();
+    controlDataSource.close();
     dataSource.close();
   }
 }

@@ -42,6 +42,16 @@ public final class Database {
       int maxPoolSize,
       String poolName,
       Duration connectionTimeout) {
+    HikariConfig config = baseConfig(jdbcUrl, user, password, maxPoolSize, poolName);
+    config.setConnectionTimeout(connectionTimeout.toMillis());
+    // A new connection to a database that is restarting must fail, not hang: the pool then tries
+    // again, and the stage sees an outage it waits out.
+    config.addDataSourceProperty("connectTimeout", "2000");
+    return new HikariDataSource(config);
+  }
+
+  private static HikariConfig baseConfig(
+      String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setUsername(user);
@@ -53,7 +63,6 @@ public final class Database {
     // UNIX_TIMESTAMP(NOW(3)) converts through the session time zone: pin it to UTC so the
     // database clock cannot jump an hour in a DST overlap of the server's zone.
     config.setConnectionInitSql("SET time_zone = '+00:00'");
-    config.setConnectionTimeout(connectionTimeout.toMillis());
     // Affected (not found) rows, so INSERT ... ON DUPLICATE KEY UPDATE reports 0 for a duplicate.
     config.addDataSourceProperty("useAffectedRows", "true");
     // Client-side prepared statements parse their SQL on every prepare unless cached, and the
@@ -73,6 +82,32 @@ public final class Database {
     config.addDataSourceProperty("connectionTimeZone", "UTC");
     config.addDataSourceProperty("allowPublicKeyRetrieval", "true");
     config.addDataSourceProperty("sslMode", "PREFERRED");
+    return config;
+  }
+
+  /** Connections in a control pool: the lease heartbeat and the clock, one each. */
+  static final int CONTROL_POOL_SIZE = 2;
+
+  /** How long a control pool's borrow, connect or query may take before it fails. */
+  public static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(1);
+
+  /**
+   * A small pool for the few statements that must answer fast or fail fast: the ticker lease
+   * heartbeat and the clock's readings. The stage's own pool may be starved by its work, or wait
+   * {@link #CONNECTION_TIMEOUT} for a database that is away; a renewal queued behind that would
+   * outlive the lease. Here a borrow, a connect and a read each give up after {@link
+   * #CONTROL_TIMEOUT}, so a heartbeat fails and is tried again at the next one.
+   */
+  public static HikariDataSource openControl(
+      String jdbcUrl, String user, String password, String poolName) {
+    HikariConfig config = baseConfig(jdbcUrl, user, password, CONTROL_POOL_SIZE, poolName);
+    long timeoutMs = CONTROL_TIMEOUT.toMillis();
+    config.setConnectionTimeout(timeoutMs);
+    config.setValidationTimeout(timeoutMs / 2);
+    config.addDataSourceProperty("connectTimeout", Long.toString(timeoutMs));
+    config.addDataSourceProperty("socketTimeout", Long.toString(2 * timeoutMs));
+    // Fail at once at start if the database is away; the stage then stops with the reason.
+    config.setInitializationFailTimeout(timeoutMs);
     return new HikariDataSource(config);
   }
 

@@ -58,7 +58,10 @@ public final class LeaseStore {
   }
 
   /**
-   * Extends the lease if {@code lease} is still the current one and has not expired.
+   * Extends the lease if {@code lease} is still the current one: the same holder at the same epoch,
+   * expired or not. An expired lease nobody took (the database was away longer than the lease) is
+   * still this holder's to renew: no other node acted at a later epoch, and the holder itself
+   * stopped acting at its local deadline.
    *
    * @return the renewed lease, or empty when it was lost (stop acting as leader at once)
    */
@@ -73,8 +76,7 @@ public final class LeaseStore {
                       + DB_NOW_MS
                       + " + ?, heartbeat_at_ms = "
                       + DB_NOW_MS
-                      + " WHERE lease_name = ? AND holder = ? AND epoch = ? AND lease_until_ms >= "
-                      + DB_NOW_MS)) {
+                      + " WHERE lease_name = ? AND holder = ? AND epoch = ?")) {
             update.setLong(1, leaseDuration.toMillis());
             update.setString(2, lease.leaseName());
             update.setString(3, lease.holder());

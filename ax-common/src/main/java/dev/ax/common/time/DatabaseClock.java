@@ -47,6 +47,24 @@ public final class DatabaseClock implements Clock, AutoCloseable {
   @FunctionalInterface
   public interface DatabaseTime {
     long readMs() throws SQLException;
+
+    /**
+     * Reads, with the monotonic nanos just before and after the read itself. A source that must
+     * first borrow a connection starts timing once it has one: a wait for the connection is not
+     * part of the round trip.
+     */
+    default Sample sample(LongSupplier nanoTime) throws SQLException {
+      long beforeNanos = nanoTime.getAsLong();
+      long databaseMs = readMs();
+      return new Sample(databaseMs, beforeNanos, nanoTime.getAsLong());
+    }
+  }
+
+  /** One reading of the database clock, bracketed by the monotonic nanos of its round trip. */
+  public record Sample(long databaseMs, long beforeNanos, long afterNanos) {
+    long roundTripMs() {
+      return (afterNanos - beforeNanos) / 1_000_000L;
+    }
   }
 
   private record Anchor(long databaseMs, long nanos) {
@@ -124,9 +142,21 @@ public final class DatabaseClock implements Clock, AutoCloseable {
     return lastSkewMs;
   }
 
-  /** Reads the database and applies the skew rules in the class comment. */
+  /**
+   * Reads the database and applies the skew rules in the class comment. A reading whose own round
+   * trip took longer than the skew threshold proves nothing either way (the database's now lies
+   * somewhere in it) and changes nothing.
+   */
   public synchronized void reanchor() {
-    Anchor reading = read();
+    Sample sample = sample();
+    if (sample.roundTripMs() > skewThresholdMs) {
+      log.debug(
+          "Database clock reading took {} ms, more than the {} ms threshold: not used",
+          sample.roundTripMs(),
+          skewThresholdMs);
+      return;
+    }
+    Anchor reading = anchorOf(sample);
     long skewMs = reading.databaseMs - anchor.at(reading.nanos);
     lastSkewMs = skewMs;
     if (Math.abs(skewMs) <= skewThresholdMs) {
@@ -167,24 +197,40 @@ public final class DatabaseClock implements Clock, AutoCloseable {
   }
 
   private Anchor read() {
-    long beforeNanos = nanoTime.getAsLong();
-    long databaseMs;
+    return anchorOf(sample());
+  }
+
+  private Sample sample() {
     try {
-      databaseMs = databaseTime.readMs();
+      return databaseTime.sample(nanoTime);
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot read the database clock: " + e.getMessage(), e);
     }
-    long afterNanos = nanoTime.getAsLong();
-    return new Anchor(databaseMs, beforeNanos + (afterNanos - beforeNanos) / 2);
+  }
+
+  private static Anchor anchorOf(Sample sample) {
+    return new Anchor(
+        sample.databaseMs(),
+        sample.beforeNanos() + (sample.afterNanos() - sample.beforeNanos()) / 2);
   }
 
   private static DatabaseTime sqlTime(DataSource dataSource) {
-    return () -> {
-      try (Connection connection = dataSource.getConnection();
-          Statement statement = connection.createStatement();
-          ResultSet rs = statement.executeQuery(NOW_SQL)) {
-        rs.next();
-        return rs.getLong(1);
+    return new DatabaseTime() {
+      @Override
+      public long readMs() throws SQLException {
+        return sample(System::nanoTime).databaseMs();
+      }
+
+      @Override
+      public Sample sample(LongSupplier nanoTime) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+            Statement statement = connection.createStatement()) {
+          long beforeNanos = nanoTime.getAsLong(); // the connection is in hand: time the read only
+          try (ResultSet rs = statement.executeQuery(NOW_SQL)) {
+            rs.next();
+            return new Sample(rs.getLong(1), beforeNanos, nanoTime.getAsLong());
+          }
+        }
       }
     };
   }

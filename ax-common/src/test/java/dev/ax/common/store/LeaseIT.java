@@ -74,4 +74,28 @@ class LeaseIT {
           .isEmpty();
     }
   }
+
+  @Test
+  void anExpiredLeaseNobodyTookIsRenewedAtTheSameEpoch(AxTestEnv env) {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      LeaseStore leases = new LeaseStore(runtime.dataSource());
+      LeaseStore.Lease a =
+          leases.tryAcquire(LeaseFence.TICKER, "a", Duration.ofSeconds(1)).orElseThrow();
+      // As after a database restart longer than the lease: expired, and nobody took it.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  leases.current(LeaseFence.TICKER).orElseThrow().leaseUntilMs()
+                      < runtime.clock().millis());
+
+      LeaseStore.Lease renewed = leases.renew(a, Duration.ofSeconds(30)).orElseThrow();
+
+      assertThat(renewed.epoch()).isEqualTo(a.epoch());
+      assertThat(renewed.leaseUntilMs()).isGreaterThan(runtime.clock().millis());
+      assertThat(leases.tryAcquire(LeaseFence.TICKER, "b", Duration.ofSeconds(30)))
+          .as("held by a again")
+          .isEmpty();
+    }
+  }
 }

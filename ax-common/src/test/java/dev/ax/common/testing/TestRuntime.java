@@ -68,6 +68,7 @@ public final class TestRuntime implements AutoCloseable {
         env.bootstrapServers(),
         topics,
         dataSource,
+        dataSource,
         clock,
         nodeId,
         new SimpleMeterRegistry());
@@ -81,6 +82,7 @@ public final class TestRuntime implements AutoCloseable {
         AxConfig.load(Map.of(), Map.of(), all),
         env.bootstrapServers(),
         topics,
+        dataSource,
         dataSource,
         clock,
         nodeId,

@@ -109,4 +109,30 @@ class DatabaseClockTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("down");
   }
+
+  @Test
+  void aSlowReadingIsNoEvidenceOfSkew() {
+    AtomicLong readMs = new AtomicLong(0);
+    DatabaseClock clock =
+        new DatabaseClock(
+            () -> {
+              // The reading takes readMs of monotonic time, and the database answers at its end.
+              nanos.addAndGet(readMs.get() * MS);
+              databaseMs.addAndGet(readMs.get());
+              return databaseMs.get();
+            },
+            nanos::get,
+            Duration.ofMillis(500));
+    elapse(1_000);
+    long before = clock.millis();
+
+    readMs.set(4_000); // as a read stuck behind a pool wait would look, measured from outside
+    clock.reanchor();
+
+    assertThat(clock.isStable()).as("a 4 s round trip is not a 2 s skew").isTrue();
+    assertThat(clock.millis()).isEqualTo(before + 4_000);
+    readMs.set(2);
+    clock.reanchor();
+    assertThat(clock.isStable()).isTrue();
+  }
 }

@@ -19,6 +19,13 @@ import org.slf4j.LoggerFactory;
  * successful renewal + lease − one heartbeat), so a leader cut off from the database stops acting
  * before its lease can expire there.
  *
+ * <p>A renewal that cannot reach the database keeps the lease locally: past the local deadline the
+ * node does not act, and the first renewal that reaches the database again either extends the lease
+ * at the same epoch (nobody took it: a database restart longer than the lease keeps the leader,
+ * with nothing to reload) or finds it taken and turns standby. The heartbeat runs on the stage's
+ * control pool, whose borrows, connects and reads fail within a second, so a renewal never waits
+ * behind the stage's own work or a database that is away.
+ *
  * <p>{@link #fence()} is what the ticker asks before every batch: a fence only while this node is
  * leader by both measures. Every write it makes is conditional on that fence in the database too,
  * so a leader paused past its lease (GC, VM freeze) still writes nothing.
@@ -118,12 +125,15 @@ public final class LeaderElector implements AutoCloseable {
             current.lease.epoch());
       }
     } catch (StoreException e) {
+      // The lease is kept: fence() is empty past the local deadline, and the next renewal that
+      // reaches the database either gets it back at the same epoch or finds it taken.
       if (current != null && startNanos - current.localDeadlineNanos >= 0) {
-        state = null;
         log.warn(
-            "{} cannot reach the database to renew the {} lease: back to standby ({})",
+            "{} cannot reach the database to renew the {} lease at epoch {}: not acting as leader"
+                + " until a renewal succeeds ({})",
             nodeId,
             leaseName,
+            current.lease.epoch(),
             e.getMessage());
       } else {
         log.warn("{} lease heartbeat failed, will retry: {}", leaseName, e.getMessage());

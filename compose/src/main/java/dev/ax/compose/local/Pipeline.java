@@ -66,15 +66,7 @@ public final class Pipeline implements AutoCloseable {
       started.push(new NamedStage("resolver", new ResolverStage(context).start()));
       started.push(new NamedStage("dispatcher", new DispatcherStage(context).start()));
       for (int n = 2; n <= dispatchers; n++) {
-        StageContext replica =
-            new StageContext(
-                context.config(),
-                context.bootstrapServers(),
-                context.topics(),
-                context.dataSource(),
-                context.clock(),
-                context.nodeId() + "-d" + n,
-                context.meters());
+        StageContext replica = context.withNodeId(context.nodeId() + "-d" + n);
         started.push(new NamedStage("dispatcher " + n, new DispatcherStage(replica).start()));
       }
     } catch (RuntimeException e) {
