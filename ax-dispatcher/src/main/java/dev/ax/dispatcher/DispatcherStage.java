@@ -15,6 +15,7 @@ import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
@@ -25,6 +26,7 @@ import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
@@ -92,6 +94,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
+  private final OutboxRelay outbox;
   private final UpstreamTasks upstreams;
   private final Switches switches;
   private final Bulkheads bulkheads;
@@ -170,10 +173,17 @@ public final class DispatcherStage implements AutoCloseable {
             context.bootstrapServers(),
             context.topics().dependencies(),
             context.nodeId() + "-dispatcher-upstreams");
+    this.outbox =
+        new OutboxRelay(
+            new OutboxStore(context.dataSource()),
+            producer,
+            context.clock(),
+            context.config().get(ConfigKeys.OUTBOX_RELAY_AFTER),
+            context.meters());
     this.recorder =
         new OutcomeRecorder(
             context,
-            producer,
+            outbox,
             new RetryPlanner(
                 switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
             upstreams::mayHaveDependents);
@@ -273,6 +283,7 @@ public final class DispatcherStage implements AutoCloseable {
     retries.scheduleWithFixedDelay(this::drainHeldQuietly, 20, 20, TimeUnit.MILLISECONDS);
     switches.start();
     upstreams.start();
+    outbox.start();
     recorder.start();
     loop.start();
     log.info("Dispatcher {} started on {}", context.nodeId(), context.topics().due());
@@ -653,6 +664,8 @@ public final class DispatcherStage implements AutoCloseable {
     }
     bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
     recorder.close();
+    producer.flush(); // the last outcomes' events acknowledged, so the relay deletes their rows
+    outbox.close();
     upstreams.close();
     specs.close();
     switches.close();

@@ -335,6 +335,13 @@ public final class ConfigKeys {
           Duration.ofMillis(100),
           Duration.ofMinutes(10),
           "How long one task group's full pool may hold up fetching for every group. Once a group's pool has had no room for this long, and fetching would pause, the group keeps only the due events its pool started in the last AX_DISPATCHER_HOLD_FOR (the oldest, at least one); the rest stay DISPATCHED and the reaper emits them again after AX_REAPER_UNCLAIMED_AFTER.");
+  public static final ConfigKey<Duration> OUTBOX_RELAY_AFTER =
+      ConfigKey.duration(
+          "AX_OUTBOX_RELAY_AFTER",
+          "10s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "An outcome's events (completion, flow success, retry, dead letter) not confirmed by the broker this long after their outcome was recorded are sent again by any dispatcher's outbox relay: the one that recorded them may have died. Consumers may see such an event twice, never zero times.");
   public static final ConfigKey<Duration> DISPATCHER_LEASE =
       ConfigKey.duration(
           "AX_DISPATCHER_LEASE",
@@ -438,6 +445,7 @@ public final class ConfigKeys {
             SPEC_CACHE_MAX_BYTES,
             DISPATCHER_HOLD_FOR,
             DISPATCHER_LEASE,
+            OUTBOX_RELAY_AFTER,
             HTTP_ALLOWED_HOSTS,
             HTTP_MAX_RESPONSE_EXCERPT,
             SHELL_SCRIPT_DIR,

@@ -921,9 +921,31 @@ public final class InstanceStore {
    * @return for each outcome, in order, whether it was recorded (false: the run was taken back)
    */
   public List<Boolean> recordOutcomes(List<Outcome> outcomes, String owner, long nowMs) {
+    return recordOutcomes(outcomes, List.of(), null, owner, nowMs);
+  }
+
+  /**
+   * As {@link #recordOutcomes(List, String, long)}, and in the same transaction puts the events
+   * each recorded outcome owes into the outbox under {@code outboxToken} (see {@link OutboxStore}):
+   * an outcome is never committed without its events.
+   *
+   * @param events for each outcome, in order, the records it owes once recorded (empty for none);
+   *     an empty list for no outcome at all
+   */
+  public List<Boolean> recordOutcomes(
+      List<Outcome> outcomes,
+      List<List<OutboxMessage>> events,
+      String outboxToken,
+      String owner,
+      long nowMs) {
     if (outcomes.isEmpty()) {
       return List.of();
     }
+    if (!events.isEmpty() && events.size() != outcomes.size()) {
+      throw new IllegalArgumentException(
+          events.size() + " event lists for " + outcomes.size() + " outcomes");
+    }
+    boolean owesEvents = events.stream().anyMatch(list -> !list.isEmpty());
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
     }
@@ -944,7 +966,7 @@ public final class InstanceStore {
           }
           List<List<Outcome>> chunks = Sql.chunks(successes);
           for (int c = 0; c < chunks.size(); c++) {
-            boolean commits = others.isEmpty() && c == chunks.size() - 1;
+            boolean commits = !owesEvents && others.isEmpty() && c == chunks.size() - 1;
             won.addAll(recordSuccesses(transaction, chunks.get(c), owner, nowMs, commits));
           }
           if (!others.isEmpty()) {
@@ -952,8 +974,18 @@ public final class InstanceStore {
             won.addAll(recordOneByOne(transaction.connection(), others, owner, nowMs));
           }
           List<Boolean> recorded = new ArrayList<>(outcomes.size());
-          for (Outcome outcome : outcomes) {
-            recorded.add(won.contains(outcome.instanceId() + "#" + outcome.attempt()));
+          List<OutboxMessage> owed = new ArrayList<>();
+          for (int i = 0; i < outcomes.size(); i++) {
+            Outcome outcome = outcomes.get(i);
+            boolean wins = won.contains(outcome.instanceId() + "#" + outcome.attempt());
+            recorded.add(wins);
+            if (wins && owesEvents) {
+              owed.addAll(events.get(i));
+            }
+          }
+          if (!owed.isEmpty()) {
+            transaction.ensureBegun();
+            OutboxStore.insert(transaction.connection(), owed, outboxToken, nowMs);
           }
           return recorded;
         });

@@ -10,27 +10,31 @@ import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Records outcomes in batches: one transaction of conditional UPDATEs (RUNNING, this owner, this
- * attempt) plus audit rows, then a completion event per recorded outcome on {@code
- * ax.task.completed}, then the executor's hooks. An outcome whose row no longer matches (the run
- * was taken back) is counted and dropped, never emitted.
+ * attempt), their audit rows and the events each recorded outcome owes (its completion on {@code
+ * ax.task.completed}, the flow copy, the retry or dead letter) in the outbox; then sends those
+ * events through the {@link OutboxRelay}, then calls the executor's hooks. An outcome and its
+ * events are committed together, so a crash after the commit delays the events (the relay sends
+ * them) but cannot lose them. An outcome whose row no longer matches (the run was taken back) is
+ * counted and dropped, never emitted.
  *
  * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
  * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
@@ -43,7 +47,7 @@ public final class OutcomeRecorder implements AutoCloseable {
 
   private final StageContext context;
   private final InstanceStore instances;
-  private final KafkaProducer<String, byte[]> producer;
+  private final OutboxRelay relay;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private final Counter succeeded;
@@ -62,14 +66,14 @@ public final class OutcomeRecorder implements AutoCloseable {
    */
   public OutcomeRecorder(
       StageContext context,
-      KafkaProducer<String, byte[]> producer,
+      OutboxRelay relay,
       RetryPlanner planner,
       Predicate<String> mayHaveDependents) {
     this.context = context;
     this.planner = planner;
     this.mayHaveDependents = mayHaveDependents;
     this.instances = new InstanceStore(context.dataSource());
-    this.producer = producer;
+    this.relay = relay;
     MeterRegistry meters = context.meters();
     this.succeeded = meters.counter("ax.dispatcher.succeeded");
     this.failed = meters.counter("ax.dispatcher.failed");
@@ -124,7 +128,9 @@ public final class OutcomeRecorder implements AutoCloseable {
   private void record(List<Completion> batch) {
     long nowMs = context.clock().millis();
     List<Outcome> outcomes = new ArrayList<>(batch.size());
+    List<List<OutboxMessage>> events = new ArrayList<>(batch.size());
     for (Completion c : batch) {
+      AfterFailure after = planner.plan(c, nowMs);
       outcomes.add(
           new Outcome(
               c.claimed().instanceId(),
@@ -133,9 +139,13 @@ public final class OutcomeRecorder implements AutoCloseable {
               c.status(),
               c.error(),
               c.finishedAtMs(),
-              planner.plan(c, nowMs)));
+              after));
+      events.add(eventsOwed(c, after, nowMs));
     }
-    List<Boolean> recorded = instances.recordOutcomes(outcomes, context.nodeId(), nowMs);
+    String token = UUID.randomUUID().toString();
+    List<Boolean> recorded =
+        instances.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
+    List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);
       if (!recorded.get(i)) {
@@ -149,12 +159,31 @@ public final class OutcomeRecorder implements AutoCloseable {
         continue;
       }
       AfterFailure after = outcomes.get(i).after();
-      count(c.status());
+      count(c.status(), after);
       logOutcome(c, after);
-      emit(c, after);
-      emitFollowUp(c, after, nowMs);
-      callHook(c);
+      owed.addAll(events.get(i));
     }
+    try {
+      relay.send(token, owed, OutcomeRecorder::logUnsent);
+    } catch (RuntimeException e) {
+      // Committed with their outbox rows: the relay sends them after AX_OUTBOX_RELAY_AFTER.
+      log.warn(
+          "Could not send {} event(s) now; the outbox relays them: {}", owed.size(), e.toString());
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      if (recorded.get(i)) {
+        callHook(batch.get(i));
+      }
+    }
+  }
+
+  private static void logUnsent(OutboxMessage message, Exception error) {
+    log.warn(
+        "Event for {} on {} not sent; the outbox relays it [traceId={}]: {}",
+        message.key(),
+        message.topic(),
+        message.headers().get(RejectHeaders.TRACE_ID),
+        error.toString());
   }
 
   /** Where the instance stands after this attempt. */
@@ -168,11 +197,26 @@ public final class OutcomeRecorder implements AutoCloseable {
     return c.status();
   }
 
-  /** The retry for the retry stage, or the dead instance for the dead-letter stage. */
-  private void emitFollowUp(Completion c, AfterFailure after, long nowMs) {
-    ProducerRecord<String, byte[]> record;
+  /**
+   * The events this outcome owes once recorded, in the order they are sent: its completion, the
+   * same keyed by flow run when it may have dependents, and its retry or dead letter.
+   */
+  private List<OutboxMessage> eventsOwed(Completion c, AfterFailure after, long nowMs) {
+    List<OutboxMessage> owed = new ArrayList<>(3);
+    Map<String, String> headers = new HashMap<>();
+    headers.put(RejectHeaders.TRACE_ID, c.claimed().traceId());
+    OutboxMessage completion = completion(c, after, headers);
+    owed.add(completion);
+    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
+      // The same event keyed by flow run, for the dependency resolver's joins.
+      owed.add(
+          new OutboxMessage(
+              context.topics().flowSucceeded(),
+              c.claimed().flowRunId(),
+              completion.payload(),
+              Map.of(RejectHeaders.TRACE_ID, c.claimed().traceId())));
+    }
     if (after instanceof AfterFailure.Retry retry) {
-      retried.increment();
       TaskRetryEvent event =
           new TaskRetryEvent(
               AxJson.VERSION,
@@ -184,10 +228,10 @@ public final class OutcomeRecorder implements AutoCloseable {
               c.claimed().traceId(),
               c.group(),
               c.error());
-      record =
-          new ProducerRecord<>(context.topics().retry(), c.claimed().taskId(), AxJson.write(event));
+      owed.add(
+          new OutboxMessage(
+              context.topics().retry(), c.claimed().taskId(), AxJson.write(event), headers));
     } else if (after instanceof AfterFailure.Dead death) {
-      dead.increment();
       TaskDeadEvent event =
           new TaskDeadEvent(
               AxJson.VERSION,
@@ -201,35 +245,23 @@ public final class OutcomeRecorder implements AutoCloseable {
               c.claimed().traceId(),
               c.group(),
               nowMs);
-      record =
-          new ProducerRecord<>(
-              context.topics().deadletter(), c.claimed().taskId(), AxJson.write(event));
-    } else {
-      return;
+      owed.add(
+          new OutboxMessage(
+              context.topics().deadletter(), c.claimed().taskId(), AxJson.write(event), headers));
     }
-    record
-        .headers()
-        .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
-    producer.send(
-        record,
-        (metadata, error) -> {
-          if (error != null) {
-            // The row is RETRYING or DEAD already: the retry stage's and the dead-letter
-            // stage's database scans find it without this event.
-            log.warn(
-                "Follow-up event for {} not sent [traceId={}]: {}",
-                c.claimed().instanceId(),
-                c.claimed().traceId(),
-                error.toString());
-          }
-        });
+    return owed;
   }
 
-  private void count(InstanceStatus status) {
+  private void count(InstanceStatus status, AfterFailure after) {
     switch (status) {
       case SUCCESS -> succeeded.increment();
       case TIMEOUT -> timedOut.increment();
       default -> failed.increment();
+    }
+    if (after instanceof AfterFailure.Retry) {
+      retried.increment();
+    } else if (after instanceof AfterFailure.Dead) {
+      dead.increment();
     }
   }
 
@@ -257,7 +289,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     }
   }
 
-  private void emit(Completion c, AfterFailure after) {
+  private OutboxMessage completion(Completion c, AfterFailure after, Map<String, String> headers) {
     TaskCompletedEvent event =
         new TaskCompletedEvent(
             AxJson.VERSION,
@@ -277,40 +309,12 @@ public final class OutcomeRecorder implements AutoCloseable {
             instanceStatus(c, after),
             c.claimed().flowRunId(),
             c.context() == null ? null : c.context().task().trigger().type());
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(
-            context.topics().completed(), c.claimed().taskId(), AxJson.write(event));
-    record
-        .headers()
-        .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
+    Map<String, String> completionHeaders = new HashMap<>(headers);
     if (event.triggerType() != null) {
-      record
-          .headers()
-          .add(
-              RejectHeaders.TRIGGER_TYPE,
-              event.triggerType().name().getBytes(StandardCharsets.UTF_8));
+      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, event.triggerType().name());
     }
-    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
-      // The same event keyed by flow run, for the dependency resolver's joins.
-      ProducerRecord<String, byte[]> byFlow =
-          new ProducerRecord<>(
-              context.topics().flowSucceeded(), c.claimed().flowRunId(), record.value());
-      byFlow
-          .headers()
-          .add(RejectHeaders.TRACE_ID, c.claimed().traceId().getBytes(StandardCharsets.UTF_8));
-      producer.send(byFlow);
-    }
-    producer.send(
-        record,
-        (metadata, error) -> {
-          if (error != null) {
-            log.error(
-                "Completion event for {} not sent [traceId={}]: {}",
-                c.claimed().instanceId(),
-                c.claimed().traceId(),
-                error.toString());
-          }
-        });
+    return new OutboxMessage(
+        context.topics().completed(), c.claimed().taskId(), AxJson.write(event), completionHeaders);
   }
 
   private static void callHook(Completion c) {

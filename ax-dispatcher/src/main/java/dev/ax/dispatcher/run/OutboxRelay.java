@@ -1,0 +1,239 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.store.OutboxMessage;
+import dev.ax.common.store.OutboxStore;
+import dev.ax.common.store.StoreException;
+import dev.ax.common.time.Clock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends what the outbox holds and deletes it once the broker has it (see {@link OutboxStore}).
+ *
+ * <ul>
+ *   <li>{@link #send}: right after an outcome batch commits, its events go out; when the broker has
+ *       acknowledged every one, the batch's token is queued for deletion.
+ *   <li>The relay thread ({@code ax-dispatcher-outbox}) deletes confirmed batches, and once a
+ *       second, when none of its own re-sends is still in flight, claims rows older than {@code
+ *       relayAfter} (a dispatcher died between commit and send, or the broker was away) and sends
+ *       them again. Every dispatcher relays every row: the one that wrote a row may be dead.
+ * </ul>
+ *
+ * A deletion that fails (the database is away) is tried again; one given up on (more than {@link
+ * #MAX_PENDING_DELETES} waiting) only means the row is sent once more later. Nothing here can lose
+ * an event: a row leaves the outbox only after the broker acknowledged it.
+ *
+ * <p>Threading: {@link #send} from any thread (the recorder's); producer callbacks only queue; the
+ * database is touched by the relay thread alone.
+ */
+public final class OutboxRelay implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+  private static final Duration SCAN_INTERVAL = Duration.ofSeconds(1);
+  private static final int CLAIM_LIMIT = 500;
+
+  /** Confirmed tokens kept for deletion while the database is away, at most. */
+  static final int MAX_PENDING_DELETES = 100_000;
+
+  private final OutboxStore outbox;
+  private final KafkaProducer<String, byte[]> producer;
+  private final Clock clock;
+  private final Duration relayAfter;
+  private final LinkedBlockingQueue<String> confirmed = new LinkedBlockingQueue<>();
+  private final AtomicBoolean relayInFlight = new AtomicBoolean();
+  private final Counter resent;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  public OutboxRelay(
+      OutboxStore outbox,
+      KafkaProducer<String, byte[]> producer,
+      Clock clock,
+      Duration relayAfter,
+      MeterRegistry meters) {
+    this.outbox = outbox;
+    this.producer = producer;
+    this.clock = clock;
+    this.relayAfter = relayAfter;
+    this.resent =
+        Counter.builder("ax.outbox.resent")
+            .description(
+                "events sent again from the outbox, not confirmed in time after their outcome")
+            .register(meters);
+    this.thread = new Thread(this::run, "ax-dispatcher-outbox");
+    this.thread.setDaemon(true);
+  }
+
+  public OutboxRelay start() {
+    thread.start();
+    return this;
+  }
+
+  /**
+   * Sends a committed batch's events; its token is deleted once every one is acknowledged.
+   *
+   * @param onFailure called (on the producer's thread) with a message and its error when the broker
+   *     does not take it; the row stays and is relayed
+   */
+  public void send(String token, List<OutboxMessage> messages, FailureListener onFailure) {
+    if (messages.isEmpty()) {
+      return;
+    }
+    AtomicInteger pending = new AtomicInteger(messages.size());
+    AtomicBoolean failed = new AtomicBoolean();
+    for (OutboxMessage message : messages) {
+      producer.send(
+          record(message),
+          (metadata, error) -> {
+            if (error != null) {
+              failed.set(true);
+              onFailure.failed(message, error);
+            }
+            if (pending.decrementAndGet() == 0 && !failed.get()) {
+              confirmed.add(token);
+            }
+          });
+    }
+  }
+
+  /** What a failed send reports. */
+  @FunctionalInterface
+  public interface FailureListener {
+    void failed(OutboxMessage message, Exception error);
+  }
+
+  private static ProducerRecord<String, byte[]> record(OutboxMessage message) {
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(message.topic(), message.key(), message.payload());
+    message
+        .headers()
+        .forEach(
+            (name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+    return record;
+  }
+
+  private void run() {
+    List<String> toDelete = new ArrayList<>();
+    long nextScanNanos = System.nanoTime();
+    while (running) {
+      try {
+        String token = confirmed.poll(100, TimeUnit.MILLISECONDS);
+        if (token != null) {
+          toDelete.add(token);
+        }
+        confirmed.drainTo(toDelete);
+        if (!toDelete.isEmpty()) {
+          deleteQuietly(toDelete);
+        }
+        if (System.nanoTime() - nextScanNanos >= 0) {
+          nextScanNanos = System.nanoTime() + SCAN_INTERVAL.toNanos();
+          relayStale();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error("Outbox relay caught an unexpected error; continuing", e);
+      }
+    }
+    confirmed.drainTo(toDelete);
+    deleteQuietly(toDelete);
+  }
+
+  private void deleteQuietly(List<String> tokens) {
+    if (tokens.isEmpty()) {
+      return;
+    }
+    try {
+      outbox.deleteBatches(tokens);
+      tokens.clear();
+    } catch (StoreException e) {
+      log.debug("Could not delete {} sent outbox batch(es) yet: {}", tokens.size(), e.toString());
+      if (tokens.size() > MAX_PENDING_DELETES) {
+        log.warn(
+            "Giving up deleting {} sent outbox batch(es): their events will be sent again",
+            tokens.size());
+        tokens.clear();
+      }
+    }
+  }
+
+  /** Claims and sends rows nobody confirmed within {@code relayAfter}; one claim in flight. */
+  private void relayStale() {
+    if (relayInFlight.get()) {
+      return;
+    }
+    long nowMs = clock.millis();
+    OutboxStore.Claimed claimed;
+    try {
+      claimed = outbox.claimStale(nowMs - relayAfter.toMillis(), CLAIM_LIMIT, nowMs);
+    } catch (StoreException e) {
+      log.debug("Could not look for unsent outbox rows: {}", e.toString());
+      return;
+    }
+    if (claimed.messages().isEmpty()) {
+      return;
+    }
+    log.info(
+        "Sending {} event(s) again from the outbox: not confirmed within {} ms of their outcome",
+        claimed.messages().size(),
+        relayAfter.toMillis());
+    resent.increment(claimed.messages().size());
+    relayInFlight.set(true);
+    List<OutboxMessage> messages = claimed.messages();
+    AtomicInteger pending = new AtomicInteger(messages.size());
+    AtomicBoolean failed = new AtomicBoolean();
+    for (int i = 0; i < messages.size(); i++) {
+      try {
+        producer.send(
+            record(messages.get(i)),
+            (metadata, error) -> {
+              if (error != null) {
+                failed.set(true);
+              }
+              settle(pending.decrementAndGet(), failed.get(), claimed.token());
+            });
+      } catch (RuntimeException e) {
+        // The rows stay, claimed: relayed again after relayAfter. Those not sent never call back.
+        log.warn("Could not send outbox events again: {}", e.toString());
+        failed.set(true);
+        settle(pending.addAndGet(-(messages.size() - i)), true, claimed.token());
+        return;
+      }
+    }
+  }
+
+  /** The last callback of a relay claim (pending 0) confirms it if nothing failed. */
+  private void settle(int pending, boolean failed, String token) {
+    if (pending != 0) {
+      return;
+    }
+    if (!failed) {
+      confirmed.add(token);
+    }
+    relayInFlight.set(false);
+  }
+
+  /** Stops the relay after deleting what is confirmed; what is not stays for the next relay. */
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(Duration.ofSeconds(10).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

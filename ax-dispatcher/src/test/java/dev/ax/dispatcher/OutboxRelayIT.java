@@ -1,0 +1,178 @@
+package dev.ax.dispatcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.OutboxMessage;
+import dev.ax.common.store.OutboxStore;
+import dev.ax.common.store.Outcome;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.run.OutboxRelay;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The outbox on a real broker and database: an outcome is committed with its events, and a
+ * dispatcher that died between that commit and the send loses none of them.
+ */
+@ExtendWith(AxInfraExtension.class)
+class OutboxRelayIT {
+
+  private static final Duration RELAY_AFTER = Duration.ofSeconds(1);
+
+  @Test
+  void eventsOfADispatcherThatDiedBeforeSendingAreRelayedByAnother(AxTestEnv env) {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "survivor");
+        TopicReader completed =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      OutboxStore outbox = new OutboxStore(runtime.dataSource());
+      String id = running(runtime, "died-before-send", "dead-dispatcher");
+      long nowMs = runtime.clock().millis();
+      OutboxMessage event = event(runtime, "died-before-send", id);
+
+      // What the dead dispatcher did: commit the outcome with its event, and nothing more.
+      assertThat(
+              instances.recordOutcomes(
+                  List.of(outcome(id, "died-before-send", nowMs)),
+                  List.of(List.of(event)),
+                  UUID.randomUUID().toString(),
+                  "dead-dispatcher",
+                  nowMs))
+          .containsExactly(true);
+      assertThat(outbox.pending()).isEqualTo(1);
+
+      try (OutboxRelay relay =
+          new OutboxRelay(outbox, producer, runtime.clock(), RELAY_AFTER, new SimpleMeterRegistry())
+              .start()) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> !ofKey(completed, "died-before-send").isEmpty() && outbox.pending() == 0);
+        assertThat(ofKey(completed, "died-before-send"))
+            .singleElement()
+            .satisfies(
+                r -> {
+                  assertThat(r.key()).isEqualTo("died-before-send");
+                  assertThat(new String(r.value(), StandardCharsets.UTF_8)).contains(id);
+                  assertThat(
+                          new String(
+                              r.headers().lastHeader(RejectHeaders.TRACE_ID).value(),
+                              StandardCharsets.UTF_8))
+                      .isEqualTo("trace-" + id);
+                });
+      }
+    }
+  }
+
+  @Test
+  void aTakenBackOutcomeOwesNoEventAndASentBatchIsNotSentAgain(AxTestEnv env) {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "live");
+        TopicReader completed =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
+        OutboxRelay relay =
+            new OutboxRelay(
+                    new OutboxStore(runtime.dataSource()),
+                    producer,
+                    runtime.clock(),
+                    RELAY_AFTER,
+                    new SimpleMeterRegistry())
+                .start()) {
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      OutboxStore outbox = new OutboxStore(runtime.dataSource());
+      String id = running(runtime, "live-run", "disp-1");
+      long nowMs = runtime.clock().millis();
+      OutboxMessage event = event(runtime, "live-run", id);
+
+      assertThat(
+              instances.recordOutcomes(
+                  List.of(outcome(id, "live-run", nowMs)),
+                  List.of(List.of(event)),
+                  UUID.randomUUID().toString(),
+                  "not-the-owner",
+                  nowMs))
+          .containsExactly(false);
+      assertThat(outbox.pending()).as("nothing owed by an outcome not recorded").isZero();
+
+      String token = UUID.randomUUID().toString();
+      assertThat(
+              instances.recordOutcomes(
+                  List.of(outcome(id, "live-run", nowMs)),
+                  List.of(List.of(event)),
+                  token,
+                  "disp-1",
+                  nowMs))
+          .containsExactly(true);
+      relay.send(token, List.of(event), (message, error) -> {});
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> outbox.pending() == 0);
+      // Longer than RELAY_AFTER and a relay scan: a confirmed batch is not sent again.
+      await()
+          .during(RELAY_AFTER.multipliedBy(3))
+          .atMost(RELAY_AFTER.multipliedBy(10))
+          .until(() -> ofKey(completed, "live-run").size() == 1);
+      assertThat(instances.find(id).orElseThrow().status()).isEqualTo(InstanceStatus.SUCCESS);
+    }
+  }
+
+  private static List<ConsumerRecord<String, byte[]>> ofKey(TopicReader reader, String key) {
+    return reader.poll().stream().filter(r -> key.equals(r.key())).toList();
+  }
+
+  /** Creates a task and takes its instance to RUNNING under {@code owner}. */
+  private static String running(TestRuntime runtime, String taskId, String owner) {
+    long nowMs = runtime.clock().millis();
+    new TaskStore(runtime.dataSource())
+        .create(
+            List.of(
+                new NewTask(
+                    TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(nowMs))),
+                    "trace-" + InstanceIds.of(taskId, nowMs),
+                    nowMs)),
+            "test",
+            nowMs);
+    String id = InstanceIds.of(taskId, nowMs);
+    runtime.markDispatchedAsLeader("ticker-test", List.of(id), nowMs);
+    List<ClaimedInstance> claimed =
+        new InstanceStore(runtime.dataSource()).claim(List.of(id), owner, nowMs + 60_000, nowMs);
+    assertThat(claimed).hasSize(1);
+    return id;
+  }
+
+  private static Outcome outcome(String id, String taskId, long nowMs) {
+    return new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, nowMs);
+  }
+
+  private static OutboxMessage event(TestRuntime runtime, String taskId, String id) {
+    return new OutboxMessage(
+        runtime.topics().completed(),
+        taskId,
+        ("{\"instanceId\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
+        Map.of(RejectHeaders.TRACE_ID, "trace-" + id));
+  }
+}
