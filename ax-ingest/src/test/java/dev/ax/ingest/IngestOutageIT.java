@@ -60,6 +60,7 @@ class IngestOutageIT {
               runtime.bootstrapServers(),
               runtime.topics(),
               throughProxy,
+              throughProxy,
               runtime.clock(),
               "ingest-1",
               new SimpleMeterRegistry());

@@ -5,6 +5,7 @@ import dev.ax.compose.cli.CliErrorHandler;
 import dev.ax.compose.cli.DemoCommand;
 import dev.ax.compose.cli.DlqCommand;
 import dev.ax.compose.cli.FlowCommand;
+import dev.ax.compose.cli.MigrateCommand;
 import dev.ax.compose.cli.ShortUsageErrors;
 import dev.ax.compose.cli.SubmitCommand;
 import dev.ax.compose.cli.SwitchCommand;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       DlqCommand.class,
       SwitchCommand.class,
+      MigrateCommand.class,
       FlowCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -4,6 +4,8 @@ import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,14 +19,23 @@ final class StageProcess {
   /**
    * @param mainClass e.g. {@code DispatcherMain.class}
    * @param config further AX_* settings for the process
+   * @param args the main's arguments
    */
-  static Process start(AxTestEnv env, Class<?> mainClass, String nodeId, Map<String, String> config)
+  static Process start(
+      AxTestEnv env, Class<?> mainClass, String nodeId, Map<String, String> config, String... args)
       throws Exception {
     DatabaseCoordinates db = env.database();
     String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass.getName());
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass.getName()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
     Map<String, String> environment = builder.environment();
     environment.keySet().removeIf(key -> key.startsWith("AX_"));
     environment.put("AX_KAFKA_BOOTSTRAP", env.bootstrapServers());

@@ -59,7 +59,10 @@ public final class ConfigKeys {
       ConfigKey.integer(
           "AX_DB_POOL_SIZE", 10, 1, 500, "Connections per stage in the HikariCP pool.");
   public static final ConfigKey<Boolean> DB_MIGRATE =
-      ConfigKey.bool("AX_DB_MIGRATE", true, "Apply schema migrations (Flyway) at start.");
+      ConfigKey.bool(
+          "AX_DB_MIGRATE",
+          true,
+          "Apply schema migrations (Flyway) at start, if the schema is behind. With false the stage only checks the schema version and stops (exit 2) if it is behind: run `ax migrate` once per upgrade, and give the stages a user without DDL rights.");
   public static final ConfigKey<Duration> DB_CLOCK_REANCHOR =
       ConfigKey.duration(
           "AX_DB_CLOCK_REANCHOR",

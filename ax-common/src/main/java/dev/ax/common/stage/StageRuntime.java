@@ -105,6 +105,8 @@ public final class StageRuntime implements AutoCloseable {
     try {
       if (config.get(ConfigKeys.DB_MIGRATE)) {
         Database.migrate(dataSource);
+      } else {
+        Database.requireCurrent(dataSource);
       }
       clock =
           DatabaseClock.start(

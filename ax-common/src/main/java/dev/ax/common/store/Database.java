@@ -111,18 +111,87 @@ public final class Database {
     return new HikariDataSource(config);
   }
 
-  /** Brings the schema to the newest version. Safe to call from several stages at once. */
-  public static void migrate(DataSource dataSource) {
+  /**
+   * The newest migration under {@code db/migration}: what this build's stages need. A test checks
+   * it against the migration files.
+   */
+  public static final int SCHEMA_VERSION = 8;
+
+  /** What a migration did: the schema's version after it, and how many migrations it applied. */
+  public record Migration(int version, int applied) {}
+
+  /**
+   * Brings the schema to {@link #SCHEMA_VERSION}. A schema already there is left alone without
+   * starting Flyway (one query instead of seconds of class loading and scanning, on every stage
+   * start). Safe to call from several processes at once: Flyway locks its history table.
+   */
+  public static Migration migrate(DataSource dataSource) {
+    int current = schemaVersion(dataSource);
+    if (current >= SCHEMA_VERSION) {
+      log.info("Schema at version {}: nothing to migrate", current);
+      return new Migration(current, 0);
+    }
     MigrateResult result =
         Flyway.configure()
             .dataSource(dataSource)
             .locations("classpath:db/migration")
-            .table("ax_schema_history")
+            .table(HISTORY_TABLE)
             .load()
             .migrate();
+    int version = schemaVersion(dataSource);
     log.info(
-        "Schema at version {} ({} migration(s) applied now)",
-        result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion,
-        result.migrationsExecuted);
+        "Schema at version {} ({} migration(s) applied now)", version, result.migrationsExecuted);
+    return new Migration(version, result.migrationsExecuted);
+  }
+
+  /**
+   * For a stage that does not migrate ({@code AX_DB_MIGRATE=false}): the schema must be at least
+   * {@link #SCHEMA_VERSION}.
+   *
+   * @throws dev.ax.common.config.ConfigException naming the versions and what to run, when it is
+   *     behind
+   */
+  public static void requireCurrent(DataSource dataSource) {
+    int current = schemaVersion(dataSource);
+    if (current < SCHEMA_VERSION) {
+      throw new dev.ax.common.config.ConfigException(
+          "the database schema is at version "
+              + current
+              + " and this AX needs version "
+              + SCHEMA_VERSION
+              + " (AX_DB_MIGRATE=false): run `ax migrate` against this database first, or start"
+              + " one stage with AX_DB_MIGRATE=true");
+    }
+    if (current > SCHEMA_VERSION) {
+      log.warn(
+          "The database schema is at version {}, newer than this AX's {}: a newer AX migrated it",
+          current,
+          SCHEMA_VERSION);
+    }
+  }
+
+  private static final String HISTORY_TABLE = "ax_schema_history";
+
+  /** The highest successfully applied migration, or 0 for a database never migrated. */
+  static int schemaVersion(DataSource dataSource) {
+    return Transactions.read(
+        dataSource,
+        "reading the schema version",
+        connection -> {
+          try (java.sql.Statement statement = connection.createStatement();
+              java.sql.ResultSet rs =
+                  statement.executeQuery(
+                      "SELECT COALESCE(MAX(CAST(version AS UNSIGNED)), 0) FROM "
+                          + HISTORY_TABLE
+                          + " WHERE success = 1 AND version IS NOT NULL")) {
+            rs.next();
+            return rs.getInt(1);
+          } catch (java.sql.SQLException e) {
+            if ("42S02".equals(e.getSQLState())) {
+              return 0; // no history table: never migrated
+            }
+            throw e;
+          }
+        });
   }
 }
