@@ -93,6 +93,39 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #start(Path)}, on fixed loopback ports and without retrying on other ones: for a test
+   * that stops or kills a broker and starts it again on the same ports and data, so that clients
+   * holding the old bootstrap address reconnect to the new one.
+   *
+   * @param brokerPort the PLAINTEXT listener's port
+   * @param controllerPort the KRaft controller listener's port
+   * @throws IllegalStateException if the broker does not start (e.g. a port is taken) or does not
+   *     become ready within a minute
+   */
+  public static EmbeddedKafka start(Path dataDir, int brokerPort, int controllerPort) {
+    Path dir = dataDir.toAbsolutePath();
+    createDirectories(dir);
+    long startNanos = System.nanoTime();
+    try {
+      EmbeddedKafka kafka = startOnce(dir, brokerPort, controllerPort);
+      log.info(
+          "Embedded Kafka ready at {} (controller port {}, data {}) in {} ms",
+          kafka.bootstrapServers,
+          controllerPort,
+          dir,
+          Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+      return kafka;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "embedded Kafka failed to start in "
+              + dir
+              + " on ports "
+              + List.of(brokerPort, controllerPort),
+          e);
+    }
+  }
+
   /** One attempt on the given ports; stops what it started if it fails. Visible for tests. */
   static EmbeddedKafka startOnce(Path dir, int brokerPort, int controllerPort) {
     Properties props = KafkaBrokerProperties.of(dir, brokerPort, controllerPort);
