@@ -112,7 +112,7 @@ class DeploymentFaultIT {
   /** Due times are spread evenly over [FIRST_DUE, LAST_DUE] after the workload starts (T0). */
   private static final Duration FIRST_DUE = Duration.ofSeconds(10);
 
-  private static final Duration LAST_DUE = Duration.ofSeconds(130);
+  private static final Duration LAST_DUE = Duration.ofSeconds(135);
 
   private static final int PARTITIONS = 6;
   private static final String TOPIC_PREFIX = "fault-";
@@ -121,11 +121,14 @@ class DeploymentFaultIT {
   // ---- the fault schedule, from T0 ----
 
   private static final Duration DISPATCHER_KILL_AT = Duration.ofSeconds(20);
-  private static final Duration DISPATCHER_REPLACE_AT = Duration.ofSeconds(33);
-  private static final Duration TICKER_KILL_AT = Duration.ofSeconds(57);
-  private static final Duration BROKER_KILL_AT = Duration.ofSeconds(75);
+  private static final Duration DISPATCHER_REPLACE_AT = Duration.ofSeconds(32);
+  private static final Duration TICKER_KILL_AT = Duration.ofSeconds(50);
+  private static final Duration BROKER_KILL_AT = Duration.ofSeconds(66);
   private static final Duration BROKER_DOWN = Duration.ofSeconds(6);
+
+  /** Or {@link #QUIET_AFTER_RECOVERY} after the broker answered again, if that is later. */
   private static final Duration DATABASE_STOP_AT = Duration.ofSeconds(100);
+
   private static final Duration DATABASE_DOWN = Duration.ofSeconds(6);
 
   // ---- the targets (the numbers) ----
@@ -141,6 +144,12 @@ class DeploymentFaultIT {
 
   /** Broker or database answering again to instances starting on time again. */
   private static final Duration ON_TIME_AGAIN_TARGET = Duration.ofSeconds(10);
+
+  /**
+   * The least time between the broker answering again and the database stop, so that the broker's
+   * recovery can be measured before the next fault: the on-time-again target and a margin.
+   */
+  private static final Duration QUIET_AFTER_RECOVERY = Duration.ofSeconds(12);
 
   /** A fault's window lasts from the fault to this long after recovery. */
   private static final Duration WINDOW_TAIL = Duration.ofSeconds(10);
@@ -216,6 +225,8 @@ class DeploymentFaultIT {
   private long brokerAnsweringAtMs = Long.MAX_VALUE;
   private long databaseAnsweringAtMs = Long.MAX_VALUE;
   private long databaseStoppedAtMs;
+  private long databaseStopAtMs = Long.MAX_VALUE;
+  private final List<String> onTimeAgainNotes = new ArrayList<>();
   private long brokerKilledAtMs;
   private long tickerKilledAtMs;
 
@@ -513,8 +524,17 @@ class DeploymentFaultIT {
   }
 
   private void restartTheDatabase() throws Exception {
-    sleepUntil(DATABASE_STOP_AT);
+    if (brokerAnsweringAtMs != Long.MAX_VALUE) {
+      sleepUntil(
+          Duration.ofMillis(
+              Math.max(
+                  DATABASE_STOP_AT.toMillis(),
+                  brokerAnsweringAtMs + QUIET_AFTER_RECOVERY.toMillis() - t0Ms)));
+    } else {
+      sleepUntil(DATABASE_STOP_AT);
+    }
     long stopAtMs = nowMs();
+    databaseStopAtMs = stopAtMs;
     EmbeddedDatabase stopping = database;
     stopping.close();
     databaseStoppedAtMs = nowMs();
@@ -654,7 +674,7 @@ class DeploymentFaultIT {
         leases
             .validHolderOtherThanAt(killedTicker, tickerKilledAtMs)
             .map(at -> at - tickerKilledAtMs);
-    brokerOnTimeAgainMs = onTimeAgainAfter(brokerAnsweringAtMs, t0Ms + DATABASE_STOP_AT.toMillis());
+    brokerOnTimeAgainMs = onTimeAgainAfter(brokerAnsweringAtMs, databaseStopAtMs);
     databaseOnTimeAgainMs = onTimeAgainAfter(databaseAnsweringAtMs, Long.MAX_VALUE);
   }
 
@@ -668,18 +688,46 @@ class DeploymentFaultIT {
     if (answeringAtMs == Long.MAX_VALUE) {
       return Optional.empty();
     }
+    InstanceRow lastLate = null;
     long lastLateStartMs = answeringAtMs;
     for (InstanceRow row : instances.values()) {
       if (row.dueAtMs() < answeringAtMs || row.dueAtMs() >= untilMs) {
         continue;
       }
       Long lateness = latenessMs.get(row.instanceId());
-      if (lateness == null) {
+      Long start = firstStartMs.get(row.instanceId());
+      if (lateness == null || start >= untilMs) {
+        // Still not started when the next fault began: not on time again before it.
+        onTimeAgainNotes.add(
+            offset(answeringAtMs)
+                + ": not on time before the next fault at "
+                + offset(untilMs)
+                + " (e.g. "
+                + row.instanceId()
+                + " due "
+                + offset(row.dueAtMs())
+                + ", started "
+                + (start == null ? "never" : offset(start))
+                + ")");
         return Optional.of(Long.MAX_VALUE);
       }
-      if (lateness >= ON_TIME_MS) {
-        lastLateStartMs = Math.max(lastLateStartMs, firstStartMs.get(row.instanceId()));
+      if (lateness >= ON_TIME_MS && start > lastLateStartMs) {
+        lastLateStartMs = start;
+        lastLate = row;
       }
+    }
+    if (lastLate != null) {
+      onTimeAgainNotes.add(
+          offset(answeringAtMs)
+              + ": last late instance "
+              + lastLate.instanceId()
+              + " due "
+              + offset(lastLate.dueAtMs())
+              + ", started "
+              + offset(lastLateStartMs)
+              + " ("
+              + latenessMs.get(lastLate.instanceId())
+              + " ms late)");
     }
     return Optional.of(lastLateStartMs - answeringAtMs);
   }
@@ -818,6 +866,7 @@ class DeploymentFaultIT {
             + ms(databaseOnTimeAgainMs)
             + " after answering; ticker lease after it: "
             + leases.describeAfter(databaseStoppedAtMs, databaseAnsweringAtMs));
+    onTimeAgainNotes.forEach(note -> lines.add("  on time again after " + note));
     lines.add(
         "  attempts started twice (audit/http): "
             + attemptsStartedTwiceInTheAudit().size()
@@ -837,6 +886,8 @@ class DeploymentFaultIT {
             + eventsByInstance.size()
             + " instances; terminal instances without their event: "
             + terminalWithoutCompletionEvent().size()
+            + " "
+            + examples(terminalWithoutCompletionEvent())
             + "; HTTP calls: "
             + calls.size());
     lines.add("  timeline:");
@@ -1136,7 +1187,12 @@ class DeploymentFaultIT {
                               String.valueOf(
                                   e.instanceStatus() != null ? e.instanceStatus() : e.status())));
       if (!found) {
-        missing.add(row.instanceId() + "=" + row.status());
+        String ranBy =
+            runningRows.stream()
+                .filter(r -> r.instanceId().equals(row.instanceId()))
+                .map(r -> r.actor() + " at " + offset(r.atMs()))
+                .collect(Collectors.joining(", "));
+        missing.add(row.instanceId() + "=" + row.status() + " (run by " + ranBy + ")");
       }
     }
     return missing;
