@@ -154,8 +154,18 @@ class DeploymentFaultIT {
   /** A fault's window lasts from the fault to this long after recovery. */
   private static final Duration WINDOW_TAIL = Duration.ofSeconds(10);
 
-  /** Lateness below which an instance counts as on time, for "on time again". */
-  private static final long ON_TIME_MS = LATENESS_P99_TARGET_MS;
+  /**
+   * Lateness below which an instance counts as on time, for "on time again": the bound every
+   * instance outside the fault windows must meet. (The p99 target would make one 150 ms blip of a
+   * busy machine, long after recovery, count as "still late".)
+   */
+  private static final long ON_TIME_MS = LATENESS_MAX_TARGET_MS;
+
+  /**
+   * The first seconds of load on freshly started JVMs (JIT compilation, the HTTP client's and the
+   * spec caches' first use) are reported as a window of their own, not as steady state.
+   */
+  private static final Duration WARM_UP = Duration.ofSeconds(5);
 
   /**
    * How much earlier than its due time a call may arrive at the recorder without counting as an
@@ -231,12 +241,17 @@ class DeploymentFaultIT {
   private long tickerKilledAtMs;
 
   /**
-   * One fault's window: from the fault to {@link #WINDOW_TAIL} after it was over ({@code
-   * recoveredMs}, {@code Long.MAX_VALUE} if it never was).
+   * One fault's window: from the fault to {@code endMs}, normally {@link #WINDOW_TAIL} after it was
+   * over ({@code recoveredMs}, {@code Long.MAX_VALUE} if it never was).
    */
-  private record FaultWindow(String name, long startMs, long recoveredMs) {
-    long endMs() {
-      return recoveredMs == Long.MAX_VALUE ? Long.MAX_VALUE : recoveredMs + WINDOW_TAIL.toMillis();
+  private record FaultWindow(String name, long startMs, long recoveredMs, long endMs) {
+
+    static FaultWindow untilAfterRecovery(String name, long startMs, long recoveredMs) {
+      return new FaultWindow(
+          name,
+          startMs,
+          recoveredMs,
+          recoveredMs == Long.MAX_VALUE ? Long.MAX_VALUE : recoveredMs + WINDOW_TAIL.toMillis());
     }
 
     /** Due in the window, or due before it and not started when the fault began. */
@@ -435,6 +450,13 @@ class DeploymentFaultIT {
   }
 
   private void runFaultSchedule() throws Exception {
+    long firstDueMs = t0Ms + FIRST_DUE.toMillis();
+    windows.add(
+        new FaultWindow(
+            "warm-up",
+            firstDueMs,
+            firstDueMs + WARM_UP.toMillis(),
+            firstDueMs + WARM_UP.toMillis()));
     killAndReplaceADispatcher();
     killTheLeadingTicker();
     restartTheBroker();
@@ -463,7 +485,9 @@ class DeploymentFaultIT {
               Duration.ofSeconds(20),
               () -> dispatchersAre(admin, Set.of("dispatcher-2", "dispatcher-3")));
       recovered.ifPresent(at -> note("dispatcher group rebalanced onto dispatcher-2, -3"));
-      windows.add(new FaultWindow("dispatcher kill", killedAtMs, recovered.orElse(Long.MAX_VALUE)));
+      windows.add(
+          FaultWindow.untilAfterRecovery(
+              "dispatcher kill", killedAtMs, recovered.orElse(Long.MAX_VALUE)));
     }
   }
 
@@ -484,7 +508,7 @@ class DeploymentFaultIT {
                 "lease handed over to "
                     + leases.validHolderOtherThan(killedTicker, tickerKilledAtMs).orElse("?")));
     windows.add(
-        new FaultWindow(
+        FaultWindow.untilAfterRecovery(
             "ticker leader kill",
             tickerKilledAtMs,
             leases.validHolderOtherThanAt(killedTicker, tickerKilledAtMs).orElse(Long.MAX_VALUE)));
@@ -520,7 +544,8 @@ class DeploymentFaultIT {
     } catch (IllegalStateException e) {
       note("broker did not come back: " + e);
     }
-    windows.add(new FaultWindow("broker restart", brokerKilledAtMs, brokerAnsweringAtMs));
+    windows.add(
+        FaultWindow.untilAfterRecovery("broker restart", brokerKilledAtMs, brokerAnsweringAtMs));
   }
 
   private void restartTheDatabase() throws Exception {
@@ -545,7 +570,8 @@ class DeploymentFaultIT {
     databaseAnsweringAtMs = nowMs();
     laterStartToReadyMs.put("database (restart)", databaseAnsweringAtMs - startAtMs);
     note("database answering again");
-    windows.add(new FaultWindow("database restart", stopAtMs, databaseAnsweringAtMs));
+    windows.add(
+        FaultWindow.untilAfterRecovery("database restart", stopAtMs, databaseAnsweringAtMs));
   }
 
   private boolean awaitDrained() {
@@ -679,10 +705,10 @@ class DeploymentFaultIT {
   }
 
   /**
-   * How long after {@code answeringAtMs} the instances due from then on (up to {@code untilMs})
-   * started on time again: the start of the last of them that was late (lateness at least {@link
-   * #ON_TIME_MS}, or never started), less {@code answeringAtMs}; 0 if none was late. Empty if the
-   * server never answered.
+   * How long after {@code answeringAtMs} the instances due from then on (up to the next fault at
+   * {@code untilMs}) started on time again: the start of the last of them that was late (lateness
+   * at least {@link #ON_TIME_MS}, or never started), less {@code answeringAtMs}; 0 if none was
+   * late. Empty if the server never answered.
    */
   private Optional<Long> onTimeAgainAfter(long answeringAtMs, long untilMs) {
     if (answeringAtMs == Long.MAX_VALUE) {
@@ -691,7 +717,8 @@ class DeploymentFaultIT {
     InstanceRow lastLate = null;
     long lastLateStartMs = answeringAtMs;
     for (InstanceRow row : instances.values()) {
-      if (row.dueAtMs() < answeringAtMs || row.dueAtMs() >= untilMs) {
+      // Due so close to the next fault that even an on-time start may fall after it: not counted.
+      if (row.dueAtMs() < answeringAtMs || row.dueAtMs() >= untilMs - ON_TIME_MS) {
         continue;
       }
       Long lateness = latenessMs.get(row.instanceId());
