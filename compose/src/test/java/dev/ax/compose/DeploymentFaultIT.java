@@ -222,10 +222,13 @@ class DeploymentFaultIT {
   private LeaseSampler leases;
   private final Map<String, ChildJvm> stages = new LinkedHashMap<>();
 
-  /** Start-to-ready of the initial start of each process, which the target applies to. */
+  /** Start-to-ready of the initial start of each stage, which the target applies to. */
   private final Map<String, Long> initialStartToReadyMs = new LinkedHashMap<>();
 
-  /** Start-to-ready of processes (re)started during the run, under load: reported only. */
+  /**
+   * Start-to-ready of the broker and the database, and of stages (re)started during the run, under
+   * load: reported only.
+   */
   private final Map<String, Long> laterStartToReadyMs = new LinkedHashMap<>();
 
   private final List<String> timeline = new CopyOnWriteArrayList<>();
@@ -316,7 +319,8 @@ class DeploymentFaultIT {
         CompletableFuture.supplyAsync(
             () -> EmbeddedDatabase.start(runDir.resolve("mariadb"), databasePort));
     broker = startBroker("broker");
-    initialStartToReadyMs.put("broker", broker.startToReady(STAGE_READY_TIMEOUT).toMillis());
+    // Infrastructure, not a stage: reported, not held to the stage target.
+    laterStartToReadyMs.put("broker", broker.startToReady(STAGE_READY_TIMEOUT).toMillis());
     database = startingDatabase.get(120, TimeUnit.SECONDS);
     note("broker at " + bootstrap() + ", database at " + database.serverJdbcUrl());
 
@@ -862,7 +866,9 @@ class DeploymentFaultIT {
             + START_TO_READY_TARGET.toMillis()
             + "): "
             + initialStartToReadyMs);
-    lines.add("  start-to-ready ms, during the run (reported only): " + laterStartToReadyMs);
+    lines.add(
+        "  start-to-ready ms, infrastructure and during the run (reported only): "
+            + laterStartToReadyMs);
     for (FaultWindow window : windows) {
       lines.add(
           String.format(
@@ -1162,7 +1168,7 @@ class DeploymentFaultIT {
   void everyStageIsReadyWithinTargetOfItsStart() {
     assertThat(initialStartToReadyMs)
         .as(
-            "ms from process start to \"%s\" per stage (and the broker to ready): a stage's"
+            "ms from process start to \"%s\" per stage: a stage's"
                 + " start does too much before it runs (class loading, migrations, topic"
                 + " checks, clock anchoring, waiting on the broker)",
             STAGE_READY_LINE)
