@@ -38,6 +38,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -229,7 +230,8 @@ class DeploymentFaultIT {
    * Start-to-ready of the broker and the database, and of stages (re)started during the run, under
    * load: reported only.
    */
-  private final Map<String, Long> laterStartToReadyMs = new LinkedHashMap<>();
+  private final Map<String, Long> laterStartToReadyMs =
+      Collections.synchronizedMap(new LinkedHashMap<>()); // ticker-3 is timed on another thread
 
   private final List<String> timeline = new CopyOnWriteArrayList<>();
   private final List<FaultWindow> windows = new ArrayList<>();
