@@ -65,9 +65,22 @@ public final class EmbeddedDatabase implements AutoCloseable {
    * @throws IllegalStateException if the server cannot be installed or started
    */
   public static EmbeddedDatabase start(Path baseDir) {
+    return start(baseDir, FreePorts.loopback());
+  }
+
+  /**
+   * As {@link #start(Path)}, on a fixed loopback port: for a test that stops the server ({@link
+   * #close()}) and starts it again on the same port and the data of the earlier one (the data
+   * directory is initialised only when it is empty), so that clients holding the old URL reconnect
+   * to the new server.
+   *
+   * @param port the TCP port to listen on, on 127.0.0.1
+   * @throws IllegalStateException if the server cannot be installed or started (e.g. the port is
+   *     taken)
+   */
+  public static EmbeddedDatabase start(Path baseDir, int port) {
     Path dir = baseDir.toAbsolutePath();
     long startNanos = System.nanoTime();
-    int port = FreePorts.loopback();
     DBConfigurationBuilder config = configuration(dir, port);
     DB db;
     try {

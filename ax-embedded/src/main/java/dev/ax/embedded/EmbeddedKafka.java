@@ -46,6 +46,9 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** How long the broker may take to answer its first DescribeCluster. */
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
+  /** Registration session of a broker started on fixed ports, to be restarted after a kill. */
+  private static final int RESTARTABLE_SESSION_TIMEOUT_MS = 3_000;
+
   /** Attempts at picking free ports, for when another process takes them before the broker. */
   private static final int START_ATTEMPTS = 3;
 
@@ -93,9 +96,61 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #start(Path)}, on fixed loopback ports and without retrying on other ones: for a test
+   * that stops or kills a broker and starts it again on the same ports and data, so that clients
+   * holding the old bootstrap address reconnect to the new one.
+   *
+   * <p>The broker's registration session is {@value #RESTARTABLE_SESSION_TIMEOUT_MS} ms instead of
+   * Kafka's 9 s: a broker started again after a kill cannot register until the session of its
+   * previous incarnation has expired, and this single node has no other broker to serve meanwhile.
+   *
+   * @param brokerPort the PLAINTEXT listener's port
+   * @param controllerPort the KRaft controller listener's port
+   * @throws IllegalStateException if the broker does not start (e.g. a port is taken) or does not
+   *     become ready within a minute
+   */
+  public static EmbeddedKafka start(Path dataDir, int brokerPort, int controllerPort) {
+    Path dir = dataDir.toAbsolutePath();
+    createDirectories(dir);
+    long startNanos = System.nanoTime();
+    try {
+      EmbeddedKafka kafka =
+          startOnce(
+              dir,
+              brokerPort,
+              controllerPort,
+              Map.of(
+                  "broker.session.timeout.ms",
+                  String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS),
+                  "broker.heartbeat.interval.ms",
+                  String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS / 3)));
+      log.info(
+          "Embedded Kafka ready at {} (controller port {}, data {}) in {} ms",
+          kafka.bootstrapServers,
+          controllerPort,
+          dir,
+          Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+      return kafka;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "embedded Kafka failed to start in "
+              + dir
+              + " on ports "
+              + List.of(brokerPort, controllerPort),
+          e);
+    }
+  }
+
   /** One attempt on the given ports; stops what it started if it fails. Visible for tests. */
   static EmbeddedKafka startOnce(Path dir, int brokerPort, int controllerPort) {
+    return startOnce(dir, brokerPort, controllerPort, Map.of());
+  }
+
+  private static EmbeddedKafka startOnce(
+      Path dir, int brokerPort, int controllerPort, Map<String, String> overrides) {
     Properties props = KafkaBrokerProperties.of(dir, brokerPort, controllerPort);
+    props.putAll(overrides);
     KafkaConfig config = new KafkaConfig(props, false);
     format(dir);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
