@@ -10,6 +10,8 @@ import dev.ax.common.store.Database;
 import dev.ax.common.time.DatabaseClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +73,16 @@ public final class StageRuntime implements AutoCloseable {
     // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
     MetricsEndpoint endpoint =
         bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
+    // The topics are checked (and created) while the database is opened: two round trips to
+    // different servers, in parallel, on every start.
+    Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+    CompletableFuture<Void> topicsReady =
+        CompletableFuture.runAsync(
+            () ->
+                TopicProvisioner.ensure(
+                    bootstrap,
+                    topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
+                    config.get(ConfigKeys.TOPIC_REPLICATION).shortValue()));
     HikariDataSource dataSource;
     HikariDataSource controlDataSource;
     try {
@@ -114,11 +126,7 @@ public final class StageRuntime implements AutoCloseable {
               config.get(ConfigKeys.DB_CLOCK_REANCHOR),
               config.get(ConfigKeys.CLOCK_SKEW_THRESHOLD));
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
-      Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
-      TopicProvisioner.ensure(
-          bootstrap,
-          topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
-          config.get(ConfigKeys.TOPIC_REPLICATION).shortValue());
+      awaitTopics(topicsReady);
       StageContext context =
           new StageContext(
               config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
@@ -131,6 +139,17 @@ public final class StageRuntime implements AutoCloseable {
       dataSource.close();
       if (endpoint != null) {
         endpoint.close();
+      }
+      throw e;
+    }
+  }
+
+  private static void awaitTopics(CompletableFuture<Void> topicsReady) {
+    try {
+      topicsReady.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
       }
       throw e;
     }
