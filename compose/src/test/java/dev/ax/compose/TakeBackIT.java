@@ -276,6 +276,19 @@ class TakeBackIT {
         assertThat(letter.lastError()).isEqualTo(dead.lastError());
         await().atMost(DEADLINE).until(() -> alerts.size() == 1);
         assertThat(alerts.get(0)).contains(id).contains("taken back 2 time(s)");
+
+        // A replay starts a fresh budget, of retries and of take-backs alike.
+        assertThat(letters.replay(letter.id(), "operator", "fixed", runtime.clock().millis()))
+            .isEqualTo(DeadLetterStore.ReplayResult.REPLAYED);
+        long claimAt = runtime.clock().millis();
+        assertThat(instances.claim(List.of(id), "dispatcher-5", claimAt + 60_000, claimAt))
+            .singleElement()
+            .satisfies(
+                c -> {
+                  assertThat(c.attempt()).isEqualTo(5);
+                  assertThat(c.retryBase()).isEqualTo(4);
+                  assertThat(c.takenBack()).isZero();
+                });
       }
     } finally {
       webhook.stop(0);
