@@ -13,6 +13,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.SaturatingMillis;
@@ -120,7 +121,7 @@ public final class TickerStage implements AutoCloseable {
             context.clock(),
             elector::fence,
             emitter,
-            new EndedRunEmitter(producer, context.topics()),
+            new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
             config.get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
             maxBatch,
             config.get(ConfigKeys.MAX_TAKEBACKS),

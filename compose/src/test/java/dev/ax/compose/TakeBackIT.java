@@ -20,6 +20,7 @@ import dev.ax.common.store.DeadLetterStore;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -268,6 +269,9 @@ class TakeBackIT {
         assertThat(deadEvent.reason()).isEqualTo(reason);
         assertThat(deadEvent.attempts()).isEqualTo(4);
         assertThat(deadEvent.group()).isEqualTo("default");
+        // Committed to the outbox with the death, deleted once the broker had them.
+        OutboxStore outbox = new OutboxStore(runtime.dataSource());
+        await().atMost(DEADLINE).until(() -> outbox.pending() == 0);
 
         DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
         await().atMost(DEADLINE).until(() -> !letters.list(filterFor(dead), 10).isEmpty());

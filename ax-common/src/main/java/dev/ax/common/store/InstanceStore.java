@@ -203,14 +203,26 @@ public final class InstanceStore {
    * outcome's error) and at once → DEAD (the outcome's {@link AfterFailure.Dead} reason), audited,
    * in one transaction fenced by the leader's lease. Each is conditional on the row still being
    * RUNNING that attempt with its lease expired before {@code nowMs} and {@code maxTakebacks}
-   * take-backs reached, so a run renewed or recorded meanwhile is left alone.
+   * take-backs reached, so a run renewed or recorded meanwhile is left alone. The events each ended
+   * run owes go into the outbox under {@code outboxToken} in the same transaction (see {@link
+   * OutboxStore}), as a dispatcher's outcome's do.
    *
+   * @param events for each outcome, in order, the records it owes once recorded
    * @return for each outcome, in order, whether it was recorded
    */
   public List<Boolean> endExpiredRuns(
-      List<Outcome> outcomes, LeaseFence fence, int maxTakebacks, long nowMs) {
+      List<Outcome> outcomes,
+      List<List<OutboxMessage>> events,
+      String outboxToken,
+      LeaseFence fence,
+      int maxTakebacks,
+      long nowMs) {
     if (outcomes.isEmpty()) {
       return List.of();
+    }
+    if (events.size() != outcomes.size()) {
+      throw new IllegalArgumentException(
+          events.size() + " event lists for " + outcomes.size() + " outcomes");
     }
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
@@ -250,6 +262,7 @@ public final class InstanceStore {
           }
           List<Boolean> ended = new ArrayList<>(outcomes.size());
           List<Outcome> won = new ArrayList<>();
+          List<OutboxMessage> owed = new ArrayList<>();
           List<AuditLog.Entry> audit = new ArrayList<>();
           for (int i = 0; i < outcomes.size(); i++) {
             if (counts[i] > 1) {
@@ -260,6 +273,7 @@ public final class InstanceStore {
             if (counts[i] == 1) {
               Outcome outcome = outcomes.get(i);
               won.add(outcome);
+              owed.addAll(events.get(i));
               audit.add(
                   new AuditLog.Entry(
                       outcome.instanceId(),
@@ -272,6 +286,9 @@ public final class InstanceStore {
           }
           AuditLog.append(connection, audit, fence.holder(), nowMs);
           recordAfterFailure(connection, won, fence.holder(), nowMs);
+          if (!owed.isEmpty()) {
+            OutboxStore.insert(connection, owed, outboxToken, nowMs);
+          }
           return ended;
         });
   }

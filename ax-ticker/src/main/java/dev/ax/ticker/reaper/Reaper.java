@@ -10,6 +10,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *       uses up none of the task's retries. An instance already taken back {@code maxTakebacks}
  *       times in its retry budget is not taken back again: its expired run is recorded FAILED and
  *       the instance DEAD, with a reason that says so, and the completion and dead-letter events a
- *       dispatcher would have sent are sent (see {@link EndedRunEmitter}).
+ *       dispatcher would have owed go through the outbox (see {@link EndedRunEmitter}).
  *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
  *       or sent before a ticker crash) are stamped again and re-emitted.
  *   <li>DISPATCHED instances a previous leader emitted and nobody claimed yet are stamped with this
@@ -120,12 +122,13 @@ public final class Reaper {
     Map<String, StoredTask> specs =
         tasks.findAll(runs.stream().map(InstanceStore.ExpiredRun::taskId).distinct().toList());
     List<Outcome> outcomes = new ArrayList<>(runs.size());
+    List<List<OutboxMessage>> events = new ArrayList<>(runs.size());
     for (InstanceStore.ExpiredRun run : runs) {
       StoredTask task = specs.get(run.taskId());
       Integer maxRetries = task == null ? null : task.spec().retry().maxRetries();
       // The run that just died neither failed nor is taken back: the failures are the others.
       int failed = RetryBudget.failed(run.attempt() - run.retryBase(), run.takenBack(), false);
-      outcomes.add(
+      Outcome outcome =
           new Outcome(
               run.instanceId(),
               run.taskId(),
@@ -135,9 +138,14 @@ public final class Reaper {
               nowMs,
               new AfterFailure.Dead(
                   RetryBudget.takenBackTooOften(
-                      run.takenBack(), maxTakebacks, run.attempt(), failed, maxRetries))));
+                      run.takenBack(), maxTakebacks, run.attempt(), failed, maxRetries)));
+      outcomes.add(outcome);
+      events.add(endedEmitter.eventsOwed(run, outcome, task, nowMs));
     }
-    List<Boolean> recorded = instances.endExpiredRuns(outcomes, fence, maxTakebacks, nowMs);
+    String token = UUID.randomUUID().toString();
+    List<Boolean> recorded =
+        instances.endExpiredRuns(outcomes, events, token, fence, maxTakebacks, nowMs);
+    List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
       if (!recorded.get(i)) {
         continue; // renewed, recorded or taken over meanwhile
@@ -150,9 +158,10 @@ public final class Reaper {
           run.attempt(),
           ((AfterFailure.Dead) outcome.after()).reason(),
           run.traceId());
-      endedEmitter.emit(run, outcome, specs.get(run.taskId()), nowMs);
+      owed.addAll(events.get(i));
       ended.increment();
     }
+    endedEmitter.send(token, owed);
   }
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
