@@ -13,11 +13,13 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
+import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
 import java.time.Duration;
 import java.util.HashSet;
@@ -119,8 +121,10 @@ public final class TickerStage implements AutoCloseable {
             context.clock(),
             elector::fence,
             emitter,
+            new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
             config.get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
             maxBatch,
+            config.get(ConfigKeys.MAX_TAKEBACKS),
             context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     RecordParking parking = context.parking(producer, "ticker");

@@ -83,7 +83,13 @@ class ReaperIT {
           .containsExactly(false);
       assertThat(instances.claim(List.of(id), "live-dispatcher", now + 60_000, now))
           .singleElement()
-          .satisfies(c -> assertThat(c.attempt()).isEqualTo(2));
+          .satisfies(
+              c -> {
+                assertThat(c.attempt()).isEqualTo(2);
+                // Counted as a take-back, so attempt 1 used up none of the task's retries.
+                assertThat(c.takenBack()).isEqualTo(1);
+                assertThat(c.failedInBudgetIfThisFails()).isEqualTo(1);
+              });
     }
   }
 

@@ -225,6 +225,13 @@ public final class ConfigKeys {
           Duration.ofSeconds(1),
           Duration.ofHours(1),
           "A DISPATCHED instance nobody claimed for this long is emitted again.");
+  public static final ConfigKey<Integer> MAX_TAKEBACKS =
+      ConfigKey.integer(
+          "AX_MAX_TAKEBACKS",
+          3,
+          0,
+          1000,
+          "How often the reaper takes back one instance's run whose dispatcher died (its lease expired) before the instance ends DEAD instead, with a dead letter saying so. A take-back starts the next attempt but does not count against the task's maxRetries; a replayed dead letter starts counting again. 0: the first such run ends the instance DEAD.");
 
   public static final ConfigKey<Integer> RETRY_RATE =
       ConfigKey.integer(
@@ -431,6 +438,7 @@ public final class ConfigKeys {
             TICKER_HEARTBEAT,
             REAPER_INTERVAL,
             REAPER_UNCLAIMED_AFTER,
+            MAX_TAKEBACKS,
             RETRY_RATE,
             RETRY_MAX_IN_FLIGHT,
             RETRY_HORIZON,

@@ -8,7 +8,9 @@ import dev.ax.common.model.InstanceStatus;
  *
  * @param attempts attempts made in all
  * @param lastStatus how the last attempt ended: FAILED or TIMEOUT
- * @param reason why there is no further attempt (exhausted, not retryable, retries off)
+ * @param reason why there is no further attempt (exhausted, not retryable, retries off, or, from
+ *     the reaper, taken back {@code AX_MAX_TAKEBACKS} times after its dispatcher died); counts of
+ *     attempts in it are of failed attempts, never of runs taken back
  * @param stackTrace the last attempt's stack trace when it threw, else null (never logged)
  */
 public record TaskDeadEvent(

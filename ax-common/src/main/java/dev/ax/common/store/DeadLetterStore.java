@@ -208,8 +208,9 @@ public final class DeadLetterStore {
 
   /**
    * OPEN → REPLAYED, and its instance DEAD → DISPATCHED with a fresh retry budget (attempts made so
-   * far no longer count), audited, in one transaction. The caller then emits the instance on {@code
-   * ax.task.due.retry}; if that emit is lost the reaper emits it again.
+   * far no longer count, nor do its runs taken back so far), audited, in one transaction. The
+   * caller then emits the instance on {@code ax.task.due.retry}; if that emit is lost the reaper
+   * emits it again.
    */
   public ReplayResult replay(long id, String actor, String reason, long nowMs) {
     StatusTransitions.require(InstanceStatus.DEAD, InstanceStatus.DISPATCHED);
@@ -227,7 +228,8 @@ public final class DeadLetterStore {
           int moved;
           try (PreparedStatement update =
               connection.prepareStatement(
-                  "UPDATE ax_instance SET status = ?, retry_base = attempt, owner = NULL,"
+                  "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
+                      + " owner = NULL,"
                       + " dispatched_at_ms = ?, next_attempt_at_ms = NULL, updated_at_ms = ?,"
                       + " epoch = COALESCE((SELECT l.epoch FROM ax_leader_lease l"
                       + " WHERE l.lease_name = 'ticker'), 0)"

@@ -103,18 +103,21 @@ public final class InstanceStore {
   }
 
   /**
-   * RUNNING → DISPATCHED for runs whose lease expired before {@code nowMs} (their dispatcher died):
-   * the next claim starts the next attempt. Conditional on the lease still being expired, so a run
-   * renewed meanwhile is left alone.
+   * RUNNING → DISPATCHED for runs whose lease expired before {@code nowMs} (their dispatcher died)
+   * and that were taken back fewer than {@code maxTakebacks} times in their retry budget: the next
+   * claim starts the next attempt, and the take-back is counted ({@code taken_back}), so that it
+   * uses up no retry. Conditional on the lease still being expired, so a run renewed meanwhile is
+   * left alone. Runs at the bound are {@link #findRunsTakenBackTooOften}'s.
    *
    * @return the instances taken back, to be emitted again
    */
-  public List<DueInstance> reclaimExpiredRuns(LeaseFence fence, long nowMs, int limit) {
+  public List<DueInstance> reclaimExpiredRuns(
+      LeaseFence fence, long nowMs, int limit, int maxTakebacks) {
     List<Object> ids =
         selectIds(
             "ax_instance_status_due",
-            "status = ? AND lease_until_ms < ?",
-            List.of(RUNNING.name(), nowMs),
+            "status = ? AND lease_until_ms < ? AND taken_back < ?",
+            List.of(RUNNING.name(), nowMs, maxTakebacks),
             limit);
     return moveBatch(
         "instance_id",
@@ -122,16 +125,172 @@ public final class InstanceStore {
         new BatchMove<>(
             RUNNING,
             DISPATCHED,
-            "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?",
+            "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?,"
+                + " taken_back = taken_back + 1",
             List.of(fence.epoch(), nowMs),
-            " AND lease_until_ms < ?",
-            List.of(nowMs),
+            " AND lease_until_ms < ? AND taken_back < ?",
+            List.of(nowMs, maxTakebacks),
             fence,
             DUE_COLUMNS,
             InstanceStore::toDue,
             fence.holder(),
             "run lease expired: taken back for the next attempt"),
         nowMs);
+  }
+
+  /**
+   * A RUNNING instance whose lease expired, as {@link #findRunsTakenBackTooOften} reads it.
+   *
+   * @param owner the dispatcher that died
+   * @param takenBack take-backs of its current retry budget
+   */
+  public record ExpiredRun(
+      String instanceId,
+      String taskId,
+      int attempt,
+      int retryBase,
+      int takenBack,
+      String owner,
+      long dueAtMs,
+      long claimedAtMs,
+      String traceId,
+      String flowRunId) {}
+
+  /**
+   * RUNNING instances whose lease expired before {@code nowMs} and that were taken back {@code
+   * maxTakebacks} times already in their retry budget: not to be taken back again, but ended (see
+   * {@link #endExpiredRuns}). At most {@code limit}.
+   */
+  public List<ExpiredRun> findRunsTakenBackTooOften(long nowMs, int maxTakebacks, int limit) {
+    return Transactions.read(
+        dataSource,
+        "selecting runs taken back too often",
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT instance_id, task_id, attempt, retry_base, taken_back, owner, due_at_ms,"
+                      + " claimed_at_ms, trace_id, flow_run_id"
+                      + " FROM ax_instance FORCE INDEX (ax_instance_status_due)"
+                      + " WHERE status = ? AND lease_until_ms < ? AND taken_back >= ? LIMIT ?")) {
+            select.setString(1, RUNNING.name());
+            select.setLong(2, nowMs);
+            select.setInt(3, maxTakebacks);
+            select.setInt(4, limit);
+            List<ExpiredRun> runs = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                runs.add(
+                    new ExpiredRun(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getInt(3),
+                        rs.getInt(4),
+                        rs.getInt(5),
+                        rs.getString(6),
+                        rs.getLong(7),
+                        rs.getLong(8),
+                        rs.getString(9),
+                        InstanceIds.flowRunOf(rs.getString(1), rs.getString(10))));
+              }
+            }
+            return runs;
+          }
+        });
+  }
+
+  /**
+   * Ends runs whose dispatcher died and that may not be taken back again: RUNNING → FAILED (the
+   * outcome's error) and at once → DEAD (the outcome's {@link AfterFailure.Dead} reason), audited,
+   * in one transaction fenced by the leader's lease. Each is conditional on the row still being
+   * RUNNING that attempt with its lease expired before {@code nowMs} and {@code maxTakebacks}
+   * take-backs reached, so a run renewed or recorded meanwhile is left alone. The events each ended
+   * run owes go into the outbox under {@code outboxToken} in the same transaction (see {@link
+   * OutboxStore}), as a dispatcher's outcome's do.
+   *
+   * @param events for each outcome, in order, the records it owes once recorded
+   * @return for each outcome, in order, whether it was recorded
+   */
+  public List<Boolean> endExpiredRuns(
+      List<Outcome> outcomes,
+      List<List<OutboxMessage>> events,
+      String outboxToken,
+      LeaseFence fence,
+      int maxTakebacks,
+      long nowMs) {
+    if (outcomes.isEmpty()) {
+      return List.of();
+    }
+    if (events.size() != outcomes.size()) {
+      throw new IllegalArgumentException(
+          events.size() + " event lists for " + outcomes.size() + " outcomes");
+    }
+    for (Outcome outcome : outcomes) {
+      StatusTransitions.require(RUNNING, outcome.status());
+      if (!(outcome.after() instanceof AfterFailure.Dead)) {
+        throw new IllegalArgumentException("an expired run ends DEAD: " + outcome);
+      }
+      StatusTransitions.require(outcome.status(), InstanceStatus.DEAD);
+    }
+    return Transactions.inTransaction(
+        dataSource,
+        "ending " + outcomes.size() + " run(s) taken back too often",
+        connection -> {
+          int[] counts;
+          try (PreparedStatement update =
+              connection.prepareStatement(
+                  "UPDATE ax_instance SET status = ?, finished_at_ms = ?, last_error = ?,"
+                      + " lease_until_ms = NULL, updated_at_ms = ?"
+                      + " WHERE instance_id = ? AND status = ? AND attempt = ?"
+                      + " AND lease_until_ms < ? AND taken_back >= ? AND "
+                      + LeaseFence.CONDITION)) {
+            for (Outcome outcome : outcomes) {
+              update.setString(1, outcome.status().name());
+              update.setLong(2, outcome.finishedAtMs());
+              update.setString(3, Sql.truncate(outcome.error(), 2048));
+              update.setLong(4, nowMs);
+              update.setString(5, outcome.instanceId());
+              update.setString(6, RUNNING.name());
+              update.setInt(7, outcome.attempt());
+              update.setLong(8, nowMs);
+              update.setInt(9, maxTakebacks);
+              update.setString(10, fence.leaseName());
+              update.setString(11, fence.holder());
+              update.setLong(12, fence.epoch());
+              update.addBatch();
+            }
+            counts = update.executeBatch();
+          }
+          List<Boolean> ended = new ArrayList<>(outcomes.size());
+          List<Outcome> won = new ArrayList<>();
+          List<OutboxMessage> owed = new ArrayList<>();
+          List<AuditLog.Entry> audit = new ArrayList<>();
+          for (int i = 0; i < outcomes.size(); i++) {
+            if (counts[i] > 1) {
+              throw new IllegalStateException(
+                  "ending " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
+            }
+            ended.add(counts[i] == 1);
+            if (counts[i] == 1) {
+              Outcome outcome = outcomes.get(i);
+              won.add(outcome);
+              owed.addAll(events.get(i));
+              audit.add(
+                  new AuditLog.Entry(
+                      outcome.instanceId(),
+                      outcome.taskId(),
+                      outcome.attempt(),
+                      RUNNING,
+                      outcome.status(),
+                      Sql.truncate(outcome.error(), 512)));
+            }
+          }
+          AuditLog.append(connection, audit, fence.holder(), nowMs);
+          recordAfterFailure(connection, won, fence.holder(), nowMs);
+          if (!owed.isEmpty()) {
+            OutboxStore.insert(connection, owed, outboxToken, nowMs);
+          }
+          return ended;
+        });
   }
 
   /**
@@ -682,7 +841,7 @@ public final class InstanceStore {
         List.of(nowMs),
         null,
         "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
-            + " flow_run_id",
+            + " flow_run_id, taken_back",
         rs ->
             new ClaimedInstance(
                 rs.getString(1),
@@ -694,7 +853,8 @@ public final class InstanceStore {
                 rs.getString(6),
                 rs.getInt(7),
                 rs.getLong(8),
-                InstanceIds.flowRunOf(rs.getString(1), rs.getString(9))),
+                InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
+                rs.getInt(10)),
         owner,
         "claimed");
   }

@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryBudget;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.time.SaturatingMillis;
@@ -10,9 +11,10 @@ import java.util.function.DoubleSupplier;
 
 /**
  * Decides what follows a failed attempt: retry {@code n} of the task's policy after its (jittered)
- * backoff, or DEAD when the budget is spent, the failure is not retryable (the executor said so, or
- * the task or its executor is missing), or retries are switched off. Pure apart from the two
- * suppliers; thread-safe if they are.
+ * backoff, or DEAD when the budget is spent (failed attempts only count: a run taken back because
+ * its dispatcher died does not), the failure is not retryable (the executor said so, or the task or
+ * its executor is missing), or retries are switched off. Pure apart from the two suppliers;
+ * thread-safe if they are.
  */
 public final class RetryPlanner {
 
@@ -45,16 +47,10 @@ public final class RetryPlanner {
     if (!retriesEnabled.getAsBoolean()) {
       return new AfterFailure.Dead("retries are switched off");
     }
-    int failedInBudget = completion.claimed().attemptInBudget();
+    // Failed attempts only: a run the reaper took back (its dispatcher died) used up no retry.
+    int failedInBudget = completion.claimed().failedInBudgetIfThisFails();
     if (failedInBudget > policy.maxRetries()) {
-      return new AfterFailure.Dead(
-          "retries exhausted: "
-              + failedInBudget
-              + " attempt(s) failed, "
-              + policy.maxRetries()
-              + " retr"
-              + (policy.maxRetries() == 1 ? "y" : "ies")
-              + " allowed");
+      return new AfterFailure.Dead(RetryBudget.exhausted(failedInBudget, policy.maxRetries()));
     }
     Duration delay = policy.delayBeforeRetry(failedInBudget, random.getAsDouble());
     // Saturating: a backoff of Long.MAX_VALUE ms is a retry at the far-future bound (never), not

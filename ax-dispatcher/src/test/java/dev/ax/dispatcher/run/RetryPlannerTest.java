@@ -22,8 +22,17 @@ class RetryPlannerTest {
 
   private static Completion failed(
       int attempt, int retryBase, RetryPolicy policy, ExecutionResult result) {
+    return failed(attempt, retryBase, 0, policy, result);
+  }
+
+  private static Completion failed(int attempt, int retryBase, int takenBack, RetryPolicy policy) {
+    return failed(attempt, retryBase, takenBack, policy, null);
+  }
+
+  private static Completion failed(
+      int attempt, int retryBase, int takenBack, RetryPolicy policy, ExecutionResult result) {
     ClaimedInstance claimed =
-        new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7, "t@1");
+        new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7, "t@1", takenBack);
     return new Completion(
         claimed, "default", InstanceStatus.FAILED, "boom", 0, 10, null, null, result, policy, null);
   }
@@ -45,7 +54,8 @@ class RetryPlannerTest {
   void theFailureAfterTheLastRetryIsDead() {
     AfterFailure after = planner.plan(failed(4, 0, THREE_NO_JITTER, null), 0);
     assertThat(after).isInstanceOf(AfterFailure.Dead.class);
-    assertThat(((AfterFailure.Dead) after).reason()).contains("retries exhausted");
+    assertThat(((AfterFailure.Dead) after).reason())
+        .isEqualTo("retries exhausted: 4 attempt(s) failed, 3 retries allowed");
   }
 
   @Test
@@ -56,6 +66,30 @@ class RetryPlannerTest {
         .isInstanceOf(AfterFailure.Retry.class);
     assertThat(planner.plan(failed(8, 4, THREE_NO_JITTER, null), 0))
         .isInstanceOf(AfterFailure.Dead.class);
+  }
+
+  @Test
+  void runsTakenBackBecauseTheirDispatcherDiedUseUpNoRetry() {
+    RetryPolicy two = new RetryPolicy(2, Duration.ofSeconds(1), Duration.ofSeconds(60), false);
+    // Attempt 1 failed, attempt 2 was taken back, attempt 3 fails: the second failure, retry 2.
+    AfterFailure second = planner.plan(failed(3, 0, 1, two), 0);
+    assertThat(second).isInstanceOf(AfterFailure.Retry.class);
+    assertThat(((AfterFailure.Retry) second).reason()).startsWith("retry 2 of 2");
+    assertThat(((AfterFailure.Retry) second).atMs()).isEqualTo(2000);
+    // Attempt 4 fails too: three failures, two retries allowed; the take-back is not counted.
+    AfterFailure dead = planner.plan(failed(4, 0, 1, two), 0);
+    assertThat(dead).isInstanceOf(AfterFailure.Dead.class);
+    assertThat(((AfterFailure.Dead) dead).reason())
+        .isEqualTo("retries exhausted: 3 attempt(s) failed, 2 retries allowed");
+  }
+
+  @Test
+  void aTaskWithoutRetriesWhoseFirstRunWasTakenBackFailsOnceBeforeItIsDead() {
+    RetryPolicy none = new RetryPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(1), false);
+    AfterFailure dead = planner.plan(failed(2, 0, 1, none), 0);
+    assertThat(dead).isInstanceOf(AfterFailure.Dead.class);
+    assertThat(((AfterFailure.Dead) dead).reason())
+        .isEqualTo("retries exhausted: 1 attempt(s) failed, 0 retries allowed");
   }
 
   @Test

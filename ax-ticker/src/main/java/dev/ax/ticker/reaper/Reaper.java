@@ -1,12 +1,17 @@
 package dev.ax.ticker.reaper;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryBudget;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.OutboxMessage;
+import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
@@ -20,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>RUNNING instances whose run lease expired (their dispatcher died) go back to DISPATCHED and
- *       are emitted again; the next claim starts the next attempt.
+ *       are emitted again; the next claim starts the next attempt. Such a take-back is counted, and
+ *       uses up none of the task's retries. An instance already taken back {@code maxTakebacks}
+ *       times in its retry budget is not taken back again: its expired run is recorded FAILED and
+ *       the instance DEAD, with a reason that says so, and the completion and dead-letter events a
+ *       dispatcher would have owed go through the outbox (see {@link EndedRunEmitter}).
  *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
  *       or sent before a ticker crash) are stamped again and re-emitted.
  *   <li>DISPATCHED instances a previous leader emitted and nobody claimed yet are stamped with this
@@ -42,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *       that run ended, with the same deterministic id the chainer would have used.
  * </ul>
  *
- * Both are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
+ * All are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
  * cannot cause a second run of one attempt: the slow dispatcher's outcome no longer matches (owner
  * and attempt), and the new claim is a new attempt. Each pass handles at most {@code maxPerPass}
  * rows of each kind.
@@ -63,18 +73,29 @@ public final class Reaper {
   private final Counter reemitted;
   private final Counter repaired;
   private final Counter adopted;
+  private final Counter ended;
   private final TaskStore tasks;
+  private final EndedRunEmitter endedEmitter;
+  private final int maxTakebacks;
 
+  /**
+   * @param maxTakebacks how often one instance's run is taken back in its retry budget before the
+   *     next expired run ends it DEAD instead ({@code AX_MAX_TAKEBACKS})
+   */
   public Reaper(
       InstanceStore instances,
       TaskStore tasks,
       Clock clock,
       Supplier<Optional<LeaseFence>> fence,
       DueEmitter emitter,
+      EndedRunEmitter endedEmitter,
       Duration unclaimedAfter,
       int maxPerPass,
+      int maxTakebacks,
       MeterRegistry meters) {
     this.instances = instances;
+    this.endedEmitter = endedEmitter;
+    this.maxTakebacks = maxTakebacks;
     this.tasks = tasks;
     this.clock = clock;
     this.fence = fence;
@@ -85,6 +106,62 @@ public final class Reaper {
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
     this.repaired = meters.counter("ax.reaper.chains.repaired");
     this.adopted = meters.counter("ax.reaper.predecessor.reemitted");
+    this.ended = meters.counter("ax.reaper.runs.ended");
+  }
+
+  /**
+   * Ends, DEAD, the expired runs of instances taken back {@code maxTakebacks} times already: a task
+   * that kills its dispatcher every time must not go round for ever.
+   */
+  private void endRunsTakenBackTooOften(LeaseFence fence, long nowMs) {
+    List<InstanceStore.ExpiredRun> runs =
+        instances.findRunsTakenBackTooOften(nowMs, maxTakebacks, maxPerPass);
+    if (runs.isEmpty()) {
+      return;
+    }
+    Map<String, StoredTask> specs =
+        tasks.findAll(runs.stream().map(InstanceStore.ExpiredRun::taskId).distinct().toList());
+    List<Outcome> outcomes = new ArrayList<>(runs.size());
+    List<List<OutboxMessage>> events = new ArrayList<>(runs.size());
+    for (InstanceStore.ExpiredRun run : runs) {
+      StoredTask task = specs.get(run.taskId());
+      Integer maxRetries = task == null ? null : task.spec().retry().maxRetries();
+      // The run that just died neither failed nor is taken back: the failures are the others.
+      int failed = RetryBudget.failed(run.attempt() - run.retryBase(), run.takenBack(), false);
+      Outcome outcome =
+          new Outcome(
+              run.instanceId(),
+              run.taskId(),
+              run.attempt(),
+              InstanceStatus.FAILED,
+              "its dispatcher " + run.owner() + " died: the run lease expired",
+              nowMs,
+              new AfterFailure.Dead(
+                  RetryBudget.takenBackTooOften(
+                      run.takenBack(), maxTakebacks, run.attempt(), failed, maxRetries)));
+      outcomes.add(outcome);
+      events.add(endedEmitter.eventsOwed(run, outcome, task, nowMs));
+    }
+    String token = UUID.randomUUID().toString();
+    List<Boolean> recorded =
+        instances.endExpiredRuns(outcomes, events, token, fence, maxTakebacks, nowMs);
+    List<OutboxMessage> owed = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      if (!recorded.get(i)) {
+        continue; // renewed, recorded or taken over meanwhile
+      }
+      InstanceStore.ExpiredRun run = runs.get(i);
+      Outcome outcome = outcomes.get(i);
+      log.warn(
+          "{} attempt {} DEAD, not taken back again: {} [traceId={}]",
+          run.instanceId(),
+          run.attempt(),
+          ((AfterFailure.Dead) outcome.after()).reason(),
+          run.traceId());
+      owed.addAll(events.get(i));
+      ended.increment();
+    }
+    endedEmitter.send(token, owed);
   }
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
@@ -163,7 +240,9 @@ public final class Reaper {
     }
     try {
       long nowMs = clock.millis();
-      List<DueInstance> expired = instances.reclaimExpiredRuns(current.get(), nowMs, maxPerPass);
+      endRunsTakenBackTooOften(current.get(), nowMs);
+      List<DueInstance> expired =
+          instances.reclaimExpiredRuns(current.get(), nowMs, maxPerPass, maxTakebacks);
       if (!expired.isEmpty()) {
         log.warn(
             "Reaper took back {} run(s) whose lease expired; emitting them again", expired.size());
