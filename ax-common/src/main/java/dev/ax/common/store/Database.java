@@ -3,6 +3,7 @@ package dev.ax.common.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -42,20 +43,27 @@ public final class Database {
       int maxPoolSize,
       String poolName,
       Duration connectionTimeout) {
-    HikariConfig config = baseConfig(jdbcUrl, user, password, maxPoolSize, poolName);
+    HikariConfig config = baseConfig(maxPoolSize, poolName);
     config.setConnectionTimeout(connectionTimeout.toMillis());
-    // A new connection to a database that is restarting must fail, not hang: the pool then tries
-    // again, and the stage sees an outage it waits out.
+    // A new connection to a database that is restarting must fail, not hang: it is tried again
+    // (ReconnectingDataSource), and the stage sees an outage it waits out.
     config.addDataSourceProperty("connectTimeout", "2000");
+    return start(config, jdbcUrl, user, password, connectionTimeout);
+  }
+
+  /** The pool over a {@link ReconnectingDataSource} with the configured driver properties. */
+  private static HikariDataSource start(
+      HikariConfig config, String jdbcUrl, String user, String password, Duration patience) {
+    Properties properties = new Properties();
+    properties.putAll(config.getDataSourceProperties());
+    properties.setProperty("user", user == null ? "" : user);
+    properties.setProperty("password", password == null ? "" : password);
+    config.setDataSource(new ReconnectingDataSource(jdbcUrl, properties, patience));
     return new HikariDataSource(config);
   }
 
-  private static HikariConfig baseConfig(
-      String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+  private static HikariConfig baseConfig(int maxPoolSize, String poolName) {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(jdbcUrl);
-    config.setUsername(user);
-    config.setPassword(password);
     config.setMaximumPoolSize(maxPoolSize);
     config.setPoolName(poolName);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
@@ -100,7 +108,7 @@ public final class Database {
    */
   public static HikariDataSource openControl(
       String jdbcUrl, String user, String password, String poolName) {
-    HikariConfig config = baseConfig(jdbcUrl, user, password, CONTROL_POOL_SIZE, poolName);
+    HikariConfig config = baseConfig(CONTROL_POOL_SIZE, poolName);
     long timeoutMs = CONTROL_TIMEOUT.toMillis();
     config.setConnectionTimeout(timeoutMs);
     config.setValidationTimeout(timeoutMs / 2);
@@ -108,7 +116,7 @@ public final class Database {
     config.addDataSourceProperty("socketTimeout", Long.toString(2 * timeoutMs));
     // Fail at once at start if the database is away; the stage then stops with the reason.
     config.setInitializationFailTimeout(timeoutMs);
-    return new HikariDataSource(config);
+    return start(config, jdbcUrl, user, password, CONTROL_TIMEOUT);
   }
 
   /**

@@ -35,8 +35,11 @@ class StoreIT {
   private InstanceStore instances;
   private AuditLog audit;
 
+  private AxTestEnv env;
+
   @BeforeEach
   void setUp(AxTestEnv env) {
+    this.env = env;
     runtime = TestRuntime.open(env);
     tasks = new TaskStore(runtime.dataSource());
     instances = new InstanceStore(runtime.dataSource());
@@ -222,10 +225,8 @@ class StoreIT {
     tasks.create(many, "ingest-1", 10);
     assertThat(runtime.markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(backlog);
 
-    var pooled = runtime.dataSource();
-    try (var single =
-        Database.open(
-            pooled.getJdbcUrl(), pooled.getUsername(), pooled.getPassword(), 1, "read-probe")) {
+    var db = env.database();
+    try (var single = Database.open(db.jdbcUrl(), db.user(), db.password(), 1, "read-probe")) {
       InstanceStore probe = new InstanceStore(single);
       List<String> ten = ids.subList(0, 10);
       long before = indexReads(single);

@@ -1,0 +1,103 @@
+package dev.ax.common.store;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The physical connections under a pool: each {@link #getConnection()} opens one with the driver,
+ * and while the database does not answer (a connection-level failure, SQLState class 08) tries
+ * again every {@link #RETRY_EVERY} for up to {@code patience} before it fails.
+ *
+ * <p>Why: HikariCP's connection adder sleeps between failed attempts with a backoff that grows to 5
+ * s, so after a database restart of a few seconds a pool came back up to 5 s after the database
+ * answered, and every stage with it. Trying here, inside one attempt of the adder, a pool gets its
+ * connection within {@link #RETRY_EVERY} of the database answering again. A failure that is not the
+ * database being away (a wrong password, an unknown database) fails at once.
+ *
+ * <p>Thread-safe: immutable; the driver opens each connection independently.
+ */
+final class ReconnectingDataSource implements DataSource {
+
+  static final Duration RETRY_EVERY = Duration.ofMillis(100);
+
+  private final String jdbcUrl;
+  private final Properties properties;
+  private final Duration patience;
+
+  /**
+   * @param properties the driver's connection properties, with {@code user} and {@code password};
+   *     copied
+   */
+  ReconnectingDataSource(String jdbcUrl, Properties properties, Duration patience) {
+    this.jdbcUrl = jdbcUrl;
+    this.properties = (Properties) properties.clone();
+    this.patience = patience;
+  }
+
+  @Override
+  public Connection getConnection() throws SQLException {
+    long deadlineNanos = System.nanoTime() + patience.toNanos();
+    while (true) {
+      try {
+        return DriverManager.getConnection(jdbcUrl, properties);
+      } catch (SQLException e) {
+        boolean away = e.getSQLState() != null && e.getSQLState().startsWith("08");
+        if (!away || System.nanoTime() - deadlineNanos >= 0) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(RETRY_EVERY.toMillis()); // a pause between connection attempts
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while waiting for the database", "08000", e);
+      }
+    }
+  }
+
+  @Override
+  public Connection getConnection(String username, String password) throws SQLException {
+    throw new SQLFeatureNotSupportedException("the user and password are fixed at construction");
+  }
+
+  @Override
+  public PrintWriter getLogWriter() {
+    return null;
+  }
+
+  @Override
+  public void setLogWriter(PrintWriter out) {}
+
+  @Override
+  public void setLoginTimeout(int seconds) {}
+
+  @Override
+  public int getLoginTimeout() {
+    return 0;
+  }
+
+  @Override
+  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException();
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) throws SQLException {
+    if (type.isInstance(this)) {
+      return type.cast(this);
+    }
+    throw new SQLException("not a wrapper of " + type);
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> type) {
+    return type.isInstance(this);
+  }
+}
