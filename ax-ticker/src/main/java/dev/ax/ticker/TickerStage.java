@@ -56,6 +56,7 @@ public final class TickerStage implements AutoCloseable {
   private final StageContext context;
   private final KafkaProducer<String, byte[]> producer;
   private final LeaderElector elector;
+  private final DueEmitter emitter;
   private final TickLoop loop;
   private final StoreTickerPort port;
   private final WindowLoader loader;
@@ -80,7 +81,7 @@ public final class TickerStage implements AutoCloseable {
     int maxBatch = config.get(ConfigKeys.TICKER_MAX_BATCH);
     int maxHeld = config.get(ConfigKeys.TICKER_MAX_HELD);
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ticker");
-    DueEmitter emitter = new DueEmitter(producer, context.topics().due());
+    this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
         new LeaderElector(
             new LeaseStore(context.controlDataSource()),
@@ -185,6 +186,9 @@ public final class TickerStage implements AutoCloseable {
         loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(
         reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
+    long resendMs = DueEmitter.RESEND_EVERY.toMillis();
+    scheduler.scheduleWithFixedDelay(
+        emitter::resendFailed, resendMs, resendMs, TimeUnit.MILLISECONDS);
     chainConsumer.start();
     log.info(
         "Ticker {} started: horizon {} ms, load every {} ms",

@@ -181,7 +181,7 @@ class DeploymentFaultIT {
    * The first seconds of load on freshly started JVMs (JIT compilation, the HTTP client's and the
    * spec caches' first use) are reported as a window of their own, not as steady state.
    */
-  private static final Duration WARM_UP = Duration.ofSeconds(5);
+  private static final Duration WARM_UP = Duration.ofSeconds(9);
 
   /**
    * How much earlier than its due time a call may arrive at the recorder without counting as an
