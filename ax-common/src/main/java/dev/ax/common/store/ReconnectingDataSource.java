@@ -21,7 +21,8 @@ import javax.sql.DataSource;
  * connection within {@link #RETRY_EVERY} of the database answering again. A failure that is not the
  * database being away (a wrong password, an unknown database) fails at once.
  *
- * <p>Thread-safe: immutable; the driver opens each connection independently.
+ * <p>Thread-safe: immutable but for the login timeout (volatile); the driver opens each connection
+ * independently.
  */
 final class ReconnectingDataSource implements DataSource {
 
@@ -30,6 +31,7 @@ final class ReconnectingDataSource implements DataSource {
   private final String jdbcUrl;
   private final Properties properties;
   private final Duration patience;
+  private volatile int loginTimeoutSeconds;
 
   /**
    * @param properties the driver's connection properties, with {@code user} and {@code password};
@@ -39,6 +41,7 @@ final class ReconnectingDataSource implements DataSource {
     this.jdbcUrl = jdbcUrl;
     this.properties = (Properties) properties.clone();
     this.patience = patience;
+    this.loginTimeoutSeconds = (int) Math.max(1, patience.toSeconds());
   }
 
   @Override
@@ -75,12 +78,18 @@ final class ReconnectingDataSource implements DataSource {
   @Override
   public void setLogWriter(PrintWriter out) {}
 
+  /**
+   * Not used to open connections ({@code patience} bounds that); a pool reads it as how long to
+   * wait for a connection attempt in progress when it closes.
+   */
   @Override
-  public void setLoginTimeout(int seconds) {}
+  public void setLoginTimeout(int seconds) {
+    loginTimeoutSeconds = seconds;
+  }
 
   @Override
   public int getLoginTimeout() {
-    return 0;
+    return loginTimeoutSeconds;
   }
 
   @Override
