@@ -71,6 +71,9 @@ final class ChildJvm implements AutoCloseable {
     command.add(java);
     command.add(MAX_HEAP);
     command.add("-XX:+ExitOnOutOfMemoryError");
+    // Each child's GC pauses with wall-clock times, beside its log: where a late stretch comes
+    // from.
+    command.add("-Xlog:gc:file=" + logDir.resolve(name + ".gc.log") + ":time");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);
