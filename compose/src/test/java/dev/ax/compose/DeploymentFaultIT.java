@@ -295,6 +295,10 @@ class DeploymentFaultIT {
   private final Map<String, InstanceRow> instances = new HashMap<>();
   private final Map<String, String> httpTaskPaths = new HashMap<>();
   private final List<AuditRow> runningRows = new ArrayList<>();
+
+  /** First SCHEDULED → DISPATCHED (the ticker's firing) per instance, for instances.csv. */
+  private final Map<String, Long> firstDispatchedMs = new HashMap<>();
+
   private final Map<String, List<TaskCompletedEvent>> eventsByInstance = new HashMap<>();
   private List<HookRecorder.Call> calls = List.of();
   private final Map<String, Long> firstStartMs = new HashMap<>();
@@ -732,6 +736,15 @@ class DeploymentFaultIT {
               new AuditRow(rows.getString(1), rows.getInt(2), rows.getString(3), rows.getLong(4)));
         }
       }
+      try (Statement statement = connection.createStatement();
+          ResultSet rows =
+              statement.executeQuery(
+                  "SELECT instance_id, MIN(at_ms) FROM ax_instance_log"
+                      + " WHERE to_status = 'DISPATCHED' GROUP BY instance_id")) {
+        while (rows.next()) {
+          firstDispatchedMs.put(rows.getString(1), rows.getLong(2));
+        }
+      }
       try (PreparedStatement statement =
           connection.prepareStatement(
               "SELECT MIN(at_ms) FROM ax_instance_log"
@@ -1044,18 +1057,21 @@ class DeploymentFaultIT {
   private void writeInstancesCsv() throws IOException {
     List<String> csv = new ArrayList<>();
     csv.add(
-        "instance_id,kind,due_offset_ms,first_start_offset_ms,lateness_ms,status,attempt,window");
+        "instance_id,kind,due_offset_ms,first_dispatched_offset_ms,first_start_offset_ms,lateness_ms,"
+            + "status,attempt,window");
     instances.values().stream()
         .sorted(Comparator.comparingLong(InstanceRow::dueAtMs))
         .forEach(
             row -> {
               Long start = firstStartMs.get(row.instanceId());
+              Long dispatched = firstDispatchedMs.get(row.instanceId());
               csv.add(
                   String.join(
                       ",",
                       row.instanceId(),
                       httpTaskPaths.containsKey(row.taskId()) ? "http" : "noop",
                       String.valueOf(row.dueAtMs() - t0Ms),
+                      dispatched == null ? "" : String.valueOf(dispatched - t0Ms),
                       start == null ? "" : String.valueOf(start - t0Ms),
                       String.valueOf(latenessMs.getOrDefault(row.instanceId(), -1L)),
                       row.status(),
