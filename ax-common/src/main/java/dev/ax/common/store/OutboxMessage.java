@@ -1,7 +1,10 @@
 package dev.ax.common.store;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * One Kafka record an outcome owes, as the outbox keeps it until the broker has it.
@@ -17,5 +20,12 @@ public record OutboxMessage(String topic, String key, byte[] payload, Map<String
     Objects.requireNonNull(topic, "topic");
     Objects.requireNonNull(payload, "payload");
     headers = Map.copyOf(headers);
+  }
+
+  /** The Kafka record to send, headers as UTF-8. */
+  public ProducerRecord<String, byte[]> toRecord() {
+    ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, payload);
+    headers.forEach((name, value) -> record.headers().add(name, value.getBytes(UTF_8)));
+    return record;
   }
 }

@@ -6,7 +6,6 @@ import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,23 +86,51 @@ public final class OutboxRelay implements AutoCloseable {
    *     does not take it; the row stays and is relayed
    */
   public void send(String token, List<OutboxMessage> messages, FailureListener onFailure) {
+    sendAll(token, messages, onFailure, () -> {});
+  }
+
+  /**
+   * Sends {@code messages}; when the broker has acknowledged every one, queues {@code token} for
+   * deletion. {@code onSettled} runs once, when every send has called back or failed to start. A
+   * send that throws at once leaves the rest unsent (their rows stay for the relay) and is
+   * rethrown.
+   */
+  private void sendAll(
+      String token, List<OutboxMessage> messages, FailureListener onFailure, Runnable onSettled) {
     if (messages.isEmpty()) {
+      onSettled.run();
       return;
     }
     AtomicInteger pending = new AtomicInteger(messages.size());
     AtomicBoolean failed = new AtomicBoolean();
-    for (OutboxMessage message : messages) {
-      producer.send(
-          record(message),
-          (metadata, error) -> {
-            if (error != null) {
-              failed.set(true);
-              onFailure.failed(message, error);
-            }
-            if (pending.decrementAndGet() == 0 && !failed.get()) {
+    Runnable settleOne =
+        () -> {
+          if (pending.decrementAndGet() == 0) {
+            if (!failed.get()) {
               confirmed.add(token);
             }
-          });
+            onSettled.run();
+          }
+        };
+    for (int i = 0; i < messages.size(); i++) {
+      OutboxMessage message = messages.get(i);
+      try {
+        producer.send(
+            message.toRecord(),
+            (metadata, error) -> {
+              if (error != null) {
+                failed.set(true);
+                onFailure.failed(message, error);
+              }
+              settleOne.run();
+            });
+      } catch (RuntimeException e) {
+        failed.set(true); // this one and those after it never call back
+        if (pending.addAndGet(-(messages.size() - i)) == 0) {
+          onSettled.run();
+        }
+        throw e;
+      }
     }
   }
 
@@ -112,16 +138,6 @@ public final class OutboxRelay implements AutoCloseable {
   @FunctionalInterface
   public interface FailureListener {
     void failed(OutboxMessage message, Exception error);
-  }
-
-  private static ProducerRecord<String, byte[]> record(OutboxMessage message) {
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(message.topic(), message.key(), message.payload());
-    message
-        .headers()
-        .forEach(
-            (name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
-    return record;
   }
 
   private void run() {
@@ -192,38 +208,12 @@ public final class OutboxRelay implements AutoCloseable {
         relayAfter.toMillis());
     resent.increment(claimed.messages().size());
     relayInFlight.set(true);
-    List<OutboxMessage> messages = claimed.messages();
-    AtomicInteger pending = new AtomicInteger(messages.size());
-    AtomicBoolean failed = new AtomicBoolean();
-    for (int i = 0; i < messages.size(); i++) {
-      try {
-        producer.send(
-            record(messages.get(i)),
-            (metadata, error) -> {
-              if (error != null) {
-                failed.set(true);
-              }
-              settle(pending.decrementAndGet(), failed.get(), claimed.token());
-            });
-      } catch (RuntimeException e) {
-        // The rows stay, claimed: relayed again after relayAfter. Those not sent never call back.
-        log.warn("Could not send outbox events again: {}", e.toString());
-        failed.set(true);
-        settle(pending.addAndGet(-(messages.size() - i)), true, claimed.token());
-        return;
-      }
+    try {
+      sendAll(claimed.token(), claimed.messages(), (m, e) -> {}, () -> relayInFlight.set(false));
+    } catch (RuntimeException e) {
+      // The rows stay, claimed: relayed again after relayAfter.
+      log.warn("Could not send outbox events again: {}", e.toString());
     }
-  }
-
-  /** The last callback of a relay claim (pending 0) confirms it if nothing failed. */
-  private void settle(int pending, boolean failed, String token) {
-    if (pending != 0) {
-      return;
-    }
-    if (!failed) {
-      confirmed.add(token);
-    }
-    relayInFlight.set(false);
   }
 
   /** Stops the relay after deleting what is confirmed; what is not stays for the next relay. */

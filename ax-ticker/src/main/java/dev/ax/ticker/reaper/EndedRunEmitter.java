@@ -13,7 +13,6 @@ import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoredTask;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +127,7 @@ public final class EndedRunEmitter {
     try {
       List<Future<RecordMetadata>> sent = new ArrayList<>(owed.size());
       for (OutboxMessage message : owed) {
-        sent.add(producer.send(record(message)));
+        sent.add(producer.send(message.toRecord()));
       }
       long deadlineNs = System.nanoTime() + ACK_WAIT.toNanos();
       for (Future<RecordMetadata> future : sent) {
@@ -144,15 +142,5 @@ public final class EndedRunEmitter {
           owed.size(),
           e.toString());
     }
-  }
-
-  private static ProducerRecord<String, byte[]> record(OutboxMessage message) {
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(message.topic(), message.key(), message.payload());
-    message
-        .headers()
-        .forEach(
-            (name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
-    return record;
   }
 }
