@@ -226,6 +226,7 @@ public final class AttemptRunner implements AutoCloseable {
             error = e.toString();
             stackTrace = StackTraces.of(e);
           }
+          error = bounded(error);
           if (settled.compareAndSet(false, true)) {
             ScheduledFuture<?> t = timer.get();
             if (t != null) {
@@ -308,6 +309,20 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** How the run itself ended: status, one-line error, stack trace (when it threw). */
   private record Ending(InstanceStatus status, String error, String stackTrace) {}
+
+  /**
+   * The most of an executor's error an outcome keeps: what the instance row stores. An in-process
+   * executor may return, or throw with, any text; its outcome's events go into the outbox in the
+   * outcome's transaction, and a statement larger than the server takes would fail that batch every
+   * time it is tried.
+   */
+  static final int MAX_ERROR_CHARS = 2048;
+
+  static String bounded(String error) {
+    return error == null || error.length() <= MAX_ERROR_CHARS
+        ? error
+        : error.substring(0, MAX_ERROR_CHARS) + " ... (" + error.length() + " characters, cut)";
+  }
 
   private void finish(
       ClaimedInstance claimed,

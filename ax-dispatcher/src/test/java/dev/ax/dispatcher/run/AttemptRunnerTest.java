@@ -58,4 +58,16 @@ class AttemptRunnerTest {
       assertThat(runner.pendingTimers()).as("timers still queued after every run ended").isZero();
     }
   }
+
+  @Test
+  void anErrorOfAnySizeIsCutToWhatTheInstanceStores() {
+    String huge = "x".repeat(5_000_000);
+
+    String cut = AttemptRunner.bounded(huge);
+
+    assertThat(cut).startsWith("x".repeat(AttemptRunner.MAX_ERROR_CHARS)).endsWith("cut)");
+    assertThat(cut.length()).isLessThan(AttemptRunner.MAX_ERROR_CHARS + 64);
+    assertThat(AttemptRunner.bounded("short")).isEqualTo("short");
+    assertThat(AttemptRunner.bounded(null)).isNull();
+  }
 }
