@@ -7,6 +7,7 @@ import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.kafka.TopicProvisioner;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.Database;
+import dev.ax.common.store.ServerSettings;
 import dev.ax.common.time.DatabaseClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -126,6 +127,7 @@ public final class StageRuntime implements AutoCloseable {
               config.get(ConfigKeys.DB_CLOCK_REANCHOR),
               config.get(ConfigKeys.CLOCK_SKEW_THRESHOLD));
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
+      ServerSettings.advice(dataSource).ifPresent(advice -> log.warn("{}", advice));
       awaitTopics(topicsReady);
       StageContext context =
           new StageContext(

@@ -57,6 +57,16 @@ class StoreIT {
   }
 
   @Test
+  void theEmbeddedDatabaseNeedsNoServerAdvice() {
+    // An external server (AX_JDBC_URL) is configured by its operator, not by EmbeddedDatabase.
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        System.getProperty("AX_JDBC_URL") == null && System.getenv("AX_JDBC_URL") == null,
+        "an external database server is in use");
+    // innodb_autoinc_lock_mode=2: the audit writes of all stages do not queue on one table lock.
+    assertThat(ServerSettings.advice(runtime.dataSource())).isEmpty();
+  }
+
+  @Test
   void createIsIdempotentOnTaskId() {
     List<CreateOutcome> first =
         tasks.create(List.of(task("a", 1000), task("b", 1000)), "test", 1).outcomes();
