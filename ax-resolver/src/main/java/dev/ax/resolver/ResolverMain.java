@@ -2,11 +2,14 @@ package dev.ax.resolver;
 
 import dev.ax.common.stage.StageMain;
 
-/** Runs the dependency resolver on its own, configured by AX_* environment variables. */
+/**
+ * Runs the dependency resolver on its own, configured by AX_* environment variables. It uses Kafka
+ * alone: no database is required or opened.
+ */
 public final class ResolverMain {
   private ResolverMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-resolver", context -> new ResolverStage(context).start());
+    StageMain.runWithoutDatabase("ax-resolver", context -> new ResolverStage(context).start());
   }
 }

@@ -20,6 +20,17 @@ public final class StageMain {
   private StageMain() {}
 
   public static void run(String name, Function<StageContext, AutoCloseable> stageFactory) {
+    run(name, stageFactory, true);
+  }
+
+  /** As {@link #run}, for a stage that uses Kafka alone: no database is required or opened. */
+  public static void runWithoutDatabase(
+      String name, Function<StageContext, AutoCloseable> stageFactory) {
+    run(name, stageFactory, false);
+  }
+
+  private static void run(
+      String name, Function<StageContext, AutoCloseable> stageFactory, boolean usesDatabase) {
     AxConfig config;
     try {
       config = AxConfig.fromEnvironment(Map.of());
@@ -30,7 +41,10 @@ public final class StageMain {
     }
     StageRuntime runtime;
     try {
-      runtime = StageRuntime.open(config, name);
+      runtime =
+          usesDatabase
+              ? StageRuntime.open(config, name)
+              : StageRuntime.openWithoutDatabase(config, name);
     } catch (ConfigException e) {
       System.err.println(name + ": " + e.getMessage());
       System.exit(2);

@@ -9,6 +9,7 @@ import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.ServerSettings;
 import dev.ax.common.time.DatabaseClock;
+import dev.ax.common.time.SystemClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The shared parts of a running process, built from its configuration: the database pool (with
  * migrations applied) and its small control pool, the database clock, the topics (created when
  * missing), the metrics registry and its endpoint. One per process; {@link #close()} releases them
- * in reverse order.
+ * in reverse order. A stage on Kafka alone opens no database ({@link #openWithoutDatabase}).
  */
 public final class StageRuntime implements AutoCloseable {
 
@@ -49,17 +50,35 @@ public final class StageRuntime implements AutoCloseable {
    * @throws ConfigException when Kafka or the database is not configured
    */
   public static StageRuntime open(AxConfig config, String processName) {
+    return open(config, processName, true);
+  }
+
+  /**
+   * For a stage that uses Kafka alone (the resolver): no database is required, opened or checked,
+   * so the stage needs no database credentials and starts without the pool, the schema check and
+   * the clock's anchoring. Its context's data sources refuse every use ({@link NoDatabase}) and its
+   * clock is the system clock.
+   *
+   * @throws ConfigException when Kafka is not configured
+   */
+  public static StageRuntime openWithoutDatabase(AxConfig config, String processName) {
+    return open(config, processName, false);
+  }
+
+  private static StageRuntime open(AxConfig config, String processName, boolean usesDatabase) {
     String bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
     String jdbcUrl = config.get(ConfigKeys.JDBC_URL);
     if (bootstrap == null || bootstrap.isBlank()) {
       throw new ConfigException(
           "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
     }
-    if (jdbcUrl == null || jdbcUrl.isBlank()) {
+    if (!usesDatabase) {
+      // Checked below only for the stages that open it.
+    } else if (jdbcUrl == null || jdbcUrl.isBlank()) {
       throw new ConfigException(
           "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
     }
-    if (!jdbcUrl.startsWith("jdbc:mysql:")) {
+    if (usesDatabase && !jdbcUrl.startsWith("jdbc:mysql:")) {
       throw new ConfigException(
           "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
     }
@@ -84,6 +103,21 @@ public final class StageRuntime implements AutoCloseable {
                     bootstrap,
                     topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
                     config.get(ConfigKeys.TOPIC_REPLICATION).shortValue()));
+    if (!usesDatabase) {
+      try {
+        awaitTopics(topicsReady);
+      } catch (RuntimeException e) {
+        if (endpoint != null) {
+          endpoint.close();
+        }
+        throw e;
+      }
+      NoDatabase none = new NoDatabase(processName);
+      StageContext context =
+          new StageContext(
+              config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
+      return new StageRuntime(null, null, null, endpoint, context);
+    }
     HikariDataSource dataSource;
     HikariDataSource controlDataSource;
     try {
@@ -171,8 +205,10 @@ public final class StageRuntime implements AutoCloseable {
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
     }
-    clock.close();
-    controlDataSource.close();
-    dataSource.close();
+    if (clock != null) {
+      clock.close();
+      controlDataSource.close();
+      dataSource.close();
+    }
   }
 }
