@@ -17,11 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A {@code main} class in a JVM of its own, on this test's class path, with an explicit environment
- * (every inherited {@code AX_*} variable removed first), so that a test can kill it with SIGKILL as
- * a crash would. Its stdout and stderr go to {@code <logDir>/<name>.log}, line by line, through a
- * pump thread that also notes when a given "ready" line first appears: {@link #startToReady} is the
- * time from just before the process was started to that line.
+ * A {@code main} class in a JVM of its own, on this test's class path or a given one, with an
+ * explicit environment (every inherited {@code AX_*} variable removed first), so that a test can
+ * kill it with SIGKILL as a crash would. Its stdout and stderr go to {@code <logDir>/<name>.log},
+ * line by line, through a pump thread that also notes when a given "ready" line first appears:
+ * {@link #startToReady} is the time from just before the process was started to that line.
  *
  * <p>Thread-safe: {@link #startToReady}, {@link #kill} and {@link #stop} may be called from any
  * thread.
@@ -66,6 +66,26 @@ final class ChildJvm implements AutoCloseable {
       String readyLine,
       Path logDir)
       throws IOException {
+    return start(
+        name,
+        mainClass,
+        args,
+        environment,
+        readyLine,
+        logDir,
+        System.getProperty("java.class.path"));
+  }
+
+  /** As above, on {@code classPath} instead of this test's class path. */
+  static ChildJvm start(
+      String name,
+      String mainClass,
+      List<String> args,
+      Map<String, String> environment,
+      String readyLine,
+      Path logDir,
+      String classPath)
+      throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> command = new ArrayList<>();
     command.add(java);
@@ -75,7 +95,7 @@ final class ChildJvm implements AutoCloseable {
     // from.
     command.add("-Xlog:gc:file=" + logDir.resolve(name + ".gc.log") + ":time");
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(classPath);
     command.add(mainClass);
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);

@@ -142,6 +142,12 @@ class DeploymentFaultIT {
 
   private static final int PARTITIONS = 6;
   private static final String TOPIC_PREFIX = "fault-";
+
+  /** The broker probe's own topic: no stage reads it. */
+  private static final String PROBE_TOPIC = "fault-probe";
+
+  private static final int MAX_SLOW_LINES = 80;
+
   private static final String DATABASE_NAME = "ax_fault";
 
   // ---- the fault schedule, from T0 ----
@@ -175,19 +181,25 @@ class DeploymentFaultIT {
    */
   private static final Duration START_TO_READY_BOUND = Duration.ofSeconds(8);
 
+  /** Each initial stage starts once the machine is less busy than this (or after the wait). */
+  private static final int QUIET_BUSY_PERCENT = 50;
+
+  private static final Duration QUIET_AT_MOST = Duration.ofSeconds(10);
+
   private static final long LATENESS_P99_TARGET_MS = 100;
   private static final long LATENESS_MAX_TARGET_MS = 500;
 
   /**
-   * What the test asserts for lateness outside the fault windows. On this 2-core host every stage
-   * stalls for 300-550 ms about once a minute (all tasks due in the stall start late together; not
-   * GC: every child's GC log shows pauses under 40 ms; the source is not found yet, see
-   * docs/BENCHMARKS.md), which alone can lift the p99 of ~800 instances to 400 ms. A lost
-   * announcement or held event costs seconds.
+   * What the test asserts for lateness outside the fault windows: looser than the targets, which
+   * the summary reports, so that a busy CI host does not fail a correct build. On this 2-core host
+   * ten JVMs and the database leave stretches of 150-200 ms (the CPU saturated) in some runs; with
+   * the database's table-level AUTO-INC locks (innodb_autoinc_lock_mode=1) every stage stalled
+   * 300-550 ms together and the p99 reached 159 ms (docs/BENCHMARKS.md). A lost announcement or
+   * held event costs seconds.
    */
-  private static final long LATENESS_P99_BOUND_MS = 1_000;
+  private static final long LATENESS_P99_BOUND_MS = 300;
 
-  private static final long LATENESS_MAX_BOUND_MS = 2_000;
+  private static final long LATENESS_MAX_BOUND_MS = 1_000;
 
   /** Leading ticker killed to the other ticker holding the lease and firing. */
   private static final Duration HAND_OVER_TARGET = Duration.ofSeconds(5);
@@ -211,11 +223,10 @@ class DeploymentFaultIT {
   private static final Duration WINDOW_TAIL = Duration.ofSeconds(10);
 
   /**
-   * Lateness below which an instance counts as on time, for "on time again": the p99 bound outside
-   * the fault windows. (A tighter one made the once-a-minute stall, long after recovery, count as
-   * "still late".)
+   * Lateness below which an instance counts as on time, for "on time again" after an outage: a
+   * second, so that a stretch of host noise long after the recovery does not count as "still late".
    */
-  private static final long ON_TIME_MS = LATENESS_P99_BOUND_MS;
+  private static final long ON_TIME_MS = 1_000;
 
   /**
    * The first seconds of load on freshly started JVMs (JIT compilation, the HTTP client's and the
@@ -273,10 +284,20 @@ class DeploymentFaultIT {
   private HikariDataSource dataSource;
   private HookRecorder hooks;
   private LeaseSampler leases;
+  private HostSampler host;
+  private BrokerProbe brokerProbe;
+  private SlowStatementSampler slowStatements;
+
+  /** Every process the test started (stages and brokers), by pid, for the late-stretch report. */
+  private final Map<Long, String> namesByPid = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final Map<String, ChildJvm> stages = new LinkedHashMap<>();
 
   /** Start-to-ready of the initial start of each stage, which the target applies to. */
   private final Map<String, Long> initialStartToReadyMs = new LinkedHashMap<>();
+
+  /** How busy the machine was (%, over the last second) when each initial stage was started. */
+  private final Map<String, Integer> busyAtStartPercent = new LinkedHashMap<>();
 
   /**
    * Start-to-ready of the broker and the database, and of stages (re)started during the run, under
@@ -353,12 +374,16 @@ class DeploymentFaultIT {
     deleteRecursively(runDir);
     Files.createDirectories(logDir);
     Runtime.getRuntime().addShutdownHook(new Thread(this::killEverything, "fault-it-cleanup"));
+    host = HostSampler.start(runDir.resolve("host-sampler.probe"));
+    namesByPid.put(ProcessHandle.current().pid(), "test-jvm");
 
     startInfrastructure();
     hooks = HookRecorder.start();
     startInitialStages();
     awaitDeploymentSettled();
     leases = LeaseSampler.start(jdbcUrl, database.user(), database.password());
+    brokerProbe = BrokerProbe.start(bootstrap(), PROBE_TOPIC);
+    slowStatements = SlowStatementSampler.start(jdbcUrl, database.user(), database.password());
 
     produceWorkload();
     runFaultSchedule();
@@ -393,19 +418,23 @@ class DeploymentFaultIT {
     // Once, before any stage starts; the stages start with AX_DB_MIGRATE=false.
     Database.migrate(dataSource);
     TopicProvisioner.ensure(bootstrap(), topics.all(PARTITIONS), (short) 1);
+    TopicProvisioner.ensure(bootstrap(), Map.of(PROBE_TOPIC, 1), (short) 1);
   }
 
   private ChildJvm startBroker(String name) throws IOException {
-    return ChildJvm.start(
-        name,
-        BrokerProcessMain.class.getName(),
-        List.of(
-            runDir.resolve("kafka").toString(),
-            String.valueOf(brokerPort),
-            String.valueOf(controllerPort)),
-        Map.of(),
-        BrokerProcessMain.READY,
-        logDir);
+    ChildJvm started =
+        ChildJvm.start(
+            name,
+            BrokerProcessMain.class.getName(),
+            List.of(
+                runDir.resolve("kafka").toString(),
+                String.valueOf(brokerPort),
+                String.valueOf(controllerPort)),
+            Map.of(),
+            BrokerProcessMain.READY,
+            logDir);
+    namesByPid.put(started.pid(), name);
+    return started;
   }
 
   /** One at a time, so that each start-to-ready is measured on an otherwise quiet machine. */
@@ -421,9 +450,31 @@ class DeploymentFaultIT {
             new StageSpec("deadletter-1", DeadLetterMain.class),
             new StageSpec("resolver-1", ResolverMain.class));
     for (StageSpec spec : specs) {
+      busyAtStartPercent.put(spec.nodeId(), awaitQuietMachine());
       ChildJvm stage = startStage(spec.nodeId(), spec.main());
       initialStartToReadyMs.put(spec.nodeId(), stage.startToReady(STAGE_READY_TIMEOUT).toMillis());
     }
+  }
+
+  /**
+   * Waits until the machine was less than {@link #QUIET_BUSY_PERCENT} busy over the last second
+   * (the JVMs started before have settled: their JIT compilation, partition assignment and first
+   * polls), at most {@link #QUIET_AT_MOST}, so that each stage's start is measured on this machine
+   * and not on the tail of the previous stage's; returns how busy it was then.
+   */
+  private int awaitQuietMachine() {
+    long deadline = System.nanoTime() + QUIET_AT_MOST.toNanos();
+    int busy = host.busyPercentOver(1_000);
+    while (busy >= QUIET_BUSY_PERCENT && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100); // polls the host sampler's readings, not a synchronisation
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      busy = host.busyPercentOver(1_000);
+    }
+    return busy;
   }
 
   /** A stage of the initial deployment: the schema is migrated once, the stage only checks it. */
@@ -458,8 +509,10 @@ class DeploymentFaultIT {
     env.put("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1");
     env.put("AX_RESOLVER_STATE_DIR", runDir.resolve("resolver-state").resolve(nodeId).toString());
     ChildJvm stage =
-        ChildJvm.start(nodeId, main.getName(), List.of(), env, STAGE_READY_LINE, logDir);
+        ChildJvm.start(
+            nodeId, main.getName(), List.of(), env, STAGE_READY_LINE, logDir, stageClassPath());
     stages.put(nodeId, stage);
+    namesByPid.put(stage.pid(), nodeId);
     note("started " + stage);
     return stage;
   }
@@ -685,6 +738,22 @@ class DeploymentFaultIT {
         FaultWindow.untilAfterRecovery("database restart", stopAtMs, databaseAnsweringAtMs));
   }
 
+  /**
+   * The class path a user runs a stage with: the launcher's runtime class path, which the build
+   * writes to {@code target/ax-classpath.txt} in the package phase, before this test. The test's
+   * own class path is twice as long (the broker's and the test's jars): it made every stage start
+   * about a second slower, which is the harness, not the stage.
+   */
+  private String stageClassPath() throws IOException {
+    Path runtime = Path.of("target", "ax-classpath.txt");
+    if (!Files.exists(runtime)) {
+      throw new IllegalStateException(runtime + " missing: run the test through mvn verify");
+    }
+    return Path.of("target", "classes").toAbsolutePath()
+        + java.io.File.pathSeparator
+        + Files.readString(runtime).trim();
+  }
+
   private boolean awaitDrained() {
     long lastDueMs = t0Ms + LAST_DUE.toMillis();
     Duration atMost = Duration.ofMillis(Math.max(1, lastDueMs - nowMs())).plus(DRAIN_TIMEOUT);
@@ -709,6 +778,9 @@ class DeploymentFaultIT {
 
   private void collect() throws Exception {
     leases.close();
+    brokerProbe.close();
+    slowStatements.close();
+    host.close();
     calls = hooks.calls();
     try (Connection connection = dataSource.getConnection()) {
       try (Statement statement = connection.createStatement();
@@ -958,7 +1030,9 @@ class DeploymentFaultIT {
         "  start-to-ready ms (target < "
             + START_TO_READY_TARGET.toMillis()
             + "): "
-            + initialStartToReadyMs);
+            + initialStartToReadyMs
+            + "; machine busy % when each was started: "
+            + busyAtStartPercent);
     lines.add(
         "  start-to-ready ms, infrastructure and during the run (reported only): "
             + laterStartToReadyMs);
@@ -987,6 +1061,44 @@ class DeploymentFaultIT {
     lines.add(
         String.format(
             "  all instances                            : %s", stats(latenessMs.values())));
+    LateStretchReport stretches = lateStretchReport();
+    stretches.lines().forEach(line -> lines.add("  " + line));
+    for (long[] segment : outsideSegments()) {
+      lines.add(
+          "  probes outside windows ["
+              + offset(segment[0])
+              + ", "
+              + offset(segment[1])
+              + "]: "
+              + stretches.probes(segment[0], segment[1])
+              + "; spikes: "
+              + stretches.spikes(segment[0], segment[1]));
+    }
+    List<SlowStatementSampler.Finding> slow = slowStatements.findings();
+    lines.add(
+        "  statements running over "
+            + SlowStatementSampler.SLOW_MS
+            + " ms, or waiting for a lock (first "
+            + Math.min(slow.size(), MAX_SLOW_LINES)
+            + " of "
+            + slow.size()
+            + ")"
+            + slowStatements.refused().map(r -> ", a sampler query was refused: " + r).orElse("")
+            + ":");
+    slow.stream()
+        .limit(MAX_SLOW_LINES)
+        .forEach(
+            f ->
+                lines.add(
+                    String.format(
+                        "    %s %5d ms %s [%s] %s",
+                        offset(f.atMs()),
+                        f.longestMs(),
+                        windows.stream().anyMatch(w -> w.covers(f.atMs(), f.atMs()))
+                            ? "in a window"
+                            : "outside",
+                        f.state(),
+                        f.sql().replaceAll("\\s+", " "))));
     lines.add(
         "  ticker hand-over from "
             + killedTicker
@@ -1051,6 +1163,29 @@ class DeploymentFaultIT {
     String summary = String.join("\n", lines);
     System.out.println(summary);
     Files.writeString(runDir.resolve("summary.txt"), summary + "\n");
+  }
+
+  private LateStretchReport lateStretchReport() {
+    List<LateStretchReport.Start> outside = new ArrayList<>();
+    for (InstanceRow row : instances.values()) {
+      Long start = firstStartMs.get(row.instanceId());
+      if (start != null && windows.stream().noneMatch(w -> w.covers(row.dueAtMs(), start))) {
+        outside.add(
+            new LateStretchReport.Start(
+                row.instanceId(),
+                row.dueAtMs(),
+                firstDispatchedMs.getOrDefault(row.instanceId(), -1L),
+                start));
+      }
+    }
+    return new LateStretchReport(
+        outside,
+        leases.samples(),
+        brokerProbe.samples(),
+        host,
+        slowStatements,
+        namesByPid,
+        this::offset);
   }
 
   /** One line per instance, for a closer look at a run: target/deployment-fault/instances.csv. */

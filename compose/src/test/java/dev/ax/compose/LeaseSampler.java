@@ -34,8 +34,9 @@ final class LeaseSampler implements AutoCloseable {
    * @param holder null when nobody ever held it, or the reading failed
    * @param valid whether {@code holder} held an unexpired lease
    * @param failed whether the database did not answer
+   * @param rttMs how long the borrow and the read took (how the database answered then)
    */
-  record Sample(long atMs, String holder, long epoch, boolean valid, boolean failed) {}
+  record Sample(long atMs, String holder, long epoch, boolean valid, boolean failed, long rttMs) {}
 
   private final HikariDataSource dataSource;
   private final List<Sample> samples = new ArrayList<>();
@@ -66,6 +67,7 @@ final class LeaseSampler implements AutoCloseable {
   private void run() {
     while (!closed) {
       Sample sample;
+      long startNs = System.nanoTime();
       try (Connection connection = dataSource.getConnection();
           Statement statement = connection.createStatement();
           ResultSet rows = statement.executeQuery(QUERY)) {
@@ -76,9 +78,10 @@ final class LeaseSampler implements AutoCloseable {
                 rows.getString(1),
                 rows.getLong(2),
                 rows.getBoolean(4),
-                false);
+                false,
+                elapsedMs(startNs));
       } catch (Exception e) {
-        sample = new Sample(System.currentTimeMillis(), null, -1, false, true);
+        sample = new Sample(System.currentTimeMillis(), null, -1, false, true, elapsedMs(startNs));
       }
       synchronized (this) {
         samples.add(sample);
@@ -89,6 +92,10 @@ final class LeaseSampler implements AutoCloseable {
         return;
       }
     }
+  }
+
+  private static long elapsedMs(long startNs) {
+    return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
   }
 
   synchronized List<Sample> samples() {
