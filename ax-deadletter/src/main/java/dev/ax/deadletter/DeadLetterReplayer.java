@@ -2,6 +2,7 @@ package dev.ax.deadletter;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.DeadLetterStore;
 import dev.ax.common.store.InstanceRow;
@@ -10,7 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Replays a dead letter: the store moves the instance DEAD → DISPATCHED with a fresh retry budget
@@ -59,9 +59,7 @@ public final class DeadLetterReplayer {
             row.traceId(),
             letter.group());
     try {
-      producer
-          .send(new ProducerRecord<>(topics.dueRetry(), row.taskId(), AxJson.write(event)))
-          .get(30, TimeUnit.SECONDS);
+      producer.send(DueRecords.of(topics.dueRetry(), event)).get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
       // Replayed in the database; the reaper emits it once its unclaimed bound passes.
     }

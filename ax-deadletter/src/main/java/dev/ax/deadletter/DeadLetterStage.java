@@ -6,6 +6,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.stage.StageContext;
@@ -15,6 +16,7 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -23,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -59,16 +60,13 @@ public final class DeadLetterStage implements AutoCloseable {
   private final KafkaProducer<String, byte[]> parkingProducer;
 
   private final Counter stored;
-  private final ScheduledExecutorService sweeper =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "ax-deadletter-sweep");
-            t.setDaemon(true);
-            return t;
-          });
+  private final EventDecoder<TaskDeadEvent> deadEvents;
+  private final ScheduledExecutorService sweeper = DaemonThreads.scheduler("ax-deadletter-sweep");
 
   public DeadLetterStage(StageContext context) {
     this.context = context;
+    this.deadEvents =
+        EventDecoder.of(TaskDeadEvent.class, "dead-letter event", "deadletter", context.meters());
     this.letters = new DeadLetterStore(context.dataSource());
     this.tasks = new TaskStore(context.dataSource());
     this.instances = new InstanceStore(context.dataSource());
@@ -128,18 +126,11 @@ public final class DeadLetterStage implements AutoCloseable {
 
   private void handle(ConsumerRecords<String, byte[]> records) {
     for (ConsumerRecord<String, byte[]> record : records) {
-      TaskDeadEvent event;
-      try {
-        event = AxJson.read(record.value(), TaskDeadEvent.class);
-      } catch (RuntimeException e) {
-        log.warn(
-            "Ignoring unreadable dead-letter event at {}-{}@{}: {}",
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            e.getMessage());
+      Optional<TaskDeadEvent> decoded = deadEvents.decode(record);
+      if (decoded.isEmpty()) {
         continue;
       }
+      TaskDeadEvent event = decoded.get();
       store(
           event.instanceId(),
           event.taskId(),

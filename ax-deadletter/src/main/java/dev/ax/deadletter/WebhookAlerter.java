@@ -1,6 +1,7 @@
 package dev.ax.deadletter;
 
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -37,11 +38,7 @@ final class WebhookAlerter implements AutoCloseable {
           0,
           TimeUnit.MILLISECONDS,
           new ArrayBlockingQueue<>(100),
-          r -> {
-            Thread t = new Thread(r, "ax-deadletter-webhook");
-            t.setDaemon(true);
-            return t;
-          });
+          DaemonThreads.named("ax-deadletter-webhook"));
   private final Counter sent;
   private final Counter failed;
   private final Counter suppressed;

@@ -6,9 +6,9 @@ import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
@@ -19,6 +19,7 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -30,6 +31,7 @@ import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
+import dev.ax.spi.TaskExecutor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
@@ -44,7 +46,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -108,7 +109,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final Counter claimed;
   private final Timer claimTime;
   private final Counter conflicts;
-  private final Counter unreadable;
+  private final EventDecoder<TaskDueEvent> dueEvents;
   private final DistributionSummary lateness;
   private final int pollSize;
   private boolean paused;
@@ -139,12 +140,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final LeaseStore leases;
 
   private final ScheduledExecutorService retries =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "ax-dispatcher-due-retry");
-            t.setDaemon(true);
-            return t;
-          });
+      DaemonThreads.scheduler("ax-dispatcher-due-retry");
 
   public DispatcherStage(StageContext context) {
     this(context, defaultRegistry(context));
@@ -205,7 +201,8 @@ public final class DispatcherStage implements AutoCloseable {
             .description("the conditional UPDATE transaction that claims held instances")
             .register(context.meters());
     this.conflicts = context.meters().counter("ax.dispatcher.claim.conflicts");
-    this.unreadable = context.meters().counter("ax.dispatcher.unreadable.events");
+    this.dueEvents =
+        EventDecoder.of(TaskDueEvent.class, "due event", "dispatcher", context.meters());
     this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
     this.handedBack = context.meters().counter("ax.dispatcher.handed.back.events");
     this.shed = context.meters().counter("ax.dispatcher.shed.events");
@@ -359,34 +356,27 @@ public final class DispatcherStage implements AutoCloseable {
     List<TaskDueEvent> events = new ArrayList<>();
     List<Boolean> retried = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
-      try {
-        TaskDueEvent event = AxJson.read(record.value(), TaskDueEvent.class);
-        boolean fromRetry = record.topic().equals(context.topics().dueRetry());
-        if (!fromRetry && event.epoch() > newestEpoch) {
-          if (!leaderHadEpoch(event.epoch())) {
-            unreadable.increment();
-            log.warn(
-                "Ignoring due event at {}-{}@{}: epoch {} is newer than any ticker lease ({})",
-                record.topic(),
-                record.partition(),
-                record.offset(),
-                event.epoch(),
-                leaseEpochRead);
-            continue;
-          }
-          newestEpoch = event.epoch();
-        }
-        events.add(event);
-        retried.add(fromRetry);
-      } catch (RuntimeException e) {
-        unreadable.increment();
-        log.warn(
-            "Ignoring unreadable due event at {}-{}@{}: {}",
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            e.getMessage());
+      Optional<TaskDueEvent> decoded = dueEvents.decode(record);
+      if (decoded.isEmpty()) {
+        continue;
       }
+      TaskDueEvent event = decoded.get();
+      boolean fromRetry = record.topic().equals(context.topics().dueRetry());
+      if (!fromRetry && event.epoch() > newestEpoch) {
+        if (!leaderHadEpoch(event.epoch())) {
+          dueEvents.skipped(
+              record,
+              "epoch "
+                  + event.epoch()
+                  + " is newer than any ticker lease ("
+                  + leaseEpochRead
+                  + ")");
+          continue;
+        }
+        newestEpoch = event.epoch();
+      }
+      events.add(event);
+      retried.add(fromRetry);
     }
     if (events.isEmpty()) {
       return;

@@ -4,6 +4,7 @@ import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -38,12 +39,7 @@ final class TaskSpecs implements AutoCloseable {
 
   private final TaskSpecCache cache;
   private final ExecutorService reader =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "ax-dispatcher-specs");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadExecutor(DaemonThreads.named("ax-dispatcher-specs"));
 
   /**
    * @param maxBytes the most the cached specs weigh ({@code AX_SPEC_CACHE_MAX_BYTES})

@@ -1,8 +1,8 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

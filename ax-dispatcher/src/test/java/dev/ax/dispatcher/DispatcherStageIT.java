@@ -431,7 +431,12 @@ class DispatcherStageIT {
     assertThat(new InstanceStore(runtime.dataSource()).find(forged).orElseThrow().status())
         .as("a forged epoch claims nothing")
         .isEqualTo(InstanceStatus.DISPATCHED);
-    assertThat(context.meters().counter("ax.dispatcher.unreadable.events").count()).isEqualTo(1.0);
+    assertThat(
+            context
+                .meters()
+                .counter("ax.records.unreadable", "stage", "dispatcher", "event", "TaskDueEvent")
+                .count())
+        .isEqualTo(1.0);
     assertThat(context.meters().counter("ax.dispatcher.stale.epoch.events").count()).isZero();
   }
 

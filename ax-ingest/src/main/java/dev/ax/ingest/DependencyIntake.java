@@ -4,7 +4,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.DependencyEntry;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.TaskCommand;
-import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.DependencyGraph;
 import dev.ax.common.model.InstanceIds;
@@ -146,18 +146,12 @@ final class DependencyIntake {
         duplicates++; // this task ran (or runs) in this flow run already
         continue;
       }
-      TaskScheduledEvent event =
-          new TaskScheduledEvent(
-              AxJson.VERSION,
-              instance.taskId(),
-              instance.instanceId(),
-              instance.dueAtMs(),
-              instance.traceId(),
-              seq,
-              TriggerGroups.keyOf(found.get(instance.taskId()).spec().trigger()));
       announcements.add(
-          IngestStage.eventRecord(
-              topics.scheduled(), instance.taskId(), event, instance.traceId()));
+          AnnouncementRecords.of(
+              topics.scheduled(),
+              instance,
+              seq,
+              TriggerGroups.keyOf(found.get(instance.taskId()).spec().trigger())));
     }
     return new Triggered(announcements, rejections, duplicates);
   }

@@ -1,17 +1,15 @@
 package dev.ax.ingest;
 
 import dev.ax.common.config.ConfigKeys;
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.CommandReadResult;
 import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.CommandType;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskCommand;
-import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.RejectedRecords;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
@@ -23,8 +21,8 @@ import dev.ax.common.store.CreateResult;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +31,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -84,12 +81,7 @@ public final class IngestStage implements AutoCloseable {
   private final DependencyIntake dependencies;
   private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "ax-ingest-graph");
-            t.setDaemon(true);
-            return t;
-          });
+      DaemonThreads.scheduler("ax-ingest-graph");
 
   public IngestStage(StageContext context) {
     this.context = context;
@@ -242,18 +234,16 @@ public final class IngestStage implements AutoCloseable {
           "Task {} created, due at {} [traceId={}]", taskId, task.firstDueAtMs(), task.traceId());
       if (task.firstDueAtMs() - nowMs <= announceHorizon.toMillis()) {
         String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
-        TaskScheduledEvent event =
-            new TaskScheduledEvent(
-                AxJson.VERSION,
-                taskId,
-                instanceId,
-                task.firstDueAtMs(),
-                task.traceId(),
-                result.seqByInstanceId().get(instanceId),
-                TriggerGroups.keyOf(task.spec().trigger()));
         sends.add(
             producer.send(
-                eventRecord(context.topics().scheduled(), taskId, event, task.traceId())));
+                AnnouncementRecords.of(
+                    context.topics().scheduled(),
+                    taskId,
+                    instanceId,
+                    task.firstDueAtMs(),
+                    task.traceId(),
+                    result.seqByInstanceId().get(instanceId),
+                    TriggerGroups.keyOf(task.spec().trigger()))));
       }
     }
     for (ProducerRecord<String, byte[]> entry : dependencies.graphEntries(createdDependencyTasks)) {
@@ -320,13 +310,6 @@ public final class IngestStage implements AutoCloseable {
         record.key() == null ? null : Echo.of(record.key()),
         reason);
     return rejections.send(record, reason);
-  }
-
-  static ProducerRecord<String, byte[]> eventRecord(
-      String topic, String key, Object event, String traceId) {
-    ProducerRecord<String, byte[]> out = new ProducerRecord<>(topic, key, AxJson.write(event));
-    out.headers().add(RejectHeaders.TRACE_ID, traceId.getBytes(StandardCharsets.UTF_8));
-    return out;
   }
 
   /**

@@ -1,10 +1,10 @@
 package dev.ax.retry;
 
 import dev.ax.common.config.ConfigKeys;
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.DueRecords;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
@@ -12,6 +12,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.SwitchStore;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
@@ -23,10 +24,10 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -87,16 +88,11 @@ public final class RetryStage implements AutoCloseable {
    */
   private volatile boolean retriesWaiting;
 
-  private final ScheduledExecutorService scheduler =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "ax-retry-sched");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("ax-retry-sched");
   private final Thread fireThread;
   private final Switches switches;
   private final Counter dispatched;
+  private final EventDecoder<TaskRetryEvent> retryEvents;
   private final AtomicLong heldBack = new AtomicLong();
   private final int ratePerSecond;
   private final int maxInFlight;
@@ -105,6 +101,8 @@ public final class RetryStage implements AutoCloseable {
 
   public RetryStage(StageContext context) {
     this.context = context;
+    this.retryEvents =
+        EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters());
     this.instances = new InstanceStore(context.dataSource());
     this.horizon = context.config().get(ConfigKeys.RETRY_HORIZON);
     this.rescan = context.config().get(ConfigKeys.RETRY_RESCAN);
@@ -175,18 +173,11 @@ public final class RetryStage implements AutoCloseable {
   private void take(ConsumerRecords<String, byte[]> records) {
     long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     for (ConsumerRecord<String, byte[]> record : records) {
-      TaskRetryEvent event;
-      try {
-        event = AxJson.read(record.value(), TaskRetryEvent.class);
-      } catch (RuntimeException e) {
-        log.warn(
-            "Ignoring unreadable retry event at {}-{}@{}: {}",
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            e.getMessage());
+      Optional<TaskRetryEvent> decoded = retryEvents.decode(record);
+      if (decoded.isEmpty()) {
         continue;
       }
+      TaskRetryEvent event = decoded.get();
       if (event.retryAtMs() < untilMs) {
         handoff.offer(new Pending(event.seq(), event.retryAtMs())); // full: the scan has it
       }

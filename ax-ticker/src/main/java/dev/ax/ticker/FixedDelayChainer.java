@@ -1,8 +1,8 @@
 package dev.ax.ticker;
 
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.contract.TaskScheduledEvent;
+import dev.ax.common.kafka.AnnouncementRecords;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
@@ -21,11 +21,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
@@ -49,6 +49,7 @@ final class FixedDelayChainer {
   private final KafkaProducer<String, byte[]> producer;
   private final String scheduledTopic;
   private final String actor;
+  private final EventDecoder<TaskCompletedEvent> completions;
   private final Clock clock;
 
   FixedDelayChainer(
@@ -57,8 +58,10 @@ final class FixedDelayChainer {
       KafkaProducer<String, byte[]> producer,
       String scheduledTopic,
       String actor,
-      Clock clock) {
+      Clock clock,
+      EventDecoder<TaskCompletedEvent> completions) {
     this.clock = clock;
+    this.completions = completions;
     this.tasks = tasks;
     this.instances = instances;
     this.producer = producer;
@@ -82,23 +85,19 @@ final class FixedDelayChainer {
       if (!mayBeFixedDelay(record)) {
         continue;
       }
-      try {
-        TaskCompletedEvent event = AxJson.read(record.value(), TaskCompletedEvent.class);
-        if (event.instanceStatus() == InstanceStatus.RETRYING) {
-          continue; // the run is not over: the next firing counts from its last attempt
-        }
-        if (event.triggerType() != null && event.triggerType() != TriggerType.FIXED_DELAY) {
-          continue; // not a chain: no need to look the task up
-        }
-        latestByTask.merge(
-            event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);
-      } catch (RuntimeException e) {
-        log.warn(
-            "Ignoring unreadable completion event at {}-{}@{}",
-            record.topic(),
-            record.partition(),
-            record.offset());
+      Optional<TaskCompletedEvent> decoded = completions.decode(record);
+      if (decoded.isEmpty()) {
+        continue;
       }
+      TaskCompletedEvent event = decoded.get();
+      if (event.instanceStatus() == InstanceStatus.RETRYING) {
+        continue; // the run is not over: the next firing counts from its last attempt
+      }
+      if (event.triggerType() != null && event.triggerType() != TriggerType.FIXED_DELAY) {
+        continue; // not a chain: no need to look the task up
+      }
+      latestByTask.merge(
+          event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);
     }
     if (latestByTask.isEmpty()) {
       return;
@@ -144,18 +143,11 @@ final class FixedDelayChainer {
       if (seq == null) {
         continue;
       }
-      TaskScheduledEvent event =
-          new TaskScheduledEvent(
-              AxJson.VERSION,
-              instance.taskId(),
-              instance.instanceId(),
-              instance.dueAtMs(),
-              instance.traceId(),
-              seq,
-              groups.get(instance.instanceId()));
+      // The same record as ingest's, trace header included.
       sends.add(
           producer.send(
-              new ProducerRecord<>(scheduledTopic, instance.taskId(), AxJson.write(event))));
+              AnnouncementRecords.of(
+                  scheduledTopic, instance, seq, groups.get(instance.instanceId()))));
     }
     for (Future<RecordMetadata> send : sends) {
       send.get();

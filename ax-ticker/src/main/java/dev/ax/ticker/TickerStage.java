@@ -2,9 +2,10 @@ package dev.ax.ticker;
 
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.ConfigKeys;
-import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.model.TriggerGroups;
@@ -16,6 +17,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
@@ -24,8 +26,8 @@ import dev.ax.ticker.reaper.Reaper;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -65,6 +67,7 @@ public final class TickerStage implements AutoCloseable {
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
   private final Thread firingThread;
+  private final EventDecoder<TaskScheduledEvent> announcements;
   private final Duration loadInterval;
   private final Duration reaperInterval;
   private final Duration horizon;
@@ -72,6 +75,8 @@ public final class TickerStage implements AutoCloseable {
 
   public TickerStage(StageContext context) {
     this.context = context;
+    this.announcements =
+        EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
     AxConfig config = context.config();
     InstanceStore instances = new InstanceStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
@@ -147,7 +152,9 @@ public final class TickerStage implements AutoCloseable {
             producer,
             context.topics().scheduled(),
             context.nodeId(),
-            context.clock());
+            context.clock(),
+            EventDecoder.of(
+                TaskCompletedEvent.class, "completion event", "ticker", context.meters()));
     this.chainConsumer =
         new ConsumerLoop(
             "ax-ticker-chain",
@@ -163,13 +170,7 @@ public final class TickerStage implements AutoCloseable {
             // SCHEDULED instance per chain): no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,
             parking);
-    this.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "ax-ticker-sched");
-              t.setDaemon(true);
-              return t;
-            });
+    this.scheduler = DaemonThreads.scheduler("ax-ticker-sched");
     this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
   }
 
@@ -206,29 +207,22 @@ public final class TickerStage implements AutoCloseable {
     long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     Set<String> taskIds = new HashSet<>();
     for (ConsumerRecord<String, byte[]> record : records) {
-      TaskScheduledEvent event;
-      try {
-        event = AxJson.read(record.value(), TaskScheduledEvent.class);
-      } catch (RuntimeException e) {
-        log.warn(
-            "Ignoring unreadable announcement at {}-{}@{}: {}",
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            e.getMessage());
+      Optional<TaskScheduledEvent> decoded = announcements.decode(record);
+      if (decoded.isEmpty()) {
         continue;
       }
+      TaskScheduledEvent event = decoded.get();
       if (event.triggerGroup() != null
           && event.triggerGroup().length() > TriggerGroups.MAX_KEY_LENGTH) {
         // No ingest writes such a key (TriggerGroups hashes long ones): not AX's, and the wheel
         // keeps every key it sees, so it must not take this one.
-        log.warn(
-            "Ignoring announcement at {}-{}@{}: trigger group of {} characters (at most {})",
-            record.topic(),
-            record.partition(),
-            record.offset(),
-            event.triggerGroup().length(),
-            TriggerGroups.MAX_KEY_LENGTH);
+        announcements.skipped(
+            record,
+            "trigger group of "
+                + event.triggerGroup().length()
+                + " characters (at most "
+                + TriggerGroups.MAX_KEY_LENGTH
+                + ")");
         continue;
       }
       if (event.dueAtMs() < untilMs) {

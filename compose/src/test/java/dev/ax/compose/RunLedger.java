@@ -1,8 +1,8 @@
 package dev.ax.compose;
 
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,7 +23,7 @@ public final class RunLedger implements TaskExecutor {
   @Override
   public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
     RUNS.merge(context.instanceId() + ":" + context.attempt(), 1, Integer::sum);
-    long workMs = Long.parseLong(context.task().params().getOrDefault("workMs", "0"));
+    long workMs = Long.parseLong(context.params().getOrDefault("workMs", "0"));
     if (workMs > 0) {
       Thread.sleep(workMs);
     }

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * The record of a due event, as the ticker and the retry stage send it: key = task id, the event as
- * JSON, the trace id in a header. Stateless.
+ * The record of a due event, as the ticker, the retry stage and a dead-letter replay send it: key =
+ * task id, the event as JSON, the trace id in a header. Stateless.
  */
 public final class DueRecords {
 
@@ -36,11 +36,18 @@ public final class DueRecords {
             instance.seq(),
             instance.taskVersion(),
             instance.flowRunId());
+    return of(topic, event);
+  }
+
+  /** The record of {@code event}: key = its task id, the trace id (if any) in a header. */
+  public static ProducerRecord<String, byte[]> of(String topic, TaskDueEvent event) {
     ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topic, instance.taskId(), AxJson.write(event));
-    record
-        .headers()
-        .add(RejectHeaders.TRACE_ID, instance.traceId().getBytes(StandardCharsets.UTF_8));
+        new ProducerRecord<>(topic, event.taskId(), AxJson.write(event));
+    if (event.traceId() != null) {
+      record
+          .headers()
+          .add(RejectHeaders.TRACE_ID, event.traceId().getBytes(StandardCharsets.UTF_8));
+    }
     return record;
   }
 }

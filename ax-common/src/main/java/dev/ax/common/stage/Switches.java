@@ -1,10 +1,10 @@
 package dev.ax.common.stage;
 
 import dev.ax.common.store.SwitchStore;
+import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -34,13 +34,7 @@ public final class Switches implements AutoCloseable {
     this.store = store;
     this.poll = poll;
     this.stage = stage;
-    this.reader =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, stage + "-switches");
-              t.setDaemon(true);
-              return t;
-            });
+    this.reader = DaemonThreads.scheduler(stage + "-switches");
   }
 
   /** Reads once now (so a stage starts with the switches as they are), then every poll. */

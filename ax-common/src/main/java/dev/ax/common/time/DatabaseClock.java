@@ -1,11 +1,11 @@
 package dev.ax.common.time;
 
+import dev.ax.common.thread.DaemonThreads;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,13 +109,7 @@ public final class DatabaseClock implements Clock, AutoCloseable {
       throw new IllegalArgumentException("reanchorInterval must be positive: " + reanchorInterval);
     }
     DatabaseClock clock = new DatabaseClock(sqlTime(dataSource), System::nanoTime, skewThreshold);
-    clock.reanchorer =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "ax-database-clock");
-              thread.setDaemon(true);
-              return thread;
-            });
+    clock.reanchorer = DaemonThreads.scheduler("ax-database-clock");
     long intervalMs = reanchorInterval.toMillis();
     clock.reanchorer.scheduleWithFixedDelay(
         clock::reanchorQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);

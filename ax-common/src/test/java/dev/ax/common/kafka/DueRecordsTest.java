@@ -46,6 +46,25 @@ class DueRecordsTest {
     assertThat(event.flowRunId()).isNull();
   }
 
+  @Test
+  void everyDueRecordIsKeyedByTaskAndCarriesTheTraceHeader() {
+    DueInstance row = new DueInstance("t@1000", "t", 1000, "trace-t", 42, 1);
+    TaskDueEvent replayed =
+        new TaskDueEvent(AxJson.VERSION, "t", "t@1000", 1000, 0, 1001, "trace-t", "g");
+
+    for (var record :
+        java.util.List.of(
+            DueRecords.of("ax.task.due", row, 0, 1001, "g"),
+            DueRecords.of("ax.task.due.retry", replayed))) {
+      assertThat(record.key()).isEqualTo("t");
+      assertThat(
+              new String(
+                  record.headers().lastHeader(RejectHeaders.TRACE_ID).value(),
+                  StandardCharsets.UTF_8))
+          .isEqualTo("trace-t");
+    }
+  }
+
   private static DueInstance rowOf(TaskDueEvent event) {
     return new DueInstance(
         event.instanceId(),

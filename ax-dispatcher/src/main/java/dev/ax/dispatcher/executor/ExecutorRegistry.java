@@ -1,7 +1,7 @@
 package dev.ax.dispatcher.executor;
 
 import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.spi.TaskExecutor;
+import dev.ax.spi.TaskExecutor;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

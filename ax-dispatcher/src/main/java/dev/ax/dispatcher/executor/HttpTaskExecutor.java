@@ -1,11 +1,11 @@
 package dev.ax.dispatcher.executor;
 
 import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -63,7 +63,7 @@ public final class HttpTaskExecutor implements TaskExecutor {
   @Override
   public ExecutionResult execute(ExecutionContext context)
       throws InterruptedException, HttpTimeoutException {
-    ExecutorSpec spec = context.task().executor();
+    ExecutorSpec spec = AttemptContext.of(context).task().executor();
     String host = spec.url().getHost();
     if (!allowList.allows(host)) {
       return ExecutionResult.permanentFailure(

@@ -1,8 +1,8 @@
 package dev.ax.dispatcher.executor;
 
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 
 /** In-process handler {@code noop}: succeeds at once. For load tests and smoke tests. */
 public final class NoopExecutor implements TaskExecutor {

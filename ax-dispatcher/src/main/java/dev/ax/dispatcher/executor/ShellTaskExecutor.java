@@ -1,9 +1,6 @@
 package dev.ax.dispatcher.executor;
 
 import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.shell.Admission;
@@ -13,6 +10,9 @@ import dev.ax.dispatcher.executor.shell.ProcessTree;
 import dev.ax.dispatcher.executor.shell.ScriptDirectory;
 import dev.ax.dispatcher.executor.shell.ScriptEnvironment;
 import dev.ax.dispatcher.executor.shell.ScriptRun;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -218,7 +218,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
 
     Process process = builder.start();
     long pid = process.pid();
-    String script = context.task().executor().script();
+    String script = AttemptContext.of(context).task().executor().script();
     log.debug(
         "{} attempt {}: script {} started as pid {}",
         context.instanceId(),
@@ -267,7 +267,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
 
   /** The process to start, or why the task may not run. Starts nothing. */
   private Admission<ProcessBuilder> prepare(ExecutionContext context) throws IOException {
-    ExecutorSpec spec = context.task().executor();
+    ExecutorSpec spec = AttemptContext.of(context).task().executor();
     Admission<ScriptDirectory.Script> script = directory.resolve(spec.script());
     if (script instanceof Admission.Refused<ScriptDirectory.Script> refused) {
       return refused.retyped();
@@ -316,7 +316,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
           context.attempt(),
           why,
           kill.survivors(),
-          context.task().executor().script(),
+          AttemptContext.of(context).task().executor().script(),
           process.pid());
     } else {
       log.debug(
@@ -324,7 +324,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
           context.instanceId(),
           context.attempt(),
           why,
-          context.task().executor().script(),
+          AttemptContext.of(context).task().executor().script(),
           process.pid(),
           kill.terminated(),
           kill.forced());
@@ -367,7 +367,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
               + " not waiting for it",
           context.instanceId(),
           context.attempt(),
-          context.task().executor().script());
+          AttemptContext.of(context).task().executor().script());
     }
   }
 

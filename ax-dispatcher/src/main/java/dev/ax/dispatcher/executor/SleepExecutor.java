@@ -1,8 +1,8 @@
 package dev.ax.dispatcher.executor;
 
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 
 /**
  * In-process handler {@code sleep}: sleeps {@code params.sleepMs} (default 1000), then succeeds;
@@ -17,11 +17,10 @@ public final class SleepExecutor implements TaskExecutor {
 
   @Override
   public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
-    long sleepMs = Long.parseLong(context.task().params().getOrDefault("sleepMs", "1000"));
+    long sleepMs = Long.parseLong(context.params().getOrDefault("sleepMs", "1000"));
     Thread.sleep(sleepMs);
-    if (Boolean.parseBoolean(context.task().params().getOrDefault("fail", "false"))) {
-      return ExecutionResult.failure(
-          context.task().params().getOrDefault("message", "failed as asked"));
+    if (Boolean.parseBoolean(context.params().getOrDefault("fail", "false"))) {
+      return ExecutionResult.failure(context.params().getOrDefault("message", "failed as asked"));
     }
     return ExecutionResult.ok();
   }

@@ -1,14 +1,15 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.dispatcher.executor.AttemptContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +101,6 @@ public final class AttemptRunner implements AutoCloseable {
     this.clock = clock;
     this.sink = sink;
     this.capacity = threads + queueCapacity;
-    AtomicInteger counter = new AtomicInteger();
     this.workers =
         new ThreadPoolExecutor(
             threads,
@@ -108,11 +108,7 @@ public final class AttemptRunner implements AutoCloseable {
             SaturatingMillis.toMillis(idleKeepAlive),
             TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(queueCapacity),
-            r -> {
-              Thread t = new Thread(r, "ax-worker-" + counter.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+            DaemonThreads.numbered("ax-worker"));
     // Idle groups cost no threads: a pool grows to its size under load and shrinks to none.
     this.workers.allowCoreThreadTimeOut(true);
     this.watchdog = watchdog;
@@ -122,13 +118,7 @@ public final class AttemptRunner implements AutoCloseable {
   /** One timer thread for attempts' deadlines. */
   static ScheduledExecutorService newWatchdog() {
     ScheduledThreadPoolExecutor timers =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread t = new Thread(r, "ax-dispatcher-watchdog");
-              t.setDaemon(true);
-              return t;
-            });
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("ax-dispatcher-watchdog"));
     // A finished attempt cancels its timer: drop it at once rather than keep it (and the task
     // it references) until its deadline.
     timers.setRemoveOnCancelPolicy(true);
@@ -156,8 +146,8 @@ public final class AttemptRunner implements AutoCloseable {
     // Saturating: a stored timeout of centuries is a deadline at the far-future bound, not a
     // DateTimeException that would leave the claimed attempt unstarted.
     Instant deadline = Instant.ofEpochMilli(SaturatingMillis.atMs(clock.millis(), timeout));
-    ExecutionContext context =
-        new ExecutionContext(
+    AttemptContext context =
+        new AttemptContext(
             task.spec(),
             claimed.instanceId(),
             claimed.attempt(),
@@ -198,7 +188,7 @@ public final class AttemptRunner implements AutoCloseable {
       ClaimedInstance claimed,
       StoredTask task,
       TaskExecutor executor,
-      ExecutionContext context,
+      AttemptContext context,
       AtomicBoolean settled,
       AtomicReference<Long> startedAtMs,
       AtomicReference<ScheduledFuture<?>> timer,
@@ -248,7 +238,7 @@ public final class AttemptRunner implements AutoCloseable {
       ClaimedInstance claimed,
       StoredTask task,
       TaskExecutor executor,
-      ExecutionContext context,
+      AttemptContext context,
       AtomicBoolean settled,
       AtomicReference<Long> startedAtMs,
       AtomicReference<ScheduledFuture<?>> timer,
@@ -330,7 +320,7 @@ public final class AttemptRunner implements AutoCloseable {
       Ending ending,
       long startMs,
       TaskExecutor executor,
-      ExecutionContext context,
+      AttemptContext context,
       ExecutionResult result) {
     inFlight.decrementAndGet();
     running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));

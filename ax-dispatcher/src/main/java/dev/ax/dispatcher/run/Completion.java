@@ -2,10 +2,10 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
-import dev.ax.common.spi.TaskExecutor;
 import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.executor.AttemptContext;
+import dev.ax.spi.ExecutionResult;
+import dev.ax.spi.TaskExecutor;
 
 /**
  * How one claimed attempt ended, waiting to be recorded.
@@ -25,7 +25,7 @@ public record Completion(
     long startedAtMs,
     long finishedAtMs,
     TaskExecutor executor,
-    ExecutionContext context,
+    AttemptContext context,
     ExecutionResult result,
     RetryPolicy retryPolicy,
     String stackTrace) {}

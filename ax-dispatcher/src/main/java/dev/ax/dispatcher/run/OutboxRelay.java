@@ -3,6 +3,7 @@ package dev.ax.dispatcher.run;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,8 +71,7 @@ public final class OutboxRelay implements AutoCloseable {
             .description(
                 "events sent again from the outbox, not confirmed in time after their outcome")
             .register(meters);
-    this.thread = new Thread(this::run, "ax-dispatcher-outbox");
-    this.thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("ax-dispatcher-outbox", this::run);
   }
 
   public OutboxRelay start() {

@@ -2,6 +2,7 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.DependencyEntry;
+import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +65,7 @@ public final class UpstreamTasks implements AutoCloseable {
     props.put(
         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     this.consumer = new KafkaConsumer<>(props);
-    this.reader = new Thread(this::run, clientId);
-    this.reader.setDaemon(true);
+    this.reader = DaemonThreads.thread(clientId, this::run);
   }
 
   public synchronized UpstreamTasks start() {

@@ -9,8 +9,8 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -97,7 +97,7 @@ class HttpTaskExecutorTest {
             timeout,
             RetryPolicy.DEFAULT,
             Map.of());
-    return new ExecutionContext(
+    return new AttemptContext(
         task, "task-1@1000", 2, Instant.ofEpochMilli(1000), "trace-1", Instant.now().plus(timeout));
   }
 

@@ -12,11 +12,11 @@ import dev.ax.common.model.ExecutorType;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.spi.ExecutionContext;
-import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.shell.Admission;
 import dev.ax.dispatcher.executor.shell.ScriptRun;
+import dev.ax.spi.ExecutionContext;
+import dev.ax.spi.ExecutionResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,7 +88,7 @@ class ShellTaskExecutorTest {
             timeout,
             RetryPolicy.DEFAULT,
             params);
-    return new ExecutionContext(
+    return new AttemptContext(
         task, "task-1@1000", 2, Instant.ofEpochMilli(1000), "trace-1", Instant.now().plus(timeout));
   }
 

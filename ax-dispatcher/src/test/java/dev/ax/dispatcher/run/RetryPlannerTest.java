@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.spi.ExecutionResult;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.spi.ExecutionResult;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;

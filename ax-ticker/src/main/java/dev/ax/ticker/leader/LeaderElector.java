@@ -4,6 +4,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.LeaseStore.Lease;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -66,8 +67,7 @@ public final class LeaderElector implements AutoCloseable {
     this.leaseDuration = leaseDuration;
     this.heartbeat = heartbeat;
     this.nanoTime = nanoTime;
-    this.thread = new Thread(this::run, "ax-ticker-lease");
-    this.thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("ax-ticker-lease", this::run);
   }
 
   public LeaderElector start() {

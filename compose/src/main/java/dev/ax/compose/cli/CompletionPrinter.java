@@ -2,6 +2,7 @@ package dev.ax.compose.cli;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.compose.kafka.TopicTail;
 import dev.ax.compose.text.EventLines;
 import java.io.PrintWriter;
@@ -33,8 +34,7 @@ final class CompletionPrinter implements AutoCloseable {
   private CompletionPrinter(TopicTail tail, PrintWriter out) {
     this.tail = tail;
     this.out = out;
-    this.thread = new Thread(this::run, "ax-up-completions");
-    this.thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("ax-up-completions", this::run);
   }
 
   /** Starts printing what arrives on {@code completedTopic} from now on. */

@@ -1,5 +1,6 @@
 package dev.ax.dispatcher.executor.shell;
 
+import dev.ax.common.thread.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -43,8 +44,7 @@ public final class OutputDrain {
   /** Starts a daemon thread named {@code threadName} that reads {@code stream} to its end. */
   public static OutputDrain start(InputStream stream, Keep keep, int maxBytes, String threadName) {
     OutputDrain drain = new OutputDrain(stream, new OutputCapture(keep, maxBytes));
-    Thread thread = new Thread(drain::drain, threadName);
-    thread.setDaemon(true);
+    Thread thread = DaemonThreads.thread(threadName, drain::drain);
     thread.start();
     return drain;
   }

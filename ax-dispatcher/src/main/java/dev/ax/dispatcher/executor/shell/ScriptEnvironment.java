@@ -1,6 +1,6 @@
 package dev.ax.dispatcher.executor.shell;
 
-import dev.ax.common.spi.ExecutionContext;
+import dev.ax.spi.ExecutionContext;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +49,7 @@ public final class ScriptEnvironment {
     Map<String, String> env = new TreeMap<>();
     env.put("PATH", PATH);
     env.put("LANG", LANG);
-    env.put("AX_TASK_ID", context.task().taskId());
+    env.put("AX_TASK_ID", context.taskId());
     env.put("AX_INSTANCE_ID", context.instanceId());
     env.put("AX_ATTEMPT", Integer.toString(context.attempt()));
     if (context.traceId() != null) {
@@ -64,7 +64,7 @@ public final class ScriptEnvironment {
     }
     Map<String, String> paramOf = new HashMap<>();
     // Sorted, so that a refusal names the same two params every time.
-    for (Map.Entry<String, String> param : new TreeMap<>(context.task().params()).entrySet()) {
+    for (Map.Entry<String, String> param : new TreeMap<>(context.params()).entrySet()) {
       String name = param.getKey();
       if (name.indexOf('\0') >= 0 || param.getValue().indexOf('\0') >= 0) {
         return Admission.refused(

@@ -1,10 +1,10 @@
-package dev.ax.common.spi;
+package dev.ax.spi;
 
 /**
  * Runs one attempt of one instance. AX's built-in executors implement it, and so can users: an
  * in-process executor is a class implementing this interface, listed in {@code
- * META-INF/services/dev.ax.common.spi.TaskExecutor} of any jar on the dispatcher's class path, and
- * named by {@code executor.handler} in the task.
+ * META-INF/services/dev.ax.spi.TaskExecutor} of any jar on the dispatcher's class path, and named
+ * by {@code executor.handler} in the task.
  *
  * <p>Implementations are called from many worker threads at once and must be thread-safe. They
  * should return a failed {@link ExecutionResult} for failures they understand and respond to

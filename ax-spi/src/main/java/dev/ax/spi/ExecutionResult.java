@@ -1,4 +1,4 @@
-package dev.ax.common.spi;
+package dev.ax.spi;
 
 /**
  * How an attempt ended, as the executor saw it.

@@ -1,0 +1,41 @@
+package dev.ax.common.thread;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The one way AX makes its threads: daemon threads (a stage's shutdown hook decides when the JVM
+ * ends, not a forgotten thread) with a name that says what they do, so a thread dump or a log line
+ * tells an operator which part of which stage it is.
+ *
+ * <p>Stateless apart from the counters of {@link #numbered}; thread-safe.
+ */
+public final class DaemonThreads {
+
+  private DaemonThreads() {}
+
+  /** An unstarted daemon thread named {@code name} that runs {@code body}. */
+  public static Thread thread(String name, Runnable body) {
+    Thread thread = new Thread(body, name);
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /** A factory whose every thread is named {@code name}: for executors of one thread. */
+  public static ThreadFactory named(String name) {
+    return body -> thread(name, body);
+  }
+
+  /** A factory naming its threads {@code prefix-1}, {@code prefix-2}, …: for pools. */
+  public static ThreadFactory numbered(String prefix) {
+    AtomicInteger counter = new AtomicInteger();
+    return body -> thread(prefix + "-" + counter.incrementAndGet(), body);
+  }
+
+  /** A scheduled executor of one daemon thread named {@code name}. */
+  public static ScheduledExecutorService scheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(named(name));
+  }
+}

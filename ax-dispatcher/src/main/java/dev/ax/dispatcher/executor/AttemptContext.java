@@ -1,0 +1,47 @@
+package dev.ax.dispatcher.executor;
+
+import dev.ax.common.model.TaskSpec;
+import dev.ax.spi.ExecutionContext;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The dispatcher's {@link ExecutionContext}: the SPI's view of one attempt plus the whole task
+ * spec, which the built-in executors read their settings from (the HTTP request, the script).
+ *
+ * @param deadline when the attempt times out
+ */
+public record AttemptContext(
+    TaskSpec task, String instanceId, int attempt, Instant dueAt, String traceId, Instant deadline)
+    implements ExecutionContext {
+
+  @Override
+  public String taskId() {
+    return task.taskId();
+  }
+
+  @Override
+  public String group() {
+    return task.group();
+  }
+
+  @Override
+  public Map<String, String> params() {
+    return task.params();
+  }
+
+  /**
+   * The attempt {@code context} is, for a built-in executor.
+   *
+   * @throws IllegalArgumentException if the dispatcher did not make it (a built-in executor called
+   *     from elsewhere: a bug)
+   */
+  public static AttemptContext of(ExecutionContext context) {
+    if (context instanceof AttemptContext attempt) {
+      return attempt;
+    }
+    throw new IllegalArgumentException(
+        "a built-in executor runs only the dispatcher's attempts, not a "
+            + (context == null ? "null context" : context.getClass().getName()));
+  }
+}

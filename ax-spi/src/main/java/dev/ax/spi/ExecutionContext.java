@@ -1,0 +1,47 @@
+package dev.ax.spi;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What an executor gets for one attempt: which task, its parameters, and this instance and attempt.
+ * AX passes its own implementation; an executor only reads it.
+ */
+public interface ExecutionContext {
+
+  /** The task's id, as its creator gave it. */
+  String taskId();
+
+  /** The task's group (its bulkhead in the dispatcher). */
+  String group();
+
+  /** The task's parameters (the {@code params} of its spec); never null, unmodifiable. */
+  Map<String, String> params();
+
+  /** The instance this attempt runs: {@code taskId@dueAtMs} or similar, unique per firing. */
+  String instanceId();
+
+  /** This attempt's number, from 1; a retry or a run after a crash counts up. */
+  int attempt();
+
+  /** When the instance was due. */
+  Instant dueAt();
+
+  /** The trace id the task's runs carry, for correlating logs; may be null. */
+  String traceId();
+
+  /**
+   * When the attempt times out; an executor that can pass a deadline on (an HTTP timeout) should.
+   */
+  Instant deadline();
+
+  /**
+   * The key for side effects AX cannot see, e.g. a payment: the instance id, the same on every
+   * attempt, crash re-run, retry and replay of this instance, so a receiver that has done the work
+   * once can tell. {@link #attempt()} travels separately ({@code X-AX-Attempt}, {@code
+   * AX_ATTEMPT}).
+   */
+  default String idempotencyKey() {
+    return instanceId();
+  }
+}
