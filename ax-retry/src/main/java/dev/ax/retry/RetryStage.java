@@ -9,7 +9,6 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.thread.DaemonThreads;
@@ -73,7 +72,7 @@ public final class RetryStage implements AutoCloseable {
   private record Pending(long seq, long atMs) {}
 
   private final StageContext context;
-  private final InstanceStore instances;
+  private final RetryStore retries;
   private final KafkaProducer<String, byte[]> producer;
   private final ConsumerLoop loop;
   private final Duration horizon;
@@ -103,7 +102,7 @@ public final class RetryStage implements AutoCloseable {
     this.context = context;
     this.retryEvents =
         EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters());
-    this.instances = new InstanceStore(context.dataSource());
+    this.retries = new RetryStore(context.dataSource());
     this.horizon = context.config().get(ConfigKeys.RETRY_HORIZON);
     this.rescan = context.config().get(ConfigKeys.RETRY_RESCAN);
     this.ratePerSecond = context.config().get(ConfigKeys.RETRY_RATE);
@@ -193,7 +192,7 @@ public final class RetryStage implements AutoCloseable {
       }
       long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
       int offered = 0;
-      for (InstanceStore.PendingRetry retry : instances.findPendingRetries(untilMs, MAX_PENDING)) {
+      for (RetryStore.PendingRetry retry : retries.findPendingRetries(untilMs, MAX_PENDING)) {
         if (ownedPartitions.contains(partitionOf(retry.taskId(), partitions))
             && handoff.offer(new Pending(retry.seq(), retry.nextAttemptAtMs()))) {
           offered++;
@@ -215,7 +214,7 @@ public final class RetryStage implements AutoCloseable {
       return; // nothing to bound: the count would be read for nobody (and stays as last read)
     }
     try {
-      inFlight.set(instances.countRetriesInFlight());
+      inFlight.set(retries.countRetriesInFlight());
     } catch (RuntimeException e) {
       log.warn("Could not count retries in flight: {}", e.toString());
     }
@@ -277,7 +276,7 @@ public final class RetryStage implements AutoCloseable {
     }
     List<DueInstance> moved;
     try {
-      moved = instances.dispatchRetries(batch, context.nodeId(), nowMs);
+      moved = retries.dispatchRetries(batch, context.nodeId(), nowMs);
     } catch (StoreException e) {
       log.warn(
           "Could not dispatch {} retr(ies), retrying in 1 s: {}", batch.size(), e.getMessage());

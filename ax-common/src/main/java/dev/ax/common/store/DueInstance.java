@@ -1,5 +1,8 @@
 package dev.ax.common.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 /**
  * An instance waiting to fire, or fired and waiting for its claim: only what the ticker and a claim
  * need, never the task details. Besides the wheel's key and the due time it carries the row's
@@ -23,6 +26,25 @@ public record DueInstance(
     int attempt,
     int retryBase,
     String flowRunId) {
+
+  /** The {@code ax_instance} columns {@link #read} reads, in its order. */
+  public static final String COLUMNS =
+      "instance_id, task_id, due_at_ms, trace_id, seq, task_version, attempt, retry_base,"
+          + " flow_run_id";
+
+  /** The instance in the current row of {@code rs}, selected as {@link #COLUMNS}. */
+  public static DueInstance read(ResultSet rs) throws SQLException {
+    return new DueInstance(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getLong(3),
+        rs.getString(4),
+        rs.getLong(5),
+        rs.getInt(6),
+        rs.getInt(7),
+        rs.getInt(8),
+        rs.getString(9));
+  }
 
   /** A first-attempt instance of no flow run: attempt and retry base 0. */
   public DueInstance(

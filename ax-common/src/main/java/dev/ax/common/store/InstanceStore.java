@@ -58,7 +58,7 @@ public final class InstanceStore {
           try (PreparedStatement select =
               connection.prepareStatement(
                   "SELECT "
-                      + DUE_COLUMNS
+                      + DueInstance.COLUMNS
                       + " FROM ax_instance WHERE status = ? AND due_at_ms < ? ORDER BY due_at_ms"
                       + " LIMIT ?")) {
             select.setString(1, SCHEDULED.name());
@@ -67,7 +67,7 @@ public final class InstanceStore {
             List<DueInstance> due = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
               while (rs.next()) {
-                due.add(toDue(rs));
+                due.add(DueInstance.read(rs));
               }
             }
             return due;
@@ -83,23 +83,17 @@ public final class InstanceStore {
    */
   public List<DueInstance> markDispatched(
       Collection<String> instanceIds, LeaseFence fence, long nowMs) {
-    return moveBatch(
-        "instance_id", new ArrayList<>(instanceIds), dispatchMove(fence, nowMs), nowMs);
+    return BatchMover.move(
+        dataSource, "instance_id", new ArrayList<>(instanceIds), dispatchMove(fence, nowMs), nowMs);
   }
 
   private static BatchMove<DueInstance> dispatchMove(LeaseFence fence, long nowMs) {
-    return new BatchMove<>(
-        SCHEDULED,
-        DISPATCHED,
-        "epoch = ?, dispatched_at_ms = ?",
-        List.of(fence.epoch(), nowMs),
-        "",
-        List.of(),
-        fence,
-        DUE_COLUMNS,
-        InstanceStore::toDue,
-        fence.holder(),
-        "due");
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(DISPATCHED)
+        .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), "due");
   }
 
   /**
@@ -119,22 +113,21 @@ public final class InstanceStore {
             "status = ? AND lease_until_ms < ? AND taken_back < ?",
             List.of(RUNNING.name(), nowMs, maxTakebacks),
             limit);
-    return moveBatch(
+    return BatchMover.move(
+        dataSource,
         "instance_id",
         ids,
-        new BatchMove<>(
-            RUNNING,
-            DISPATCHED,
-            "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?,"
-                + " taken_back = taken_back + 1",
-            List.of(fence.epoch(), nowMs),
-            " AND lease_until_ms < ? AND taken_back < ?",
-            List.of(nowMs, maxTakebacks),
-            fence,
-            DUE_COLUMNS,
-            InstanceStore::toDue,
-            fence.holder(),
-            "run lease expired: taken back for the next attempt"),
+        BatchMove.from(RUNNING)
+            .<DueInstance>to(DISPATCHED)
+            .set(
+                "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?,"
+                    + " taken_back = taken_back + 1",
+                fence.epoch(),
+                nowMs)
+            .where("lease_until_ms < ? AND taken_back < ?", nowMs, maxTakebacks)
+            .fencedBy(fence)
+            .readBack(DueInstance.COLUMNS, DueInstance::read)
+            .audit(fence.holder(), "run lease expired: taken back for the next attempt"),
         nowMs);
   }
 
@@ -334,105 +327,18 @@ public final class InstanceStore {
             "status = ? AND " + column + " < ?",
             List.of(DISPATCHED.name(), below),
             limit);
-    return moveBatch(
+    return BatchMover.move(
+        dataSource,
         "instance_id",
         ids,
-        new BatchMove<>(
-            DISPATCHED,
-            DISPATCHED,
-            "epoch = ?, dispatched_at_ms = ?",
-            List.of(fence.epoch(), nowMs),
-            " AND " + column + " < ?",
-            List.of(below),
-            fence,
-            DUE_COLUMNS,
-            InstanceStore::toDue,
-            fence.holder(),
-            reason),
+        BatchMove.from(DISPATCHED)
+            .<DueInstance>to(DISPATCHED)
+            .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+            .where("" + column + " < ?", below)
+            .fencedBy(fence)
+            .readBack(DueInstance.COLUMNS, DueInstance::read)
+            .audit(fence.holder(), reason),
         nowMs);
-  }
-
-  /** A RETRYING instance waiting for its next attempt. */
-  public record PendingRetry(long seq, String taskId, long nextAttemptAtMs) {}
-
-  /**
-   * RETRYING instances whose next attempt is due before {@code beforeMs}, soonest first: what the
-   * retry stage rebuilds its wheel from.
-   */
-  public List<PendingRetry> findPendingRetries(long beforeMs, int limit) {
-    return Transactions.read(
-        dataSource,
-        "reading pending retries",
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance"
-                      + " WHERE status = ? AND next_attempt_at_ms < ?"
-                      + " ORDER BY next_attempt_at_ms LIMIT ?")) {
-            select.setString(1, InstanceStatus.RETRYING.name());
-            select.setLong(2, beforeMs);
-            select.setInt(3, limit);
-            List<PendingRetry> pending = new ArrayList<>();
-            try (ResultSet rs = select.executeQuery()) {
-              while (rs.next()) {
-                pending.add(new PendingRetry(rs.getLong(1), rs.getString(2), rs.getLong(3)));
-              }
-            }
-            return pending;
-          }
-        });
-  }
-
-  /**
-   * RETRYING → DISPATCHED for the instances (by seq) whose next attempt is due at {@code nowMs}.
-   * The rows take the ticker's current epoch, so a new ticker leader does not mistake them for its
-   * predecessor's dispatches.
-   *
-   * @return the instances to emit on {@code ax.task.due.retry}
-   */
-  public List<DueInstance> dispatchRetries(Collection<Long> seqs, String actor, long nowMs) {
-    return moveBatch(
-        "seq",
-        new ArrayList<>(seqs),
-        new BatchMove<>(
-            InstanceStatus.RETRYING,
-            DISPATCHED,
-            "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT l.epoch"
-                + " FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
-            List.of(nowMs),
-            " AND next_attempt_at_ms <= ?",
-            List.of(nowMs),
-            null,
-            DUE_COLUMNS,
-            InstanceStore::toDue,
-            actor,
-            "backoff over: next attempt dispatched"),
-        nowMs);
-  }
-
-  /**
-   * Retried attempts in flight: DISPATCHED after a first attempt, or RUNNING beyond the first
-   * (which includes runs the reaper took back). The retry stage's concurrency bound counts these.
-   */
-  public long countRetriesInFlight() {
-    return Transactions.read(
-        dataSource,
-        "counting retries in flight",
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
-                      + " WHERE status = ? AND attempt >= 1)"
-                      + " + (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
-                      + " WHERE status = ? AND attempt >= 2)")) {
-            select.setString(1, DISPATCHED.name());
-            select.setString(2, RUNNING.name());
-            try (ResultSet rs = select.executeQuery()) {
-              rs.next();
-              return rs.getLong(1);
-            }
-          }
-        });
   }
 
   /** What one firing of the ticker did. */
@@ -476,7 +382,8 @@ public final class InstanceStore {
             boolean commits = !mayCreate && i == moves.size() - 1;
             Map.Entry<List<Object>, BatchMove<DueInstance>> move = moves.get(i);
             movedByMove.add(
-                moveIn(transaction, "seq", move.getKey(), move.getValue(), nowMs, commits));
+                BatchMover.moveIn(
+                    transaction, "seq", move.getKey(), move.getValue(), nowMs, commits));
           }
           List<DueInstance> dispatched = dispatchSeqs.isEmpty() ? List.of() : movedByMove.get(0);
           List<DueInstance> skipped = new ArrayList<>();
@@ -499,18 +406,12 @@ public final class InstanceStore {
   }
 
   private static BatchMove<DueInstance> skipMove(LeaseFence fence, String reason, long nowMs) {
-    return new BatchMove<>(
-        SCHEDULED,
-        InstanceStatus.SKIPPED,
-        "finished_at_ms = ?",
-        List.of(nowMs),
-        "",
-        List.of(),
-        fence,
-        DUE_COLUMNS,
-        InstanceStore::toDue,
-        fence.holder(),
-        reason);
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(InstanceStatus.SKIPPED)
+        .set("finished_at_ms = ?", nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), reason);
   }
 
   /**
@@ -543,7 +444,7 @@ public final class InstanceStore {
             try (PreparedStatement select =
                 connection.prepareStatement(
                     "SELECT "
-                        + DUE_COLUMNS
+                        + DueInstance.COLUMNS
                         + " FROM ax_instance WHERE seq IN ("
                         + Sql.placeholders(chunk.size())
                         + ") AND status = ?")) {
@@ -554,7 +455,7 @@ public final class InstanceStore {
               select.setString(index, SCHEDULED.name());
               try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
-                  due.add(toDue(rs));
+                  due.add(DueInstance.read(rs));
                 }
               }
             }
@@ -756,23 +657,6 @@ public final class InstanceStore {
         });
   }
 
-  private static final String DUE_COLUMNS =
-      "instance_id, task_id, due_at_ms, trace_id, seq, task_version, attempt, retry_base,"
-          + " flow_run_id";
-
-  private static DueInstance toDue(ResultSet rs) throws SQLException {
-    return new DueInstance(
-        rs.getString(1),
-        rs.getString(2),
-        rs.getLong(3),
-        rs.getString(4),
-        rs.getLong(5),
-        rs.getInt(6),
-        rs.getInt(7),
-        rs.getInt(8),
-        rs.getString(9));
-  }
-
   /**
    * @param indexName the status-prefixed index to read by, forced: {@code epoch < ?} has no index
    *     of its own, and without the hint the optimizer scans the whole table for it
@@ -821,7 +705,7 @@ public final class InstanceStore {
         dataSource,
         "claiming " + instanceIds.size() + " instance(s)",
         transaction ->
-            moveIn(
+            BatchMover.moveIn(
                 transaction,
                 "instance_id",
                 new ArrayList<>(instanceIds),
@@ -832,247 +716,31 @@ public final class InstanceStore {
 
   /** DISPATCHED → RUNNING for rows due at {@code nowMs}. */
   private static BatchMove<ClaimedInstance> claimMove(String owner, long leaseUntilMs, long nowMs) {
-    return new BatchMove<>(
-        DISPATCHED,
-        RUNNING,
-        "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
-        List.of(owner, leaseUntilMs, nowMs),
-        " AND due_at_ms <= ?",
-        List.of(nowMs),
-        null,
-        "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
-            + " flow_run_id, taken_back",
-        rs ->
-            new ClaimedInstance(
-                rs.getString(1),
-                rs.getString(2),
-                rs.getInt(3),
-                rs.getInt(4),
-                rs.getLong(5),
-                nowMs,
-                rs.getString(6),
-                rs.getInt(7),
-                rs.getLong(8),
-                InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
-                rs.getInt(10)),
-        owner,
-        "claimed");
-  }
-
-  /** Reads one won row of a batch move. */
-  @FunctionalInterface
-  private interface RowReader<T> {
-    T read(ResultSet rs) throws SQLException;
-  }
-
-  /**
-   * One batch transition: {@code from → to}, setting {@code setClause} (with {@code setValues}),
-   * restricted further by {@code extraWhere} (with its values) and by {@code fence} when not null,
-   * recorded in the audit log by {@code actor} with {@code reason}; won rows are read back as
-   * {@code readColumns} through {@code reader}.
-   */
-  private record BatchMove<T>(
-      InstanceStatus from,
-      InstanceStatus to,
-      String setClause,
-      List<Object> setValues,
-      String extraWhere,
-      List<Object> extraWhereValues,
-      LeaseFence fence,
-      String readColumns,
-      RowReader<T> reader,
-      String actor,
-      String reason) {}
-
-  /**
-   * Moves every row keyed by {@code keys} (in {@code keyColumn}) that is in {@code move.from()}
-   * with one UPDATE per chunk that stamps a fresh batch token, writes the audit rows of exactly the
-   * stamped rows, and reads them back, all in one transaction: one round trip when the keys fit one
-   * chunk.
-   */
-  private <T> List<T> moveBatch(
-      String keyColumn, List<Object> keys, BatchMove<T> move, long nowMs) {
-    StatusTransitions.require(move.from(), move.to());
-    if (keys.isEmpty()) {
-      return List.of();
-    }
-    return Transactions.inPacketTransaction(
-        dataSource,
-        move.reason() + " of " + keys.size() + " instance(s)",
-        transaction -> moveIn(transaction, keyColumn, keys, move, nowMs, true));
-  }
-
-  /**
-   * Forces the key's own index. Without it the optimizer may pick the (status, due) index, since
-   * the UPDATE also says {@code status = ?}: it then walks every row in that status (the whole
-   * backlog under load) for each batch, and buffers them because it changes the column it scans by.
-   * Measured under `ax bench`: that made each batch cost time in proportion to the backlog.
-   */
-  private static String keyIndexHint(String keyColumn) {
-    return switch (keyColumn) {
-      case "instance_id" -> "FORCE INDEX (PRIMARY)";
-      case "seq" -> "FORCE INDEX (seq)";
-      default ->
-          throw new IllegalArgumentException("not a key column of ax_instance: " + keyColumn);
-    };
-  }
-
-  /**
-   * {@link #moveBatch} inside the caller's transaction: per chunk of keys, one packet with the
-   * UPDATE, the INSERT of its audit rows and the SELECT that reads the won rows back (after {@code
-   * START TRANSACTION} if the transaction has not begun, and before {@code COMMIT} for the last
-   * chunk if {@code commits}). One round trip per chunk, where separate statements took three.
-   */
-  private static <T> List<T> moveIn(
-      Transaction transaction,
-      String keyColumn,
-      List<Object> keys,
-      BatchMove<T> move,
-      long nowMs,
-      boolean commits)
-      throws SQLException {
-    StatusTransitions.require(move.from(), move.to());
-    List<T> won = new ArrayList<>(keys.size());
-    List<List<Object>> chunks = Sql.chunks(keys);
-    for (int c = 0; c < chunks.size(); c++) {
-      List<Object> chunk = chunks.get(c);
-      String token = UUID.randomUUID().toString();
-      String in = "(" + Sql.placeholders(chunk.size()) + ")";
-      String begin = transaction.begin();
-      String commit = commits && c == chunks.size() - 1 ? transaction.commit() : "";
-      String sql =
-          begin
-              + "UPDATE ax_instance "
-              + keyIndexHint(keyColumn)
-              + " SET status = ?, "
-              + move.setClause()
-              + ", batch_token = ?, updated_at_ms = ? WHERE "
-              + keyColumn
-              + " IN "
-              + in
-              + " AND status = ?"
-              + move.extraWhere()
-              + (move.fence() == null ? "" : " AND " + LeaseFence.CONDITION)
-              + auditAndReadBack(keyColumn, in, move.readColumns())
-              + commit;
-      try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
-        int index = 1;
-        packet.setString(index++, move.to().name());
-        for (Object value : move.setValues()) {
-          packet.setObject(index++, value);
-        }
-        packet.setString(index++, token);
-        packet.setLong(index++, nowMs);
-        index = bindKeys(packet, index, chunk);
-        packet.setString(index++, move.from().name());
-        for (Object value : move.extraWhereValues()) {
-          packet.setObject(index++, value);
-        }
-        if (move.fence() != null) {
-          packet.setString(index++, move.fence().leaseName());
-          packet.setString(index++, move.fence().holder());
-          packet.setLong(index++, move.fence().epoch());
-        }
-        bindAuditAndReadBack(
-            packet,
-            index,
-            move.from(),
-            move.to(),
-            move.actor(),
-            move.reason(),
-            nowMs,
-            chunk,
-            token);
-        won.addAll(
-            sendMovePacket(
-                packet, !begin.isEmpty(), !commit.isEmpty(), move.reader(), move.reason()));
-      }
-    }
-    return won;
-  }
-
-  private static int bindKeys(PreparedStatement statement, int firstIndex, List<?> keys)
-      throws SQLException {
-    int index = firstIndex;
-    for (Object key : keys) {
-      statement.setObject(index++, key);
-    }
-    return index;
-  }
-
-  /**
-   * What every batch move's packet sends after its UPDATE stamped the rows it won with a token: the
-   * audit INSERT of exactly those rows, and the SELECT of {@code readColumns} that reads them back.
-   * {@code in} is the IN list of the keys, in {@code keyColumn}.
-   */
-  private static String auditAndReadBack(String keyColumn, String in, String readColumns) {
-    String stamped = " FROM ax_instance WHERE " + keyColumn + " IN " + in + " AND batch_token = ?";
-    return ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
-        + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
-        + stamped
-        + ";SELECT "
-        + readColumns
-        + stamped;
-  }
-
-  /** Binds the parameters of {@link #auditAndReadBack} from {@code index} on. */
-  private static void bindAuditAndReadBack(
-      PreparedStatement packet,
-      int index,
-      InstanceStatus from,
-      InstanceStatus to,
-      String actor,
-      String reason,
-      long nowMs,
-      List<?> keys,
-      String token)
-      throws SQLException {
-    packet.setString(index++, from.name());
-    packet.setString(index++, to.name());
-    packet.setString(index++, actor);
-    packet.setString(index++, reason);
-    packet.setLong(index++, nowMs);
-    index = bindKeys(packet, index, keys);
-    packet.setString(index++, token);
-    index = bindKeys(packet, index, keys);
-    packet.setString(index, token);
-  }
-
-  /**
-   * Sends a batch move's packet ({@code START TRANSACTION} first if {@code begins}, the UPDATE,
-   * {@link #auditAndReadBack}, {@code COMMIT} last if {@code commits}) and returns the rows read
-   * back, after checking that the UPDATE, the audit and the read-back counted the same rows.
-   */
-  private static <T> List<T> sendMovePacket(
-      PreparedStatement packet, boolean begins, boolean commits, RowReader<T> reader, String what)
-      throws SQLException {
-    PacketResults results = PacketResults.execute(packet);
-    if (begins) {
-      results.nextUpdateCount();
-    }
-    int updated = results.nextUpdateCount();
-    int audited = results.nextUpdateCount();
-    List<T> won = new ArrayList<>(updated);
-    try (ResultSet rs = results.nextResultSet()) {
-      while (rs.next()) {
-        won.add(reader.read(rs));
-      }
-    }
-    if (commits) {
-      results.nextUpdateCount();
-    }
-    if (won.size() != updated || audited != updated) {
-      throw new IllegalStateException(
-          what
-              + " updated "
-              + updated
-              + " rows, audited "
-              + audited
-              + " and read back "
-              + won.size()
-              + " with its token");
-    }
-    return won;
+    return BatchMove.from(DISPATCHED)
+        .<ClaimedInstance>to(RUNNING)
+        .set(
+            "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
+            owner,
+            leaseUntilMs,
+            nowMs)
+        .where("due_at_ms <= ?", nowMs)
+        .readBack(
+            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
+                + " flow_run_id, taken_back",
+            rs ->
+                new ClaimedInstance(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getInt(3),
+                    rs.getInt(4),
+                    rs.getLong(5),
+                    nowMs,
+                    rs.getString(6),
+                    rs.getInt(7),
+                    rs.getLong(8),
+                    InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
+                    rs.getInt(10)))
+        .audit(owner, "claimed");
   }
 
   /**
@@ -1175,7 +843,7 @@ public final class InstanceStore {
             + " AND attempt = "
             + caseByInstanceId(chunk.size())
             + " AND status = ? AND owner = ?"
-            + auditAndReadBack("instance_id", in, "instance_id, attempt")
+            + BatchMover.auditAndReadBack("instance_id", in, "instance_id, attempt")
             + commit;
     List<String> ids = chunk.stream().map(Outcome::instanceId).toList();
     try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
@@ -1187,17 +855,17 @@ public final class InstanceStore {
       }
       packet.setString(index++, token);
       packet.setLong(index++, nowMs);
-      index = bindKeys(packet, index, ids);
+      index = BatchMover.bindKeys(packet, index, ids);
       for (Outcome outcome : chunk) {
         packet.setString(index++, outcome.instanceId());
         packet.setInt(index++, outcome.attempt());
       }
       packet.setString(index++, RUNNING.name());
       packet.setString(index++, owner);
-      bindAuditAndReadBack(
+      BatchMover.bindAuditAndReadBack(
           packet, index, RUNNING, InstanceStatus.SUCCESS, owner, "completed", nowMs, ids, token);
       return new HashSet<>(
-          sendMovePacket(
+          BatchMover.sendMovePacket(
               packet,
               !begin.isEmpty(),
               !commit.isEmpty(),

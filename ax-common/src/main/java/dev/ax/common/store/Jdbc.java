@@ -1,0 +1,99 @@
+package dev.ax.common.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The small JDBC helper the role stores are written with: a query with a binder and a row mapper, a
+ * single number, an update, and a {@link BatchMove}, each on a connection of the pool and each
+ * failure a {@link StoreException} that names what was being done. (After db-scheduler's {@code
+ * JdbcRunner}: the store says what SQL and which values; the helper owns the statement's life.)
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+public final class Jdbc {
+
+  /** Binds a statement's parameters. */
+  @FunctionalInterface
+  public interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+
+    /** Binds {@code values} to the parameters in order ({@code setObject}). */
+    static Binder values(Object... values) {
+      return statement -> {
+        for (int i = 0; i < values.length; i++) {
+          statement.setObject(i + 1, values[i]);
+        }
+      };
+    }
+  }
+
+  /** Reads one row of a result. */
+  @FunctionalInterface
+  public interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+
+  public Jdbc(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Every row of {@code sql} bound by {@code binder}, read by {@code mapper}.
+   *
+   * @param what names the read in a failure, e.g. {@code "reading pending retries"}
+   */
+  public <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
+    return Transactions.read(
+        dataSource,
+        what,
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(statement);
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                rows.add(mapper.map(rs));
+              }
+            }
+            return rows;
+          }
+        });
+  }
+
+  /** The first column of the one row {@code sql} returns, e.g. a count. */
+  public long queryLong(String what, String sql, Binder binder) {
+    List<Long> rows = query(what, sql, binder, rs -> rs.getLong(1));
+    if (rows.size() != 1) {
+      throw new IllegalStateException(what + " returned " + rows.size() + " rows, not one");
+    }
+    return rows.get(0);
+  }
+
+  /** Runs {@code sql} (autocommit) and returns how many rows it changed. */
+  public int update(String what, String sql, Binder binder) {
+    return Transactions.read(
+        dataSource,
+        what,
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(statement);
+            return statement.executeUpdate();
+          }
+        });
+  }
+
+  /**
+   * Runs {@code move} over the rows keyed by {@code keys} in {@code keyColumn} (see BatchMover).
+   */
+  public <T> List<T> move(String keyColumn, Collection<?> keys, BatchMove<T> move, long nowMs) {
+    return BatchMover.move(dataSource, keyColumn, new ArrayList<>(keys), move, nowMs);
+  }
+}
