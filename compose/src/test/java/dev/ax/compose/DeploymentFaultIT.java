@@ -191,15 +191,15 @@ class DeploymentFaultIT {
 
   /**
    * What the test asserts for lateness outside the fault windows: looser than the targets, which
-   * the summary reports, so that a busy CI host does not fail a correct build. On this 2-core host
-   * ten JVMs and the database leave stretches of 150-200 ms (the CPU saturated) in some runs; with
-   * the database's table-level AUTO-INC locks (innodb_autoinc_lock_mode=1) every stage stalled
-   * 300-550 ms together and the p99 reached 159 ms (docs/BENCHMARKS.md). A lost announcement or
-   * held event costs seconds.
+   * the summary reports, so that a busy CI host does not fail a correct build. Alone on this
+   * 2-core host the p99 was 33-90 ms; inside .ci/run, after the rest of the suite, one run had a
+   * 3 s stretch of saturated CPU after the broker's restart (p99 295 ms, max 469 ms). With the
+   * database's table-level AUTO-INC locks (innodb_autoinc_lock_mode=1) every stage stalled 300-550
+   * ms together (docs/BENCHMARKS.md). A lost announcement or held event costs seconds.
    */
-  private static final long LATENESS_P99_BOUND_MS = 300;
+  private static final long LATENESS_P99_BOUND_MS = 600;
 
-  private static final long LATENESS_MAX_BOUND_MS = 1_000;
+  private static final long LATENESS_MAX_BOUND_MS = 2_000;
 
   /** Leading ticker killed to the other ticker holding the lease and firing. */
   private static final Duration HAND_OVER_TARGET = Duration.ofSeconds(5);

@@ -72,15 +72,15 @@ public final class StageRuntime implements AutoCloseable {
       throw new ConfigException(
           "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
     }
-    if (!usesDatabase) {
-      // Checked below only for the stages that open it.
-    } else if (jdbcUrl == null || jdbcUrl.isBlank()) {
-      throw new ConfigException(
-          "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
-    }
-    if (usesDatabase && !jdbcUrl.startsWith("jdbc:mysql:")) {
-      throw new ConfigException(
-          "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
+    if (usesDatabase) {
+      if (jdbcUrl == null || jdbcUrl.isBlank()) {
+        throw new ConfigException(
+            "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
+      }
+      if (!jdbcUrl.startsWith("jdbc:mysql:")) {
+        throw new ConfigException(
+            "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
+      }
     }
     log.info("{} starting with {}", processName, config.describe());
     String nodeId =
