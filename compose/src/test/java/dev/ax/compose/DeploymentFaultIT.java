@@ -191,9 +191,9 @@ class DeploymentFaultIT {
 
   /**
    * What the test asserts for lateness outside the fault windows: looser than the targets, which
-   * the summary reports, so that a busy CI host does not fail a correct build. Alone on this
-   * 2-core host the p99 was 33-90 ms; inside .ci/run, after the rest of the suite, one run had a
-   * 3 s stretch of saturated CPU after the broker's restart (p99 295 ms, max 469 ms). With the
+   * the summary reports, so that a busy CI host does not fail a correct build. Alone on this 2-core
+   * host the p99 was 33-90 ms; inside .ci/run, after the rest of the suite, one run had a 3 s
+   * stretch of saturated CPU after the broker's restart (p99 295 ms, max 469 ms). With the
    * database's table-level AUTO-INC locks (innodb_autoinc_lock_mode=1) every stage stalled 300-550
    * ms together (docs/BENCHMARKS.md). A lost announcement or held event costs seconds.
    */

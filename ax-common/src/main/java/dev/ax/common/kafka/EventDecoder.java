@@ -64,7 +64,7 @@ public final class EventDecoder<T> {
   public void skipped(ConsumerRecord<String, byte[]> record, String reason) {
     unreadable.increment();
     log.warn(
-        "Ignoring unreadable {} at {}-{}@{}: {}",
+        "Ignoring {} at {}-{}@{}: {}",
         what,
         record.topic(),
         record.partition(),

@@ -334,7 +334,7 @@ public final class InstanceStore {
         BatchMove.from(DISPATCHED)
             .<DueInstance>to(DISPATCHED)
             .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
-            .where("" + column + " < ?", below)
+            .where(column + " < ?", below)
             .fencedBy(fence)
             .readBack(DueInstance.COLUMNS, DueInstance::read)
             .audit(fence.holder(), reason),
