@@ -1,6 +1,7 @@
 package dev.ax.compose;
 
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.thread.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +32,7 @@ final class BrokerProbe implements AutoCloseable {
   private BrokerProbe(KafkaProducer<String, byte[]> producer, String topic) {
     this.producer = producer;
     this.topic = topic;
-    this.thread = new Thread(this::run, "broker-probe");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("broker-probe", this::run);
   }
 
   /** Starts probing {@code topic}, which must exist. */

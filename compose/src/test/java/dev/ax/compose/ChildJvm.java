@@ -17,11 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A {@code main} class in a JVM of its own, on this test's class path or a given one, with an
- * explicit environment (every inherited {@code AX_*} variable removed first), so that a test can
- * kill it with SIGKILL as a crash would. Its stdout and stderr go to {@code <logDir>/<name>.log},
- * line by line, through a pump thread that also notes when a given "ready" line first appears:
- * {@link #startToReady} is the time from just before the process was started to that line.
+ * A {@code main} class in a JVM of its own, on a given class path, with an explicit environment
+ * (every inherited {@code AX_*} variable removed first), so that a test can kill it with SIGKILL as
+ * a crash would. Its stdout and stderr go to {@code <logDir>/<name>.log}, line by line, through a
+ * pump thread that also notes when a given "ready" line first appears: {@link #startToReady} is the
+ * time from just before the process was started to that line.
  *
  * <p>Thread-safe: {@link #startToReady}, {@link #kill} and {@link #stop} may be called from any
  * thread.
@@ -57,26 +57,8 @@ final class ChildJvm implements AutoCloseable {
    * @param args its arguments
    * @param environment the {@code AX_*} (and other) variables to set
    * @param readyLine a substring of the line that says the process is ready
+   * @param classPath the child's class path
    */
-  static ChildJvm start(
-      String name,
-      String mainClass,
-      List<String> args,
-      Map<String, String> environment,
-      String readyLine,
-      Path logDir)
-      throws IOException {
-    return start(
-        name,
-        mainClass,
-        args,
-        environment,
-        readyLine,
-        logDir,
-        System.getProperty("java.class.path"));
-  }
-
-  /** As above, on {@code classPath} instead of this test's class path. */
   static ChildJvm start(
       String name,
       String mainClass,

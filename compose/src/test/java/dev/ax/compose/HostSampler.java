@@ -1,5 +1,6 @@
 package dev.ax.compose;
 
+import dev.ax.common.thread.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +62,7 @@ final class HostSampler implements AutoCloseable {
   private HostSampler(boolean available, Path probeFile) {
     this.available = available;
     this.probeFile = probeFile;
-    this.thread = new Thread(this::run, "host-sampler");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("host-sampler", this::run);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.ax.compose;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.store.Database;
+import dev.ax.common.thread.DaemonThreads;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -45,21 +46,11 @@ final class LeaseSampler implements AutoCloseable {
 
   private LeaseSampler(HikariDataSource dataSource) {
     this.dataSource = dataSource;
-    this.thread = new Thread(this::run, "lease-sampler");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("lease-sampler", this::run);
   }
 
   static LeaseSampler start(String jdbcUrl, String user, String password) {
-    // Short timeouts: a reading during an outage fails fast instead of stalling the samples.
-    HikariDataSource dataSource =
-        Database.open(
-            jdbcUrl + "?connectTimeout=500&socketTimeout=2000",
-            user,
-            password,
-            1,
-            "lease-sampler",
-            Duration.ofMillis(500));
-    LeaseSampler sampler = new LeaseSampler(dataSource);
+    LeaseSampler sampler = new LeaseSampler(probePool(jdbcUrl, user, password, "lease-sampler"));
     sampler.thread.start();
     return sampler;
   }
@@ -92,6 +83,20 @@ final class LeaseSampler implements AutoCloseable {
         return;
       }
     }
+  }
+
+  /**
+   * A one-connection pool for a probe of the database, with short timeouts: a reading during an
+   * outage fails fast instead of stalling the samples.
+   */
+  static HikariDataSource probePool(String jdbcUrl, String user, String password, String name) {
+    return Database.open(
+        jdbcUrl + "?connectTimeout=500&socketTimeout=2000",
+        user,
+        password,
+        1,
+        name,
+        Duration.ofMillis(500));
   }
 
   private static long elapsedMs(long startNs) {

@@ -1,11 +1,10 @@
 package dev.ax.compose;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.ax.common.store.Database;
+import dev.ax.common.thread.DaemonThreads;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,20 +79,13 @@ final class SlowStatementSampler implements AutoCloseable {
 
   private SlowStatementSampler(HikariDataSource dataSource) {
     this.dataSource = dataSource;
-    this.thread = new Thread(this::run, "slow-statement-sampler");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("slow-statement-sampler", this::run);
   }
 
   static SlowStatementSampler start(String jdbcUrl, String user, String password) {
-    HikariDataSource dataSource =
-        Database.open(
-            jdbcUrl + "?connectTimeout=500&socketTimeout=2000",
-            user,
-            password,
-            1,
-            "slow-statement-sampler",
-            Duration.ofMillis(500));
-    SlowStatementSampler sampler = new SlowStatementSampler(dataSource);
+    SlowStatementSampler sampler =
+        new SlowStatementSampler(
+            LeaseSampler.probePool(jdbcUrl, user, password, "slow-statement-sampler"));
     sampler.thread.start();
     return sampler;
   }

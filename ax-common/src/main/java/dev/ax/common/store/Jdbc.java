@@ -10,9 +10,9 @@ import javax.sql.DataSource;
 
 /**
  * The small JDBC helper the role stores are written with: a query with a binder and a row mapper, a
- * single number, an update, and a {@link BatchMove}, each on a connection of the pool and each
- * failure a {@link StoreException} that names what was being done. (After db-scheduler's {@code
- * JdbcRunner}: the store says what SQL and which values; the helper owns the statement's life.)
+ * single number, and a {@link BatchMove}, each on a connection of the pool and each failure a
+ * {@link StoreException} that names what was being done. (After db-scheduler's {@code JdbcRunner}:
+ * the store says what SQL and which values; the helper owns the statement's life.)
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -75,19 +75,6 @@ public final class Jdbc {
       throw new IllegalStateException(what + " returned " + rows.size() + " rows, not one");
     }
     return rows.get(0);
-  }
-
-  /** Runs {@code sql} (autocommit) and returns how many rows it changed. */
-  public int update(String what, String sql, Binder binder) {
-    return Transactions.read(
-        dataSource,
-        what,
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            binder.bind(statement);
-            return statement.executeUpdate();
-          }
-        });
   }
 
   /**
