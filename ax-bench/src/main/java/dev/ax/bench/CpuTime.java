@@ -1,0 +1,71 @@
+package dev.ax.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * CPU time used since a starting point by this JVM (every stage, and the embedded broker), summed
+ * over its threads, and by the embedded database server when it is a child process of this JVM: how
+ * much work a run cost, which on a shared machine varies far less between runs than lateness does.
+ * -1 for what is not reported (a JVM without the measure, an external database).
+ *
+ * <p>Immutable; the bean and process handles it reads are thread-safe.
+ */
+public final class CpuTime {
+
+  /** CPU used since the start, in ms; -1 for what is not reported. */
+  public record Used(long jvmMs, long databaseMs) {}
+
+  private final long jvmStartNanos;
+  private final Optional<ProcessHandle> database;
+  private final long databaseStartNanos;
+
+  private CpuTime(long jvmStartNanos, Optional<ProcessHandle> database) {
+    this.jvmStartNanos = jvmStartNanos;
+    this.database = database;
+    this.databaseStartNanos = database.map(CpuTime::processNanos).orElse(-1L);
+  }
+
+  /** Starts counting now. */
+  public static CpuTime start() {
+    return new CpuTime(jvmNanos(), embeddedDatabase());
+  }
+
+  /** CPU used since {@link #start()}. */
+  public Used used() {
+    long databaseNanos = database.map(CpuTime::processNanos).orElse(-1L);
+    return new Used(since(jvmStartNanos, jvmNanos()), since(databaseStartNanos, databaseNanos));
+  }
+
+  private static long since(long startNanos, long nowNanos) {
+    return nowNanos < 0 || startNanos < 0 ? -1 : (nowNanos - startNanos) / 1_000_000;
+  }
+
+  private static long jvmNanos() {
+    OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+    if (bean instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
+  }
+
+  /** The embedded MariaDB server: a descendant process whose program is mariadbd or mysqld. */
+  private static Optional<ProcessHandle> embeddedDatabase() {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(
+            process ->
+                process
+                    .info()
+                    .command()
+                    .map(command -> command.endsWith("/mariadbd") || command.endsWith("/mysqld"))
+                    .orElse(false))
+        .findFirst();
+  }
+
+  private static long processNanos(ProcessHandle process) {
+    return process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+  }
+}

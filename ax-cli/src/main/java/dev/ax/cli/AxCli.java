@@ -1,0 +1,76 @@
+package dev.ax.cli;
+
+import dev.ax.cli.command.CliErrorHandler;
+import dev.ax.cli.command.DemoCommand;
+import dev.ax.cli.command.DlqCommand;
+import dev.ax.cli.command.FlowCommand;
+import dev.ax.cli.command.MigrateCommand;
+import dev.ax.cli.command.ShortUsageErrors;
+import dev.ax.cli.command.SubmitCommand;
+import dev.ax.cli.command.SwitchCommand;
+import dev.ax.cli.command.UpCommand;
+import dev.ax.cli.command.VersionProvider;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code dlq}, {@code
+ * switch}, {@code migrate} and {@code flow}, and every {@link AxSubcommand} on the class path (e.g.
+ * {@code bench} from ax-bench). Exit codes are those of {@link dev.ax.cli.command.ExitCodes}.
+ *
+ * <p>Each run builds its own {@link CommandLine}; nothing here is shared between threads.
+ */
+@Command(
+    name = "ax",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description =
+        "AX, a Kafka-backed task scheduler: run it on a laptop, submit tasks, try it out.",
+    subcommands = {
+      UpCommand.class,
+      SubmitCommand.class,
+      DemoCommand.class,
+      DlqCommand.class,
+      SwitchCommand.class,
+      MigrateCommand.class,
+      FlowCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class AxCli implements Runnable {
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public void run() {
+    String commands =
+        spec.subcommands().keySet().stream()
+            .filter(name -> !name.equals("help"))
+            .collect(Collectors.joining(", "));
+    throw new ParameterException(spec.commandLine(), "Missing command: give one of " + commands);
+  }
+
+  /** A configured command line for {@code ax}, e.g. for tests that set their own out and err. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new AxCli());
+    for (AxSubcommand subcommand : ServiceLoader.load(AxSubcommand.class)) {
+      commandLine.addSubcommand(subcommand);
+    }
+    return commandLine
+        .setExecutionExceptionHandler(new CliErrorHandler())
+        .setParameterExceptionHandler(new ShortUsageErrors());
+  }
+
+  /** Runs {@code ax} with {@code args} and returns the exit code. */
+  public static int execute(String... args) {
+    return commandLine().execute(args);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+}

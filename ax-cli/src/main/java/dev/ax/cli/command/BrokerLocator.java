@@ -1,0 +1,57 @@
+package dev.ax.cli.command;
+
+import dev.ax.cli.local.UpEnvFile;
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigKeys;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where {@code ax submit} sends: {@code AX_KAFKA_BOOTSTRAP} (with {@code AX_TOPIC_PREFIX}) if set,
+ * else the {@code up.env} a running {@code ax up} wrote into the work directory (its prefix, unless
+ * {@code AX_TOPIC_PREFIX} is set). Stateless.
+ */
+final class BrokerLocator {
+
+  /**
+   * @param source how it was found, for the user: the variable or the file
+   */
+  record Target(String bootstrapServers, String topicPrefix, String source) {
+
+    /** What to check when the broker does not answer. */
+    String hint() {
+      return source.equals(ConfigKeys.KAFKA_BOOTSTRAP.name())
+          ? "Is the broker in " + source + " running?"
+          : "Is `ax up` still running? (it removes "
+              + source
+              + " when it stops; a file left behind means it was killed)";
+    }
+  }
+
+  private BrokerLocator() {}
+
+  /**
+   * @throws CliFailure when neither names a broker
+   */
+  static Target locate(AxConfig config, Path workDir) {
+    if (config.isSet(ConfigKeys.KAFKA_BOOTSTRAP)) {
+      return new Target(
+          config.get(ConfigKeys.KAFKA_BOOTSTRAP),
+          config.get(ConfigKeys.TOPIC_PREFIX),
+          ConfigKeys.KAFKA_BOOTSTRAP.name());
+    }
+    Optional<UpEnvFile.Contents> upEnv = UpEnvFile.read(workDir);
+    if (upEnv.isPresent()) {
+      String prefix =
+          config.isSet(ConfigKeys.TOPIC_PREFIX)
+              ? config.get(ConfigKeys.TOPIC_PREFIX)
+              : upEnv.get().topicPrefix();
+      return new Target(upEnv.get().bootstrapServers(), prefix, UpEnvFile.path(workDir).toString());
+    }
+    throw new CliFailure(
+        ExitCodes.BAD_CONFIG,
+        "no Kafka to send to: start AX with `ax up` (it writes "
+            + UpEnvFile.path(workDir)
+            + ") or set AX_KAFKA_BOOTSTRAP=host:port");
+  }
+}

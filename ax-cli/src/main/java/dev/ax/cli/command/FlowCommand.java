@@ -1,0 +1,107 @@
+package dev.ax.cli.command;
+
+import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Times;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.TaskStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax flow <flowRunId>}: one flow run: which tasks ran, in which order, with which outcome,
+ * and which dependency tasks still wait, on what. Runs on the main thread.
+ */
+@Command(
+    name = "flow",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show a flow run: every instance in it (oldest first) with its outcome, and the dependency"
+          + " tasks still waiting, with the upstreams they wait for.",
+      "A flow run's id is the id of the instance that started it (e.g. sync@1767225600000);"
+          + " completion events carry it as flowRunId."
+    })
+public final class FlowCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Parameters(paramLabel = "<flowRunId>", description = "The flow run to show.")
+  private String flowRunId;
+
+  @Option(
+      names = "--work-dir",
+      defaultValue = ".ax",
+      paramLabel = "<dir>",
+      description = "Where a running `ax up` wrote up.env (default: ${DEFAULT-VALUE}).")
+  private Path workDir;
+
+  @Override
+  public Integer call() {
+    LogLevels.quiet();
+    PrintWriter out = spec.commandLine().getOut();
+    try (CliDatabase db = new CliDatabase(workDir, "ax-flow")) {
+      List<InstanceRow> rows = new InstanceStore(db.dataSource).findByFlowRun(flowRunId);
+      if (rows.isEmpty()) {
+        throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);
+      }
+      out.println("flow run " + flowRunId);
+      TextTable table =
+          new TextTable(
+              TextTable.Column.left("task"),
+              TextTable.Column.left("instance"),
+              TextTable.Column.left("status"),
+              TextTable.Column.right("attempt"),
+              TextTable.Column.left("due"),
+              TextTable.Column.left("claimed"),
+              TextTable.Column.left("finished"),
+              TextTable.Column.left("error").maxWidth(50));
+      Set<String> succeeded = new LinkedHashSet<>();
+      Set<String> present = new LinkedHashSet<>();
+      for (InstanceRow row : rows) {
+        present.add(row.taskId());
+        if (row.status() == InstanceStatus.SUCCESS) {
+          succeeded.add(row.taskId());
+        }
+        table.row(
+            row.taskId(),
+            row.instanceId(),
+            row.status(),
+            row.attempt(),
+            Times.clock(row.dueAtMs()),
+            row.claimedAtMs() == null ? "" : Times.clock(row.claimedAtMs()),
+            row.finishedAtMs() == null ? "" : Times.clock(row.finishedAtMs()),
+            row.lastError());
+      }
+      table.print(out, "  ");
+      Map<String, List<TaskStore.Downstream>> dependents =
+          new TaskStore(db.dataSource).dependentsOf(present);
+      Set<String> reported = new LinkedHashSet<>();
+      for (List<TaskStore.Downstream> downstreams : dependents.values()) {
+        for (TaskStore.Downstream downstream : downstreams) {
+          if (present.contains(downstream.taskId()) || !reported.add(downstream.taskId())) {
+            continue;
+          }
+          List<String> missing =
+              downstream.upstreams().stream().filter(u -> !succeeded.contains(u)).toList();
+          out.println("  waiting: " + downstream.taskId() + " on " + String.join(", ", missing));
+        }
+      }
+      if (reported.isEmpty()) {
+        out.println("  waiting: nothing");
+      }
+      out.flush();
+    }
+    return ExitCodes.OK;
+  }
+}

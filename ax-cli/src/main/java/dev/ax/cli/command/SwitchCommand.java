@@ -1,0 +1,112 @@
+package dev.ax.cli.command;
+
+import dev.ax.cli.text.TextTable;
+import dev.ax.common.stage.Switches;
+import dev.ax.common.store.SwitchStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax switch}: shows the emergency switches, or flips one. Every stage reads them every
+ * {@code AX_SWITCH_POLL} and logs the change once when it takes effect there. Runs on the main
+ * thread.
+ */
+@Command(
+    name = "switch",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show the emergency switches, or set one: `ax switch retries off` sends every failure"
+          + " straight to a dead letter and holds pending retries; `ax switch retries on` undoes it.",
+      "Every stage picks a change up within AX_SWITCH_POLL and logs it once."
+    })
+public final class SwitchCommand implements Callable<Integer> {
+
+  private static final Map<String, List<String>> KNOWN =
+      Map.of(Switches.RETRIES, List.of("on", "off"));
+
+  @Spec private CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "<switch>", description = "retries")
+  private String name;
+
+  @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
+  private String value;
+
+  @Option(
+      names = "--work-dir",
+      defaultValue = ".ax",
+      paramLabel = "<dir>",
+      description = "Where a running `ax up` wrote up.env (default: ${DEFAULT-VALUE}).")
+  private Path workDir;
+
+  @Override
+  public Integer call() {
+    LogLevels.quiet();
+    if (name != null && !KNOWN.containsKey(name)) {
+      throw new ParameterException(
+          spec.commandLine(), "unknown switch '" + name + "'; known: " + KNOWN.keySet());
+    }
+    if (name != null && value == null) {
+      throw new ParameterException(
+          spec.commandLine(), "give the value to set: one of " + KNOWN.get(name));
+    }
+    String normalised = value == null ? null : value.toLowerCase(Locale.ROOT);
+    if (normalised != null && !KNOWN.get(name).contains(normalised)) {
+      throw new ParameterException(
+          spec.commandLine(), "switch " + name + " takes one of " + KNOWN.get(name) + ": " + value);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (CliDatabase db = new CliDatabase(workDir, "ax-switch")) {
+      SwitchStore switches = new SwitchStore(db.dataSource);
+      if (name != null) {
+        boolean changed =
+            switches.set(
+                name,
+                normalised,
+                "ax switch (" + System.getProperty("user.name", "unknown") + ")",
+                db.clock.millis());
+        out.println(
+            "switch "
+                + name
+                + (changed ? " set to " : " was already ")
+                + normalised
+                + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
+      }
+      TextTable table =
+          new TextTable(
+              TextTable.Column.left("switch"),
+              TextTable.Column.left("value"),
+              TextTable.Column.right("version"),
+              TextTable.Column.left("set by"),
+              TextTable.Column.left("at"));
+      Map<String, SwitchStore.Switch> all = switches.all();
+      for (String known : KNOWN.keySet()) {
+        SwitchStore.Switch s = all.get(known);
+        if (s == null) {
+          table.row(known, "on (never set)", 0, "", "");
+        } else {
+          table.row(
+              s.name(),
+              s.value(),
+              s.version(),
+              s.updatedBy(),
+              Instant.ofEpochMilli(s.updatedAtMs()));
+        }
+      }
+      table.print(out, "");
+      out.flush();
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.ax.cli.command;
+
+import dev.ax.cli.local.ConfigCheck;
+import dev.ax.cli.local.Infrastructure;
+import dev.ax.cli.local.Pipeline;
+import dev.ax.cli.local.StopSignal;
+import dev.ax.cli.local.UpEnvFile;
+import dev.ax.cli.local.WorkDirLock;
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.kafka.Topics;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax up}: every stage in this JVM, on embedded Kafka and MariaDB (kept in the work directory
+ * across restarts) unless {@code AX_KAFKA_BOOTSTRAP} and {@code AX_JDBC_URL} name servers. Runs
+ * until SIGINT or SIGTERM, then stops the stages (dispatcher first), the runtime and the servers,
+ * and exits 0. Runs on the main thread.
+ */
+@Command(
+    name = "up",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run every stage (ingest, ticker, retry, dead-letter, resolver, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
+      "Starts an embedded Kafka and MariaDB under the work directory (their data survives"
+          + " restarts) unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are set.",
+      "Writes <work-dir>/up.env so that `ax submit` finds the broker."
+    })
+public final class UpCommand implements Callable<Integer> {
+
+  private static final String PROCESS_NAME = "ax";
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--work-dir",
+      defaultValue = ".ax",
+      paramLabel = "<dir>",
+      description =
+          "Where the embedded servers keep their data and up.env is written (default: ${DEFAULT-VALUE}).")
+  private Path workDir;
+
+  @Override
+  @SuppressWarnings("try") // resources held open for the command's lifetime, closed in order
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    AxConfig base = AxConfig.fromEnvironment(Map.of());
+    ConfigCheck.validate(base);
+    StopSignal stop = StopSignal.install(System.err);
+    try (WorkDirLock lock = WorkDirLock.acquire(workDir);
+        Infrastructure servers = Infrastructure.resolve(base, workDir)) {
+      AxConfig config = AxConfig.fromEnvironment(servers.overrides());
+      Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+      try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
+          CompletionPrinter printer =
+              CompletionPrinter.start(servers.bootstrapServers(), topics.completed(), out)) {
+        UpEnvFile.write(
+            workDir,
+            servers.isEmbedded()
+                ? new UpEnvFile.Contents(
+                    servers.bootstrapServers(),
+                    topics.prefix(),
+                    config.get(ConfigKeys.JDBC_URL),
+                    config.get(ConfigKeys.JDBC_USER))
+                : new UpEnvFile.Contents(servers.bootstrapServers(), topics.prefix()));
+        try {
+          out.println(readyLine(servers, config, topics));
+          out.println(
+              "Try: ./ax submit --task-id hello --delay 2s --handler noop   (Ctrl-C stops AX)");
+          out.flush();
+          stop.await();
+          out.println("Stopping AX...");
+          out.flush();
+        } finally {
+          UpEnvFile.delete(workDir);
+        }
+      }
+    }
+    out.println("AX stopped.");
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private static String readyLine(Infrastructure servers, AxConfig config, Topics topics) {
+    return "AX is up: Kafka "
+        + servers.bootstrapServers()
+        + (servers.isEmbedded() ? " (embedded)" : "")
+        + ", database "
+        + servers.displayJdbcUrl()
+        + ", metrics "
+        + metricsUrl(config.get(ConfigKeys.METRICS_BIND))
+        + ", send commands to topic "
+        + topics.commands();
+  }
+
+  private static String metricsUrl(String bind) {
+    if (bind.equalsIgnoreCase("off")) {
+      return "off";
+    }
+    if (bind.endsWith(":0")) {
+      return "on a free port (see the 'Metrics at' log line)";
+    }
+    return "http://" + bind + "/metrics";
+  }
+}

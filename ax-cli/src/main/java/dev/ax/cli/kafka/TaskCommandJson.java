@@ -1,0 +1,122 @@
+package dev.ax.cli.kafka;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.contract.AxJson;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Builds the JSON of one CREATE command (docs/contract/task-command.schema.json), field by field,
+ * as a producer in any language would write it. The server validates; this class only writes what
+ * it is told. Not thread-safe; build one command per instance.
+ */
+public final class TaskCommandJson {
+
+  private final ObjectNode root = AxJson.MAPPER.createObjectNode();
+
+  private TaskCommandJson(String taskId) {
+    root.put("v", AxJson.VERSION);
+    root.put("type", "CREATE");
+    root.put("taskId", taskId);
+  }
+
+  public static TaskCommandJson create(String taskId) {
+    return new TaskCommandJson(taskId);
+  }
+
+  /** A ONCE trigger after {@code delay} (a negative delay is written as given). */
+  public TaskCommandJson onceAfterMs(long delayMs) {
+    root.putObject("trigger").put("type", "ONCE").put("delayMs", delayMs);
+    return this;
+  }
+
+  public TaskCommandJson onceAfter(Duration delay) {
+    return onceAfterMs(delay.toMillis());
+  }
+
+  public TaskCommandJson onceAt(Instant at) {
+    root.putObject("trigger").put("type", "ONCE").put("at", at.toString());
+    return this;
+  }
+
+  public TaskCommandJson onceAtMs(long atMs) {
+    root.putObject("trigger").put("type", "ONCE").put("atMs", atMs);
+    return this;
+  }
+
+  /** An in-process executor by handler name, e.g. {@code noop} or {@code sleep}. */
+  public TaskCommandJson inProcess(String handler) {
+    root.putObject("executor").put("type", "IN_PROCESS").put("handler", handler);
+    return this;
+  }
+
+  /**
+   * An HTTP executor.
+   *
+   * @param method null for the server's default (POST)
+   */
+  public TaskCommandJson http(URI url, String method) {
+    ObjectNode executor = root.putObject("executor").put("type", "HTTP").put("url", url.toString());
+    if (method != null) {
+      executor.put("method", method);
+    }
+    return this;
+  }
+
+  public TaskCommandJson timeout(Duration timeout) {
+    root.put("timeoutMs", timeout.toMillis());
+    return this;
+  }
+
+  public TaskCommandJson group(String group) {
+    root.put("group", group);
+    return this;
+  }
+
+  public TaskCommandJson maxRetries(int maxRetries) {
+    root.putObject("retry").put("maxRetries", maxRetries);
+    return this;
+  }
+
+  public TaskCommandJson param(String key, String value) {
+    ObjectNode params =
+        root.has("params") ? (ObjectNode) root.get("params") : root.putObject("params");
+    params.put(key, value);
+    return this;
+  }
+
+  public byte[] toBytes() {
+    return AxJson.write(root);
+  }
+
+  /**
+   * What a producer can tell about a command file before sending it: its {@code taskId} (the key to
+   * send it with) or why it has none.
+   *
+   * @param taskId null when {@code problem} is set
+   * @param problem null when the bytes are a JSON object with a string {@code taskId}
+   */
+  public record Peek(String taskId, String problem) {}
+
+  /** Reads just enough of {@code json} to key it; never throws for bad input. */
+  public static Peek peek(byte[] json) {
+    JsonNode node;
+    try {
+      node = AxJson.MAPPER.readTree(json);
+    } catch (IOException e) {
+      String message = String.valueOf(e.getMessage());
+      int newline = message.indexOf('\n');
+      return new Peek(null, "not JSON: " + (newline < 0 ? message : message.substring(0, newline)));
+    }
+    if (node == null || !node.isObject()) {
+      return new Peek(null, "not a JSON object");
+    }
+    if (!node.path("taskId").isTextual()) {
+      return new Peek(null, "no string taskId");
+    }
+    return new Peek(node.get("taskId").asText(), null);
+  }
+}

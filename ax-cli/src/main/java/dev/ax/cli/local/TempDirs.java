@@ -1,0 +1,58 @@
+package dev.ax.cli.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Temporary work directories for runs that keep nothing ({@code ax demo}, {@code ax bench}): the
+ * embedded servers unpack a few hundred MB there, so they are deleted afterwards. Stateless.
+ */
+public final class TempDirs {
+
+  private static final Logger log = LoggerFactory.getLogger(TempDirs.class);
+
+  private TempDirs() {}
+
+  public static Path create(String prefix) {
+    try {
+      return Files.createTempDirectory(prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory", e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it; logs (never throws) what it cannot delete. */
+  public static void deleteQuietly(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException e)
+                throws IOException {
+              Files.deleteIfExists(directory);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      log.warn("Cannot delete {} completely: {}", dir, e.toString());
+    }
+  }
+}

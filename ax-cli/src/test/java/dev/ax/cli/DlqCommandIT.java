@@ -1,0 +1,261 @@
+package dev.ax.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.cli.command.ExitCodes;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDeadEvent;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.stage.Switches;
+import dev.ax.common.store.AfterFailure;
+import dev.ax.common.store.DeadLetterStore;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.Outcome;
+import dev.ax.common.store.SwitchStore;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.deadletter.DeadLetterStage;
+import dev.ax.embedded.DatabaseCoordinates;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
+
+/** {@code ax dlq} end to end against a real database and broker, bad input included. */
+@ExtendWith(AxInfraExtension.class)
+class DlqCommandIT {
+
+  private static final List<String> PROPERTIES =
+      List.of(
+          "AX_JDBC_URL",
+          "AX_JDBC_USER",
+          "AX_JDBC_PASSWORD",
+          "AX_KAFKA_BOOTSTRAP",
+          "AX_TOPIC_PREFIX");
+
+  private record Run(int exitCode, String out, String err) {}
+
+  @AfterEach
+  void clearProperties() {
+    PROPERTIES.forEach(System::clearProperty);
+  }
+
+  private static Run ax(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = AxCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  /** A task whose only attempt failed for good, recorded as the dispatcher would. */
+  private static String deadInstance(TestRuntime runtime, String taskId) {
+    long nowMs = runtime.clock().millis();
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            "reports",
+            Trigger.Once.after(Duration.ZERO),
+            ExecutorSpec.inProcess("noop"),
+            Duration.ofSeconds(5),
+            new RetryPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(60), true),
+            Map.of());
+    new TaskStore(runtime.dataSource())
+        .create(List.of(new NewTask(spec, "trace-" + taskId, nowMs)), "test", nowMs);
+    String id = InstanceIds.of(taskId, nowMs);
+    runtime.markDispatchedAsLeader("ticker", List.of(id), nowMs);
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    instances.claim(List.of(id), "disp-1", nowMs + 60_000, nowMs);
+    instances.recordOutcomes(
+        List.of(
+            new Outcome(
+                id,
+                taskId,
+                1,
+                InstanceStatus.FAILED,
+                "boom",
+                nowMs,
+                new AfterFailure.Dead("retries exhausted"))),
+        "disp-1",
+        nowMs);
+    return id;
+  }
+
+  @Test
+  void dlqAndSwitchCommandsWorkEndToEndAndRefuseBadInput(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        DeadLetterStage stage = new DeadLetterStage(runtime.context("node-1")).start();
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "test");
+        TopicReader dueRetry =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().dueRetry())) {
+      for (String taskId : List.of("dlq-a", "dlq-b")) {
+        String id = deadInstance(runtime, taskId);
+        TaskDeadEvent event =
+            new TaskDeadEvent(
+                1,
+                taskId,
+                id,
+                1,
+                InstanceStatus.FAILED,
+                "boom",
+                "retries exhausted",
+                "java.lang.IllegalStateException: boom\n\tat example.Job.run(Job.java:42)\n",
+                "trace-" + taskId,
+                "reports",
+                runtime.clock().millis());
+        producer
+            .send(new ProducerRecord<>(runtime.topics().deadletter(), taskId, AxJson.write(event)))
+            .get();
+      }
+      DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
+      DeadLetterStore.Filter all = new DeadLetterStore.Filter(null, null, null, null, null);
+      await().atMost(Duration.ofSeconds(30)).until(() -> letters.list(all, 10).size() == 2);
+      long idA =
+          letters.list(new DeadLetterStore.Filter("dlq-a", null, null, null, null), 1).get(0).id();
+      long idB =
+          letters.list(new DeadLetterStore.Filter("dlq-b", null, null, null, null), 1).get(0).id();
+
+      DatabaseCoordinates db = env.database();
+      System.setProperty("AX_JDBC_URL", db.jdbcUrl());
+      System.setProperty("AX_JDBC_USER", db.user());
+      System.setProperty("AX_JDBC_PASSWORD", db.password());
+      System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
+      System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
+
+      Run list = ax("dlq", "list");
+      assertThat(list.exitCode()).as(list.err()).isZero();
+      assertThat(list.out()).contains("dlq-a", "dlq-b", "reports", "boom", "2 dead letter(s)");
+      assertThat(ax("dlq", "list", "--task", "dlq-a", "--since", "1h").out())
+          .contains("dlq-a")
+          .doesNotContain("dlq-b")
+          .contains("1 dead letter(s)");
+
+      Run show = ax("dlq", "show", Long.toString(idA));
+      assertThat(show.exitCode()).as(show.err()).isZero();
+      assertThat(show.out())
+          .contains("instance    dlq-a@")
+          .contains("retries exhausted")
+          .contains("FAILED")
+          .contains("\"taskId\" : \"dlq-a\"")
+          .contains("at example.Job.run(Job.java:42)");
+
+      Run replay = ax("dlq", "replay", Long.toString(idA), "--reason", "fixed");
+      assertThat(replay.exitCode()).as(replay.out() + replay.err()).isZero();
+      assertThat(replay.out()).contains("dead letter " + idA + ": replayed");
+      String instanceA = letters.find(idA).orElseThrow().instanceId();
+      assertThat(new InstanceStore(runtime.dataSource()).find(instanceA).orElseThrow().status())
+          .isEqualTo(InstanceStatus.DISPATCHED);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !dueRetry.poll().isEmpty());
+      assertThat(AxJson.read(dueRetry.poll().get(0).value(), TaskDueEvent.class).instanceId())
+          .isEqualTo(instanceA);
+      Run again = ax("dlq", "replay", Long.toString(idA));
+      assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(again.out()).contains("not open");
+
+      // The replayed run dies too: the same letter opens again and can be replayed again.
+      long nowMs = runtime.clock().millis();
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      assertThat(instances.claim(List.of(instanceA), "disp-1", nowMs + 60_000, nowMs)).hasSize(1);
+      instances.recordOutcomes(
+          List.of(
+              new Outcome(
+                  instanceA,
+                  "dlq-a",
+                  2,
+                  InstanceStatus.FAILED,
+                  "boom again",
+                  nowMs,
+                  new AfterFailure.Dead("retries exhausted"))),
+          "disp-1",
+          nowMs);
+      TaskDeadEvent second =
+          new TaskDeadEvent(
+              1,
+              "dlq-a",
+              instanceA,
+              2,
+              InstanceStatus.FAILED,
+              "boom again",
+              "retries exhausted",
+              null,
+              "trace-dlq-a",
+              "reports",
+              nowMs);
+      producer
+          .send(new ProducerRecord<>(runtime.topics().deadletter(), "dlq-a", AxJson.write(second)))
+          .get();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> letters.find(idA).orElseThrow().state().equals("OPEN"));
+      assertThat(letters.find(idA).orElseThrow().lastError()).isEqualTo("boom again");
+      assertThat(letters.find(idA).orElseThrow().stateReason())
+          .startsWith("dead again after a replay");
+      assertThat(ax("dlq", "replay", Long.toString(idA)).exitCode()).isZero();
+
+      Run discard = ax("dlq", "discard", Long.toString(idB), "--reason", "obsolete");
+      assertThat(discard.exitCode()).as(discard.err()).isZero();
+      assertThat(letters.find(idB).orElseThrow().state()).isEqualTo("DISCARDED");
+      assertThat(letters.find(idB).orElseThrow().stateReason()).startsWith("obsolete");
+
+      // Bad input: a clear message and a non-zero exit.
+      Run unknown = ax("dlq", "show", "999999");
+      assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(unknown.err()).contains("no dead letter 999999");
+      Run badFrom = ax("dlq", "list", "--from", "yesterday");
+      assertThat(badFrom.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badFrom.err()).contains("--from must be an ISO-8601 instant");
+      Run badState = ax("dlq", "list", "--state", "ZOMBIE");
+      assertThat(badState.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badState.err()).contains("--state must be OPEN, REPLAYED or DISCARDED");
+      Run noReason = ax("dlq", "discard", Long.toString(idB));
+      assertThat(noReason.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(noReason.err()).contains("--reason");
+      Run discardAgain = ax("dlq", "discard", Long.toString(idB), "--reason", "twice");
+      assertThat(discardAgain.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(discardAgain.err()).contains("not open");
+      Run notANumber = ax("dlq", "show", "abc");
+      assertThat(notANumber.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+
+      // The retries switch, set through the CLI and read the way every stage reads it.
+      Run off = ax("switch", "retries", "off");
+      assertThat(off.exitCode()).as(off.err()).isZero();
+      assertThat(off.out()).contains("switch retries set to off");
+      try (Switches switches =
+          new Switches(new SwitchStore(runtime.dataSource()), Duration.ofSeconds(1), "test")
+              .start()) {
+        assertThat(switches.retriesEnabled()).isFalse();
+      }
+      assertThat(ax("switch", "retries", "off").out()).contains("was already off");
+      assertThat(ax("switch", "retries", "on").exitCode()).isZero();
+      assertThat(ax("switch").out()).contains("retries").contains("on");
+      Run badValue = ax("switch", "retries", "maybe");
+      assertThat(badValue.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badValue.err()).contains("takes one of [on, off]");
+      Run badName = ax("switch", "everything", "off");
+      assertThat(badName.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badName.err()).contains("unknown switch 'everything'");
+    }
+  }
+}
