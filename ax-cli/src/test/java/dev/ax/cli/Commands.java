@@ -1,7 +1,13 @@
 package dev.ax.cli;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -19,11 +25,36 @@ final class Commands {
   static void send(
       KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String body)
       throws Exception {
-    String json = "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}";
+    sendJson(
+        producer,
+        runtime,
+        taskId,
+        "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}");
+  }
+
+  /** Sends {@code json} as it is, keyed by {@code taskId}, and waits until the broker has it. */
+  static void sendJson(
+      KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String json)
+      throws Exception {
     producer
         .send(
             new ProducerRecord<>(
                 runtime.topics().commands(), taskId, json.getBytes(StandardCharsets.UTF_8)))
         .get();
+  }
+
+  /**
+   * The first instance of {@code taskId} (earliest due) once it satisfies {@code done}, waiting up
+   * to a minute.
+   */
+  static InstanceRow awaitFirstInstance(
+      TestRuntime runtime, String taskId, Predicate<InstanceRow> done) {
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> instances.findByTask(taskId).stream().findFirst(),
+            row -> row.isPresent() && done.test(row.get()))
+        .orElseThrow();
   }
 }

@@ -1,25 +1,19 @@
 package dev.ax.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ingest.IngestStage;
 import dev.ax.ticker.TickerStage;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,22 +35,9 @@ class LongRunIT {
           "{\"v\":1,\"taskId\":\"long\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"sleep\"},\"params\":{\"sleepMs\":9000},"
               + "\"timeoutMs\":30000}";
-      producer
-          .send(
-              new ProducerRecord<>(
-                  runtime.topics().commands(), "long", json.getBytes(StandardCharsets.UTF_8)))
-          .get();
-
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () -> {
-                List<InstanceRow> rows = instances.findByTask("long");
-                return !rows.isEmpty() && rows.get(0).status().isTerminal();
-              });
-
-      InstanceRow row = instances.findByTask("long").get(0);
+      Commands.sendJson(producer, runtime, "long", json);
+      InstanceRow row =
+          Commands.awaitFirstInstance(runtime, "long", first -> first.status().isTerminal());
       assertThat(row.status()).isEqualTo(InstanceStatus.SUCCESS);
       assertThat(row.attempt()).as("never taken back and run again").isEqualTo(1);
       assertThat(new AuditLog(runtime.dataSource()).history(row.instanceId()))

@@ -21,17 +21,14 @@ import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ingest.IngestStage;
 import dev.ax.retry.RetryStage;
 import dev.ax.ticker.TickerStage;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -52,18 +49,8 @@ class RetryAndDeadLetterIT {
   @Test
   void aFailingHttpTaskIsRetriedWithBackoffThenDeadLetteredThenReplayedOnce(AxTestEnv env)
       throws Exception {
-    List<String> alerts = new CopyOnWriteArrayList<>();
-    HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    webhook.createContext(
-        "/alert",
-        exchange -> {
-          try (InputStream body = exchange.getRequestBody()) {
-            alerts.add(new String(body.readAllBytes(), StandardCharsets.UTF_8));
-          }
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    webhook.start();
+    AlertWebhook webhook = AlertWebhook.start();
+    List<String> alerts = webhook.alerts();
     int endpointPort;
     try (ServerSocket probe = new ServerSocket(0)) {
       endpointPort = probe.getLocalPort(); // nothing listens there until the endpoint recovers
@@ -71,8 +58,7 @@ class RetryAndDeadLetterIT {
     Map<String, String> config =
         Map.of(
             "AX_HTTP_ALLOWED_HOSTS", "127.0.0.1",
-            "AX_DEADLETTER_WEBHOOK_URL",
-                "http://127.0.0.1:" + webhook.getAddress().getPort() + "/alert",
+            "AX_DEADLETTER_WEBHOOK_URL", webhook.url(),
             "AX_RETRY_RESCAN", "1s");
     HttpServer endpoint = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
@@ -91,21 +77,11 @@ class RetryAndDeadLetterIT {
               + "/work\"},\"timeoutMs\":5000,"
               + "\"retry\":{\"maxRetries\":3,\"backoffBaseMs\":500,\"backoffMaxMs\":60000,"
               + "\"jitter\":false}}";
-      producer
-          .send(
-              new ProducerRecord<>(
-                  runtime.topics().commands(), "flaky", json.getBytes(StandardCharsets.UTF_8)))
-          .get();
+      Commands.sendJson(producer, runtime, "flaky", json);
 
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () -> {
-                List<InstanceRow> rows = instances.findByTask("flaky");
-                return !rows.isEmpty() && rows.get(0).status() == InstanceStatus.DEAD;
-              });
-      InstanceRow dead = instances.findByTask("flaky").get(0);
+      InstanceRow dead =
+          Commands.awaitFirstInstance(runtime, "flaky", row -> row.status() == InstanceStatus.DEAD);
       assertThat(dead.attempt()).isEqualTo(4);
       assertThat(dead.lastError()).contains("HTTP call failed").contains("ConnectException");
 
@@ -191,7 +167,7 @@ class RetryAndDeadLetterIT {
       assertThat(letters.find(letter.id()).orElseThrow().state()).isEqualTo("REPLAYED");
       assertThat(alerts).hasSize(1);
     } finally {
-      webhook.stop(0);
+      webhook.close();
       if (endpoint != null) {
         endpoint.stop(0);
       }

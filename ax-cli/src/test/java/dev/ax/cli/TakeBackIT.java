@@ -32,10 +32,8 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.retry.RetryStage;
 import dev.ax.ticker.TickerStage;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -150,26 +148,15 @@ class TakeBackIT {
   @Test
   void anInstanceTakenBackMoreOftenThanTheBoundEndsDeadWithADeadLetterSayingSo(AxTestEnv env)
       throws Exception {
-    List<String> alerts = new CopyOnWriteArrayList<>();
-    HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    webhook.createContext(
-        "/alert",
-        exchange -> {
-          try (InputStream body = exchange.getRequestBody()) {
-            alerts.add(new String(body.readAllBytes(), StandardCharsets.UTF_8));
-          }
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    webhook.start();
+    AlertWebhook webhook = AlertWebhook.start();
+    List<String> alerts = webhook.alerts();
     Map<String, String> config =
         Map.of(
             "AX_MAX_TAKEBACKS", "2",
             "AX_REAPER_INTERVAL", "200ms",
             "AX_TICKER_HEARTBEAT", "500ms",
             "AX_RETRY_RESCAN", "1s",
-            "AX_DEADLETTER_WEBHOOK_URL",
-                "http://127.0.0.1:" + webhook.getAddress().getPort() + "/alert");
+            "AX_DEADLETTER_WEBHOOK_URL", webhook.url());
     try (TestRuntime runtime = TestRuntime.open(env, config)) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       long now = runtime.clock().millis();
@@ -295,7 +282,7 @@ class TakeBackIT {
                 });
       }
     } finally {
-      webhook.stop(0);
+      webhook.close();
     }
   }
 
