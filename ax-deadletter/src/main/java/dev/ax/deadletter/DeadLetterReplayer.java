@@ -4,7 +4,6 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.kafka.Topics;
-import dev.ax.common.store.DeadLetterStore;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import java.util.concurrent.ExecutionException;

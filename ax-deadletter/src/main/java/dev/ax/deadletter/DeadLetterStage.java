@@ -11,7 +11,6 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
-import dev.ax.common.store.DeadLetterStore;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;

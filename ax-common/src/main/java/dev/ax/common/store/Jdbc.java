@@ -10,9 +10,10 @@ import javax.sql.DataSource;
 
 /**
  * The small JDBC helper the role stores are written with: a query with a binder and a row mapper, a
- * single number, and a {@link BatchMove}, each on a connection of the pool and each failure a
- * {@link StoreException} that names what was being done. (After db-scheduler's {@code JdbcRunner}:
- * the store says what SQL and which values; the helper owns the statement's life.)
+ * single number, a transaction of such statements ({@link JdbcTransaction}), and a {@link
+ * BatchMove}, each on a connection of the pool and each failure a {@link StoreException} that names
+ * what was being done. (After db-scheduler's {@code JdbcRunner}: the store says what SQL and which
+ * values; the helper owns the statement's life.)
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -52,20 +53,7 @@ public final class Jdbc {
    */
   public <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
     return Transactions.read(
-        dataSource,
-        what,
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            binder.bind(statement);
-            List<T> rows = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                rows.add(mapper.map(rs));
-              }
-            }
-            return rows;
-          }
-        });
+        dataSource, what, connection -> new JdbcTransaction(connection).query(sql, binder, mapper));
   }
 
   /** The first column of the one row {@code sql} returns, e.g. a count. */
@@ -75,6 +63,17 @@ public final class Jdbc {
       throw new IllegalStateException(what + " returned " + rows.size() + " rows, not one");
     }
     return rows.get(0);
+  }
+
+  /**
+   * Runs {@code work} in one transaction (START TRANSACTION ... COMMIT sent as statements on a
+   * connection left in autocommit mode), rolling back on any failure.
+   *
+   * @param what names the work in a failure, e.g. {@code "replaying dead letter 7"}
+   */
+  public <T> T inTransaction(String what, JdbcTransaction.Work<T> work) {
+    return Transactions.inTransaction(
+        dataSource, what, connection -> work.run(new JdbcTransaction(connection)));
   }
 
   /**

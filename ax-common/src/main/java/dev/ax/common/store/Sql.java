@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** Small helpers for building statements with IN lists. */
-final class Sql {
+/** Small helpers for building statements: IN lists, and text cut to fit its column. */
+public final class Sql {
 
   /** Ids per IN list; larger sets are split. */
   static final int MAX_IN_LIST = 500;
@@ -106,7 +106,8 @@ final class Sql {
     return existing;
   }
 
-  static String truncate(String text, int maxLength) {
+  /** {@code text} cut to at most {@code maxLength} characters, ending in "…" when cut. */
+  public static String truncate(String text, int maxLength) {
     if (text == null || text.length() <= maxLength) {
       return text;
     }

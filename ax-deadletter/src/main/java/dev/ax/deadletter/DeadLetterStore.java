@@ -1,0 +1,284 @@
+package dev.ax.deadletter;
+
+import static dev.ax.common.store.Jdbc.Binder.values;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.StatusTransitions;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.Sql;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Dead letters ({@code ax_dead_letter}), the dead-letter stage's own table: one per DEAD instance,
+ * with the task as it was, every attempt and the last stack trace; and the operator's actions on
+ * them ({@code ax dlq}). A replay moves the instance DEAD → DISPATCHED with a fresh retry budget
+ * and marks the letter REPLAYED in one transaction, both conditional, so replaying one letter twice
+ * runs it once. Thread-safe (stateless over a pool).
+ */
+public final class DeadLetterStore {
+
+  /** A stored dead letter. {@code state} is OPEN, REPLAYED or DISCARDED. */
+  public record DeadLetter(
+      long id,
+      String instanceId,
+      String taskId,
+      String group,
+      String taskSnapshot,
+      String attemptsJson,
+      String lastError,
+      String lastStack,
+      String state,
+      String stateReason,
+      long createdAtMs,
+      long updatedAtMs) {}
+
+  /** What {@link #list} returns: any field null means "any". */
+  public record Filter(String taskId, String group, Long fromMs, Long toMs, String state) {}
+
+  /** How a replay ended. */
+  public enum ReplayResult {
+    REPLAYED,
+    NOT_FOUND,
+    /** Replayed or discarded before: nothing runs again. */
+    NOT_OPEN,
+    /** The letter is open but its instance is no longer DEAD (changed by hand): nothing runs. */
+    INSTANCE_NOT_DEAD
+  }
+
+  private static final int MAX_ERROR_LENGTH = 2048;
+  private static final int MAX_REASON_LENGTH = 512;
+
+  private static final String COLUMNS =
+      "id, instance_id, task_id, task_group, task_snapshot, attempts_json, last_error, last_stack,"
+          + " state, state_reason, created_at_ms, updated_at_ms";
+
+  private final Jdbc jdbc;
+
+  public DeadLetterStore(DataSource dataSource) {
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * Stores the letter of a DEAD instance: a new row, or, when the instance's letter was REPLAYED
+   * and the instance is DEAD again, that letter reopened with the new content (one letter per
+   * instance, and a replay can always be replayed again). An OPEN or DISCARDED letter is left as it
+   * is, and so is a REPLAYED one whose instance is not DEAD now (an old event, delivered again).
+   *
+   * @return whether a letter was stored or reopened now
+   */
+  public boolean store(DeadLetter letter) {
+    return jdbc.inTransaction(
+        "storing the dead letter of " + letter.instanceId(),
+        tx -> {
+          Optional<Object[]> existing =
+              tx.queryFirst(
+                  "SELECT id, state FROM ax_dead_letter WHERE instance_id = ? FOR UPDATE",
+                  values(letter.instanceId()),
+                  rs -> new Object[] {rs.getLong(1), rs.getString(2)});
+          if (existing.isEmpty()) {
+            return insert(tx, letter);
+          }
+          if (!"REPLAYED".equals(existing.get()[1]) || !instanceIsDead(tx, letter.instanceId())) {
+            return false;
+          }
+          return tx.update(
+                  "UPDATE ax_dead_letter SET state = 'OPEN', task_snapshot = ?, attempts_json = ?,"
+                      + " last_error = ?, last_stack = ?, state_reason = ?, updated_at_ms = ?"
+                      + " WHERE id = ? AND state = 'REPLAYED'",
+                  values(
+                      letter.taskSnapshot(),
+                      letter.attemptsJson(),
+                      Sql.truncate(letter.lastError(), MAX_ERROR_LENGTH),
+                      letter.lastStack(),
+                      Sql.truncate(
+                          "dead again after a replay: " + letter.stateReason(), MAX_REASON_LENGTH),
+                      letter.createdAtMs(),
+                      existing.get()[0]))
+              == 1;
+        });
+  }
+
+  private static boolean insert(JdbcTransaction tx, DeadLetter letter) throws SQLException {
+    return tx.update(
+            "INSERT INTO ax_dead_letter (instance_id, task_id, task_group, task_snapshot,"
+                + " attempts_json, last_error, last_stack, state, state_reason,"
+                + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE id = id",
+            values(
+                letter.instanceId(),
+                letter.taskId(),
+                letter.group(),
+                letter.taskSnapshot(),
+                letter.attemptsJson(),
+                Sql.truncate(letter.lastError(), MAX_ERROR_LENGTH),
+                letter.lastStack(),
+                Sql.truncate(letter.stateReason(), MAX_REASON_LENGTH),
+                letter.createdAtMs(),
+                letter.createdAtMs()))
+        == 1;
+  }
+
+  private static boolean instanceIsDead(JdbcTransaction tx, String instanceId) throws SQLException {
+    return tx.queryFirst(
+            "SELECT status FROM ax_instance WHERE instance_id = ?",
+            values(instanceId),
+            rs -> rs.getString(1))
+        .filter(InstanceStatus.DEAD.name()::equals)
+        .isPresent();
+  }
+
+  public Optional<DeadLetter> find(long id) {
+    return jdbc
+        .query(
+            "reading dead letter " + id,
+            "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ?",
+            values(id),
+            DeadLetterStore::toLetter)
+        .stream()
+        .findFirst();
+  }
+
+  /** Letters matching {@code filter}, newest first, at most {@code limit}. */
+  public List<DeadLetter> list(Filter filter, int limit) {
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    List<Object> bound = new ArrayList<>();
+    condition(where, bound, " AND task_id = ?", filter.taskId());
+    condition(where, bound, " AND task_group = ?", filter.group());
+    condition(where, bound, " AND created_at_ms >= ?", filter.fromMs());
+    condition(where, bound, " AND created_at_ms < ?", filter.toMs());
+    condition(where, bound, " AND state = ?", filter.state());
+    bound.add(limit);
+    return jdbc.query(
+        "listing dead letters",
+        "SELECT "
+            + COLUMNS
+            + " FROM ax_dead_letter"
+            + where
+            + " ORDER BY created_at_ms DESC, id DESC LIMIT ?",
+        values(bound.toArray()),
+        DeadLetterStore::toLetter);
+  }
+
+  private static void condition(StringBuilder where, List<Object> bound, String sql, Object value) {
+    if (value != null) {
+      where.append(sql);
+      bound.add(value);
+    }
+  }
+
+  /**
+   * OPEN → REPLAYED, and its instance DEAD → DISPATCHED with a fresh retry budget (attempts made so
+   * far no longer count, nor do its runs taken back so far), audited, in one transaction. The
+   * caller then emits the instance on {@code ax.task.due.retry}; if that emit is lost the reaper
+   * emits it again.
+   */
+  public ReplayResult replay(long id, String actor, String reason, long nowMs) {
+    StatusTransitions.require(InstanceStatus.DEAD, InstanceStatus.DISPATCHED);
+    return jdbc.inTransaction(
+        "replaying dead letter " + id,
+        tx -> {
+          Optional<DeadLetter> letter =
+              tx.queryFirst(
+                  "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ? FOR UPDATE",
+                  values(id),
+                  DeadLetterStore::toLetter);
+          if (letter.isEmpty()) {
+            return ReplayResult.NOT_FOUND;
+          }
+          if (!letter.get().state().equals("OPEN")) {
+            return ReplayResult.NOT_OPEN;
+          }
+          String instanceId = letter.get().instanceId();
+          int moved =
+              tx.update(
+                  "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
+                      + " owner = NULL,"
+                      + " dispatched_at_ms = ?, next_attempt_at_ms = NULL, updated_at_ms = ?,"
+                      + " epoch = COALESCE((SELECT l.epoch FROM ax_leader_lease l"
+                      + " WHERE l.lease_name = 'ticker'), 0)"
+                      + " WHERE instance_id = ? AND status = ?",
+                  values(
+                      InstanceStatus.DISPATCHED.name(),
+                      nowMs,
+                      nowMs,
+                      instanceId,
+                      InstanceStatus.DEAD.name()));
+          if (moved == 0) {
+            return ReplayResult.INSTANCE_NOT_DEAD;
+          }
+          setState(tx, id, "REPLAYED", reason, nowMs);
+          int attempt =
+              tx.queryFirst(
+                      "SELECT attempt FROM ax_instance WHERE instance_id = ?",
+                      values(instanceId),
+                      rs -> rs.getInt(1))
+                  .orElse(0);
+          tx.audit(
+              instanceId,
+              letter.get().taskId(),
+              attempt,
+              InstanceStatus.DEAD,
+              InstanceStatus.DISPATCHED,
+              "dead letter " + id + " replayed: " + reason,
+              actor,
+              nowMs);
+          return ReplayResult.REPLAYED;
+        });
+  }
+
+  /**
+   * OPEN → DISCARDED with the operator's reason.
+   *
+   * @return false when there is no such open letter
+   */
+  public boolean discard(long id, String reason, long nowMs) {
+    return jdbc.inTransaction(
+        "discarding dead letter " + id, tx -> setState(tx, id, "DISCARDED", reason, nowMs));
+  }
+
+  private static boolean setState(
+      JdbcTransaction tx, long id, String state, String reason, long nowMs) throws SQLException {
+    return tx.update(
+            "UPDATE ax_dead_letter SET state = ?, state_reason = ?, updated_at_ms = ?"
+                + " WHERE id = ? AND state = 'OPEN'",
+            values(state, Sql.truncate(reason, MAX_REASON_LENGTH), nowMs, id))
+        == 1;
+  }
+
+  /**
+   * DEAD instances that have no dead letter yet (their dead-letter event was lost), oldest first.
+   */
+  public List<String> deadWithoutLetter(int limit) {
+    return jdbc.query(
+        "finding dead instances without a letter",
+        "SELECT i.instance_id FROM ax_instance i LEFT JOIN ax_dead_letter d"
+            + " ON d.instance_id = i.instance_id"
+            + " WHERE i.status = ? AND (d.id IS NULL"
+            + " OR (d.state = 'REPLAYED' AND d.updated_at_ms < i.updated_at_ms))"
+            + " ORDER BY i.updated_at_ms LIMIT ?",
+        values(InstanceStatus.DEAD.name(), limit),
+        rs -> rs.getString(1));
+  }
+
+  private static DeadLetter toLetter(ResultSet rs) throws SQLException {
+    return new DeadLetter(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        rs.getString(8),
+        rs.getString(9),
+        rs.getString(10),
+        rs.getLong(11),
+        rs.getLong(12));
+  }
+}
