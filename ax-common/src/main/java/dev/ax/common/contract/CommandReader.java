@@ -179,7 +179,7 @@ public final class CommandReader {
   }
 
   private TaskCommand readCommand(JsonNode root) {
-    long version = TaskSpecJson.requireLong(root, "v");
+    long version = JsonFields.requireLong(root, "v");
     if (version < 1 || version > AxJson.VERSION) {
       throw new InvalidFieldException(
           "unsupported contract version v="
@@ -188,22 +188,14 @@ public final class CommandReader {
               + AxJson.VERSION
               + ")");
     }
-    String typeText = TaskSpecJson.optionalText(root, "type", "CREATE").toUpperCase(Locale.ROOT);
-    CommandType type;
-    try {
-      type = CommandType.valueOf(typeText);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException(
-          "unknown command type "
-              + Echo.of(typeText)
-              + " (expected one of CREATE, CANCEL, PAUSE, RESUME, RUN_NOW, TRIGGER)");
-    }
-    String taskId = TaskSpecJson.requireText(root, "taskId");
+    String typeText = JsonFields.optionalText(root, "type", "CREATE").toUpperCase(Locale.ROOT);
+    CommandType type = JsonFields.constantNamed(CommandType.class, typeText, "command type");
+    String taskId = JsonFields.requireText(root, "taskId");
     if (!TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
       throw new InvalidFieldException(
           "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": " + Echo.of(taskId));
     }
-    String traceId = TaskSpecJson.optionalText(root, "traceId", null);
+    String traceId = JsonFields.optionalText(root, "traceId", null);
     if (traceId == null) {
       traceId = UUID.randomUUID().toString();
     } else if (!TRACE_ID.matcher(traceId).matches()) {
@@ -217,7 +209,7 @@ public final class CommandReader {
     }
     String flowRunId = null;
     if (type == CommandType.TRIGGER) {
-      flowRunId = TaskSpecJson.requireText(root, "flowRunId");
+      flowRunId = JsonFields.requireText(root, "flowRunId");
       if (flowRunId.length() > InstanceIds.MAX_LENGTH) {
         throw new InvalidFieldException(
             "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");

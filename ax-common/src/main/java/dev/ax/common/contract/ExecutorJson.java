@@ -1,0 +1,145 @@
+package dev.ax.common.contract;
+
+import static dev.ax.common.contract.JsonFields.constantNamed;
+import static dev.ax.common.contract.JsonFields.optionalStringMap;
+import static dev.ax.common.contract.JsonFields.optionalText;
+import static dev.ax.common.contract.JsonFields.requireText;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.ExecutorType;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and writes the {@code executor} object of a task spec: its {@code type} ({@code HTTP},
+ * {@code SHELL}, {@code IN_PROCESS}) and the fields that type takes. A shell script is a plain file
+ * name, never a path, so a command cannot reach outside the script directory.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ExecutorJson {
+
+  private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Pattern SCRIPT = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
+
+  private ExecutorJson() {}
+
+  /**
+   * @throws InvalidFieldException with the reason when a field is missing or wrong
+   */
+  static ExecutorSpec read(JsonNode node, IntakeCheck check) {
+    String typeText = requireText(node, "type", "executor.type").toUpperCase(Locale.ROOT);
+    ExecutorType type = constantNamed(ExecutorType.class, typeText, "executor type");
+    return switch (type) {
+      case HTTP -> readHttp(node, check);
+      case IN_PROCESS -> readInProcess(node);
+      case SHELL -> readShell(node, check);
+    };
+  }
+
+  static ObjectNode write(ExecutorSpec executor) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("type", executor.type().name());
+    switch (executor.type()) {
+      case HTTP -> {
+        node.put("url", executor.url().toString());
+        node.put("method", executor.method());
+        if (!executor.headers().isEmpty()) {
+          ObjectNode headers = node.putObject("headers");
+          executor.headers().forEach(headers::put);
+        }
+        if (executor.body() != null) {
+          node.put("body", executor.body());
+        }
+      }
+      case IN_PROCESS -> node.put("handler", executor.handler());
+      case SHELL -> {
+        node.put("script", executor.script());
+        ArrayNode args = node.putArray("args");
+        executor.args().forEach(args::add);
+      }
+      default -> throw new AssertionError(executor.type());
+    }
+    return node;
+  }
+
+  private static ExecutorSpec readHttp(JsonNode node, IntakeCheck check) {
+    String urlText = requireText(node, "url", "executor.url");
+    check.url(urlText);
+    URI url;
+    try {
+      url = new URI(urlText);
+    } catch (URISyntaxException e) {
+      throw new InvalidFieldException("executor.url is not a URI: " + Echo.of(urlText));
+    }
+    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
+      throw new InvalidFieldException(
+          "executor.url must be an http(s) URL with a host: " + Echo.of(urlText));
+    }
+    String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
+    if (!HTTP_METHODS.contains(method)) {
+      throw new InvalidFieldException(
+          "executor.method must be one of " + HTTP_METHODS + ": " + Echo.of(method));
+    }
+    String body = node.hasNonNull("body") ? bodyText(node.get("body")) : null;
+    if (body != null) {
+      check.body(body);
+    }
+    Map<String, String> headers =
+        optionalStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
+    check.headers(headers);
+    return ExecutorSpec.http(url, method, headers, body);
+  }
+
+  /** A JSON body given as an object or array is sent as its JSON text. */
+  private static String bodyText(JsonNode body) {
+    return body.isTextual() ? body.asText() : body.toString();
+  }
+
+  private static ExecutorSpec readInProcess(JsonNode node) {
+    String handler = requireText(node, "handler", "executor.handler");
+    if (!HANDLER.matcher(handler).matches()) {
+      throw new InvalidFieldException(
+          "executor.handler must match " + HANDLER.pattern() + ": " + Echo.of(handler));
+    }
+    return ExecutorSpec.inProcess(handler);
+  }
+
+  private static ExecutorSpec readShell(JsonNode node, IntakeCheck check) {
+    String script = requireText(node, "script", "executor.script");
+    if (!SCRIPT.matcher(script).matches() || script.contains("..")) {
+      throw new InvalidFieldException(
+          "executor.script must be a plain file name inside the script directory: "
+              + Echo.of(script));
+    }
+    List<String> args = new ArrayList<>();
+    JsonNode argsNode = node.get("args");
+    if (argsNode != null && !argsNode.isNull()) {
+      if (!argsNode.isArray()) {
+        throw new InvalidFieldException("executor.args must be an array of strings");
+      }
+      check.count("executor.args", argsNode.size(), check.limits().maxArgs());
+      for (JsonNode arg : argsNode) {
+        if (!arg.isTextual()) {
+          throw new InvalidFieldException(
+              "executor.args must be an array of strings: " + Echo.cut(arg.toString()));
+        }
+        check.arg(args.size(), arg.asText());
+        args.add(arg.asText());
+      }
+    }
+    return new ExecutorSpec(ExecutorType.SHELL, null, null, null, null, null, script, args);
+  }
+}
