@@ -46,6 +46,7 @@ final class FixedDelayChainer {
 
   private final TaskStore tasks;
   private final InstanceStore instances;
+  private final FiringStore firings;
   private final KafkaProducer<String, byte[]> producer;
   private final String scheduledTopic;
   private final String actor;
@@ -55,6 +56,7 @@ final class FixedDelayChainer {
   FixedDelayChainer(
       TaskStore tasks,
       InstanceStore instances,
+      FiringStore firings,
       KafkaProducer<String, byte[]> producer,
       String scheduledTopic,
       String actor,
@@ -64,6 +66,7 @@ final class FixedDelayChainer {
     this.completions = completions;
     this.tasks = tasks;
     this.instances = instances;
+    this.firings = firings;
     this.producer = producer;
     this.scheduledTopic = scheduledTopic;
     this.actor = actor;
@@ -111,7 +114,7 @@ final class FixedDelayChainer {
       if (task == null || !(task.spec().trigger() instanceof Trigger.FixedDelay delay)) {
         continue;
       }
-      if (!instances.findScheduledOf(event.taskId()).isEmpty()) {
+      if (!firings.findScheduledOf(event.taskId()).isEmpty()) {
         continue; // the chain already has its next firing
       }
       long dueAtMs = FireTimes.afterRunEndedMs(delay, event.finishedAtMs());

@@ -1,12 +1,11 @@
 package dev.ax.ticker;
 
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
+import dev.ax.ticker.FiringStore.FireResult;
 import dev.ax.ticker.fire.FirePlan;
 import java.util.Collection;
 import java.util.List;
@@ -14,22 +13,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The real {@link TickerPort}: the instance and task stores, with task specs cached by (task id,
- * version) so the hot path reads each spec once, and the due-event emitter. Thread-safe.
+ * The real {@link TickerPort}: the ticker's {@link FiringStore} and the task store, with task specs
+ * cached by (task id, version) so the hot path reads each spec once, and the due-event emitter.
+ * Thread-safe.
  */
 final class StoreTickerPort implements TickerPort {
 
-  private final InstanceStore instances;
+  private final FiringStore firings;
   private final DueEmitter emitter;
   private final TaskSpecCache specs;
 
   StoreTickerPort(
-      InstanceStore instances,
+      FiringStore firings,
       TaskStore tasks,
       DueEmitter emitter,
       long maxCachedSpecs,
       long maxCachedSpecBytes) {
-    this.instances = instances;
+    this.firings = firings;
     this.emitter = emitter;
     this.specs = new TaskSpecCache(tasks, maxCachedSpecs, maxCachedSpecBytes);
   }
@@ -45,7 +45,7 @@ final class StoreTickerPort implements TickerPort {
 
   @Override
   public List<DueInstance> scheduledBySeq(Collection<Long> seqs) {
-    return instances.findScheduledBySeq(seqs);
+    return firings.findScheduledBySeq(seqs);
   }
 
   @Override
@@ -55,12 +55,12 @@ final class StoreTickerPort implements TickerPort {
 
   @Override
   public Set<String> inFlight(Collection<String> taskIds) {
-    return instances.tasksInFlight(taskIds);
+    return firings.tasksInFlight(taskIds);
   }
 
   @Override
   public FireResult fire(FirePlan plan, LeaseFence fence, long nowMs) {
-    return instances.fire(plan.dispatch(), plan.skip(), fence, nowMs, plan.successors());
+    return firings.fire(plan.dispatch(), plan.skip(), fence, nowMs, plan.successors());
   }
 
   /** One-shot tasks fire once: their specs leave the cache (see {@link TaskSpecCache}). */

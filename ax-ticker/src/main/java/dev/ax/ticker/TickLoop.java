@@ -2,7 +2,6 @@ package dev.ax.ticker;
 
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
@@ -11,6 +10,7 @@ import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
+import dev.ax.ticker.FiringStore.FireResult;
 import dev.ax.ticker.fire.FirePlan;
 import dev.ax.ticker.fire.FirePlanner;
 import io.micrometer.core.instrument.Counter;

@@ -1,9 +1,9 @@
 package dev.ax.ticker;
 
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
+import dev.ax.ticker.FiringStore.FireResult;
 import dev.ax.ticker.fire.FirePlan;
 import java.util.Collection;
 import java.util.List;

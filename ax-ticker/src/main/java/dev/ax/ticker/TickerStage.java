@@ -23,6 +23,7 @@ import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
+import dev.ax.ticker.reaper.ReaperStore;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -79,6 +80,7 @@ public final class TickerStage implements AutoCloseable {
         EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
     AxConfig config = context.config();
     InstanceStore instances = new InstanceStore(context.dataSource());
+    FiringStore firings = new FiringStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.horizon = config.get(ConfigKeys.TICKER_HORIZON);
     this.loadInterval = config.get(ConfigKeys.TICKER_LOAD_INTERVAL);
@@ -97,7 +99,7 @@ public final class TickerStage implements AutoCloseable {
             System::nanoTime);
     this.port =
         new StoreTickerPort(
-            instances, tasks, emitter, 100_000, config.get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
+            firings, tasks, emitter, 100_000, config.get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     this.loop =
         new TickLoop(
             context.clock(),
@@ -112,7 +114,7 @@ public final class TickerStage implements AutoCloseable {
             context.meters());
     this.loader =
         new WindowLoader(
-            instances,
+            firings,
             context.clock(),
             elector::fence,
             loop,
@@ -123,6 +125,7 @@ public final class TickerStage implements AutoCloseable {
     this.reaper =
         new Reaper(
             instances,
+            new ReaperStore(context.dataSource()),
             tasks,
             context.clock(),
             elector::fence,
@@ -149,6 +152,7 @@ public final class TickerStage implements AutoCloseable {
         new FixedDelayChainer(
             tasks,
             instances,
+            firings,
             producer,
             context.topics().scheduled(),
             context.nodeId(),

@@ -1,7 +1,5 @@
 package dev.ax.ticker;
 
-import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.InstanceStore.WindowEntry;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
@@ -37,7 +35,7 @@ final class WindowLoader {
   private static final Logger log = LoggerFactory.getLogger(WindowLoader.class);
   private static final int PAGE = 5_000;
 
-  private final InstanceStore instances;
+  private final FiringStore firings;
   private final Clock clock;
   private final Supplier<Optional<LeaseFence>> leadership;
   private final TickLoop loop;
@@ -50,7 +48,7 @@ final class WindowLoader {
   private int loadsSinceFull;
 
   WindowLoader(
-      InstanceStore instances,
+      FiringStore firings,
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickLoop loop,
@@ -58,7 +56,7 @@ final class WindowLoader {
       int maxPerLoad,
       int rescanEvery,
       Consumer<Collection<String>> prefetch) {
-    this.instances = instances;
+    this.firings = firings;
     this.clock = clock;
     this.leadership = leadership;
     this.loop = loop;
@@ -87,12 +85,12 @@ final class WindowLoader {
       long untilMs = SaturatingMillis.add(clock.millis(), horizonMs);
       int loaded = 0;
       while (loaded < maxPerLoad) {
-        List<WindowEntry> page =
-            instances.findWindowPage(
+        List<FiringStore.WindowEntry> page =
+            firings.findWindowPage(
                 afterDueMs, afterSeq, untilMs, Math.min(PAGE, maxPerLoad - loaded));
         Set<String> taskIds = new HashSet<>();
         boolean full = false;
-        for (WindowEntry entry : page) {
+        for (FiringStore.WindowEntry entry : page) {
           if (!loop.offer(new WheelEntry(entry.seq(), entry.dueAtMs(), entry.triggerGroup()))) {
             full = true; // the watermark stays here, the next load goes on from it
             break;

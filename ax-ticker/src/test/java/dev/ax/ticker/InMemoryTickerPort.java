@@ -2,11 +2,11 @@ package dev.ax.ticker;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore.FireResult;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
+import dev.ax.ticker.FiringStore.FireResult;
 import dev.ax.ticker.fire.FirePlan;
 import java.util.ArrayList;
 import java.util.Collection;

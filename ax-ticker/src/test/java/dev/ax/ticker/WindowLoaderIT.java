@@ -3,7 +3,6 @@ package dev.ax.ticker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
@@ -53,7 +52,7 @@ class WindowLoaderIT {
               new SimpleMeterRegistry());
       WindowLoader loader =
           new WindowLoader(
-              new InstanceStore(runtime.dataSource()),
+              new FiringStore(runtime.dataSource()),
               runtime.clock(),
               () -> leading,
               loop,

@@ -18,7 +18,7 @@ public final class AuditLog {
   static final int MAX_REASON_LENGTH = 512;
 
   /** One transition to record. {@code from} is null for the creation of an instance. */
-  record Entry(
+  public record Entry(
       String instanceId,
       String taskId,
       int attempt,
@@ -54,7 +54,8 @@ public final class AuditLog {
     this.dataSource = dataSource;
   }
 
-  static void append(Connection connection, List<Entry> entries, String actor, long atMs)
+  /** Appends {@code entries} on the caller's open transaction, reasons cut to 512 characters. */
+  public static void append(Connection connection, List<Entry> entries, String actor, long atMs)
       throws SQLException {
     List<Object[]> rows = new ArrayList<>(entries.size());
     for (Entry entry : entries) {

@@ -41,7 +41,8 @@ public final class OutboxStore {
   }
 
   /** Inserts {@code messages} under {@code token}, on the caller's open transaction. */
-  static void insert(Connection connection, List<OutboxMessage> messages, String token, long nowMs)
+  public static void insert(
+      Connection connection, List<OutboxMessage> messages, String token, long nowMs)
       throws SQLException {
     if (messages.isEmpty()) {
       return;

@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** Small helpers for building statements: IN lists, and text cut to fit its column. */
+/**
+ * Small helpers for building statements: IN lists, and text cut to fit its column; public for the
+ * role stores the stages own.
+ */
 public final class Sql {
 
   /** Ids per IN list; larger sets are split. */
@@ -14,7 +17,8 @@ public final class Sql {
 
   private Sql() {}
 
-  static String placeholders(int count) {
+  /** {@code ?,?,...}: {@code count} parameters, for an IN list. */
+  public static String placeholders(int count) {
     StringBuilder sb = new StringBuilder(count * 2);
     for (int i = 0; i < count; i++) {
       sb.append(i == 0 ? "?" : ",?");
@@ -32,7 +36,8 @@ public final class Sql {
     return index;
   }
 
-  static <T> List<List<T>> chunks(Collection<T> values) {
+  /** {@code values} in order, split into lists of at most {@link #MAX_IN_LIST}. */
+  public static <T> List<List<T>> chunks(Collection<T> values) {
     List<List<T>> chunks = new ArrayList<>();
     List<T> current = new ArrayList<>();
     for (T value : values) {

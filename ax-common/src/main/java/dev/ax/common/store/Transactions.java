@@ -4,11 +4,17 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 
-/** Runs a unit of work in one transaction, rolling back on any failure. */
-final class Transactions {
+/**
+ * Runs a unit of work in one transaction, rolling back on any failure; or a read on a connection of
+ * the pool. Each failure is a {@link StoreException} that names what was being done. Public for
+ * role stores whose writes are not a {@link BatchMove} (several statements batched per row in one
+ * transaction). Stateless; thread-safe.
+ */
+public final class Transactions {
 
+  /** Work on one connection. */
   @FunctionalInterface
-  interface Work<T> {
+  public interface Work<T> {
     T run(Connection connection) throws SQLException;
   }
 
@@ -28,7 +34,7 @@ final class Transactions {
    * three of {@code setAutoCommit(false)}, {@code commit()}, {@code setAutoCommit(true)}. On the
    * ticker's and dispatchers' serial paths, under load, each round trip costs milliseconds.
    */
-  static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
+  public static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
     return inPacketTransaction(
         dataSource,
         what,
@@ -58,7 +64,11 @@ final class Transactions {
     }
   }
 
-  static <T> T read(DataSource dataSource, String what, Work<T> work) {
+  /**
+   * Runs {@code work} on a connection of the pool in autocommit mode, each statement its own
+   * transaction: for reads.
+   */
+  public static <T> T read(DataSource dataSource, String what, Work<T> work) {
     try (Connection connection = dataSource.getConnection()) {
       return work.run(connection);
     } catch (SQLException e) {

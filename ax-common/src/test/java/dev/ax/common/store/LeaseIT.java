@@ -22,7 +22,6 @@ class LeaseIT {
   void oneHolderAtATimeAndAStaleLeaderMarksNothing(AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       LeaseStore leases = new LeaseStore(runtime.dataSource());
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
       TaskSpec spec = TestTasks.onceNoop("t");
       new TaskStore(runtime.dataSource()).create(List.of(new NewTask(spec, "tr", 10)), "test", 10);
       String id = InstanceIds.of("t", 10);
@@ -43,12 +42,12 @@ class LeaseIT {
       assertThat(b.epoch()).isGreaterThan(a.epoch());
       assertThat(leases.renew(a, Duration.ofSeconds(1))).as("a lost it").isEmpty();
       assertThat(
-              instances.markDispatched(
+              runtime.markDispatched(
                   List.of(id), new LeaseFence(LeaseFence.TICKER, "a", a.epoch()), 20))
           .as("stale leader")
           .isEmpty();
       assertThat(
-              instances.markDispatched(
+              runtime.markDispatched(
                   List.of(id), new LeaseFence(LeaseFence.TICKER, "b", b.epoch()), 20))
           .hasSize(1);
       assertThat(leases.release(b)).isTrue();

@@ -7,6 +7,7 @@ import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -101,10 +102,6 @@ class StoreIT {
     tasks.create(List.of(task("t", 100)), "ingest-1", 10);
     String id = InstanceIds.of("t", 100);
 
-    assertThat(instances.findScheduledDueBefore(101, 10))
-        .extracting(DueInstance::instanceId)
-        .containsExactly(id);
-    assertThat(instances.findScheduledDueBefore(100, 10)).isEmpty();
     assertThat(runtime.markDispatchedAsLeader("ticker-1", List.of(id), 100)).hasSize(1);
     assertThat(runtime.markDispatchedAsLeader("ticker-2", List.of(id), 101))
         .as("second dispatch")
@@ -331,74 +328,6 @@ class StoreIT {
         .filteredOn(t -> t.to() == InstanceStatus.RUNNING)
         .extracting(AuditLog.Transition::actor)
         .containsExactly("disp-0");
-  }
-
-  /**
-   * A firing of one-shot instances is one round trip: its last move's packet commits. A firing that
-   * creates successors commits after inserting them, so the next firing exists exactly when its
-   * predecessor moved. A stale fence moves and creates nothing.
-   */
-  @Test
-  void aFiringCommitsInItsLastPacketUnlessItCreatesSuccessors() {
-    tasks.create(List.of(task("f-1", 100), task("f-2", 100), task("f-3", 100)), "ingest-1", 10);
-    Map<String, Long> seqs = new HashMap<>();
-    instances.findScheduledDueBefore(101, 10).forEach(r -> seqs.put(r.taskId(), r.seq()));
-    LeaseStore leases = new LeaseStore(runtime.dataSource());
-    LeaseStore.Lease lease =
-        leases.tryAcquire(LeaseFence.TICKER, "ticker-1", Duration.ofSeconds(30)).orElseThrow();
-    LeaseFence fence = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch());
-    RoundTrips roundTrips = new RoundTrips(runtime.dataSource());
-    InstanceStore counted = new InstanceStore(roundTrips.dataSource());
-
-    InstanceStore.FireResult oneShot =
-        counted.fire(List.of(seqs.get("f-1")), Map.of(), fence, 100, Map.of());
-
-    assertThat(roundTrips.count()).as("round trips of a one-shot firing").isEqualTo(1);
-    assertThat(oneShot.dispatched()).extracting(DueInstance::instanceId).containsExactly("f-1@100");
-    assertThat(instances.find("f-1@100"))
-        .get()
-        .extracting(InstanceRow::status)
-        .isEqualTo(InstanceStatus.DISPATCHED);
-
-    NewInstance next = new NewInstance("f-2@5000", "f-2", 1, 5000, "trace-f-2", "next firing");
-    NewInstance notMoved = new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing");
-    InstanceStore.FireResult periodic =
-        counted.fire(
-            List.of(seqs.get("f-2"), seqs.get("f-1")),
-            Map.of("misfire", List.of(seqs.get("f-3"))),
-            fence,
-            100,
-            Map.of("f-2@100", List.of(next), "f-1@100", List.of(notMoved)));
-
-    assertThat(periodic.dispatched())
-        .extracting(DueInstance::instanceId)
-        .containsExactly("f-2@100");
-    assertThat(periodic.skipped()).extracting(DueInstance::instanceId).containsExactly("f-3@100");
-    assertThat(periodic.created()).containsOnlyKeys("f-2@5000");
-    assertThat(instances.find("f-2@5000"))
-        .get()
-        .extracting(InstanceRow::status)
-        .isEqualTo(InstanceStatus.SCHEDULED);
-    assertThat(instances.find("f-1@5000")).as("successor of a row that did not move").isEmpty();
-
-    tasks.create(List.of(task("f-4", 100)), "ingest-1", 10);
-    long seq4 = instances.findScheduledDueBefore(101, 10).get(0).seq();
-    LeaseFence stale = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch() - 1);
-    InstanceStore.FireResult fenced =
-        counted.fire(
-            List.of(seq4),
-            Map.of(),
-            stale,
-            100,
-            Map.of("f-4@100", List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next"))));
-    assertThat(fenced.dispatched()).isEmpty();
-    assertThat(fenced.created()).isEmpty();
-    assertThat(instances.find("f-4@5000")).isEmpty();
-    assertThat(instances.find("f-4@100"))
-        .get()
-        .extracting(InstanceRow::status)
-        .isEqualTo(InstanceStatus.SCHEDULED);
-    leases.release(lease);
   }
 
   /**

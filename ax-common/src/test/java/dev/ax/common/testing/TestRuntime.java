@@ -4,10 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.time.DatabaseClock;
@@ -126,12 +128,29 @@ public final class TestRuntime implements AutoCloseable {
     LeaseStore.Lease lease =
         leases.tryAcquire(LeaseFence.TICKER, holder, Duration.ofSeconds(30)).orElseThrow();
     try {
-      return new InstanceStore(dataSource)
-          .markDispatched(
-              instanceIds, new LeaseFence(LeaseFence.TICKER, holder, lease.epoch()), nowMs);
+      return markDispatched(
+          instanceIds, new LeaseFence(LeaseFence.TICKER, holder, lease.epoch()), nowMs);
     } finally {
       leases.release(lease);
     }
+  }
+
+  /**
+   * SCHEDULED → DISPATCHED at the fence's epoch, audited as the fence's holder, only while the
+   * fence holds: the move the ticker's firing makes (its {@code FiringStore}, which tests of
+   * ax-common cannot reach), for tests that need rows dispatched without a ticker.
+   *
+   * @return the instances moved (none when the fence is stale)
+   */
+  public List<DueInstance> markDispatched(List<String> instanceIds, LeaseFence fence, long nowMs) {
+    BatchMove<DueInstance> due =
+        BatchMove.from(InstanceStatus.SCHEDULED)
+            .<DueInstance>to(InstanceStatus.DISPATCHED)
+            .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+            .fencedBy(fence)
+            .readBack(DueInstance.COLUMNS, DueInstance::read)
+            .audit(fence.holder(), "due");
+    return new Jdbc(dataSource).move("instance_id", instanceIds, due, nowMs);
   }
 
   public HikariDataSource dataSource() {

@@ -30,7 +30,7 @@ import java.util.Set;
  *
  * A CRON or FIXED_RATE task always has its next firing stored as a SCHEDULED instance, id {@code
  * taskId@slotMillis}, due at its slot. When that instance fires, its successor is created in the
- * same transaction (see {@code InstanceStore.fire}), so a crash never breaks the chain, and the
+ * same transaction (see {@code FiringStore.fire}), so a crash never breaks the chain, and the
  * deterministic id makes a repeated firing create nothing new.
  *
  * <h2>Misfires</h2>

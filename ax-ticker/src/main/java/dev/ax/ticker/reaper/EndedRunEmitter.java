@@ -8,7 +8,6 @@ import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.AfterFailure;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * ax.task.deadletter} (the dead-letter stage stores its letter with the reason and alerts).
  *
  * <p>Like a dispatcher's, they are written to the outbox in the transaction that ends the run (see
- * {@link InstanceStore#endExpiredRuns}); {@link #send} sends them after the commit and deletes them
+ * {@link ReaperStore#endExpiredRuns}); {@link #send} sends them after the commit and deletes them
  * once the broker has them. If this ticker dies first, or the broker is away, any dispatcher's
  * outbox relay sends them after {@code AX_OUTBOX_RELAY_AFTER}. Used from the reaper's thread.
  */
@@ -63,8 +62,8 @@ public final class EndedRunEmitter {
    * @param outcome the FAILED outcome to record, with its {@link AfterFailure.Dead} reason
    * @param task the task as stored, or null when it is missing
    */
-  public List<OutboxMessage> eventsOwed(
-      InstanceStore.ExpiredRun run, Outcome outcome, StoredTask task, long nowMs) {
+  List<OutboxMessage> eventsOwed(
+      ReaperStore.ExpiredRun run, Outcome outcome, StoredTask task, long nowMs) {
     TaskSpec spec = task == null ? null : task.spec();
     TaskCompletedEvent completed =
         new TaskCompletedEvent(

@@ -64,6 +64,7 @@ public final class Reaper {
   private static final Logger log = LoggerFactory.getLogger(Reaper.class);
 
   private final InstanceStore instances;
+  private final ReaperStore store;
   private final Clock clock;
   private final Supplier<Optional<LeaseFence>> fence;
   private final DueEmitter emitter;
@@ -84,6 +85,7 @@ public final class Reaper {
    */
   public Reaper(
       InstanceStore instances,
+      ReaperStore store,
       TaskStore tasks,
       Clock clock,
       Supplier<Optional<LeaseFence>> fence,
@@ -94,6 +96,7 @@ public final class Reaper {
       int maxTakebacks,
       MeterRegistry meters) {
     this.instances = instances;
+    this.store = store;
     this.endedEmitter = endedEmitter;
     this.maxTakebacks = maxTakebacks;
     this.tasks = tasks;
@@ -114,16 +117,16 @@ public final class Reaper {
    * that kills its dispatcher every time must not go round for ever.
    */
   private void endRunsTakenBackTooOften(LeaseFence fence, long nowMs) {
-    List<InstanceStore.ExpiredRun> runs =
-        instances.findRunsTakenBackTooOften(nowMs, maxTakebacks, maxPerPass);
+    List<ReaperStore.ExpiredRun> runs =
+        store.findRunsTakenBackTooOften(nowMs, maxTakebacks, maxPerPass);
     if (runs.isEmpty()) {
       return;
     }
     Map<String, StoredTask> specs =
-        tasks.findAll(runs.stream().map(InstanceStore.ExpiredRun::taskId).distinct().toList());
+        tasks.findAll(runs.stream().map(ReaperStore.ExpiredRun::taskId).distinct().toList());
     List<Outcome> outcomes = new ArrayList<>(runs.size());
     List<List<OutboxMessage>> events = new ArrayList<>(runs.size());
-    for (InstanceStore.ExpiredRun run : runs) {
+    for (ReaperStore.ExpiredRun run : runs) {
       StoredTask task = specs.get(run.taskId());
       Integer maxRetries = task == null ? null : task.spec().retry().maxRetries();
       // The run that just died neither failed nor is taken back: the failures are the others.
@@ -144,13 +147,13 @@ public final class Reaper {
     }
     String token = UUID.randomUUID().toString();
     List<Boolean> recorded =
-        instances.endExpiredRuns(outcomes, events, token, fence, maxTakebacks, nowMs);
+        store.endExpiredRuns(outcomes, events, token, fence, maxTakebacks, nowMs);
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
       if (!recorded.get(i)) {
         continue; // renewed, recorded or taken over meanwhile
       }
-      InstanceStore.ExpiredRun run = runs.get(i);
+      ReaperStore.ExpiredRun run = runs.get(i);
       Outcome outcome = outcomes.get(i);
       log.warn(
           "{} attempt {} DEAD, not taken back again: {} [traceId={}]",
@@ -165,16 +168,16 @@ public final class Reaper {
   }
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
-    List<InstanceStore.BrokenChain> broken =
-        instances.findBrokenFixedDelayChains(
+    List<ReaperStore.BrokenChain> broken =
+        store.findBrokenFixedDelayChains(
             SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()), maxPerPass);
     if (broken.isEmpty()) {
       return;
     }
     Map<String, StoredTask> specs =
-        tasks.findAll(broken.stream().map(InstanceStore.BrokenChain::taskId).toList());
+        tasks.findAll(broken.stream().map(ReaperStore.BrokenChain::taskId).toList());
     List<NewInstance> next = new ArrayList<>();
-    for (InstanceStore.BrokenChain chain : broken) {
+    for (ReaperStore.BrokenChain chain : broken) {
       StoredTask task = specs.get(chain.taskId());
       if (task != null && task.spec().trigger() instanceof Trigger.FixedDelay delay) {
         // The chainer's computation: a next firing beyond the far-future bound is parked there.
@@ -222,7 +225,7 @@ public final class Reaper {
   }
 
   private void adopt(LeaseFence fence, long nowMs) {
-    List<DueInstance> inherited = instances.adoptPredecessorDispatches(fence, nowMs, maxPerPass);
+    List<DueInstance> inherited = store.adoptPredecessorDispatches(fence, nowMs, maxPerPass);
     if (!inherited.isEmpty()) {
       log.info(
           "Emitting again {} instance(s) a previous leader dispatched and nobody claimed yet",
@@ -242,7 +245,7 @@ public final class Reaper {
       long nowMs = clock.millis();
       endRunsTakenBackTooOften(current.get(), nowMs);
       List<DueInstance> expired =
-          instances.reclaimExpiredRuns(current.get(), nowMs, maxPerPass, maxTakebacks);
+          store.reclaimExpiredRuns(current.get(), nowMs, maxPerPass, maxTakebacks);
       if (!expired.isEmpty()) {
         log.warn(
             "Reaper took back {} run(s) whose lease expired; emitting them again", expired.size());
@@ -251,7 +254,7 @@ public final class Reaper {
       }
       adopt(current.get(), nowMs);
       List<DueInstance> unclaimed =
-          instances.restampUnclaimed(
+          store.restampUnclaimed(
               current.get(),
               SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()),
               nowMs,

@@ -1,4 +1,4 @@
-package dev.ax.common.store;
+package dev.ax.common.testing;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * A data source that counts the statement executions sent through it: one per round trip to the
  * server, since a packet of several statements is one execution. Thread-safe.
  */
-final class RoundTrips {
+public final class RoundTrips {
 
   private static final Set<String> EXECUTIONS =
       Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch");
@@ -22,7 +22,7 @@ final class RoundTrips {
   private final AtomicInteger count = new AtomicInteger();
   private final DataSource dataSource;
 
-  RoundTrips(DataSource target) {
+  public RoundTrips(DataSource target) {
     this.dataSource =
         proxy(
             DataSource.class,
@@ -33,11 +33,11 @@ final class RoundTrips {
                     : result);
   }
 
-  DataSource dataSource() {
+  public DataSource dataSource() {
     return dataSource;
   }
 
-  int count() {
+  public int count() {
     return count.get();
   }
 

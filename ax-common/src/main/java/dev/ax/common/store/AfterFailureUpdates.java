@@ -1,0 +1,76 @@
+package dev.ax.common.store;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.StatusTransitions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The second step of a failed attempt, FAILED/TIMEOUT → RETRYING or DEAD as each outcome's {@link
+ * AfterFailure} says, written in the transaction that recorded the failure so that a crash between
+ * the two cannot leave a failure nobody retries. Shared by the dispatcher's outcomes and the
+ * reaper's ended runs. Stateless; thread-safe.
+ */
+public final class AfterFailureUpdates {
+
+  private AfterFailureUpdates() {}
+
+  /**
+   * Moves each of {@code outcomes}, just recorded in this transaction (so each row is in the
+   * outcome's status at its attempt), on to what its {@link Outcome#after()} says, with its audit
+   * row. Each must match exactly one row: anything else means the caller recorded nothing for it.
+   */
+  public static void apply(Connection connection, List<Outcome> outcomes, String actor, long nowMs)
+      throws SQLException {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    List<AuditLog.Entry> audit = new ArrayList<>();
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE ax_instance SET status = ?, next_attempt_at_ms = ?, updated_at_ms = ?"
+                + " WHERE instance_id = ? AND status = ? AND attempt = ?")) {
+      for (Outcome outcome : outcomes) {
+        InstanceStatus to;
+        Long nextAttemptAtMs;
+        String reason;
+        if (outcome.after() instanceof AfterFailure.Retry retry) {
+          to = InstanceStatus.RETRYING;
+          nextAttemptAtMs = retry.atMs();
+          reason = retry.reason();
+        } else {
+          to = InstanceStatus.DEAD;
+          nextAttemptAtMs = null;
+          reason = ((AfterFailure.Dead) outcome.after()).reason();
+        }
+        StatusTransitions.require(outcome.status(), to);
+        update.setString(1, to.name());
+        update.setObject(2, nextAttemptAtMs);
+        update.setLong(3, nowMs);
+        update.setString(4, outcome.instanceId());
+        update.setString(5, outcome.status().name());
+        update.setInt(6, outcome.attempt());
+        update.addBatch();
+        audit.add(
+            new AuditLog.Entry(
+                outcome.instanceId(),
+                outcome.taskId(),
+                outcome.attempt(),
+                outcome.status(),
+                to,
+                reason));
+      }
+      int[] counts = update.executeBatch();
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] != 1) {
+          throw new IllegalStateException(
+              "follow-up of " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
+        }
+      }
+    }
+    AuditLog.append(connection, audit, actor, nowMs);
+  }
+}

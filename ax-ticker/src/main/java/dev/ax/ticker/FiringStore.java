@@ -1,0 +1,180 @@
+package dev.ax.ticker;
+
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.MovesWithSuccessors;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.Sql;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The ticker's SQL over {@code ax_instance}: the window of SCHEDULED instances its wheel is loaded
+ * from, the rows a batch the wheel fired still finds SCHEDULED, the tasks with a run in flight (the
+ * concurrency check), the firing itself, and the FIXED_DELAY chainer's check for a next firing.
+ * Only the ticker uses it; the reaper's SQL is {@code reaper.ReaperStore}'s.
+ *
+ * <p>Every write is fenced by the leader's lease: a stale leader moves and creates nothing.
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+final class FiringStore {
+
+  /** What one firing did: the rows it dispatched and skipped, and the successors it created. */
+  record FireResult(
+      List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
+
+  /** A SCHEDULED instance as the window loader sees it. */
+  record WindowEntry(long seq, long dueAtMs, String triggerGroup, String taskId) {}
+
+  private final DataSource dataSource;
+  private final Jdbc jdbc;
+
+  FiringStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * One firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for {@code
+   * dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason} (the key is the
+   * audit reason), and, for each row that moved, its successors in {@code successorsByInstanceId}
+   * (the next firings of periodic tasks), created SCHEDULED. A crash cannot leave a periodic task
+   * without its next firing. Without successors to create (one-shot tasks only), the last move's
+   * packet commits: one round trip for a batch of up to 500.
+   */
+  FireResult fire(
+      Collection<Long> dispatchSeqs,
+      Map<String, ? extends Collection<Long>> skipSeqsByReason,
+      LeaseFence fence,
+      long nowMs,
+      Map<String, List<NewInstance>> successorsByInstanceId) {
+    List<MovesWithSuccessors.Step> steps = new ArrayList<>();
+    if (!dispatchSeqs.isEmpty()) {
+      steps.add(new MovesWithSuccessors.Step(List.copyOf(dispatchSeqs), dispatch(fence, nowMs)));
+    }
+    for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
+      if (!group.getValue().isEmpty()) {
+        steps.add(
+            new MovesWithSuccessors.Step(
+                List.copyOf(group.getValue()), skip(fence, group.getKey(), nowMs)));
+      }
+    }
+    if (steps.isEmpty()) {
+      return new FireResult(List.of(), List.of(), Map.of());
+    }
+    MovesWithSuccessors.Result result =
+        MovesWithSuccessors.run(
+            dataSource,
+            "firing " + dispatchSeqs.size() + " instance(s)",
+            "seq",
+            steps,
+            successorsByInstanceId,
+            fence.holder(),
+            nowMs);
+    // The dispatch step, when there is one, is the first; every later step is a skip.
+    int firstSkip = dispatchSeqs.isEmpty() ? 0 : 1;
+    List<DueInstance> dispatched = firstSkip == 0 ? List.of() : result.movedByStep().get(0);
+    List<DueInstance> skipped = new ArrayList<>();
+    result.movedByStep().subList(firstSkip, steps.size()).forEach(skipped::addAll);
+    return new FireResult(dispatched, skipped, result.created());
+  }
+
+  /** SCHEDULED → DISPATCHED at this leader's epoch: the epoch the due event carries. */
+  private static BatchMove<DueInstance> dispatch(LeaseFence fence, long nowMs) {
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(DISPATCHED)
+        .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), "due");
+  }
+
+  /** SCHEDULED → SKIPPED (a misfire or the concurrency policy), {@code reason} in the audit. */
+  private static BatchMove<DueInstance> skip(LeaseFence fence, String reason, long nowMs) {
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(SKIPPED)
+        .set("finished_at_ms = ?", nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), reason);
+  }
+
+  /** The SCHEDULED rows among {@code seqs} (what the wheel fired), oldest due first. */
+  List<DueInstance> findScheduledBySeq(Collection<Long> seqs) {
+    List<DueInstance> due = new ArrayList<>(seqs.size());
+    for (List<Long> chunk : Sql.chunks(seqs)) {
+      List<Object> values = new ArrayList<>(chunk);
+      values.add(SCHEDULED.name());
+      due.addAll(
+          jdbc.query(
+              "reading " + seqs.size() + " due instance(s)",
+              "SELECT "
+                  + DueInstance.COLUMNS
+                  + " FROM ax_instance WHERE seq IN ("
+                  + Sql.placeholders(chunk.size())
+                  + ") AND status = ?",
+              Jdbc.Binder.values(values.toArray()),
+              DueInstance::read));
+    }
+    due.sort(Comparator.comparingLong(DueInstance::dueAtMs));
+    return due;
+  }
+
+  /** Tasks among {@code taskIds} that have an instance DISPATCHED or RUNNING now. */
+  Set<String> tasksInFlight(Collection<String> taskIds) {
+    Set<String> busy = new HashSet<>();
+    for (List<String> chunk : Sql.chunks(taskIds)) {
+      List<Object> values = new ArrayList<>(chunk);
+      values.add(DISPATCHED.name());
+      values.add(RUNNING.name());
+      busy.addAll(
+          jdbc.query(
+              "checking runs in flight",
+              "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
+                  + Sql.placeholders(chunk.size())
+                  + ") AND status IN (?, ?)",
+              Jdbc.Binder.values(values.toArray()),
+              rs -> rs.getString(1)));
+    }
+    return busy;
+  }
+
+  /**
+   * SCHEDULED instances due before {@code untilMs} and after the key {@code (afterDueMs,
+   * afterSeq)}, ordered by (due, seq), at most {@code limit}: one page of the ticker's window.
+   */
+  List<WindowEntry> findWindowPage(long afterDueMs, long afterSeq, long untilMs, int limit) {
+    return jdbc.query(
+        "loading the ticker window",
+        "SELECT i.seq, i.due_at_ms, t.trigger_group, i.task_id FROM ax_instance i"
+            + " JOIN ax_task t ON t.task_id = i.task_id"
+            + " WHERE i.status = ? AND i.due_at_ms < ?"
+            + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.seq > ?))"
+            + " ORDER BY i.due_at_ms, i.seq LIMIT ?",
+        Jdbc.Binder.values(SCHEDULED.name(), untilMs, afterDueMs, afterDueMs, afterSeq, limit),
+        rs -> new WindowEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+  }
+
+  /** The ids of the SCHEDULED instances of one task: a FIXED_DELAY chain's next firing, if any. */
+  List<String> findScheduledOf(String taskId) {
+    return jdbc.query(
+        "reading scheduled instances of " + taskId,
+        "SELECT instance_id FROM ax_instance WHERE task_id = ? AND status = ?",
+        Jdbc.Binder.values(taskId, SCHEDULED.name()),
+        rs -> rs.getString(1));
+  }
+}

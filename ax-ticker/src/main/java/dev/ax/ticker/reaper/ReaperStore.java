@@ -1,0 +1,325 @@
+package dev.ax.ticker.reaper;
+
+import static dev.ax.common.model.InstanceStatus.DEAD;
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.StatusTransitions;
+import dev.ax.common.store.AfterFailure;
+import dev.ax.common.store.AfterFailureUpdates;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.OutboxMessage;
+import dev.ax.common.store.OutboxStore;
+import dev.ax.common.store.Outcome;
+import dev.ax.common.store.Sql;
+import dev.ax.common.store.Transactions;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The reaper's SQL over {@code ax_instance}: expired runs taken back or ended, DISPATCHED rows
+ * nobody claimed (or a previous leader emitted) stamped again to be emitted again, and FIXED_DELAY
+ * chains that lost their next firing. Only the ticker's {@link Reaper} uses it.
+ *
+ * <p>Every write is fenced by the leader's lease and conditional on what made the row a candidate
+ * (the lease still expired, the row still unclaimed), re-checked in the UPDATE itself: a row
+ * renewed, claimed or recorded between the select and the write is left alone.
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+public final class ReaperStore {
+
+  /** The status-prefixed index every candidate select reads by (see {@link #selectIds}). */
+  private static final String STATUS_INDEX = "ax_instance_status_due";
+
+  /**
+   * A RUNNING instance whose lease expired, as {@link #findRunsTakenBackTooOften} reads it.
+   *
+   * @param owner the dispatcher that died
+   * @param takenBack take-backs of its current retry budget
+   */
+  record ExpiredRun(
+      String instanceId,
+      String taskId,
+      int attempt,
+      int retryBase,
+      int takenBack,
+      String owner,
+      long dueAtMs,
+      long claimedAtMs,
+      String traceId,
+      String flowRunId) {}
+
+  /** A FIXED_DELAY task whose chain has no next firing, and when its last run ended. */
+  record BrokenChain(String taskId, long lastFinishedAtMs) {}
+
+  private final DataSource dataSource;
+  private final Jdbc jdbc;
+
+  public ReaperStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * RUNNING → DISPATCHED for runs whose lease expired before {@code nowMs} (their dispatcher died)
+   * and that were taken back fewer than {@code maxTakebacks} times in their retry budget: the next
+   * claim starts the next attempt, and the take-back is counted ({@code taken_back}), so that it
+   * uses up no retry. Conditional on the lease still being expired, so a run renewed meanwhile is
+   * left alone. Runs at the bound are {@link #findRunsTakenBackTooOften}'s.
+   *
+   * @return the instances taken back, to be emitted again
+   */
+  List<DueInstance> reclaimExpiredRuns(LeaseFence fence, long nowMs, int limit, int maxTakebacks) {
+    List<String> ids =
+        selectIds(
+            "status = ? AND lease_until_ms < ? AND taken_back < ?",
+            List.of(RUNNING.name(), nowMs, maxTakebacks),
+            limit);
+    return jdbc.move(
+        "instance_id",
+        ids,
+        BatchMove.from(RUNNING)
+            .<DueInstance>to(DISPATCHED)
+            .set(
+                "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?,"
+                    + " taken_back = taken_back + 1",
+                fence.epoch(),
+                nowMs)
+            .where("lease_until_ms < ? AND taken_back < ?", nowMs, maxTakebacks)
+            .fencedBy(fence)
+            .readBack(DueInstance.COLUMNS, DueInstance::read)
+            .audit(fence.holder(), "run lease expired: taken back for the next attempt"),
+        nowMs);
+  }
+
+  /**
+   * RUNNING instances whose lease expired before {@code nowMs} and that were taken back {@code
+   * maxTakebacks} times already in their retry budget: not to be taken back again, but ended (see
+   * {@link #endExpiredRuns}). At most {@code limit}.
+   */
+  List<ExpiredRun> findRunsTakenBackTooOften(long nowMs, int maxTakebacks, int limit) {
+    return jdbc.query(
+        "selecting runs taken back too often",
+        "SELECT instance_id, task_id, attempt, retry_base, taken_back, owner, due_at_ms,"
+            + " claimed_at_ms, trace_id, flow_run_id"
+            + " FROM ax_instance FORCE INDEX ("
+            + STATUS_INDEX
+            + ") WHERE status = ? AND lease_until_ms < ? AND taken_back >= ? LIMIT ?",
+        Jdbc.Binder.values(RUNNING.name(), nowMs, maxTakebacks, limit),
+        rs ->
+            new ExpiredRun(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getInt(3),
+                rs.getInt(4),
+                rs.getInt(5),
+                rs.getString(6),
+                rs.getLong(7),
+                rs.getLong(8),
+                rs.getString(9),
+                InstanceIds.flowRunOf(rs.getString(1), rs.getString(10))));
+  }
+
+  /**
+   * Ends runs whose dispatcher died and that may not be taken back again: RUNNING → FAILED (the
+   * outcome's error) and at once → DEAD (the outcome's {@link AfterFailure.Dead} reason), audited,
+   * in one transaction fenced by the leader's lease. Each is conditional on the row still being
+   * RUNNING that attempt with its lease expired before {@code nowMs} and {@code maxTakebacks}
+   * take-backs reached, so a run renewed or recorded meanwhile is left alone. The events each ended
+   * run owes go into the outbox under {@code outboxToken} in the same transaction (see {@link
+   * OutboxStore}), as a dispatcher's outcome's do.
+   *
+   * <p>One UPDATE per run, batched, not a {@link BatchMove}: each row gets its own error.
+   *
+   * @param events for each outcome, in order, the records it owes once recorded
+   * @return for each outcome, in order, whether it was recorded
+   */
+  List<Boolean> endExpiredRuns(
+      List<Outcome> outcomes,
+      List<List<OutboxMessage>> events,
+      String outboxToken,
+      LeaseFence fence,
+      int maxTakebacks,
+      long nowMs) {
+    if (outcomes.isEmpty()) {
+      return List.of();
+    }
+    if (events.size() != outcomes.size()) {
+      throw new IllegalArgumentException(
+          events.size() + " event lists for " + outcomes.size() + " outcomes");
+    }
+    for (Outcome outcome : outcomes) {
+      StatusTransitions.require(RUNNING, outcome.status());
+      if (!(outcome.after() instanceof AfterFailure.Dead)) {
+        throw new IllegalArgumentException("an expired run ends DEAD: " + outcome);
+      }
+      StatusTransitions.require(outcome.status(), DEAD);
+    }
+    return Transactions.inTransaction(
+        dataSource,
+        "ending " + outcomes.size() + " run(s) taken back too often",
+        connection -> {
+          int[] counts;
+          try (PreparedStatement update =
+              connection.prepareStatement(
+                  "UPDATE ax_instance SET status = ?, finished_at_ms = ?, last_error = ?,"
+                      + " lease_until_ms = NULL, updated_at_ms = ?"
+                      + " WHERE instance_id = ? AND status = ? AND attempt = ?"
+                      + " AND lease_until_ms < ? AND taken_back >= ? AND "
+                      + LeaseFence.CONDITION)) {
+            for (Outcome outcome : outcomes) {
+              update.setString(1, outcome.status().name());
+              update.setLong(2, outcome.finishedAtMs());
+              update.setString(3, Sql.truncate(outcome.error(), 2048));
+              update.setLong(4, nowMs);
+              update.setString(5, outcome.instanceId());
+              update.setString(6, RUNNING.name());
+              update.setInt(7, outcome.attempt());
+              update.setLong(8, nowMs);
+              update.setInt(9, maxTakebacks);
+              update.setString(10, fence.leaseName());
+              update.setString(11, fence.holder());
+              update.setLong(12, fence.epoch());
+              update.addBatch();
+            }
+            counts = update.executeBatch();
+          }
+          List<Boolean> ended = new ArrayList<>(outcomes.size());
+          List<Outcome> won = new ArrayList<>();
+          List<OutboxMessage> owed = new ArrayList<>();
+          List<AuditLog.Entry> audit = new ArrayList<>();
+          for (int i = 0; i < outcomes.size(); i++) {
+            if (counts[i] > 1) {
+              throw new IllegalStateException(
+                  "ending " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
+            }
+            ended.add(counts[i] == 1);
+            if (counts[i] == 1) {
+              Outcome outcome = outcomes.get(i);
+              won.add(outcome);
+              owed.addAll(events.get(i));
+              audit.add(
+                  new AuditLog.Entry(
+                      outcome.instanceId(),
+                      outcome.taskId(),
+                      outcome.attempt(),
+                      RUNNING,
+                      outcome.status(),
+                      outcome.error()));
+            }
+          }
+          AuditLog.append(connection, audit, fence.holder(), nowMs);
+          AfterFailureUpdates.apply(connection, won, fence.holder(), nowMs);
+          OutboxStore.insert(connection, owed, outboxToken, nowMs);
+          return ended;
+        });
+  }
+
+  /**
+   * Re-stamps instances DISPATCHED before {@code olderThanMs} and never claimed (their due event
+   * was lost, or every dispatcher was down), so they can be emitted again.
+   *
+   * @return the instances to emit again
+   */
+  List<DueInstance> restampUnclaimed(LeaseFence fence, long olderThanMs, long nowMs, int limit) {
+    return restampDispatched(
+        fence, "dispatched_at_ms", olderThanMs, "not claimed in time: emitted again", nowMs, limit);
+  }
+
+  /**
+   * Re-stamps with this leader's epoch the instances a previous leader marked DISPATCHED that are
+   * still unclaimed, so they can be emitted again at once. Dispatchers drop due events of an epoch
+   * older than the newest they have seen; this is what makes dropping them lose nothing.
+   *
+   * @return the instances to emit again
+   */
+  List<DueInstance> adoptPredecessorDispatches(LeaseFence fence, long nowMs, int limit) {
+    return restampDispatched(
+        fence,
+        "epoch",
+        fence.epoch(),
+        "dispatched by a previous leader: emitted again at epoch " + fence.epoch(),
+        nowMs,
+        limit);
+  }
+
+  /**
+   * DISPATCHED → DISPATCHED, stamped with this leader's epoch and {@code nowMs}, for unclaimed rows
+   * whose {@code column} (a constant of this class) is below {@code below}.
+   */
+  private List<DueInstance> restampDispatched(
+      LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
+    List<String> ids =
+        selectIds("status = ? AND " + column + " < ?", List.of(DISPATCHED.name(), below), limit);
+    return jdbc.move(
+        "instance_id",
+        ids,
+        BatchMove.from(DISPATCHED)
+            .<DueInstance>to(DISPATCHED)
+            .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+            .where(column + " < ?", below)
+            .fencedBy(fence)
+            .readBack(DueInstance.COLUMNS, DueInstance::read)
+            .audit(fence.holder(), reason),
+        nowMs);
+  }
+
+  /**
+   * FIXED_DELAY tasks with no instance SCHEDULED, DISPATCHED or RUNNING whose last run ended before
+   * {@code finishedBeforeMs}: their next firing was lost (its completion event never reached the
+   * chainer). At most {@code limit}.
+   */
+  List<BrokenChain> findBrokenFixedDelayChains(long finishedBeforeMs, int limit) {
+    return jdbc.query(
+        "looking for broken fixed-delay chains",
+        // The active FIXED_DELAY tasks first (by their index), then each one's instances by task:
+        // without the join order and hints both MySQL and MariaDB may scan every instance row to
+        // find the few FIXED_DELAY ones. RETRYING counts as not over: a retry follows.
+        "SELECT t.task_id, MAX(i.finished_at_ms)"
+            + " FROM ax_task t FORCE INDEX (ax_task_trigger_state)"
+            + " STRAIGHT_JOIN ax_instance i FORCE INDEX (ax_instance_task)"
+            + " ON i.task_id = t.task_id"
+            + " WHERE t.trigger_type = 'FIXED_DELAY' AND t.state = 'ACTIVE'"
+            + " GROUP BY t.task_id"
+            + " HAVING SUM(i.status IN (?, ?, ?, ?)) = 0 AND MAX(i.finished_at_ms) < ?"
+            + " LIMIT ?",
+        Jdbc.Binder.values(
+            SCHEDULED.name(),
+            DISPATCHED.name(),
+            RUNNING.name(),
+            RETRYING.name(),
+            finishedBeforeMs,
+            limit),
+        rs -> new BrokenChain(rs.getString(1), rs.getLong(2)));
+  }
+
+  /**
+   * The ids of up to {@code limit} candidate rows, read by the status-prefixed index, forced:
+   * {@code epoch < ?} has no index of its own, and without the hint the optimizer scans the whole
+   * table for it. The move that follows re-checks {@code where}, so a row that changed meanwhile is
+   * left alone.
+   */
+  private List<String> selectIds(String where, List<Object> values, int limit) {
+    List<Object> bound = new ArrayList<>(values);
+    bound.add(limit);
+    return jdbc.query(
+        "selecting instances",
+        "SELECT instance_id FROM ax_instance FORCE INDEX ("
+            + STATUS_INDEX
+            + ") WHERE "
+            + where
+            + " LIMIT ?",
+        Jdbc.Binder.values(bound.toArray()),
+        rs -> rs.getString(1));
+  }
+}
