@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The dependency resolver as a stage: runs {@link ResolverTopology} as a Kafka Streams application
  * ({@code <prefix>ax-resolver}) with {@code exactly_once_v2}, so a crash or rebalance neither loses
- * nor repeats a trigger. It scales by the partitions of {@code ax.task.completed}; its join state
+ * nor repeats a trigger. It scales by the partitions of {@code ax.flow.succeeded}; its join state
  * is a local store backed by a changelog topic. At start it makes sure {@code ax.task.dependencies}
  * is compacted (the latest entry per upstream is the graph).
  *
@@ -54,8 +54,8 @@ public final class ResolverStage implements AutoCloseable {
         context.config().get(ConfigKeys.TOPIC_REPLICATION));
     // Latency over throughput: under exactly-once a trigger is visible downstream only once its
     // transaction commits, and the stream thread commits between polls; a long poll or commit
-    // interval would hold a finished join back (it passes through two transactions: the
-    // repartition topic's, then the command's).
+    // interval would hold a finished join back (its input is keyed by flow run already, so it
+    // needs no repartition: one transaction, the command's).
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 10);
     props.put(StreamsConfig.POLL_MS_CONFIG, 10);
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
@@ -112,7 +112,7 @@ public final class ResolverStage implements AutoCloseable {
     log.info(
         "Resolver {} started: {} joined with {} into {}",
         context.nodeId(),
-        context.topics().completed(),
+        context.topics().flowSucceeded(),
         context.topics().dependencies(),
         context.topics().commands());
     return this;
