@@ -296,9 +296,9 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   /**
    * Runs unmeasured rounds of tasks (each due from 1 s after it is sent, spread over 2 s) until a
    * round's JIT compile time falls under {@link #JIT_SETTLED_SHARE} of its wall time or {@code
-   * --warm-up} tasks have run. On two shared cores a JVM holding the broker and every stage keeps
-   * compiling for minutes under load (about 330,000 tasks here); measured during that time,
-   * lateness describes the compilers' competition for CPU more than the pipeline.
+   * --warm-up} tasks have run. A JVM holding the broker and every stage keeps compiling for minutes
+   * under load (docs/BENCHMARKS.md, "A warmed-up JVM"); measured during that time, lateness
+   * describes the compilers' competition for CPU more than the pipeline.
    */
   private void warmUp(String runId, Rig rig) throws InterruptedException {
     StageContext context = rig.context();

@@ -10,7 +10,7 @@ import java.sql.Statement;
  * its first statement and, when it knows that statement is its last, {@link #commit()} after it. A
  * transaction that is a single packet then costs one round trip instead of four (start, update,
  * audit, commit): three network round trips fewer per claim where the database is on another host
- * (on loopback, under `ax bench`, the transactions took as long as before; see BENCHMARKS). {@link
+ * (docs/BENCHMARKS.md, "One packet per batch move", has what it changed on loopback). {@link
  * Transactions#inPacketTransaction} commits whatever the work left open and rolls back on failure.
  *
  * <p>A packet of several statements needs the connection's {@code allowMultiQueries}; {@link
