@@ -38,8 +38,7 @@ import picocli.CommandLine.Spec;
       DlqCommand.class,
       SwitchCommand.class,
       MigrateCommand.class,
-      FlowCommand.class,
-      CommandLine.HelpCommand.class
+      FlowCommand.class
     })
 public final class AxCli implements Runnable {
 
@@ -60,6 +59,8 @@ public final class AxCli implements Runnable {
     for (AxSubcommand subcommand : ServiceLoader.load(AxSubcommand.class)) {
       commandLine.addSubcommand(subcommand);
     }
+    // Last, so that the usage lists the commands first and then how to get help on one.
+    commandLine.addSubcommand(new CommandLine.HelpCommand());
     return commandLine
         .setExecutionExceptionHandler(new CliErrorHandler())
         .setParameterExceptionHandler(new ShortUsageErrors());
