@@ -7,15 +7,14 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,18 +38,13 @@ public final class FlowCommand implements Callable<Integer> {
   @Parameters(paramLabel = "<flowRunId>", description = "The flow run to show.")
   private String flowRunId;
 
-  @Option(
-      names = "--work-dir",
-      defaultValue = ".ax",
-      paramLabel = "<dir>",
-      description = "Where a running `ax up` wrote up.env (default: ${DEFAULT-VALUE}).")
-  private Path workDir;
+  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() {
     LogLevels.quiet();
     PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = new CliDatabase(workDir, "ax-flow")) {
+    try (CliDatabase db = workDir.openDatabase("ax-flow")) {
       List<InstanceRow> rows = new InstanceStore(db.dataSource).findByFlowRun(flowRunId);
       if (rows.isEmpty()) {
         throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);

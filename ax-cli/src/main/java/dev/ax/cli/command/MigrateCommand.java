@@ -2,11 +2,10 @@ package dev.ax.cli.command;
 
 import dev.ax.common.store.Database;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -27,18 +26,13 @@ public final class MigrateCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--work-dir",
-      defaultValue = ".ax",
-      paramLabel = "<dir>",
-      description = "Where a running `ax up` wrote up.env (default: ${DEFAULT-VALUE}).")
-  private Path workDir;
+  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() {
     LogLevels.quiet();
     PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = new CliDatabase(workDir, "ax-migrate")) {
+    try (CliDatabase db = workDir.openDatabase("ax-migrate")) {
       Database.Migration migration = Database.migrate(db.dataSource);
       out.println(
           migration.applied() == 0

@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -105,12 +106,7 @@ public final class SubmitCommand implements Callable<Integer> {
       description = "A parameter for the executor; repeatable.")
   private Map<String, String> params = new LinkedHashMap<>();
 
-  @Option(
-      names = "--work-dir",
-      defaultValue = ".ax",
-      paramLabel = "<dir>",
-      description = "Where to look for up.env of a running `ax up` (default: ${DEFAULT-VALUE}).")
-  private Path workDir;
+  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() throws Exception {
@@ -132,7 +128,7 @@ public final class SubmitCommand implements Callable<Integer> {
     }
     AxConfig config = AxConfig.fromEnvironment(Map.of());
     ConfigCheck.validate(config);
-    BrokerLocator.Target target = BrokerLocator.locate(config, workDir);
+    BrokerLocator.Target target = workDir.locateBroker(config);
     Topics topics = new Topics(target.topicPrefix());
     if (peek != null && peek.problem() != null) {
       err.println(

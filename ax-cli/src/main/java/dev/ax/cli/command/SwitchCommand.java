@@ -4,15 +4,14 @@ import dev.ax.cli.text.TextTable;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -43,12 +42,7 @@ public final class SwitchCommand implements Callable<Integer> {
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
   private String value;
 
-  @Option(
-      names = "--work-dir",
-      defaultValue = ".ax",
-      paramLabel = "<dir>",
-      description = "Where a running `ax up` wrote up.env (default: ${DEFAULT-VALUE}).")
-  private Path workDir;
+  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() {
@@ -67,15 +61,12 @@ public final class SwitchCommand implements Callable<Integer> {
           spec.commandLine(), "switch " + name + " takes one of " + KNOWN.get(name) + ": " + value);
     }
     PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = new CliDatabase(workDir, "ax-switch")) {
+    try (CliDatabase db = workDir.openDatabase("ax-switch")) {
       SwitchStore switches = new SwitchStore(db.dataSource);
       if (name != null) {
         boolean changed =
             switches.set(
-                name,
-                normalised,
-                "ax switch (" + System.getProperty("user.name", "unknown") + ")",
-                db.clock.millis());
+                name, normalised, "ax switch (" + Operator.name() + ")", db.clock.millis());
         out.println(
             "switch "
                 + name

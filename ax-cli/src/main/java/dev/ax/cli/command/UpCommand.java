@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -39,18 +39,13 @@ public final class UpCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--work-dir",
-      defaultValue = ".ax",
-      paramLabel = "<dir>",
-      description =
-          "Where the embedded servers keep their data and up.env is written (default: ${DEFAULT-VALUE}).")
-  private Path workDir;
+  @Mixin private WorkDirOptions workDirOptions;
 
   @Override
   @SuppressWarnings("try") // resources held open for the command's lifetime, closed in order
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    Path workDir = workDirOptions.workDir();
     AxConfig base = AxConfig.fromEnvironment(Map.of());
     ConfigCheck.validate(base);
     StopSignal stop = StopSignal.install(System.err);

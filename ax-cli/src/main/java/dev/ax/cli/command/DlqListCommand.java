@@ -1,0 +1,153 @@
+package dev.ax.cli.command;
+
+import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Times;
+import dev.ax.common.contract.AxJson;
+import dev.ax.deadletter.DeadLetterStore;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax dlq list}: the dead letters matching a filter, newest first, as a table. Runs on the
+ * main thread.
+ */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List dead letters, newest first.")
+final class DlqListCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @ParentCommand private DlqCommand parent;
+
+  @Option(names = "--task", paramLabel = "<taskId>", description = "Only this task's letters.")
+  private String taskId;
+
+  @Option(names = "--group", paramLabel = "<group>", description = "Only this task group's.")
+  private String group;
+
+  @Option(
+      names = "--since",
+      converter = DurationConverter.class,
+      paramLabel = "<duration>",
+      description = "Only letters stored within this long, e.g. 1h.")
+  private Duration since;
+
+  @Option(
+      names = "--from",
+      paramLabel = "<instant>",
+      description = "Only letters stored at or after this ISO-8601 instant.")
+  private String from;
+
+  @Option(
+      names = "--to",
+      paramLabel = "<instant>",
+      description = "Only letters stored before this ISO-8601 instant.")
+  private String to;
+
+  @Option(
+      names = "--state",
+      paramLabel = "<state>",
+      description = "OPEN, REPLAYED or DISCARDED (default: all).")
+  private String state;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "50",
+      paramLabel = "<n>",
+      description = "At most this many (default: ${DEFAULT-VALUE}).")
+  private int limit;
+
+  @Override
+  public Integer call() {
+    LogLevels.quiet();
+    DeadLetterStore.Filter filter = filter();
+    if (limit < 1 || limit > 10_000) {
+      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
+      Long sinceFromMs = since == null ? null : db.clock.millis() - since.toMillis();
+      if (sinceFromMs != null) {
+        filter =
+            new DeadLetterStore.Filter(
+                filter.taskId(), filter.group(), sinceFromMs, filter.toMs(), filter.state());
+      }
+      List<DeadLetterStore.DeadLetter> letters =
+          new DeadLetterStore(db.dataSource).list(filter, limit);
+      TextTable table =
+          new TextTable(
+              TextTable.Column.right("id"),
+              TextTable.Column.left("stored"),
+              TextTable.Column.left("state"),
+              TextTable.Column.left("task"),
+              TextTable.Column.left("group"),
+              TextTable.Column.left("instance"),
+              TextTable.Column.right("attempts"),
+              TextTable.Column.left("last error").maxWidth(60));
+      for (DeadLetterStore.DeadLetter letter : letters) {
+        table.row(
+            letter.id(),
+            Times.clock(letter.createdAtMs()),
+            letter.state(),
+            letter.taskId(),
+            letter.group(),
+            letter.instanceId(),
+            attemptCount(letter),
+            letter.lastError());
+      }
+      table.print(out, "");
+      out.println(letters.size() + " dead letter(s)");
+      out.flush();
+    }
+    return ExitCodes.OK;
+  }
+
+  private static int attemptCount(DeadLetterStore.DeadLetter letter) {
+    try {
+      return AxJson.MAPPER.readTree(letter.attemptsJson()).size();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  /** The filter from the options; a malformed one is a usage error naming the option. */
+  private DeadLetterStore.Filter filter() {
+    if (since != null && from != null) {
+      throw new ParameterException(spec.commandLine(), "give --since or --from, not both");
+    }
+    Long fromMs = from == null ? null : instant("--from", from);
+    Long toMs = to == null ? null : instant("--to", to);
+    if (fromMs != null && toMs != null && toMs <= fromMs) {
+      throw new ParameterException(spec.commandLine(), "--to must be after --from");
+    }
+    String upperState = state == null ? null : state.toUpperCase(Locale.ROOT);
+    if (upperState != null && !List.of("OPEN", "REPLAYED", "DISCARDED").contains(upperState)) {
+      throw new ParameterException(
+          spec.commandLine(), "--state must be OPEN, REPLAYED or DISCARDED: " + state);
+    }
+    return new DeadLetterStore.Filter(taskId, group, fromMs, toMs, upperState);
+  }
+
+  private long instant(String option, String text) {
+    try {
+      return Instant.parse(text).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          option + " must be an ISO-8601 instant such as 2026-11-30T08:00:00Z: " + text);
+    }
+  }
+}

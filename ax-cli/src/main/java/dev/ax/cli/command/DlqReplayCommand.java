@@ -1,0 +1,130 @@
+package dev.ax.cli.command;
+
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.Topics;
+import dev.ax.deadletter.DeadLetterStore;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.deadletter.DeadLetterReplayer;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax dlq replay}: runs dead letters again through the dead-letter stage's replayer, at a
+ * bounded rate; exits 1 when one of them could not be replayed. Runs on the main thread.
+ */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run dead letters again with a fresh retry budget: the ids given, or every OPEN letter"
+          + " matching --task/--group. Rate-limited; recorded in the audit log. A letter"
+          + " replayed before is not run again."
+    })
+final class DlqReplayCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @ParentCommand private DlqCommand parent;
+
+  @Parameters(arity = "0..*", paramLabel = "<id>", description = "Dead letter ids.")
+  private List<Long> ids = new ArrayList<>();
+
+  @Option(
+      names = "--task",
+      paramLabel = "<taskId>",
+      description = "Every open letter of this task.")
+  private String taskId;
+
+  @Option(
+      names = "--group",
+      paramLabel = "<group>",
+      description = "Every open letter of this group.")
+  private String group;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "10",
+      paramLabel = "<per-second>",
+      description = "At most this many replays a second (default: ${DEFAULT-VALUE}).")
+  private int ratePerSecond;
+
+  @Option(
+      names = "--reason",
+      defaultValue = "replayed by an operator",
+      paramLabel = "<text>",
+      description = "Why; kept with the letter and in the audit log.")
+  private String reason;
+
+  @Override
+  public Integer call() throws Exception {
+    LogLevels.quiet();
+    if (ids.isEmpty() && taskId == null && group == null) {
+      throw new ParameterException(
+          spec.commandLine(), "give dead letter ids, or --task and/or --group to replay a set");
+    }
+    if (!ids.isEmpty() && (taskId != null || group != null)) {
+      throw new ParameterException(spec.commandLine(), "give ids or a filter, not both");
+    }
+    if (ratePerSecond < 1 || ratePerSecond > 1000) {
+      throw new ParameterException(
+          spec.commandLine(), "--rate must be in 1..1000: " + ratePerSecond);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
+      BrokerLocator.Target broker = parent.workDir().locateBroker(db.config);
+      DeadLetterStore letters = new DeadLetterStore(db.dataSource);
+      List<Long> targets = new ArrayList<>(ids);
+      if (targets.isEmpty()) {
+        letters
+            .list(new DeadLetterStore.Filter(taskId, group, null, null, "OPEN"), 100_000)
+            .forEach(letter -> targets.add(letter.id()));
+      }
+      int replayed = 0;
+      int problems = 0;
+      long pauseMs = 1000L / ratePerSecond;
+      try (KafkaProducer<String, byte[]> producer =
+          KafkaClients.producer(broker.bootstrapServers(), DlqCommand.PROCESS_NAME)) {
+        DeadLetterReplayer replayer =
+            new DeadLetterReplayer(
+                letters,
+                new InstanceStore(db.dataSource),
+                producer,
+                new Topics(broker.topicPrefix()));
+        for (long id : targets) {
+          DeadLetterStore.ReplayResult result =
+              replayer.replay(id, "ax dlq (" + Operator.name() + ")", reason, db.clock.millis());
+          out.println("dead letter " + id + ": " + describe(result));
+          out.flush();
+          if (result == DeadLetterStore.ReplayResult.REPLAYED) {
+            replayed++;
+            Thread.sleep(pauseMs); // the rate limit, not synchronisation
+          } else {
+            problems++;
+          }
+        }
+      }
+      out.println(replayed + " replayed, " + problems + " not");
+      out.flush();
+      return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+  }
+
+  private static String describe(DeadLetterStore.ReplayResult result) {
+    return switch (result) {
+      case REPLAYED -> "replayed";
+      case NOT_FOUND -> "no such dead letter";
+      case NOT_OPEN -> "not open (replayed or discarded before): nothing runs";
+      case INSTANCE_NOT_DEAD -> "its instance is no longer DEAD: nothing runs";
+    };
+  }
+}

@@ -1,0 +1,110 @@
+package dev.ax.cli.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.cli.text.TextTable;
+import dev.ax.common.contract.AxJson;
+import dev.ax.deadletter.DeadLetterStore;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax dlq show <id>}: everything stored for one dead letter, the task's values masked unless
+ * revealed. Runs on the main thread.
+ */
+@Command(
+    name = "show",
+    mixinStandardHelpOptions = true,
+    description = "Everything stored for one dead letter.")
+final class DlqShowCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @ParentCommand private DlqCommand parent;
+
+  @Parameters(paramLabel = "<id>", description = "The dead letter's id (from `ax dlq list`).")
+  private long id;
+
+  @Option(
+      names = "--reveal",
+      description =
+          "Show the task's parameter and header values; by default they are masked, since they"
+              + " may hold secrets.")
+  private boolean reveal;
+
+  @Override
+  public Integer call() throws Exception {
+    LogLevels.quiet();
+    PrintWriter out = spec.commandLine().getOut();
+    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
+      DeadLetterStore.DeadLetter letter =
+          new DeadLetterStore(db.dataSource)
+              .find(id)
+              .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no dead letter " + id));
+      out.println("dead letter " + letter.id() + " (" + letter.state() + ")");
+      out.println("  instance    " + letter.instanceId());
+      out.println("  task        " + letter.taskId() + "   group " + letter.group());
+      out.println("  stored      " + Instant.ofEpochMilli(letter.createdAtMs()));
+      out.println("  updated     " + Instant.ofEpochMilli(letter.updatedAtMs()));
+      out.println("  reason      " + letter.stateReason());
+      out.println("  last error  " + letter.lastError());
+      out.println("  attempts:");
+      TextTable attempts =
+          new TextTable(
+              TextTable.Column.right("#"),
+              TextTable.Column.left("dispatcher"),
+              TextTable.Column.left("started"),
+              TextTable.Column.right("ms"),
+              TextTable.Column.left("outcome"),
+              TextTable.Column.left("error").maxWidth(80));
+      for (JsonNode attempt : AxJson.MAPPER.readTree(letter.attemptsJson())) {
+        attempts.row(
+            attempt.path("attempt").asInt(),
+            attempt.path("dispatcher").asText(),
+            Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()),
+            attempt.path("durationMs").isNull() ? "" : attempt.path("durationMs").asLong(),
+            attempt.path("outcome").isNull() ? "(never ended)" : attempt.path("outcome").asText(),
+            attempt.path("error").isNull() ? "" : attempt.path("error").asText());
+      }
+      attempts.print(out, "    ");
+      out.println("  task as it was:");
+      out.println(
+          "    "
+              + AxJson.MAPPER
+                  .writerWithDefaultPrettyPrinter()
+                  .writeValueAsString(masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
+                  .replace("\n", "\n    "));
+      out.println("  last stack trace:");
+      out.println(
+          letter.lastStack() == null
+              ? "    (none: the last attempt did not throw)"
+              : "    " + letter.lastStack().strip().replace("\n", "\n    "));
+      out.flush();
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The task snapshot with the values of params and executor headers masked, unless revealed. */
+  static JsonNode masked(JsonNode snapshot, boolean reveal) {
+    if (reveal) {
+      return snapshot;
+    }
+    JsonNode copy = snapshot.deepCopy();
+    for (JsonNode holder : List.of(copy.path("params"), copy.path("executor").path("headers"))) {
+      if (holder instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        names.forEach(name -> object.put(name, "****"));
+      }
+    }
+    return copy;
+  }
+}
