@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,58 +28,28 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * are in, the wait after the last due time is over or a signal arrives, and for a measured run
  * reads what the report needs from the meters and the database. Not thread-safe: used by the
  * bench's main thread.
+ *
+ * @param completions the completion topic, read from its end as it was before the first send
+ * @param waitAfterLastDue how long after a plan's last due time to wait for its completions
  */
-final class BenchDriver {
+record BenchDriver(
+    CommandSender sender,
+    Topics topics,
+    TopicTail completions,
+    StageContext context,
+    StopSignal stop,
+    PrintWriter out,
+    String handler,
+    Map<String, String> params,
+    Duration waitAfterLastDue) {
 
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(30);
 
-  private final CommandSender sender;
-  private final Topics topics;
-  private final TopicTail completions;
-  private final StageContext context;
-  private final StopSignal stop;
-  private final PrintWriter out;
-  private final String handler;
-  private final Map<String, String> params;
-  private final Duration wait;
-
-  /**
-   * @param completions the completion topic, read from its end as it was before the first send
-   * @param wait how long after a plan's last due time to wait for its completions
-   */
-  BenchDriver(
-      CommandSender sender,
-      Topics topics,
-      TopicTail completions,
-      StageContext context,
-      StopSignal stop,
-      PrintWriter out,
-      String handler,
-      Map<String, String> params,
-      Duration wait) {
-    this.sender = sender;
-    this.topics = topics;
-    this.completions = completions;
-    this.context = context;
-    this.stop = stop;
-    this.out = out;
-    this.handler = handler;
-    this.params = new LinkedHashMap<>(params); // in the order given, as the commands list them
-    this.wait = wait;
-  }
-
-  StageContext context() {
-    return context;
-  }
-
-  StopSignal stop() {
-    return stop;
-  }
-
-  PrintWriter out() {
-    return out;
+  BenchDriver {
+    // In the order given, as the commands list them.
+    params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
   }
 
   /** One measured run: sends the plan's tasks, collects their completions, reads the database. */
@@ -150,13 +121,14 @@ final class BenchDriver {
    * @param report whether to print progress and the count (else only when some did not complete)
    */
   void collect(BenchPlan plan, BenchCollector collector, boolean report) {
-    long giveUpAtMs = plan.lastDueAtMs() + wait.toMillis();
+    long giveUpAtMs = plan.lastDueAtMs() + waitAfterLastDue.toMillis();
     long nextProgressMs = context.clock().millis() + PROGRESS_EVERY.toMillis();
     int lastReported = -1;
     while (!collector.allCompleted() && !stop.isRaised()) {
       long nowMs = context.clock().millis();
       if (nowMs > giveUpAtMs) {
-        out.println("Gave up waiting " + wait.toSeconds() + " s after the last due time.");
+        out.println(
+            "Gave up waiting " + waitAfterLastDue.toSeconds() + " s after the last due time.");
         break;
       }
       for (ConsumerRecord<String, byte[]> record : completions.poll(POLL_TIMEOUT)) {
