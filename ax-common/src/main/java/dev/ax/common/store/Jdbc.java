@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -52,8 +53,35 @@ public final class Jdbc {
    * @param what names the read in a failure, e.g. {@code "reading pending retries"}
    */
   public <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
+    return read(what, tx -> tx.query(sql, binder, mapper));
+  }
+
+  /**
+   * Runs {@code work} on one connection of the pool in autocommit mode, each statement its own
+   * transaction: for a read of several statements (e.g. one per chunk of an IN list) that need not
+   * see one snapshot, without the round trips of a transaction.
+   *
+   * @param what names the read in a failure
+   */
+  public <T> T read(String what, JdbcTransaction.Work<T> work) {
     return Transactions.read(
-        dataSource, what, connection -> new JdbcTransaction(connection).query(sql, binder, mapper));
+        dataSource, what, connection -> work.run(new JdbcTransaction(connection)));
+  }
+
+  /**
+   * The rows of a query with an IN list of {@code keys}, one statement per chunk on one connection
+   * (see {@link JdbcTransaction#queryIn}); no statement at all for no keys.
+   */
+  public <K, T> List<T> queryIn(
+      String what,
+      Collection<K> keys,
+      Function<String, String> sql,
+      List<?> trailing,
+      RowMapper<T> mapper) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    return read(what, tx -> tx.queryIn(keys, sql, trailing, mapper));
   }
 
   /** The first column of the one row {@code sql} returns, e.g. a count. */

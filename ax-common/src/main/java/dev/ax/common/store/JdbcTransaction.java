@@ -8,14 +8,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The statements of one unit of work on one connection, as {@link Jdbc#inTransaction} and {@link
- * Jdbc#query} hand it to a role store: queries with a binder and a row mapper, updates, and audit
- * rows, each written once here instead of in every store. The store says what SQL and which values;
- * this class owns each statement's life.
+ * The statements of one unit of work on one connection, as {@link Jdbc#inTransaction} (one
+ * transaction) and {@link Jdbc#read} (autocommit, each statement its own) hand it to a role store:
+ * queries with a binder and a row mapper, updates, and audit rows, each written once here instead
+ * of in every store. The store says what SQL and which values; this class owns each statement's
+ * life.
  *
  * <p>Not thread-safe: confined to the thread running the work, and valid only during it.
  */
@@ -45,6 +48,26 @@ public final class JdbcTransaction {
       }
       return rows;
     }
+  }
+
+  /**
+   * The rows of a query with an IN list of {@code keys}, run once per chunk of at most {@link
+   * Sql#MAX_IN_LIST} keys, in chunk order.
+   *
+   * @param sql the statement for one chunk, given that chunk's placeholders ({@code ?,?,...})
+   * @param trailing values bound after the chunk's keys, for the parameters after the IN list
+   */
+  public <K, T> List<T> queryIn(
+      Collection<K> keys, Function<String, String> sql, List<?> trailing, RowMapper<T> mapper)
+      throws SQLException {
+    List<T> rows = new ArrayList<>();
+    for (List<K> chunk : Sql.chunks(keys)) {
+      List<Object> bound = new ArrayList<>(chunk);
+      bound.addAll(trailing);
+      rows.addAll(
+          query(sql.apply(Sql.placeholders(chunk.size())), Binder.values(bound.toArray()), mapper));
+    }
+    return rows;
   }
 
   /** The first row of {@code sql}, if any (e.g. a lookup by key, or a {@code FOR UPDATE} lock). */
