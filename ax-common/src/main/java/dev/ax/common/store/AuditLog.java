@@ -1,8 +1,9 @@
 package dev.ax.common.store;
 
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import dev.ax.common.model.InstanceStatus;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -48,10 +49,10 @@ public final class AuditLog {
           "reason",
           "at_ms");
 
-  private final DataSource dataSource;
+  private final Jdbc jdbc;
 
   public AuditLog(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
   }
 
   /** Appends {@code entries} on the caller's open transaction, reasons cut to 512 characters. */
@@ -76,33 +77,24 @@ public final class AuditLog {
 
   /** Every transition of one instance, oldest first. */
   public List<Transition> history(String instanceId) {
-    return Transactions.read(
-        dataSource,
+    return jdbc.query(
         "reading the history of " + instanceId,
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT id, instance_id, attempt, from_status, to_status, actor, reason, at_ms"
-                      + " FROM ax_instance_log WHERE instance_id = ? ORDER BY id")) {
-            select.setString(1, instanceId);
-            List<Transition> transitions = new ArrayList<>();
-            try (ResultSet rs = select.executeQuery()) {
-              while (rs.next()) {
-                String from = rs.getString("from_status");
-                transitions.add(
-                    new Transition(
-                        rs.getLong("id"),
-                        rs.getString("instance_id"),
-                        rs.getInt("attempt"),
-                        from == null ? null : InstanceStatus.valueOf(from),
-                        InstanceStatus.valueOf(rs.getString("to_status")),
-                        rs.getString("actor"),
-                        rs.getString("reason"),
-                        rs.getLong("at_ms")));
-              }
-            }
-            return transitions;
-          }
-        });
+        "SELECT id, instance_id, attempt, from_status, to_status, actor, reason, at_ms"
+            + " FROM ax_instance_log WHERE instance_id = ? ORDER BY id",
+        values(instanceId),
+        AuditLog::toTransition);
+  }
+
+  private static Transition toTransition(ResultSet rs) throws SQLException {
+    String from = rs.getString("from_status");
+    return new Transition(
+        rs.getLong("id"),
+        rs.getString("instance_id"),
+        rs.getInt("attempt"),
+        from == null ? null : InstanceStatus.valueOf(from),
+        InstanceStatus.valueOf(rs.getString("to_status")),
+        rs.getString("actor"),
+        rs.getString("reason"),
+        rs.getLong("at_ms"));
   }
 }

@@ -1,7 +1,9 @@
 package dev.ax.common.store;
 
-import java.sql.PreparedStatement;
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -20,10 +22,13 @@ public final class LeaseStore {
   /** A lease as held. */
   public record Lease(String leaseName, String holder, long epoch, long leaseUntilMs) {}
 
-  private final DataSource dataSource;
+  private static final String SELECT_LEASE =
+      "SELECT holder, epoch, lease_until_ms FROM ax_leader_lease WHERE lease_name = ?";
+
+  private final Jdbc jdbc;
 
   public LeaseStore(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
   }
 
   /**
@@ -32,29 +37,17 @@ public final class LeaseStore {
    * @return the lease with its new epoch, or empty when someone else holds it
    */
   public Optional<Lease> tryAcquire(String leaseName, String holder, Duration leaseDuration) {
-    return Transactions.inTransaction(
-        dataSource,
+    return updateAndRead(
         "acquiring lease " + leaseName,
-        connection -> {
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE ax_leader_lease SET holder = ?, epoch = epoch + 1, lease_until_ms = "
-                      + DB_NOW_MS
-                      + " + ?, heartbeat_at_ms = "
-                      + DB_NOW_MS
-                      + " WHERE lease_name = ? AND (holder IS NULL OR holder = ? OR lease_until_ms < "
-                      + DB_NOW_MS
-                      + ")")) {
-            update.setString(1, holder);
-            update.setLong(2, leaseDuration.toMillis());
-            update.setString(3, leaseName);
-            update.setString(4, holder);
-            if (update.executeUpdate() == 0) {
-              return Optional.<Lease>empty();
-            }
-          }
-          return read(connection, leaseName);
-        });
+        leaseName,
+        "UPDATE ax_leader_lease SET holder = ?, epoch = epoch + 1, lease_until_ms = "
+            + DB_NOW_MS
+            + " + ?, heartbeat_at_ms = "
+            + DB_NOW_MS
+            + " WHERE lease_name = ? AND (holder IS NULL OR holder = ? OR lease_until_ms < "
+            + DB_NOW_MS
+            + ")",
+        values(holder, leaseDuration.toMillis(), leaseName, holder));
   }
 
   /**
@@ -66,50 +59,42 @@ public final class LeaseStore {
    * @return the renewed lease, or empty when it was lost (stop acting as leader at once)
    */
   public Optional<Lease> renew(Lease lease, Duration leaseDuration) {
-    return Transactions.inTransaction(
-        dataSource,
+    return updateAndRead(
         "renewing lease " + lease.leaseName(),
-        connection -> {
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE ax_leader_lease SET lease_until_ms = "
-                      + DB_NOW_MS
-                      + " + ?, heartbeat_at_ms = "
-                      + DB_NOW_MS
-                      + " WHERE lease_name = ? AND holder = ? AND epoch = ?")) {
-            update.setLong(1, leaseDuration.toMillis());
-            update.setString(2, lease.leaseName());
-            update.setString(3, lease.holder());
-            update.setLong(4, lease.epoch());
-            if (update.executeUpdate() == 0) {
-              return Optional.<Lease>empty();
-            }
-          }
-          return read(connection, lease.leaseName());
-        });
+        lease.leaseName(),
+        "UPDATE ax_leader_lease SET lease_until_ms = "
+            + DB_NOW_MS
+            + " + ?, heartbeat_at_ms = "
+            + DB_NOW_MS
+            + " WHERE lease_name = ? AND holder = ? AND epoch = ?",
+        values(leaseDuration.toMillis(), lease.leaseName(), lease.holder(), lease.epoch()));
+  }
+
+  /**
+   * Runs {@code update} on the lease and, when it changed the row, reads the lease back in the same
+   * transaction: the epoch and expiry the database gave it.
+   */
+  private Optional<Lease> updateAndRead(
+      String what, String leaseName, String update, Jdbc.Binder binder) {
+    return jdbc.inTransaction(
+        what, tx -> tx.update(update, binder) == 0 ? Optional.<Lease>empty() : read(tx, leaseName));
   }
 
   /** Gives the lease up (on shutdown), so a standby need not wait for it to expire. */
   public boolean release(Lease lease) {
-    return Transactions.inTransaction(
-        dataSource,
+    return jdbc.inTransaction(
         "releasing lease " + lease.leaseName(),
-        connection -> {
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE ax_leader_lease SET lease_until_ms = 0"
-                      + " WHERE lease_name = ? AND holder = ? AND epoch = ?")) {
-            update.setString(1, lease.leaseName());
-            update.setString(2, lease.holder());
-            update.setLong(3, lease.epoch());
-            return update.executeUpdate() == 1;
-          }
-        });
+        tx ->
+            tx.update(
+                    "UPDATE ax_leader_lease SET lease_until_ms = 0"
+                        + " WHERE lease_name = ? AND holder = ? AND epoch = ?",
+                    values(lease.leaseName(), lease.holder(), lease.epoch()))
+                == 1);
   }
 
   /** The lease row as it is now (for operators and tests). */
   public Optional<Lease> current(String leaseName) {
-    return Transactions.read(dataSource, "reading lease " + leaseName, c -> read(c, leaseName));
+    return jdbc.read("reading lease " + leaseName, tx -> read(tx, leaseName));
   }
 
   /**
@@ -117,32 +102,24 @@ public final class LeaseStore {
    * newer one. -1 before anyone took it.
    */
   public long newestEpoch(String leaseName) {
-    return Transactions.read(
-        dataSource,
-        "reading the epoch of lease " + leaseName,
-        c -> {
-          try (PreparedStatement select =
-              c.prepareStatement("SELECT epoch FROM ax_leader_lease WHERE lease_name = ?")) {
-            select.setString(1, leaseName);
-            try (ResultSet rs = select.executeQuery()) {
-              return rs.next() ? rs.getLong(1) : -1L;
-            }
-          }
-        });
+    return jdbc
+        .query(
+            "reading the epoch of lease " + leaseName,
+            "SELECT epoch FROM ax_leader_lease WHERE lease_name = ?",
+            values(leaseName),
+            rs -> rs.getLong(1))
+        .stream()
+        .findFirst()
+        .orElse(-1L);
   }
 
-  private static Optional<Lease> read(java.sql.Connection connection, String leaseName)
-      throws java.sql.SQLException {
-    try (PreparedStatement select =
-        connection.prepareStatement(
-            "SELECT holder, epoch, lease_until_ms FROM ax_leader_lease WHERE lease_name = ?")) {
-      select.setString(1, leaseName);
-      try (ResultSet rs = select.executeQuery()) {
-        if (!rs.next() || rs.getString(1) == null) {
-          return Optional.empty();
-        }
-        return Optional.of(new Lease(leaseName, rs.getString(1), rs.getLong(2), rs.getLong(3)));
-      }
-    }
+  /** The lease as held, or empty when there is no row or nobody holds it. */
+  private static Optional<Lease> read(JdbcTransaction tx, String leaseName) throws SQLException {
+    return tx.queryFirst(SELECT_LEASE, values(leaseName), rs -> toLease(leaseName, rs))
+        .filter(lease -> lease.holder() != null);
+  }
+
+  private static Lease toLease(String leaseName, ResultSet rs) throws SQLException {
+    return new Lease(leaseName, rs.getString(1), rs.getLong(2), rs.getLong(3));
   }
 }

@@ -1,7 +1,7 @@
 package dev.ax.common.store;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -16,37 +16,31 @@ public final class SwitchStore {
   public record Switch(
       String name, String value, long version, String updatedBy, long updatedAtMs) {}
 
-  private final DataSource dataSource;
+  private final Jdbc jdbc;
 
   public SwitchStore(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
   }
 
   /** Every switch that was ever set, by name. */
   public Map<String, Switch> all() {
-    return Transactions.read(
-        dataSource,
-        "reading the switches",
-        connection -> {
-          Map<String, Switch> switches = new LinkedHashMap<>();
-          try (PreparedStatement select =
-                  connection.prepareStatement(
-                      "SELECT switch_name, switch_value, version, updated_by, updated_at_ms"
-                          + " FROM ax_switch ORDER BY switch_name");
-              ResultSet rs = select.executeQuery()) {
-            while (rs.next()) {
-              switches.put(
-                  rs.getString(1),
-                  new Switch(
-                      rs.getString(1),
-                      rs.getString(2),
-                      rs.getLong(3),
-                      rs.getString(4),
-                      rs.getLong(5)));
-            }
-          }
-          return switches;
-        });
+    Map<String, Switch> switches = new LinkedHashMap<>();
+    for (Switch row :
+        jdbc.query(
+            "reading the switches",
+            "SELECT switch_name, switch_value, version, updated_by, updated_at_ms"
+                + " FROM ax_switch ORDER BY switch_name",
+            values(),
+            rs ->
+                new Switch(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getLong(3),
+                    rs.getString(4),
+                    rs.getLong(5)))) {
+      switches.put(row.name(), row);
+    }
+    return switches;
   }
 
   /**
@@ -55,26 +49,19 @@ public final class SwitchStore {
    * @return whether the value changed
    */
   public boolean set(String name, String value, String actor, long nowMs) {
-    return Transactions.inTransaction(
-        dataSource,
+    return jdbc.inTransaction(
         "setting switch " + name,
-        connection -> {
-          try (PreparedStatement upsert =
-              connection.prepareStatement(
-                  "INSERT INTO ax_switch (switch_name, switch_value, version, updated_by,"
-                      + " updated_at_ms) VALUES (?, ?, 1, ?, ?) ON DUPLICATE KEY UPDATE"
-                      + " version = IF(switch_value = VALUES(switch_value), version, version + 1),"
-                      + " updated_by = IF(switch_value = VALUES(switch_value), updated_by,"
-                      + " VALUES(updated_by)),"
-                      + " updated_at_ms = IF(switch_value = VALUES(switch_value), updated_at_ms,"
-                      + " VALUES(updated_at_ms)),"
-                      + " switch_value = VALUES(switch_value)")) {
-            upsert.setString(1, name);
-            upsert.setString(2, value);
-            upsert.setString(3, actor);
-            upsert.setLong(4, nowMs);
-            return upsert.executeUpdate() > 0;
-          }
-        });
+        tx ->
+            tx.update(
+                    "INSERT INTO ax_switch (switch_name, switch_value, version, updated_by,"
+                        + " updated_at_ms) VALUES (?, ?, 1, ?, ?) ON DUPLICATE KEY UPDATE"
+                        + " version = IF(switch_value = VALUES(switch_value), version, version + 1),"
+                        + " updated_by = IF(switch_value = VALUES(switch_value), updated_by,"
+                        + " VALUES(updated_by)),"
+                        + " updated_at_ms = IF(switch_value = VALUES(switch_value), updated_at_ms,"
+                        + " VALUES(updated_at_ms)),"
+                        + " switch_value = VALUES(switch_value)",
+                    values(name, value, actor, nowMs))
+                > 0);
   }
 }
