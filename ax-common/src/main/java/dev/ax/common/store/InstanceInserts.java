@@ -2,8 +2,6 @@ package dev.ax.common.store;
 
 import dev.ax.common.model.InstanceStatus;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,21 +92,13 @@ final class InstanceInserts {
     Sql.insertRows(connection, "ax_instance", COLUMNS, rows);
     AuditLog.append(connection, audit, actor, nowMs);
     Map<String, Long> seqs = new HashMap<>();
-    List<String> created = fresh.stream().map(NewInstance::instanceId).toList();
-    for (List<String> chunk : Sql.chunks(created)) {
-      try (PreparedStatement select =
-          connection.prepareStatement(
-              "SELECT instance_id, seq FROM ax_instance WHERE instance_id IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        Sql.bindAll(select, 1, chunk);
-        try (ResultSet rs = select.executeQuery()) {
-          while (rs.next()) {
-            seqs.put(rs.getString(1), rs.getLong(2));
-          }
-        }
-      }
-    }
+    new JdbcTransaction(connection)
+        .queryIn(
+            fresh.stream().map(NewInstance::instanceId).toList(),
+            in -> "SELECT instance_id, seq FROM ax_instance WHERE instance_id IN (" + in + ")",
+            List.of(),
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))
+        .forEach(row -> seqs.put(row.getKey(), row.getValue()));
     return seqs;
   }
 

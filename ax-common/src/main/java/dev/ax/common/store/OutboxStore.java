@@ -1,11 +1,11 @@
 package dev.ax.common.store;
 
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -34,10 +34,10 @@ public final class OutboxStore {
   /** Messages claimed by one relay pass, deletable by its token once sent. */
   public record Claimed(String token, List<OutboxMessage> messages) {}
 
-  private final DataSource dataSource;
+  private final Jdbc jdbc;
 
   public OutboxStore(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
   }
 
   /** Inserts {@code messages} under {@code token}, on the caller's open transaction. */
@@ -67,20 +67,17 @@ public final class OutboxStore {
     if (tokens.isEmpty()) {
       return 0;
     }
-    return Transactions.inTransaction(
-        dataSource,
+    return jdbc.inTransaction(
         "deleting " + tokens.size() + " sent outbox batch(es)",
-        connection -> {
+        tx -> {
           int deleted = 0;
           for (List<String> chunk : Sql.chunks(tokens)) {
-            try (PreparedStatement delete =
-                connection.prepareStatement(
+            deleted +=
+                tx.update(
                     "DELETE FROM ax_outbox WHERE batch_token IN ("
                         + Sql.placeholders(chunk.size())
-                        + ")")) {
-              Sql.bindAll(delete, 1, chunk);
-              deleted += delete.executeUpdate();
-            }
+                        + ")",
+                    values(chunk.toArray()));
           }
           return deleted;
         });
@@ -92,59 +89,35 @@ public final class OutboxStore {
    */
   public Claimed claimStale(long olderThanMs, int limit, long nowMs) {
     String token = UUID.randomUUID().toString();
-    return Transactions.inTransaction(
-        dataSource,
+    return jdbc.inTransaction(
         "claiming unsent outbox rows",
-        connection -> {
-          try (PreparedStatement claim =
-              connection.prepareStatement(
+        tx -> {
+          int claimed =
+              tx.update(
                   "UPDATE ax_outbox SET batch_token = ?, stamped_at_ms = ?"
-                      + " WHERE stamped_at_ms < ? ORDER BY stamped_at_ms, id LIMIT ?")) {
-            claim.setString(1, token);
-            claim.setLong(2, nowMs);
-            claim.setLong(3, olderThanMs);
-            claim.setInt(4, limit);
-            if (claim.executeUpdate() == 0) {
-              return new Claimed(token, List.of());
-            }
+                      + " WHERE stamped_at_ms < ? ORDER BY stamped_at_ms, id LIMIT ?",
+                  values(token, nowMs, olderThanMs, limit));
+          if (claimed == 0) {
+            return new Claimed(token, List.of());
           }
-          List<OutboxMessage> messages = new ArrayList<>();
-          try (PreparedStatement read =
-              connection.prepareStatement(
+          return new Claimed(
+              token,
+              tx.query(
                   "SELECT topic, record_key, payload, headers FROM ax_outbox"
-                      + " WHERE batch_token = ? ORDER BY id")) {
-            read.setString(1, token);
-            try (ResultSet rs = read.executeQuery()) {
-              while (rs.next()) {
-                String headers = rs.getString(4);
-                messages.add(
-                    new OutboxMessage(
-                        rs.getString(1),
-                        rs.getString(2),
-                        rs.getBytes(3),
-                        headers == null ? Map.of() : JSON.readValue(headers, HEADERS)));
-              }
-            } catch (JsonProcessingException e) {
-              throw new IllegalStateException("unreadable outbox headers", e);
-            }
-          }
-          return new Claimed(token, messages);
+                      + " WHERE batch_token = ? ORDER BY id",
+                  values(token),
+                  rs ->
+                      new OutboxMessage(
+                          rs.getString(1),
+                          rs.getString(2),
+                          rs.getBytes(3),
+                          headers(rs.getString(4)))));
         });
   }
 
   /** Rows not yet confirmed as sent, for the backlog gauge. */
   public long pending() {
-    return Transactions.read(
-        dataSource,
-        "counting outbox rows",
-        connection -> {
-          try (PreparedStatement count =
-                  connection.prepareStatement("SELECT COUNT(*) FROM ax_outbox");
-              ResultSet rs = count.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
+    return jdbc.queryLong("counting outbox rows", "SELECT COUNT(*) FROM ax_outbox", values());
   }
 
   private static String headersJson(Map<String, String> headers) {
@@ -152,6 +125,18 @@ public final class OutboxStore {
       return JSON.writeValueAsString(headers);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("headers are strings", e);
+    }
+  }
+
+  /** The headers stored as {@link #headersJson} wrote them; none for a NULL column. */
+  private static Map<String, String> headers(String json) {
+    if (json == null) {
+      return Map.of();
+    }
+    try {
+      return JSON.readValue(json, HEADERS);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("unreadable outbox headers", e);
     }
   }
 }

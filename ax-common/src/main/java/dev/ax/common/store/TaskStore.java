@@ -1,5 +1,7 @@
 package dev.ax.common.store;
 
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
@@ -9,7 +11,6 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -53,9 +54,11 @@ public final class TaskStore {
       "SELECT task_id, version, state, spec_json, trace_id FROM ax_task WHERE task_id IN ";
 
   private final DataSource dataSource;
+  private final Jdbc jdbc;
 
   public TaskStore(DataSource dataSource) {
     this.dataSource = dataSource;
+    this.jdbc = new Jdbc(dataSource);
   }
 
   /**
@@ -158,25 +161,12 @@ public final class TaskStore {
    * in order.
    */
   public List<String> upstreamsAfter(String after, int limit) {
-    return Transactions.read(
-        dataSource,
+    return jdbc.query(
         "paging the dependency graph",
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT DISTINCT upstream_task_id FROM ax_task_dependency"
-                      + " WHERE upstream_task_id > ? ORDER BY upstream_task_id LIMIT ?")) {
-            select.setString(1, after == null ? "" : after);
-            select.setInt(2, limit);
-            List<String> ids = new ArrayList<>();
-            try (ResultSet rs = select.executeQuery()) {
-              while (rs.next()) {
-                ids.add(rs.getString(1));
-              }
-            }
-            return ids;
-          }
-        });
+        "SELECT DISTINCT upstream_task_id FROM ax_task_dependency"
+            + " WHERE upstream_task_id > ? ORDER BY upstream_task_id LIMIT ?",
+        values(after == null ? "" : after, limit),
+        rs -> rs.getString(1));
   }
 
   /** The upstreams of each of {@code taskIds} that has any, by task id. */
@@ -192,43 +182,30 @@ public final class TaskStore {
    * active until cancelled.
    */
   public Map<String, Long> countActiveByGroup(Collection<String> groups) {
-    Map<String, Long> counts = new HashMap<>();
-    if (groups.isEmpty()) {
-      return counts;
-    }
     List<String> terminal = new ArrayList<>();
     for (InstanceStatus status : InstanceStatus.values()) {
       if (status.isTerminal()) {
         terminal.add(status.name());
       }
     }
-    return Transactions.read(
-        dataSource,
-        "counting active tasks of " + groups.size() + " group(s)",
-        connection -> {
-          for (List<String> chunk : Sql.chunks(groups)) {
-            try (PreparedStatement select =
-                connection.prepareStatement(
-                    "SELECT t.task_group, COUNT(*) FROM ax_task t"
-                        + " WHERE t.task_group IN ("
-                        + Sql.placeholders(chunk.size())
-                        + ") AND t.state <> 'CANCELLED'"
-                        + " AND (t.trigger_type <> 'ONCE' OR EXISTS (SELECT 1 FROM ax_instance i"
-                        + " WHERE i.task_id = t.task_id AND i.status NOT IN ("
-                        + Sql.placeholders(terminal.size())
-                        + ")))"
-                        + " GROUP BY t.task_group")) {
-              int next = Sql.bindAll(select, 1, chunk);
-              Sql.bindAll(select, next, terminal);
-              try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                  counts.put(rs.getString(1), rs.getLong(2));
-                }
-              }
-            }
-          }
-          return counts;
-        });
+    Map<String, Long> counts = new HashMap<>();
+    jdbc.queryIn(
+            "counting active tasks of " + groups.size() + " group(s)",
+            groups,
+            in ->
+                "SELECT t.task_group, COUNT(*) FROM ax_task t"
+                    + " WHERE t.task_group IN ("
+                    + in
+                    + ") AND t.state <> 'CANCELLED'"
+                    + " AND (t.trigger_type <> 'ONCE' OR EXISTS (SELECT 1 FROM ax_instance i"
+                    + " WHERE i.task_id = t.task_id AND i.status NOT IN ("
+                    + Sql.placeholders(terminal.size())
+                    + ")))"
+                    + " GROUP BY t.task_group",
+            terminal,
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))
+        .forEach(row -> counts.put(row.getKey(), row.getValue()));
+    return counts;
   }
 
   /** The task ids among {@code taskIds} that exist. */
@@ -249,35 +226,25 @@ public final class TaskStore {
   private Map<String, List<String>> edges(
       String keyColumn, Collection<String> keys, boolean byUpstream) {
     Map<String, List<String>> edges = new HashMap<>();
-    if (keys.isEmpty()) {
-      return edges;
+    for (Map.Entry<String, String> edge :
+        jdbc.queryIn(
+            "reading dependencies of " + keys.size() + " task(s)",
+            keys,
+            in ->
+                "SELECT task_id, upstream_task_id FROM ax_task_dependency WHERE "
+                    + keyColumn
+                    + " IN ("
+                    + in
+                    + ") ORDER BY task_id, upstream_task_id",
+            List.of(),
+            rs -> Map.entry(rs.getString(1), rs.getString(2)))) {
+      String task = edge.getKey();
+      String upstream = edge.getValue();
+      edges
+          .computeIfAbsent(byUpstream ? upstream : task, k -> new ArrayList<>())
+          .add(byUpstream ? task : upstream);
     }
-    return Transactions.read(
-        dataSource,
-        "reading dependencies of " + keys.size() + " task(s)",
-        connection -> {
-          for (List<String> chunk : Sql.chunks(keys)) {
-            try (PreparedStatement select =
-                connection.prepareStatement(
-                    "SELECT task_id, upstream_task_id FROM ax_task_dependency WHERE "
-                        + keyColumn
-                        + " IN ("
-                        + Sql.placeholders(chunk.size())
-                        + ") ORDER BY task_id, upstream_task_id")) {
-              Sql.bindAll(select, 1, chunk);
-              try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                  String task = rs.getString(1);
-                  String upstream = rs.getString(2);
-                  edges
-                      .computeIfAbsent(byUpstream ? upstream : task, k -> new ArrayList<>())
-                      .add(byUpstream ? task : upstream);
-                }
-              }
-            }
-          }
-          return edges;
-        });
+    return edges;
   }
 
   private static Set<String> existingTaskIds(Connection connection, List<NewTask> tasks)
@@ -323,45 +290,32 @@ public final class TaskStore {
 
   private Map<String, StoredTask> findAll(Collection<String> taskIds, TriggerType triggerType) {
     Map<String, StoredTask> found = new HashMap<>();
-    if (taskIds.isEmpty()) {
-      return found;
+    for (Map.Entry<String, StoredTask> task :
+        jdbc.queryIn(
+            "reading " + taskIds.size() + " task(s)",
+            taskIds,
+            in ->
+                SELECT_TASK + "(" + in + ")" + (triggerType == null ? "" : " AND trigger_type = ?"),
+            triggerType == null ? List.of() : List.of(triggerType.name()),
+            this::readableTask)) {
+      if (task != null) { // null: as if missing, its instances fire and fail "not found"
+        found.put(task.getKey(), task.getValue());
+      }
     }
-    return Transactions.read(
-        dataSource,
-        "reading " + taskIds.size() + " task(s)",
-        connection -> {
-          for (List<String> chunk : Sql.chunks(taskIds)) {
-            String sql =
-                SELECT_TASK
-                    + "("
-                    + Sql.placeholders(chunk.size())
-                    + ")"
-                    + (triggerType == null ? "" : " AND trigger_type = ?");
-            try (PreparedStatement select = connection.prepareStatement(sql)) {
-              Sql.bindAll(select, 1, chunk);
-              if (triggerType != null) {
-                select.setString(chunk.size() + 1, triggerType.name());
-              }
-              try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                  String taskId = rs.getString("task_id");
-                  TaskSpec spec = readableSpec(taskId, rs.getString("spec_json"));
-                  if (spec == null) {
-                    continue; // as if missing: its instances fire and fail "not found"
-                  }
-                  found.put(
-                      taskId,
-                      new StoredTask(
-                          spec,
-                          rs.getInt("version"),
-                          rs.getString("state"),
-                          rs.getString("trace_id")));
-                }
-              }
-            }
-          }
-          return found;
-        });
+    return found;
+  }
+
+  /** The task of a row of {@link #SELECT_TASK} by its id, or null when its spec cannot be read. */
+  private Map.Entry<String, StoredTask> readableTask(ResultSet rs) throws SQLException {
+    String taskId = rs.getString("task_id");
+    TaskSpec spec = readableSpec(taskId, rs.getString("spec_json"));
+    if (spec == null) {
+      return null;
+    }
+    return Map.entry(
+        taskId,
+        new StoredTask(
+            spec, rs.getInt("version"), rs.getString("state"), rs.getString("trace_id")));
   }
 
   /**
