@@ -12,15 +12,16 @@ import java.util.Set;
 /**
  * Due events waiting for room in their group's pool, oldest due first per group. Bounded by the
  * dispatcher's back-pressure: it stops fetching while a poll's worth is held, after shedding the
- * backlog of groups whose pools are stalled ({@link HoldBudget}). Thread-safe (synchronized; held
- * briefly).
+ * backlog of groups whose pools are stalled ({@link HoldBudget}).
+ *
+ * <p>Not thread-safe: confined to the {@link ClaimLoop}'s thread.
  */
 final class HeldEvents {
 
   private final Map<String, PriorityQueue<TaskDueEvent>> byGroup = new HashMap<>();
   private int size;
 
-  synchronized void add(String group, TaskDueEvent event) {
+  void add(String group, TaskDueEvent event) {
     byGroup
         .computeIfAbsent(
             group, g -> new PriorityQueue<>(Comparator.comparingLong(TaskDueEvent::dueAtMs)))
@@ -28,12 +29,12 @@ final class HeldEvents {
     size++;
   }
 
-  synchronized Set<String> groups() {
+  Set<String> groups() {
     return Set.copyOf(byGroup.keySet());
   }
 
   /** Removes and returns up to {@code max} events of {@code group}, oldest due first. */
-  synchronized List<TaskDueEvent> take(String group, int max) {
+  List<TaskDueEvent> take(String group, int max) {
     PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
     List<TaskDueEvent> taken = new ArrayList<>();
     while (queue != null && taken.size() < max && !queue.isEmpty()) {
@@ -47,7 +48,7 @@ final class HeldEvents {
   }
 
   /** The events of {@code group} held now. */
-  synchronized int size(String group) {
+  int size(String group) {
     PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
     return queue == null ? 0 : queue.size();
   }
@@ -56,7 +57,7 @@ final class HeldEvents {
    * Keeps the {@code keep} oldest due events of {@code group} and removes and returns the rest,
    * latest due last.
    */
-  synchronized List<TaskDueEvent> keepOldest(String group, int keep) {
+  List<TaskDueEvent> keepOldest(String group, int keep) {
     PriorityQueue<TaskDueEvent> queue = byGroup.get(group);
     if (queue == null || queue.size() <= keep) {
       return List.of();
@@ -75,7 +76,7 @@ final class HeldEvents {
   }
 
   /** Removes and returns every held event, by group. */
-  synchronized Map<String, List<TaskDueEvent>> takeAll() {
+  Map<String, List<TaskDueEvent>> takeAll() {
     Map<String, List<TaskDueEvent>> all = new HashMap<>();
     byGroup.forEach((group, queue) -> all.put(group, new ArrayList<>(queue)));
     byGroup.clear();
@@ -83,7 +84,7 @@ final class HeldEvents {
     return all;
   }
 
-  synchronized int size() {
+  int size() {
     return size;
   }
 }

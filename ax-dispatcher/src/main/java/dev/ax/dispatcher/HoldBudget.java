@@ -23,7 +23,8 @@ import java.util.Map;
  *
  * <p>Starts are counted in ten slots of {@code holdFor / 10}, so the window slides in tenths.
  *
- * <p>Thread-safe (synchronized; each call is short). Times are the caller's clock in milliseconds.
+ * <p>Not thread-safe: confined to the {@link ClaimLoop}'s thread. Times are the caller's clock in
+ * milliseconds.
  */
 final class HoldBudget {
 
@@ -45,7 +46,7 @@ final class HoldBudget {
    * Records one drain pass over {@code group}: {@code started} held events went to its pool, and
    * {@code backlogged} says whether some stayed held because the pool had no more room.
    */
-  synchronized void drained(String group, int started, boolean backlogged, long nowMs) {
+  void drained(String group, int started, boolean backlogged, long nowMs) {
     GroupPace pace = groups.computeIfAbsent(group, g -> new GroupPace());
     pace.started(started, nowMs / slotMs);
     if (!backlogged) {
@@ -61,7 +62,7 @@ final class HoldBudget {
    * until it has been backlogged for {@code holdFor}; then as many as its pool started in the last
    * {@code holdFor}, and at least one.
    */
-  synchronized int keep(String group, long nowMs) {
+  int keep(String group, long nowMs) {
     GroupPace pace = groups.get(group);
     if (pace == null || pace.backloggedSinceMs < 0 || nowMs - pace.backloggedSinceMs < holdForMs) {
       return Integer.MAX_VALUE;
@@ -73,7 +74,7 @@ final class HoldBudget {
    * Marks {@code group} as shedding events; true the first time in one backlog, so the caller logs
    * the start of a shedding episode once and the rest of it quietly.
    */
-  synchronized boolean startsShedding(String group) {
+  boolean startsShedding(String group) {
     GroupPace pace = groups.get(group);
     if (pace == null || pace.shedding) {
       return false;

@@ -1,34 +1,30 @@
 package dev.ax.dispatcher.executor;
 
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.shell.Admission;
 import dev.ax.dispatcher.executor.shell.CapturedOutput;
 import dev.ax.dispatcher.executor.shell.OutputDrain;
 import dev.ax.dispatcher.executor.shell.ProcessTree;
+import dev.ax.dispatcher.executor.shell.ScriptCommand;
 import dev.ax.dispatcher.executor.shell.ScriptDirectory;
 import dev.ax.dispatcher.executor.shell.ScriptEnvironment;
+import dev.ax.dispatcher.executor.shell.ScriptProcess;
 import dev.ax.dispatcher.executor.shell.ScriptRun;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs SHELL tasks: a script from one configured directory, started as an argument vector and
- * killed with its whole process tree when its time is up.
+ * killed with its whole process tree when its time is up. {@link ScriptCommand} decides what may
+ * start, {@link ScriptProcess} runs it; this class checks the configuration and maps a run to a
+ * result.
  *
  * <h2>Off unless configured</h2>
  *
@@ -69,12 +65,12 @@ import org.slf4j.LoggerFactory;
  * then rethrown as {@link InterruptedException} with the thread's interrupt flag set again (AX
  * records TIMEOUT); a passed deadline is returned as a failure saying so. Killing and waiting
  * ignore further interrupts but are bounded: at most {@code killGrace + }{@link
- * ProcessTree#FORCED_EXIT_WAIT}{@code + }{@link #OUTPUT_CLOSE_WAIT}.
+ * ProcessTree#FORCED_EXIT_WAIT}{@code + }{@link ScriptProcess#OUTPUT_CLOSE_WAIT}.
  *
  * <p>A script that exits while a process it started in the background still holds its stdout or
- * stderr is not waited for past {@link #OUTPUT_CLOSE_WAIT}: the result is the script's exit code
- * with the output read so far, and a warning is logged. Such a process has left the tree (its
- * parent is gone) and is not killed; its output thread ends when it does.
+ * stderr is not waited for past {@link ScriptProcess#OUTPUT_CLOSE_WAIT}: the result is the script's
+ * exit code with the output read so far, and a warning is logged. Such a process has left the tree
+ * (its parent is gone) and is not killed; its output thread ends when it does.
  *
  * <h2>Thread safety</h2>
  *
@@ -100,20 +96,10 @@ public final class ShellTaskExecutor implements TaskExecutor {
   /** Characters of stderr in a failure's error message, like the HTTP executor's default. */
   public static final int MAX_ERROR_EXCERPT_CHARS = 512;
 
-  /**
-   * How long, once the script has exited or its tree is dead, the executor waits for its output
-   * streams to end. Normally they end at once; only a process outside the tree keeps them open.
-   */
-  public static final Duration OUTPUT_CLOSE_WAIT = Duration.ofSeconds(2);
-
-  private static final Logger log = LoggerFactory.getLogger(ShellTaskExecutor.class);
-  private static final File NO_INPUT = new File("/dev/null");
-
-  private final ScriptDirectory directory;
+  private final ScriptCommand command;
+  private final ScriptProcess process;
   private final int maxOutputBytes;
-  private final Duration killGrace;
   private final Clock clock;
-  private final ProcessTree processTree;
 
   /** An executor on the system clock. */
   public ShellTaskExecutor(Path scriptDirectory, int maxOutputBytes, Duration killGrace) {
@@ -138,11 +124,10 @@ public final class ShellTaskExecutor implements TaskExecutor {
     if (killGrace.isNegative()) {
       throw new IllegalArgumentException("killGrace must not be negative: " + killGrace);
     }
-    this.directory = new ScriptDirectory(scriptDirectory);
+    this.command = new ScriptCommand(scriptDirectory);
+    this.process = new ScriptProcess(maxOutputBytes, killGrace, clock);
     this.maxOutputBytes = maxOutputBytes;
-    this.killGrace = killGrace;
     this.clock = clock;
-    this.processTree = new ProcessTree(clock);
   }
 
   /**
@@ -203,7 +188,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
    */
   public Admission<ScriptRun> run(ExecutionContext context)
       throws InterruptedException, IOException {
-    Admission<ProcessBuilder> launch = prepare(context);
+    Admission<ProcessBuilder> launch = command.prepare(context);
     if (launch instanceof Admission.Refused<ProcessBuilder> refused) {
       return refused.retyped();
     }
@@ -215,176 +200,7 @@ public final class ShellTaskExecutor implements TaskExecutor {
     if (remainingMs <= 0) {
       return Admission.admitted(ScriptRun.deadlinePassedBeforeStart());
     }
-
-    Process process = builder.start();
-    long pid = process.pid();
-    String script = AttemptContext.of(context).task().executor().script();
-    log.debug(
-        "{} attempt {}: script {} started as pid {}",
-        context.instanceId(),
-        context.attempt(),
-        script,
-        pid);
-    OutputDrain stdout = null;
-    OutputDrain stderr = null;
-    boolean exited;
-    try {
-      stdout =
-          OutputDrain.start(
-              process.getInputStream(),
-              OutputDrain.Keep.HEAD,
-              maxOutputBytes,
-              "ax-shell-stdout-" + pid);
-      stderr =
-          OutputDrain.start(
-              process.getErrorStream(),
-              OutputDrain.Keep.TAIL,
-              maxOutputBytes,
-              "ax-shell-stderr-" + pid);
-      exited = process.waitFor(remainingMs, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      stop(process, context, stdout, stderr, "interrupted");
-      Thread.currentThread().interrupt();
-      throw e;
-    } catch (RuntimeException | Error e) {
-      stop(process, context, stdout, stderr, "failed: " + e);
-      throw e;
-    }
-    if (!exited) {
-      stop(process, context, stdout, stderr, "deadline passed");
-      return Admission.admitted(
-          new ScriptRun(exitCodeAfterKill(process), true, stdout.captured(), stderr.captured()));
-    }
-    try {
-      awaitOutput(context, stdout, stderr);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw e;
-    }
-    return Admission.admitted(
-        new ScriptRun(process.exitValue(), false, stdout.captured(), stderr.captured()));
-  }
-
-  /** The process to start, or why the task may not run. Starts nothing. */
-  private Admission<ProcessBuilder> prepare(ExecutionContext context) throws IOException {
-    ExecutorSpec spec = AttemptContext.of(context).task().executor();
-    Admission<ScriptDirectory.Script> script = directory.resolve(spec.script());
-    if (script instanceof Admission.Refused<ScriptDirectory.Script> refused) {
-      return refused.retyped();
-    }
-    ScriptDirectory.Script found = ((Admission.Admitted<ScriptDirectory.Script>) script).value();
-    List<String> command = new ArrayList<>(1 + spec.args().size());
-    command.add(found.file().toString());
-    for (int i = 0; i < spec.args().size(); i++) {
-      String arg = spec.args().get(i);
-      if (arg == null || arg.indexOf('\0') >= 0) {
-        // The JDK would refuse it at start, with the argument in the message.
-        return Admission.refused(
-            "argument " + (i + 1) + " is null or contains a NUL character, which exec cannot pass");
-      }
-      command.add(arg);
-    }
-    Admission<Map<String, String>> environment = ScriptEnvironment.forAttempt(context);
-    if (environment instanceof Admission.Refused<Map<String, String>> refused) {
-      return refused.retyped();
-    }
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(found.directory().toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
-    Map<String, String> env = builder.environment();
-    env.clear(); // starts as a copy of the dispatcher's environment, which holds its secrets
-    env.putAll(((Admission.Admitted<Map<String, String>>) environment).value());
-    return Admission.admitted(builder);
-  }
-
-  /**
-   * Kills the tree and waits, within bounds, for the output threads. Ignores interrupts while it
-   * waits and restores the flag if one came; never throws.
-   */
-  private void stop(
-      Process process,
-      ExecutionContext context,
-      OutputDrain stdout,
-      OutputDrain stderr,
-      String why) {
-    ProcessTree.Kill kill = processTree.kill(process.toHandle(), killGrace);
-    if (kill.survivors() > 0) {
-      log.warn(
-          "{} attempt {} {}: {} process(es) of script {} (pid {}) still running after SIGKILL",
-          context.instanceId(),
-          context.attempt(),
-          why,
-          kill.survivors(),
-          AttemptContext.of(context).task().executor().script(),
-          process.pid());
-    } else {
-      log.debug(
-          "{} attempt {} {}: killed script {} (pid {}): {} process(es) sent SIGTERM, {} SIGKILL",
-          context.instanceId(),
-          context.attempt(),
-          why,
-          AttemptContext.of(context).task().executor().script(),
-          process.pid(),
-          kill.terminated(),
-          kill.forced());
-    }
-    boolean interrupted = Thread.interrupted();
-    try {
-      while (true) {
-        try {
-          awaitOutput(context, stdout, stderr);
-          return;
-        } catch (InterruptedException e) {
-          interrupted = true; // bounded wait: finish it, then pass the interrupt on
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /**
-   * Waits up to {@link #OUTPUT_CLOSE_WAIT} for both output threads to reach the end of their
-   * streams; if one does not, a process outside the tree holds it: warn and go on with what was
-   * read. Null drains (never started) are skipped.
-   */
-  private void awaitOutput(ExecutionContext context, OutputDrain stdout, OutputDrain stderr)
-      throws InterruptedException {
-    long deadlineMs = clock.millis() + OUTPUT_CLOSE_WAIT.toMillis();
-    boolean closed = true;
-    for (OutputDrain drain : new OutputDrain[] {stdout, stderr}) {
-      if (drain != null && !drain.isClosed()) {
-        long leftMs = Math.max(0, deadlineMs - clock.millis());
-        closed &= drain.awaitClosed(Duration.ofMillis(leftMs));
-      }
-    }
-    if (!closed) {
-      log.warn(
-          "{} attempt {}: script {} ended but a process it started still holds its output;"
-              + " not waiting for it",
-          context.instanceId(),
-          context.attempt(),
-          AttemptContext.of(context).task().executor().script());
-    }
-  }
-
-  /**
-   * The exit code of a process the tree kill ended. Waits for the JDK to collect it: the kernel may
-   * report the process gone a moment before the JDK's reaper thread has read its exit status.
-   */
-  private static int exitCodeAfterKill(Process process) {
-    try {
-      if (process.waitFor(ProcessTree.FORCED_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        return process.exitValue();
-      }
-      return -1; // survived SIGKILL (already warned about)
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return process.isAlive() ? -1 : process.exitValue();
-    }
+    return Admission.admitted(process.run(builder, context, remainingMs));
   }
 
   /** The end of stderr on one line, at most {@link #MAX_ERROR_EXCERPT_CHARS} characters. */
@@ -412,6 +228,6 @@ public final class ShellTaskExecutor implements TaskExecutor {
 
   @Override
   public String toString() {
-    return "ShellTaskExecutor[" + directory + ", maxOutputBytes=" + maxOutputBytes + "]";
+    return "ShellTaskExecutor[" + command + ", maxOutputBytes=" + maxOutputBytes + "]";
   }
 }

@@ -1,0 +1,400 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.time.Clock;
+import dev.ax.common.time.SaturatingMillis;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that claims: it alone owns the held events ({@link HeldEvents}), the shedding
+ * budget ({@link HoldBudget}) and the late claims ({@link LateClaims}), so none of them needs a
+ * lock and no consumer thread ever waits on a database round trip.
+ *
+ * <p><b>Threading.</b> Other threads only hand work over: the intake {@link #offer}s each polled
+ * batch and asks for a {@link #requestHandBack} when partitions are revoked; both go through one
+ * FIFO inbox, so a hand-back covers every event offered before it. The inbox is bounded by the
+ * intake's back-pressure, which reads {@link #backlog()}: the intake pauses fetching while a poll's
+ * worth is handed over or held, so at most one more poll's worth waits here. {@link #close()} may
+ * be called from any thread.
+ *
+ * <p><b>Each pass</b> (on every hand-over and every {@value #DRAIN_INTERVAL_MS} ms): move the inbox
+ * into the held events; take from each pool's held events, oldest due first, as many as the pool
+ * has room for; if a poll's worth is still held, shed the backlog of stalled groups; publish the
+ * backlog (the intake decides on it while this thread is in the claim's round trip); claim what was
+ * taken in one conditional UPDATE and start the runs won. An event lost because its instance is not
+ * due yet on this node's clock waits in {@link LateClaims} and is claimed again at its due time,
+ * never before. If the claim fails (the database is away), its events go back to the held events
+ * and claims pause for {@link #CLAIM_RETRY_BACKOFF}. At stop, what is held and handed over goes
+ * back to its topic.
+ */
+final class ClaimLoop implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
+
+  /** How often held events are offered to their pools again when nothing is handed over. */
+  static final long DRAIN_INTERVAL_MS = 20;
+
+  /** The pause in claiming after a claim failed. */
+  static final Duration CLAIM_RETRY_BACKOFF = Duration.ofSeconds(1);
+
+  /** How long {@link #close()} waits for the loop to hand its events back. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+  private static final Object STOP = new Object();
+
+  /** An inbox entry: hand back what is held, for {@code why}. */
+  private record HandBackRequest(String why) {}
+
+  private final Clock clock;
+  private final DispatcherPort port;
+  private final HoldBudget budget;
+  private final int pollSize;
+  private final HeldEvents held = new HeldEvents();
+  private final LateClaims late = new LateClaims();
+  private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+  private final Counter claimed;
+  private final Timer claimTime;
+  private final Counter conflicts;
+  private final StalledGroups shedding;
+  private final Thread thread = DaemonThreads.thread("ax-dispatcher-claim", this::run);
+
+  /** Events offered and not yet moved into {@link #held}; written by both sides. */
+  private final AtomicInteger unpicked = new AtomicInteger();
+
+  /** {@link #held}'s size as of the last pass; written by the loop thread only. */
+  private volatile int heldCount;
+
+  /** Signals a published pass to {@link #awaitPickedUp}; never held across a round trip. */
+  private final Object progress = new Object();
+
+  private volatile boolean stopping;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** Loop thread only: events moved into {@link #held} since the last publish. */
+  private int movedSincePublish;
+
+  /** Loop thread only: no claim before this time after a failed one. */
+  private long claimsPausedUntilMs = Long.MIN_VALUE;
+
+  /**
+   * @param pollSize the held events at which the intake pauses fetching and stalled groups shed
+   */
+  ClaimLoop(
+      Clock clock, DispatcherPort port, HoldBudget budget, int pollSize, MeterRegistry meters) {
+    if (pollSize < 1) {
+      throw new IllegalArgumentException("pollSize must be positive: " + pollSize);
+    }
+    this.clock = clock;
+    this.port = port;
+    this.budget = budget;
+    this.pollSize = pollSize;
+    this.claimed = meters.counter("ax.dispatcher.claimed");
+    this.claimTime =
+        Timer.builder("ax.dispatcher.claim")
+            .description("the conditional UPDATE transaction that claims held instances")
+            .register(meters);
+    this.conflicts = meters.counter("ax.dispatcher.claim.conflicts");
+    this.shedding = new StalledGroups(budget, meters);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Hands a polled batch over; any thread, returns at once. */
+  void offer(List<PooledEvent> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    unpicked.addAndGet(batch.size());
+    inbox.add(List.copyOf(batch));
+  }
+
+  /** Asks the loop to send back everything offered so far and not claimed; any thread. */
+  void requestHandBack(String why) {
+    inbox.add(new HandBackRequest(why));
+  }
+
+  /** Events handed over or held and not claimed as of the last pass; any thread. */
+  int backlog() {
+    return unpicked.get() + heldCount;
+  }
+
+  /**
+   * Waits, at most {@code maxWait}, until the loop has taken everything offered into a pass, so
+   * that {@link #backlog()} says what the pools could not take. Waits on the loop's hand-over only,
+   * never on a claim's round trip beyond {@code maxWait}.
+   */
+  void awaitPickedUp(Duration maxWait) {
+    long deadlineNanos = System.nanoTime() + maxWait.toNanos();
+    synchronized (progress) {
+      while (unpicked.get() > 0 && !stopping) {
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        if (leftMs <= 0) {
+          return;
+        }
+        try {
+          progress.wait(leftMs);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private void run() {
+    try {
+      while (!stopping) {
+        Object first = inbox.poll(waitMs(), TimeUnit.MILLISECONDS);
+        if (first != null) {
+          accept(first);
+        }
+        if (stopping) {
+          break;
+        }
+        stepQuietly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      finish();
+    }
+  }
+
+  private long waitMs() {
+    long untilLateMs = SaturatingMillis.subtract(late.nextDueMs(), clock.millis());
+    return Math.max(1, Math.min(DRAIN_INTERVAL_MS, untilLateMs));
+  }
+
+  private void stepQuietly() {
+    try {
+      step();
+    } catch (RuntimeException e) {
+      // A pass that throws must not end the only thread that claims.
+      log.warn("Claim pass failed, retrying shortly: {}", e.toString());
+    }
+  }
+
+  /** One pass: takes the inbox, claims what the pools have room for. Loop thread (or a test). */
+  void step() {
+    Object next;
+    while ((next = inbox.poll()) != null) {
+      accept(next);
+    }
+    long nowMs = clock.millis();
+    Map<String, PooledEvent> taken = nowMs < claimsPausedUntilMs ? Map.of() : takeForPools(nowMs);
+    if (held.size() >= pollSize) {
+      shedding.shed(held, nowMs);
+    }
+    publish();
+    if (!taken.isEmpty()) {
+      claimAndStart(taken);
+    }
+    if (nowMs >= claimsPausedUntilMs) {
+      claimLate(clock.millis());
+    }
+  }
+
+  private void accept(Object entry) {
+    if (entry instanceof HandBackRequest request) {
+      handBackHeld(request.why());
+    } else if (entry instanceof List<?> batch) {
+      for (Object item : batch) {
+        PooledEvent pooled = (PooledEvent) item;
+        held.add(pooled.pool(), pooled.event());
+      }
+      movedSincePublish += batch.size();
+    }
+  }
+
+  private void publish() {
+    // Unpicked first: between the two writes the intake may see one batch too few, never too many.
+    unpicked.addAndGet(-movedSincePublish);
+    heldCount = held.size();
+    if (movedSincePublish > 0) {
+      movedSincePublish = 0;
+      synchronized (progress) {
+        progress.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Takes, pool by pool, as many held events as each pool has room for, oldest due first, one per
+   * instance; the rest stay held (unclaimed, so another dispatcher or the reaper can still get
+   * them) until their pool has room.
+   */
+  private Map<String, PooledEvent> takeForPools(long nowMs) {
+    Map<String, PooledEvent> taken = new LinkedHashMap<>();
+    for (String pool : held.groups()) {
+      int room = port.room(pool);
+      List<TaskDueEvent> events = held.take(pool, room);
+      for (TaskDueEvent event : events) {
+        taken.putIfAbsent(event.instanceId(), new PooledEvent(pool, event));
+      }
+      budget.drained(pool, events.size(), events.size() >= room && held.size(pool) > 0, nowMs);
+    }
+    return taken;
+  }
+
+  private void claimAndStart(Map<String, PooledEvent> events) {
+    Set<String> taskIds = new HashSet<>();
+    events.values().forEach(p -> taskIds.add(p.event().taskId()));
+    Future<?> prefetch = port.prefetchSpecs(taskIds);
+    long nowMs = clock.millis();
+    long claimStartNanos = System.nanoTime();
+    List<ClaimedInstance> won;
+    try {
+      won = port.claim(events.keySet(), nowMs);
+    } catch (RuntimeException e) {
+      // Nothing was claimed: the events wait again, and the database gets a moment to come back.
+      events.values().forEach(p -> held.add(p.pool(), p.event()));
+      heldCount = held.size();
+      claimsPausedUntilMs = SaturatingMillis.atMs(clock.millis(), CLAIM_RETRY_BACKOFF);
+      log.warn("Could not claim held instances, retrying shortly: {}", e.toString());
+      return;
+    }
+    claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
+    if (log.isDebugEnabled()) {
+      long oldestDueMs = Long.MAX_VALUE;
+      for (PooledEvent pooled : events.values()) {
+        oldestDueMs = Math.min(oldestDueMs, pooled.event().dueAtMs());
+      }
+      log.debug(
+          "Claimed {} of {} held instance(s) in {} ms, the oldest {} ms past due",
+          won.size(),
+          events.size(),
+          (System.nanoTime() - claimStartNanos) / 1_000_000,
+          SaturatingMillis.subtract(nowMs, oldestDueMs));
+    }
+    claimed.increment(won.size());
+    conflicts.increment(events.size() - won.size());
+    if (events.size() != won.size()) {
+      Set<String> wonIds = new HashSet<>();
+      won.forEach(c -> wonIds.add(c.instanceId()));
+      for (PooledEvent pooled : events.values()) {
+        if (!wonIds.contains(pooled.event().instanceId())) {
+          late.add(pooled, nowMs);
+        }
+      }
+    }
+    startQuietly(won, poolsOf(events), prefetch);
+  }
+
+  /** Claims, once more, the events that lost only because they were not due yet and now are. */
+  private void claimLate(long nowMs) {
+    List<PooledEvent> due = late.takeDue(nowMs);
+    if (due.isEmpty()) {
+      return;
+    }
+    Map<String, PooledEvent> events = new LinkedHashMap<>();
+    due.forEach(p -> events.putIfAbsent(p.event().instanceId(), p));
+    try {
+      List<ClaimedInstance> won = port.claim(events.keySet(), nowMs);
+      claimed.increment(won.size());
+      startQuietly(won, poolsOf(events), CompletableFuture.completedFuture(null));
+    } catch (RuntimeException e) {
+      log.warn(
+          "Late claim of {} instance(s) failed; the reaper re-emits them: {}",
+          events.size(),
+          e.toString());
+    }
+  }
+
+  private void startQuietly(
+      List<ClaimedInstance> won, Map<String, String> poolOfInstance, Future<?> prefetch) {
+    if (won.isEmpty()) {
+      return;
+    }
+    try {
+      port.start(won, poolOfInstance, prefetch);
+    } catch (RuntimeException e) {
+      // Claimed but not started: do not claim again (it would win nothing now); the rows stay
+      // RUNNING until their lease expires and the reaper hands them back.
+      log.error(
+          "{} claimed instance(s) could not be started; the reaper recovers them after their lease",
+          won.size(),
+          e);
+    }
+  }
+
+  private static Map<String, String> poolsOf(Map<String, PooledEvent> events) {
+    Map<String, String> pools = new HashMap<>();
+    events.forEach((id, pooled) -> pools.put(id, pooled.pool()));
+    return pools;
+  }
+
+  private void handBackHeld(String why) {
+    Map<String, List<TaskDueEvent>> all = held.takeAll();
+    heldCount = 0;
+    if (all.isEmpty()) {
+      return;
+    }
+    try {
+      port.handBack(all, why);
+    } catch (RuntimeException e) {
+      log.warn("Could not hand held events back; the reaper re-emits them: {}", e.toString());
+    }
+  }
+
+  /**
+   * At stop: takes the inbox and hands back everything held. Late claims are left to the reaper.
+   */
+  private void finish() {
+    Object next;
+    while ((next = inbox.poll()) != null) {
+      accept(next);
+    }
+    handBackHeld("shutting down");
+    publish();
+  }
+
+  /**
+   * Stops the loop: no claim starts after this, and what is held or handed over goes back to its
+   * topic (on the loop's thread, or on the caller's if the loop never started). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    stopping = true;
+    inbox.add(STOP);
+    if (!thread.isAlive()) {
+      if (thread.getState() == Thread.State.NEW) {
+        finish();
+      }
+      return;
+    }
+    try {
+      thread.join(STOP_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      log.warn("The claim loop did not stop within {} ms; interrupting it", STOP_WAIT.toMillis());
+      thread.interrupt();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.dispatcher.run.Bulkheads;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends held (unclaimed) due events back to their topic, keyed as before, so whoever owns their
+ * partition next claims them at once instead of the reaper after {@code AX_REAPER_UNCLAIMED_AFTER}.
+ * The offsets of these events are already committed; the claim being conditional, a copy that
+ * reaches a dispatcher that also still holds the original runs once.
+ *
+ * <p>Thread-safety: called by the {@link ClaimLoop}'s thread only (on revocation and at stop); the
+ * producer is thread-safe.
+ */
+final class HandBack {
+
+  private static final Logger log = LoggerFactory.getLogger(HandBack.class);
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final String dueTopic;
+  private final String dueRetryTopic;
+  private final Counter handedBack;
+
+  HandBack(
+      KafkaProducer<String, byte[]> producer,
+      String dueTopic,
+      String dueRetryTopic,
+      MeterRegistry meters) {
+    this.producer = producer;
+    this.dueTopic = dueTopic;
+    this.dueRetryTopic = dueRetryTopic;
+    this.handedBack = meters.counter("ax.dispatcher.handed.back.events");
+  }
+
+  /** Sends {@code byPool}'s events to the topic each pool reads from, and waits for the broker. */
+  void send(Map<String, List<TaskDueEvent>> byPool, String why) {
+    int count = 0;
+    for (Map.Entry<String, List<TaskDueEvent>> pool : byPool.entrySet()) {
+      String topic = pool.getKey().equals(Bulkheads.RETRY_GROUP) ? dueRetryTopic : dueTopic;
+      for (TaskDueEvent event : pool.getValue()) {
+        producer.send(new ProducerRecord<>(topic, event.taskId(), AxJson.write(event)));
+        count++;
+      }
+    }
+    if (count > 0) {
+      producer.flush();
+      handedBack.increment(count);
+      log.info("Handed {} unclaimed due event(s) back to their topic: {}", count, why);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.dispatcher.executor.ExecutorRegistry;
+import dev.ax.dispatcher.run.AttemptRunner;
+import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.spi.TaskExecutor;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Future;
+
+/**
+ * Starts claimed instances: finds each one's task spec and executor and submits it to its pool's
+ * {@link AttemptRunner}; an instance whose task or executor is missing is failed at once, and the
+ * outcome recorder decides what that means for it. Records {@code ax.dispatcher.lateness.ms} (claim
+ * time minus due time) for first attempts.
+ *
+ * <p>Thread-safety: called by the {@link ClaimLoop}'s thread; everything it uses is thread-safe.
+ */
+final class RunStarter {
+
+  private final TaskSpecs specs;
+  private final Bulkheads bulkheads;
+  private final ExecutorRegistry registry;
+  private final DistributionSummary lateness;
+
+  RunStarter(
+      TaskSpecs specs, Bulkheads bulkheads, ExecutorRegistry registry, MeterRegistry meters) {
+    this.specs = specs;
+    this.bulkheads = bulkheads;
+    this.registry = registry;
+    this.lateness =
+        DistributionSummary.builder("ax.dispatcher.lateness.ms")
+            .description("claim time minus due time")
+            .publishPercentiles(0.5, 0.99)
+            .register(meters);
+  }
+
+  /**
+   * @param poolOfInstance the pool each instance was admitted to; by default its task's group's
+   * @param prefetch the read of these instances' specs started before the claim
+   */
+  void start(List<ClaimedInstance> won, Map<String, String> poolOfInstance, Future<?> prefetch) {
+    for (ClaimedInstance instance : won) {
+      if (instance.attempt() == 1) { // a later attempt is late by design (backoff, take-back)
+        lateness.record(instance.claimedAtMs() - instance.dueAtMs());
+      }
+    }
+    Map<String, StoredTask> specOfTask = specs.of(won, prefetch);
+    for (ClaimedInstance instance : won) {
+      StoredTask task = specOfTask.get(instance.taskId());
+      if (task == null) {
+        bulkheads
+            .runnerFor(bulkheads.poolFor(TaskSpec.DEFAULT_GROUP))
+            .fail(instance, "unknown", "task " + instance.taskId() + " not found");
+        continue;
+      }
+      AttemptRunner runner =
+          bulkheads.runnerFor(
+              poolOfInstance.getOrDefault(
+                  instance.instanceId(), bulkheads.poolFor(task.spec().group())));
+      Optional<TaskExecutor> executor = registry.find(task.spec().executor());
+      if (executor.isEmpty()) {
+        runner.fail(
+            instance,
+            task.spec().group(),
+            "no executor installed for "
+                + task.spec().executor().type()
+                + (task.spec().executor().handler() == null
+                    ? ""
+                    : " handler '" + task.spec().executor().handler() + "'"));
+        continue;
+      }
+      runner.submit(instance, task, executor.get());
+    }
+    specs.doneWith(specOfTask.values());
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ax.dispatcher;
+
+import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.StoreException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+
+/**
+ * A {@link DispatcherPort} over maps, for unit tests of the claim loop's logic: rows that are
+ * DISPATCHED until claimed (a claim wins only rows due by its time, as the real UPDATE), pools with
+ * a settable room that each start uses up. Synchronized, so a test may run the loop's own thread.
+ */
+final class FakeDispatcherPort implements DispatcherPort {
+
+  record Claim(List<String> instanceIds, long nowMs) {}
+
+  record Started(String instanceId, String pool) {}
+
+  private final Map<String, Long> dispatchedDueAtMs = new LinkedHashMap<>();
+  private final Map<String, Integer> room = new HashMap<>();
+  final List<Claim> claims = new ArrayList<>();
+  final List<Started> started = new ArrayList<>();
+  final Map<String, List<TaskDueEvent>> handedBack = new HashMap<>();
+  final List<String> handBackReasons = new ArrayList<>();
+  boolean failNextClaim;
+
+  /** A DISPATCHED row for {@code event}, claimable from its due time on. */
+  synchronized TaskDueEvent dispatched(TaskDueEvent event) {
+    dispatchedDueAtMs.put(event.instanceId(), event.dueAtMs());
+    return event;
+  }
+
+  synchronized void setRoom(String pool, int attempts) {
+    room.put(pool, attempts);
+  }
+
+  synchronized List<String> startedIds() {
+    return started.stream().map(Started::instanceId).toList();
+  }
+
+  @Override
+  public synchronized int room(String pool) {
+    return room.getOrDefault(pool, 0);
+  }
+
+  @Override
+  public Future<?> prefetchSpecs(Set<String> taskIds) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public synchronized List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
+    claims.add(new Claim(List.copyOf(instanceIds), nowMs));
+    if (failNextClaim) {
+      failNextClaim = false;
+      throw new StoreException("database away", null);
+    }
+    List<ClaimedInstance> won = new ArrayList<>();
+    for (String id : instanceIds) {
+      Long dueAtMs = dispatchedDueAtMs.get(id);
+      if (dueAtMs != null && dueAtMs <= nowMs) {
+        dispatchedDueAtMs.remove(id);
+        won.add(new ClaimedInstance(id, "task", 1, 1, dueAtMs, nowMs, "trace", 0, 0, null));
+      }
+    }
+    return won;
+  }
+
+  @Override
+  public synchronized void start(
+      List<ClaimedInstance> won, Map<String, String> poolOfInstance, Future<?> prefetch) {
+    for (ClaimedInstance instance : won) {
+      String pool = poolOfInstance.get(instance.instanceId());
+      started.add(new Started(instance.instanceId(), pool));
+      room.merge(pool, -1, Integer::sum);
+    }
+  }
+
+  @Override
+  public synchronized void handBack(Map<String, List<TaskDueEvent>> byPool, String why) {
+    byPool.forEach(
+        (pool, events) -> handedBack.computeIfAbsent(pool, p -> new ArrayList<>()).addAll(events));
+    handBackReasons.add(why);
+  }
+}
