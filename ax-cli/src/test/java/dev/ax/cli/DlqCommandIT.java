@@ -25,6 +25,8 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -86,8 +88,10 @@ class DlqCommandIT {
     String id = InstanceIds.of(taskId, nowMs);
     runtime.markDispatchedAsLeader("ticker", List.of(id), nowMs);
     InstanceStore instances = new InstanceStore(runtime.dataSource());
-    instances.claim(List.of(id), "disp-1", nowMs + 60_000, nowMs);
-    instances.recordOutcomes(
+    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
+    claimStore.claim(List.of(id), "disp-1", nowMs + 60_000, nowMs);
+    outcomeStore.recordOutcomes(
         List.of(
             new Outcome(
                 id,
@@ -177,8 +181,10 @@ class DlqCommandIT {
       // The replayed run dies too: the same letter opens again and can be replayed again.
       long nowMs = runtime.clock().millis();
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      assertThat(instances.claim(List.of(instanceA), "disp-1", nowMs + 60_000, nowMs)).hasSize(1);
-      instances.recordOutcomes(
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
+      assertThat(claimStore.claim(List.of(instanceA), "disp-1", nowMs + 60_000, nowMs)).hasSize(1);
+      outcomeStore.recordOutcomes(
           List.of(
               new Outcome(
                   instanceA,

@@ -16,6 +16,8 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.retry.RetryMain;
@@ -135,7 +137,9 @@ class RetryRestartIT {
     new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);
     runtime.markDispatchedAsLeader("ticker", ids, nowMs);
     InstanceStore instances = new InstanceStore(runtime.dataSource());
-    List<ClaimedInstance> claimed = instances.claim(ids, "disp-1", nowMs + 60_000, nowMs);
+    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
+    List<ClaimedInstance> claimed = claimStore.claim(ids, "disp-1", nowMs + 60_000, nowMs);
     assertThat(claimed).hasSize(PENDING);
     List<Outcome> failures = new ArrayList<>();
     for (int i = 0; i < PENDING; i++) {
@@ -150,7 +154,7 @@ class RetryRestartIT {
               nowMs,
               new AfterFailure.Retry(nowMs + 500 + (i * 2L), "retry 1 of 3")));
     }
-    instances.recordOutcomes(failures, "disp-1", nowMs);
+    outcomeStore.recordOutcomes(failures, "disp-1", nowMs);
     assertThat(instances.countByStatus()).containsEntry(InstanceStatus.RETRYING, (long) PENDING);
   }
 

@@ -28,6 +28,8 @@ import dev.ax.common.testing.TopicReader;
 import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.dispatcher.DispatcherStage;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.retry.RetryStage;
@@ -84,6 +86,8 @@ class TakeBackIT {
             "AX_RETRY_RESCAN", "1s");
     try (TestRuntime runtime = TestRuntime.open(env, config)) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       long now = runtime.clock().millis();
       // Each one's first run is claimed by a dispatcher that then dies.
       String noRetries = storeHttp(runtime, "no-retries", base + "/ok", 0, now - 1000);
@@ -91,7 +95,7 @@ class TakeBackIT {
       String down = storeHttp(runtime, "one-retry-down", base + "/down", 1, now - 1000);
       List<String> ids = List.of(noRetries, flaky, down);
       runtime.markDispatchedAsLeader("old-ticker", ids, now - 900);
-      assertThat(instances.claim(ids, "dead-dispatcher", now + DEAD_LEASE_MS, now - 800))
+      assertThat(claimStore.claim(ids, "dead-dispatcher", now + DEAD_LEASE_MS, now - 800))
           .hasSize(3);
 
       try (TickerStage ticker = new TickerStage(runtime.context("node-1")).start();
@@ -159,6 +163,8 @@ class TakeBackIT {
             "AX_DEADLETTER_WEBHOOK_URL", webhook.url());
     try (TestRuntime runtime = TestRuntime.open(env, config)) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       long now = runtime.clock().millis();
       TaskSpec spec = TestTasks.onceNoop("kills-its-dispatcher"); // maxRetries 3
       new TaskStore(runtime.dataSource())
@@ -167,9 +173,9 @@ class TakeBackIT {
       runtime.markDispatchedAsLeader("old-ticker", List.of(id), now - 900);
       // Attempt 1 fails for real (recorded as a dispatcher records it), so the reason has a
       // failure to count; no dispatcher runs in this test.
-      assertThat(instances.claim(List.of(id), "dispatcher-1", now + 60_000, now - 800)).hasSize(1);
+      assertThat(claimStore.claim(List.of(id), "dispatcher-1", now + 60_000, now - 800)).hasSize(1);
       assertThat(
-              instances.recordOutcomes(
+              outcomeStore.recordOutcomes(
                   List.of(
                       new Outcome(
                           id,
@@ -203,7 +209,8 @@ class TakeBackIT {
                   });
           long claimAt = runtime.clock().millis();
           assertThat(
-                  instances.claim(List.of(id), "dead-" + attempt, claimAt + DEAD_LEASE_MS, claimAt))
+                  claimStore.claim(
+                      List.of(id), "dead-" + attempt, claimAt + DEAD_LEASE_MS, claimAt))
               .singleElement()
               .satisfies(c -> assertThat(c.takenBack()).isEqualTo(previous - 1));
         }
@@ -272,7 +279,7 @@ class TakeBackIT {
         assertThat(letters.replay(letter.id(), "operator", "fixed", runtime.clock().millis()))
             .isEqualTo(DeadLetterStore.ReplayResult.REPLAYED);
         long claimAt = runtime.clock().millis();
-        assertThat(instances.claim(List.of(id), "dispatcher-5", claimAt + 60_000, claimAt))
+        assertThat(claimStore.claim(List.of(id), "dispatcher-5", claimAt + 60_000, claimAt))
             .singleElement()
             .satisfies(
                 c -> {

@@ -5,7 +5,6 @@ import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.SwitchStore;
@@ -20,6 +19,7 @@ import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomeRecorder;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
+import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
 import java.util.List;
@@ -83,7 +83,7 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage(StageContext context, ExecutorRegistry registry) {
     this.context = context;
-    InstanceStore instances = new InstanceStore(context.dataSource());
+    ClaimStore claimStore = new ClaimStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.config().get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
     Duration lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
@@ -131,7 +131,7 @@ public final class DispatcherStage implements AutoCloseable {
             new StoreDispatcherPort(
                 bulkheads,
                 specs,
-                instances,
+                claimStore,
                 context.nodeId(),
                 lease,
                 new RunStarter(specs, bulkheads, registry, context.meters()),
@@ -143,7 +143,8 @@ public final class DispatcherStage implements AutoCloseable {
             new HoldBudget(context.config().get(ConfigKeys.DISPATCHER_HOLD_FOR)),
             pollSize,
             context.meters());
-    this.renewer = new LeaseRenewer(bulkheads, instances, context.clock(), context.nodeId(), lease);
+    this.renewer =
+        new LeaseRenewer(bulkheads, claimStore, context.clock(), context.nodeId(), lease);
     this.loop =
         new ConsumerLoop(
             "ax-dispatcher",

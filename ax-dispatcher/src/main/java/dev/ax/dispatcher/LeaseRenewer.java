@@ -1,10 +1,11 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,17 +25,16 @@ final class LeaseRenewer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
 
   private final Bulkheads bulkheads;
-  private final InstanceStore instances;
+  private final ClaimStore claims;
   private final Clock clock;
   private final String owner;
   private final Duration lease;
   private final ScheduledExecutorService timer =
       DaemonThreads.scheduler("ax-dispatcher-lease-renewal");
 
-  LeaseRenewer(
-      Bulkheads bulkheads, InstanceStore instances, Clock clock, String owner, Duration lease) {
+  LeaseRenewer(Bulkheads bulkheads, ClaimStore claims, Clock clock, String owner, Duration lease) {
     this.bulkheads = bulkheads;
-    this.instances = instances;
+    this.claims = claims;
     this.clock = clock;
     this.owner = owner;
     this.lease = lease;
@@ -48,9 +48,9 @@ final class LeaseRenewer implements AutoCloseable {
 
   private void renewQuietly() {
     try {
-      Set<InstanceStore.RunKey> runs = bulkheads.running();
+      Set<RunKey> runs = bulkheads.running();
       long nowMs = clock.millis();
-      int renewed = instances.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
+      int renewed = claims.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
       if (renewed < runs.size()) {
         log.debug(
             "{} of {} run lease(s) not renewed: those runs finished or were taken back",

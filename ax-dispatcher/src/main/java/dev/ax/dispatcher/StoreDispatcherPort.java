@@ -2,9 +2,9 @@ package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.ClaimedInstance;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.dispatcher.store.ClaimStore;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -22,7 +22,7 @@ final class StoreDispatcherPort implements DispatcherPort {
 
   private final Bulkheads bulkheads;
   private final TaskSpecs specs;
-  private final InstanceStore instances;
+  private final ClaimStore claims;
   private final String owner;
   private final Duration lease;
   private final RunStarter runs;
@@ -31,14 +31,14 @@ final class StoreDispatcherPort implements DispatcherPort {
   StoreDispatcherPort(
       Bulkheads bulkheads,
       TaskSpecs specs,
-      InstanceStore instances,
+      ClaimStore claims,
       String owner,
       Duration lease,
       RunStarter runs,
       HandBack handBack) {
     this.bulkheads = bulkheads;
     this.specs = specs;
-    this.instances = instances;
+    this.claims = claims;
     this.owner = owner;
     this.lease = lease;
     this.runs = runs;
@@ -57,7 +57,7 @@ final class StoreDispatcherPort implements DispatcherPort {
 
   @Override
   public List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
-    return instances.claim(instanceIds, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
+    return claims.claim(instanceIds, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
 
   @Override

@@ -19,6 +19,8 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.run.OutboxRelay;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -50,6 +52,8 @@ class OutboxRelayIT {
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
       String id = running(runtime, "died-before-send", "dead-dispatcher");
       long nowMs = runtime.clock().millis();
@@ -57,7 +61,7 @@ class OutboxRelayIT {
 
       // What the dead dispatcher did: commit the outcome with its event, and nothing more.
       assertThat(
-              instances.recordOutcomes(
+              outcomeStore.recordOutcomes(
                   List.of(outcome(id, "died-before-send", nowMs)),
                   List.of(List.of(event)),
                   UUID.randomUUID().toString(),
@@ -104,13 +108,15 @@ class OutboxRelayIT {
                     new SimpleMeterRegistry())
                 .start()) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
       String id = running(runtime, "live-run", "disp-1");
       long nowMs = runtime.clock().millis();
       OutboxMessage event = event(runtime, "live-run", id);
 
       assertThat(
-              instances.recordOutcomes(
+              outcomeStore.recordOutcomes(
                   List.of(outcome(id, "live-run", nowMs)),
                   List.of(List.of(event)),
                   UUID.randomUUID().toString(),
@@ -121,7 +127,7 @@ class OutboxRelayIT {
 
       String token = UUID.randomUUID().toString();
       assertThat(
-              instances.recordOutcomes(
+              outcomeStore.recordOutcomes(
                   List.of(outcome(id, "live-run", nowMs)),
                   List.of(List.of(event)),
                   token,
@@ -159,7 +165,7 @@ class OutboxRelayIT {
     String id = InstanceIds.of(taskId, nowMs);
     runtime.markDispatchedAsLeader("ticker-test", List.of(id), nowMs);
     List<ClaimedInstance> claimed =
-        new InstanceStore(runtime.dataSource()).claim(List.of(id), owner, nowMs + 60_000, nowMs);
+        new ClaimStore(runtime.dataSource()).claim(List.of(id), owner, nowMs + 60_000, nowMs);
     assertThat(claimed).hasSize(1);
     return id;
   }

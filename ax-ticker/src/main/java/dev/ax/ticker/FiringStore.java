@@ -9,7 +9,6 @@ import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.MovesWithSuccessors;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.Sql;
 import java.util.ArrayList;
@@ -40,11 +39,9 @@ final class FiringStore {
   /** A SCHEDULED instance as the window loader sees it. */
   record WindowEntry(long seq, long dueAtMs, String triggerGroup, String taskId) {}
 
-  private final DataSource dataSource;
   private final Jdbc jdbc;
 
   FiringStore(DataSource dataSource) {
-    this.dataSource = dataSource;
     this.jdbc = new Jdbc(dataSource);
   }
 
@@ -62,36 +59,50 @@ final class FiringStore {
       LeaseFence fence,
       long nowMs,
       Map<String, List<NewInstance>> successorsByInstanceId) {
-    List<MovesWithSuccessors.Step> steps = new ArrayList<>();
+    List<Step> steps = new ArrayList<>();
     if (!dispatchSeqs.isEmpty()) {
-      steps.add(new MovesWithSuccessors.Step(List.copyOf(dispatchSeqs), dispatch(fence, nowMs)));
+      steps.add(new Step(List.copyOf(dispatchSeqs), dispatch(fence, nowMs)));
     }
     for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
       if (!group.getValue().isEmpty()) {
-        steps.add(
-            new MovesWithSuccessors.Step(
-                List.copyOf(group.getValue()), skip(fence, group.getKey(), nowMs)));
+        steps.add(new Step(List.copyOf(group.getValue()), skip(fence, group.getKey(), nowMs)));
       }
     }
     if (steps.isEmpty()) {
       return new FireResult(List.of(), List.of(), Map.of());
     }
-    MovesWithSuccessors.Result result =
-        MovesWithSuccessors.run(
-            dataSource,
-            "firing " + dispatchSeqs.size() + " instance(s)",
-            "seq",
-            steps,
-            successorsByInstanceId,
-            fence.holder(),
-            nowMs);
-    // The dispatch step, when there is one, is the first; every later step is a skip.
-    int firstSkip = dispatchSeqs.isEmpty() ? 0 : 1;
-    List<DueInstance> dispatched = firstSkip == 0 ? List.of() : result.movedByStep().get(0);
-    List<DueInstance> skipped = new ArrayList<>();
-    result.movedByStep().subList(firstSkip, steps.size()).forEach(skipped::addAll);
-    return new FireResult(dispatched, skipped, result.created());
+    boolean mayCreate = !successorsByInstanceId.isEmpty();
+    return jdbc.inPacketTransaction(
+        "firing " + dispatchSeqs.size() + " instance(s)",
+        tx -> {
+          List<List<DueInstance>> movedByStep = new ArrayList<>(steps.size());
+          for (int i = 0; i < steps.size(); i++) {
+            // Without successors to create, the last move's packet carries the commit.
+            boolean commits = !mayCreate && i == steps.size() - 1;
+            movedByStep.add(
+                tx.move("seq", steps.get(i).seqs(), steps.get(i).move(), nowMs, commits));
+          }
+          // A row that did not move (a lost race, a lapsed fence) owes no successor.
+          List<NewInstance> successors = new ArrayList<>();
+          movedByStep.forEach(
+              moved ->
+                  moved.forEach(
+                      row ->
+                          successors.addAll(
+                              successorsByInstanceId.getOrDefault(row.instanceId(), List.of()))));
+          Map<String, Long> created =
+              successors.isEmpty() ? Map.of() : tx.create(successors, fence.holder(), nowMs);
+          // The dispatch step, when there is one, is the first; every later step is a skip.
+          int firstSkip = dispatchSeqs.isEmpty() ? 0 : 1;
+          List<DueInstance> dispatched = firstSkip == 0 ? List.of() : movedByStep.get(0);
+          List<DueInstance> skipped = new ArrayList<>();
+          movedByStep.subList(firstSkip, steps.size()).forEach(skipped::addAll);
+          return new FireResult(dispatched, skipped, created);
+        });
   }
+
+  /** The rows keyed by {@code seqs} to move with {@code move}, as one step of a firing. */
+  private record Step(List<Long> seqs, BatchMove<DueInstance> move) {}
 
   /** SCHEDULED → DISPATCHED at this leader's epoch: the epoch the due event carries. */
   private static BatchMove<DueInstance> dispatch(LeaseFence fence, long nowMs) {

@@ -26,6 +26,8 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -57,8 +59,10 @@ class ReaperIT {
       long now = runtime.clock().millis();
       String id = store(runtime, "dead-run", now - 1000);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       runtime.markDispatchedAsLeader("old-ticker", List.of(id), now - 900);
-      assertThat(instances.claim(List.of(id), "dead-dispatcher", now + 300, now - 800)).hasSize(1);
+      assertThat(claimStore.claim(List.of(id), "dead-dispatcher", now + 300, now - 800)).hasSize(1);
 
       try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
           TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
@@ -78,10 +82,10 @@ class ReaperIT {
                 assertThat(t.reason()).contains("lease expired");
               });
       Outcome late = new Outcome(id, "dead-run", 1, InstanceStatus.SUCCESS, null, now);
-      assertThat(instances.recordOutcomes(List.of(late), "dead-dispatcher", now))
+      assertThat(outcomeStore.recordOutcomes(List.of(late), "dead-dispatcher", now))
           .as("the slow dispatcher's outcome")
           .containsExactly(false);
-      assertThat(instances.claim(List.of(id), "live-dispatcher", now + 60_000, now))
+      assertThat(claimStore.claim(List.of(id), "live-dispatcher", now + 60_000, now))
           .singleElement()
           .satisfies(
               c -> {
@@ -117,11 +121,13 @@ class ReaperIT {
           .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
       String id = InstanceIds.of("every-hour-after", dueAtMs);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);
-      instances.claim(List.of(id), "disp", now + 60_000, dueAtMs + 5);
+      claimStore.claim(List.of(id), "disp", now + 60_000, dueAtMs + 5);
       long finishedAtMs = now - 60_000;
       // The run ended and was recorded, but its completion event never reached the chainer.
-      instances.recordOutcomes(
+      outcomeStore.recordOutcomes(
           List.of(
               new Outcome(id, "every-hour-after", 1, InstanceStatus.SUCCESS, null, finishedAtMs)),
           "disp",
@@ -224,6 +230,8 @@ class ReaperIT {
       long now = runtime.clock().millis();
       Duration huge = Duration.ofMillis(Long.MAX_VALUE);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       // Lost completion event, ended a minute ago: the reaper's case.
       endedFixedDelayRun(runtime, "huge-lost", huge, now - 60_000);
       // Completion events on the topic: the chainer's case, a huge one before a normal one.
@@ -295,9 +303,11 @@ class ReaperIT {
         .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
     String id = InstanceIds.of(taskId, dueAtMs);
     InstanceStore instances = new InstanceStore(runtime.dataSource());
+    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
     runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);
-    instances.claim(List.of(id), "disp", finishedAtMs + 60_000, dueAtMs + 5);
-    instances.recordOutcomes(
+    claimStore.claim(List.of(id), "disp", finishedAtMs + 60_000, dueAtMs + 5);
+    outcomeStore.recordOutcomes(
         List.of(new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, finishedAtMs)),
         "disp",
         finishedAtMs);

@@ -16,6 +16,8 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -79,6 +81,8 @@ class TickerStageIT {
       }
     }
     InstanceStore instances = new InstanceStore(runtime.dataSource());
+    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
     assertThat(ids)
         .allSatisfy(
             id ->
@@ -100,6 +104,8 @@ class TickerStageIT {
     ticker = new TickerStage(runtime.context("ticker-1")).start();
 
     InstanceStore instances = new InstanceStore(runtime.dataSource());
+    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
     await()
         .atMost(DEADLINE)
         .until(
@@ -137,7 +143,7 @@ class TickerStageIT {
     store("free", now - 5);
     String taken = InstanceIds.of("taken", now - 10);
     runtime.markDispatchedAsLeader("other-ticker", List.of(taken), now);
-    new InstanceStore(runtime.dataSource()).claim(List.of(taken), "dispatcher", now + 60_000, now);
+    new ClaimStore(runtime.dataSource()).claim(List.of(taken), "dispatcher", now + 60_000, now);
 
     ticker = new TickerStage(runtime.context("ticker-1")).start();
 

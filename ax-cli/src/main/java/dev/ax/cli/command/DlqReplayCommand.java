@@ -2,9 +2,9 @@ package dev.ax.cli.command;
 
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
-import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.deadletter.DeadLetterReplayer;
+import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -105,6 +105,16 @@ public final class Jdbc {
   }
 
   /**
+   * Runs {@code work} in one transaction that its batch moves begin (and may commit) in their own
+   * packets ({@link PacketTransaction}); commits what the work left open, rolls back on any
+   * failure.
+   */
+  public <T> T inPacketTransaction(String what, PacketTransaction.Work<T> work) {
+    return Transactions.inPacketTransaction(
+        dataSource, what, transaction -> work.run(new PacketTransaction(transaction)));
+  }
+
+  /**
    * Runs {@code move} over the rows keyed by {@code keys} in {@code keyColumn} (see BatchMover).
    */
   public <T> List<T> move(String keyColumn, Collection<?> keys, BatchMove<T> move, long nowMs) {

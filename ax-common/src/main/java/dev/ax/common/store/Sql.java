@@ -13,7 +13,7 @@ import java.util.List;
 public final class Sql {
 
   /** Ids per IN list; larger sets are split. */
-  static final int MAX_IN_LIST = 500;
+  public static final int MAX_IN_LIST = 500;
 
   private Sql() {}
 

@@ -2,12 +2,12 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.ClaimedInstance;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.executor.AttemptContext;
+import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
 import java.net.http.HttpTimeoutException;
@@ -56,7 +56,7 @@ public final class AttemptRunner implements AutoCloseable {
   private final Consumer<Completion> sink;
   private final int capacity;
   private final AtomicInteger inFlight = new AtomicInteger();
-  private final Set<InstanceStore.RunKey> running = ConcurrentHashMap.newKeySet();
+  private final Set<RunKey> running = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
   /** How long an idle worker thread lives before it ends (a standalone runner's default). */
@@ -131,7 +131,7 @@ public final class AttemptRunner implements AutoCloseable {
   }
 
   /** The attempts started and not yet settled: their run leases must be kept alive. */
-  public Set<InstanceStore.RunKey> running() {
+  public Set<RunKey> running() {
     return Set.copyOf(running);
   }
 
@@ -158,13 +158,13 @@ public final class AttemptRunner implements AutoCloseable {
     AtomicReference<Long> startedAtMs = new AtomicReference<>();
     AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
     inFlight.incrementAndGet();
-    running.add(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
+    running.add(new RunKey(claimed.instanceId(), claimed.attempt()));
     Future<?> run;
     try {
       run = submitRun(claimed, task, executor, context, settled, startedAtMs, timer, timeout);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
-      running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
+      running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
       long nowMs = clock.millis();
       sink.accept(
           new Completion(
@@ -323,7 +323,7 @@ public final class AttemptRunner implements AutoCloseable {
       AttemptContext context,
       ExecutionResult result) {
     inFlight.decrementAndGet();
-    running.remove(new InstanceStore.RunKey(claimed.instanceId(), claimed.attempt()));
+    running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       log.info(

@@ -1,7 +1,7 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.time.Clock;
+import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -151,8 +151,8 @@ public final class Bulkheads {
   }
 
   /** Every attempt in progress in any group (for lease renewal). */
-  public Set<InstanceStore.RunKey> running() {
-    Set<InstanceStore.RunKey> all = new HashSet<>();
+  public Set<RunKey> running() {
+    Set<RunKey> all = new HashSet<>();
     runners.values().forEach(r -> all.addAll(r.running()));
     return all;
   }

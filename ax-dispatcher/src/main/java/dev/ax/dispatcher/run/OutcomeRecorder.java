@@ -8,10 +8,10 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,7 +46,7 @@ public final class OutcomeRecorder implements AutoCloseable {
   private static final int MAX_BATCH = 500;
 
   private final StageContext context;
-  private final InstanceStore instances;
+  private final OutcomeStore outcomeStore;
   private final OutboxRelay relay;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
@@ -72,7 +72,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     this.context = context;
     this.planner = planner;
     this.mayHaveDependents = mayHaveDependents;
-    this.instances = new InstanceStore(context.dataSource());
+    this.outcomeStore = new OutcomeStore(context.dataSource());
     this.relay = relay;
     MeterRegistry meters = context.meters();
     this.succeeded = meters.counter("ax.dispatcher.succeeded");
@@ -144,7 +144,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     }
     String token = UUID.randomUUID().toString();
     List<Boolean> recorded =
-        instances.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
+        outcomeStore.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);

@@ -9,10 +9,10 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.AfterFailure;
-import dev.ax.common.store.AfterFailureUpdates;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.FailureFollowUps;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.OutboxMessage;
@@ -219,7 +219,7 @@ public final class ReaperStore {
             }
           }
           AuditLog.append(connection, audit, fence.holder(), nowMs);
-          AfterFailureUpdates.apply(connection, won, fence.holder(), nowMs);
+          FailureFollowUps.record(connection, won, fence.holder(), nowMs);
           OutboxStore.insert(connection, owed, outboxToken, nowMs);
           return ended;
         });

@@ -9,21 +9,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The second step of a failed attempt, FAILED/TIMEOUT → RETRYING or DEAD as each outcome's {@link
- * AfterFailure} says, written in the transaction that recorded the failure so that a crash between
- * the two cannot leave a failure nobody retries. Shared by the dispatcher's outcomes and the
- * reaper's ended runs. Stateless; thread-safe.
+ * What follows a failed attempt once its outcome is recorded: the move to RETRYING (with the next
+ * attempt's time) or to DEAD, written by both who end attempts (the dispatcher's outcomes and the
+ * reaper's end of runs taken back too often). Stateless.
  */
-public final class AfterFailureUpdates {
+public final class FailureFollowUps {
 
-  private AfterFailureUpdates() {}
+  private FailureFollowUps() {}
 
   /**
-   * Moves each of {@code outcomes}, just recorded in this transaction (so each row is in the
-   * outcome's status at its attempt), on to what its {@link Outcome#after()} says, with its audit
-   * row. Each must match exactly one row: anything else means the caller recorded nothing for it.
+   * FAILED/TIMEOUT → RETRYING or DEAD, as each outcome's {@link AfterFailure} says, for outcomes
+   * just recorded in the caller's open transaction on {@code connection}; audited as {@code owner}.
+   *
+   * @throws IllegalStateException if a follow-up does not move exactly its one row
    */
-  public static void apply(Connection connection, List<Outcome> outcomes, String actor, long nowMs)
+  public static void record(Connection connection, List<Outcome> outcomes, String owner, long nowMs)
       throws SQLException {
     if (outcomes.isEmpty()) {
       return;
@@ -71,6 +71,6 @@ public final class AfterFailureUpdates {
         }
       }
     }
-    AuditLog.append(connection, audit, actor, nowMs);
+    AuditLog.append(connection, audit, owner, nowMs);
   }
 }

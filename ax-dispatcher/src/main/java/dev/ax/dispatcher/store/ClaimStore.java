@@ -1,0 +1,120 @@
+package dev.ax.dispatcher.store;
+
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.Sql;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The dispatcher's claim and lease SQL over {@code ax_instance}: DISPATCHED → RUNNING for the held
+ * instances it wins (one batch move, one round trip), and the renewal of the run leases of the
+ * attempts it is still running. Only the dispatcher writes these (tests read them too).
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+public final class ClaimStore {
+
+  private final Jdbc jdbc;
+
+  public ClaimStore(DataSource dataSource) {
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * DISPATCHED → RUNNING for the given instances that are due at {@code nowMs}, owned by {@code
+   * owner} until {@code leaseUntilMs}, with the attempt number incremented. An instance not due yet
+   * is never claimed: nothing starts before its due time, whoever emitted it.
+   *
+   * @return the instances this dispatcher won; the rest belong to someone else or are not due
+   */
+  public List<ClaimedInstance> claim(
+      Collection<String> instanceIds, String owner, long leaseUntilMs, long nowMs) {
+    return jdbc.move("instance_id", instanceIds, claimMove(owner, leaseUntilMs, nowMs), nowMs);
+  }
+
+  /** DISPATCHED → RUNNING for rows due at {@code nowMs}. */
+  private static BatchMove<ClaimedInstance> claimMove(String owner, long leaseUntilMs, long nowMs) {
+    return BatchMove.from(DISPATCHED)
+        .<ClaimedInstance>to(RUNNING)
+        .set(
+            "attempt = attempt + 1, owner = ?, lease_until_ms = ?, claimed_at_ms = ?",
+            owner,
+            leaseUntilMs,
+            nowMs)
+        .where("due_at_ms <= ?", nowMs)
+        .readBack(
+            "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
+                + " flow_run_id, taken_back",
+            rs ->
+                new ClaimedInstance(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getInt(3),
+                    rs.getInt(4),
+                    rs.getLong(5),
+                    nowMs,
+                    rs.getString(6),
+                    rs.getInt(7),
+                    rs.getLong(8),
+                    InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
+                    rs.getInt(10)))
+        .audit(owner, "claimed");
+  }
+
+  /**
+   * Extends the run lease of attempts this owner is still running (RUNNING, this owner, this
+   * attempt), so the reaper only takes back runs whose dispatcher really died. Not a status change:
+   * no audit row.
+   *
+   * @return how many leases were extended (fewer when a run was taken back meanwhile)
+   */
+  public int renewLeases(Collection<RunKey> runs, String owner, long leaseUntilMs, long nowMs) {
+    if (runs.isEmpty()) {
+      return 0;
+    }
+    // One key per instance: only its latest attempt can still match the row.
+    Map<String, RunKey> latest = new HashMap<>();
+    for (RunKey run : runs) {
+      latest.merge(run.instanceId(), run, (a, b) -> a.attempt() >= b.attempt() ? a : b);
+    }
+    return jdbc.inTransaction(
+        "renewing " + runs.size() + " run lease(s)",
+        transaction -> {
+          int renewed = 0;
+          for (List<RunKey> chunk : Sql.chunks(latest.values())) {
+            renewed +=
+                transaction.update(
+                    "UPDATE ax_instance FORCE INDEX (PRIMARY) SET lease_until_ms = ?,"
+                        + " updated_at_ms = ? WHERE instance_id IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ") AND attempt = "
+                        + RunKey.caseByInstanceId(chunk.size())
+                        + " AND status = ? AND owner = ?",
+                    update -> {
+                      int index = 1;
+                      update.setLong(index++, leaseUntilMs);
+                      update.setLong(index++, nowMs);
+                      for (RunKey run : chunk) {
+                        update.setString(index++, run.instanceId());
+                      }
+                      for (RunKey run : chunk) {
+                        update.setString(index++, run.instanceId());
+                        update.setInt(index++, run.attempt());
+                      }
+                      update.setString(index++, RUNNING.name());
+                      update.setString(index, owner);
+                    });
+          }
+          return renewed;
+        });
+  }
+}
