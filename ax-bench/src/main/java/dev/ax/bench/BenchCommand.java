@@ -12,9 +12,11 @@ import dev.ax.cli.local.Pipeline;
 import dev.ax.cli.local.StopSignal;
 import dev.ax.cli.local.TempDirs;
 import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
+import dev.ax.dispatcher.DispatcherConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -171,8 +173,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
     }
     PrintWriter out = spec.commandLine().getOut();
-    AxConfig base = AxConfig.fromEnvironment(Map.of());
-    ConfigCheck.validate(base);
+    CommonConfig base = ConfigCheck.commonFromEnvironment();
     if (!verbose) {
       LogLevels.quiet();
     }
@@ -183,7 +184,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     BenchSeries series = new BenchSeries();
     try (Infrastructure servers = Infrastructure.resolve(base, dir)) {
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
-      Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+      Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
       out.println(
           "Bench "
               + runId
@@ -198,7 +199,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + ", "
               + dispatchers
               + " dispatcher(s) of "
-              + config.get(ConfigKeys.DISPATCHER_THREADS)
+              + DispatcherConfig.from(config).threads()
               + " threads");
       out.flush();
       try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME, dispatchers);
@@ -251,7 +252,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */
   private static Map<String, String> overrides(Infrastructure servers) {
     Map<String, String> overrides = new HashMap<>(servers.overrides());
-    overrides.put(ConfigKeys.METRICS_BIND.name(), "127.0.0.1:0");
+    overrides.put(CommonKeys.METRICS_BIND.name(), "127.0.0.1:0");
     return overrides;
   }
 }

@@ -12,11 +12,14 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherMain;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,8 +50,10 @@ class DispatcherCrashIT {
         Map.of("AX_DISPATCHER_LEASE", LEASE, "AX_REAPER_INTERVAL", "200ms");
     Process victim = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest = new IngestStage(runtime.context("core")).start();
-        TickerStage ticker = new TickerStage(runtime.context("core")).start();
+        IngestStage ingest =
+            new IngestStage(runtime.context("core"), IngestConfig.from(runtime.config())).start();
+        TickerStage ticker =
+            new TickerStage(runtime.context("core"), TickerConfig.from(runtime.config())).start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
@@ -74,7 +79,9 @@ class DispatcherCrashIT {
           .atMost(Duration.ofSeconds(60))
           .until(() -> instances.countByStatus().getOrDefault(InstanceStatus.RUNNING, 0L) == TASKS);
 
-      try (DispatcherStage survivor = new DispatcherStage(runtime.context("survivor")).start()) {
+      try (DispatcherStage survivor =
+          new DispatcherStage(runtime.context("survivor"), DispatcherConfig.from(runtime.config()))
+              .start()) {
         victim.destroyForcibly(); // SIGKILL: no shutdown hook, no hand-back, no outcome
         assertThat(victim.waitFor()).isNotZero();
 

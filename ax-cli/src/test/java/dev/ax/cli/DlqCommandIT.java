@@ -23,6 +23,7 @@ import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.deadletter.DeadLetterConfig;
 import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.dispatcher.store.ClaimStore;
@@ -109,7 +110,9 @@ class DlqCommandIT {
   @Test
   void dlqAndSwitchCommandsWorkEndToEndAndRefuseBadInput(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
-        DeadLetterStage stage = new DeadLetterStage(runtime.context("node-1")).start();
+        DeadLetterStage stage =
+            new DeadLetterStage(runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
+                .start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "test");
         TopicReader dueRetry =

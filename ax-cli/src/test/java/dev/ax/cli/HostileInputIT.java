@@ -14,14 +14,20 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.deadletter.DeadLetterConfig;
 import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
+import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.resolver.ResolverConfig;
 import dev.ax.resolver.ResolverStage;
+import dev.ax.retry.RetryConfig;
 import dev.ax.retry.RetryStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -429,12 +435,20 @@ class HostileInputIT {
 
     static Stages start(TestRuntime runtime, String node) {
       Stages stages = new Stages();
-      stages.started.add(new IngestStage(runtime.context(node)).start());
-      stages.started.add(new TickerStage(runtime.context(node)).start());
-      stages.started.add(new DispatcherStage(runtime.context(node)).start());
-      stages.started.add(new RetryStage(runtime.context(node)).start());
-      stages.started.add(new DeadLetterStage(runtime.context(node)).start());
-      stages.started.add(new ResolverStage(runtime.context(node)).start());
+      stages.started.add(
+          new IngestStage(runtime.context(node), IngestConfig.from(runtime.config())).start());
+      stages.started.add(
+          new TickerStage(runtime.context(node), TickerConfig.from(runtime.config())).start());
+      stages.started.add(
+          new DispatcherStage(runtime.context(node), DispatcherConfig.from(runtime.config()))
+              .start());
+      stages.started.add(
+          new RetryStage(runtime.context(node), RetryConfig.from(runtime.config())).start());
+      stages.started.add(
+          new DeadLetterStage(runtime.context(node), DeadLetterConfig.from(runtime.config()))
+              .start());
+      stages.started.add(
+          new ResolverStage(runtime.context(node), ResolverConfig.from(runtime.config())).start());
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "retry", "deadletter");
       return stages;
     }

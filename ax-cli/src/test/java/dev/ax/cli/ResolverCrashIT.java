@@ -13,12 +13,16 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.resolver.ResolverConfig;
 import dev.ax.resolver.ResolverMain;
 import dev.ax.resolver.ResolverStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -51,9 +55,16 @@ class ResolverCrashIT {
   void aKilledResolverLosesAndRepeatsNoTrigger(AxTestEnv env) throws Exception {
     Process victim = null;
     try (TestRuntime runtime = TestRuntime.open(env);
-        IngestStage ingest = new IngestStage(runtime.context("node-1", FAST_PERIODS)).start();
-        TickerStage ticker = new TickerStage(runtime.context("node-1")).start();
-        DispatcherStage dispatcher = new DispatcherStage(runtime.context("node-1")).start();
+        IngestStage ingest =
+            new IngestStage(
+                    runtime.context("node-1"), IngestConfig.from(runtime.config(FAST_PERIODS)))
+                .start();
+        TickerStage ticker =
+            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
+                .start();
+        DispatcherStage dispatcher =
+            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
+                .start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
@@ -94,9 +105,9 @@ class ResolverCrashIT {
 
       try (ResolverStage successor =
           new ResolverStage(
-                  runtime.context(
-                      "resolver-successor",
-                      Map.of("AX_RESOLVER_STATE_DIR", successorState.toString())))
+                  runtime.context("resolver-successor"),
+                  ResolverConfig.from(
+                      runtime.config(Map.of("AX_RESOLVER_STATE_DIR", successorState.toString()))))
               .start()) {
         await()
             .atMost(Duration.ofSeconds(90))

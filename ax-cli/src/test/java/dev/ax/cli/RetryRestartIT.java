@@ -20,8 +20,10 @@ import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.retry.RetryConfig;
 import dev.ax.retry.RetryMain;
 import dev.ax.retry.RetryStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -71,8 +73,12 @@ class RetryRestartIT {
       assertThat(beforeRestart).isLessThan(PENDING);
 
       // The ticker's reaper emits again anything the victim dispatched but did not get to emit.
-      try (TickerStage ticker = new TickerStage(runtime.context("ticker")).start();
-          RetryStage successor = new RetryStage(runtime.context("retry-successor")).start()) {
+      try (TickerStage ticker =
+              new TickerStage(runtime.context("ticker"), TickerConfig.from(runtime.config()))
+                  .start();
+          RetryStage successor =
+              new RetryStage(runtime.context("retry-successor"), RetryConfig.from(runtime.config()))
+                  .start()) {
         await()
             .atMost(Duration.ofSeconds(90))
             .until(

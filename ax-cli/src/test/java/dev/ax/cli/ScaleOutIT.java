@@ -10,10 +10,13 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -49,15 +52,21 @@ class ScaleOutIT {
     Map<String, String> config = Map.of("AX_DISPATCHER_THREADS", "16");
     List<DispatcherStage> dispatchers = new ArrayList<>();
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest = new IngestStage(runtime.context("core")).start();
-        TickerStage ticker = new TickerStage(runtime.context("core")).start();
+        IngestStage ingest =
+            new IngestStage(runtime.context("core"), IngestConfig.from(runtime.config())).start();
+        TickerStage ticker =
+            new TickerStage(runtime.context("core"), TickerConfig.from(runtime.config())).start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
-      DispatcherStage first = new DispatcherStage(runtime.context("disp-1")).start();
+      DispatcherStage first =
+          new DispatcherStage(runtime.context("disp-1"), DispatcherConfig.from(runtime.config()))
+              .start();
       dispatchers.add(first);
-      dispatchers.add(new DispatcherStage(runtime.context("disp-2")).start());
+      dispatchers.add(
+          new DispatcherStage(runtime.context("disp-2"), DispatcherConfig.from(runtime.config()))
+              .start());
       runtime.awaitGroupsAssigned(1, "ingest");
       runtime.awaitGroupsAssigned(2, "dispatcher");
 
@@ -78,7 +87,9 @@ class ScaleOutIT {
       producer.flush();
 
       await().atMost(Duration.ofSeconds(60)).until(() -> completed.poll().size() >= TASKS / 4);
-      dispatchers.add(new DispatcherStage(runtime.context("disp-3")).start()); // joins
+      dispatchers.add(
+          new DispatcherStage(runtime.context("disp-3"), DispatcherConfig.from(runtime.config()))
+              .start()); // joins
       await().atMost(Duration.ofSeconds(60)).until(() -> completed.poll().size() >= TASKS * 6 / 10);
       first.close(); // leaves, with its held events handed back and its runs finished
       await().atMost(Duration.ofSeconds(120)).until(() -> completed.poll().size() >= TASKS);

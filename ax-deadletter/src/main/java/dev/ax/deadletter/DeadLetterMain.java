@@ -7,6 +7,10 @@ public final class DeadLetterMain {
   private DeadLetterMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-deadletter", context -> new DeadLetterStage(context).start());
+    StageMain.run(
+        "ax-deadletter",
+        DeadLetterKeys.class,
+        DeadLetterConfig::from,
+        (context, config) -> new DeadLetterStage(context, config).start());
   }
 }

@@ -1,7 +1,5 @@
 package dev.ax.deadletter;
 
-import dev.ax.common.config.ConfigException;
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskSpecJson;
@@ -17,8 +15,6 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +49,7 @@ public final class DeadLetterStage implements AutoCloseable {
   private final InstanceStore instances;
   private final AuditLog audit;
   private final WebhookAlerter alerter;
+  private final boolean webhookOn;
   private final ConsumerLoop loop;
 
   /** Sends only what the loop parks: the stage writes the database, not Kafka. */
@@ -62,8 +59,9 @@ public final class DeadLetterStage implements AutoCloseable {
   private final EventDecoder<TaskDeadEvent> deadEvents;
   private final ScheduledExecutorService sweeper = DaemonThreads.scheduler("ax-deadletter-sweep");
 
-  public DeadLetterStage(StageContext context) {
+  public DeadLetterStage(StageContext context, DeadLetterConfig config) {
     this.context = context;
+    this.webhookOn = config.webhook().isPresent();
     this.deadEvents =
         EventDecoder.of(TaskDeadEvent.class, "dead-letter event", "deadletter", context.meters());
     this.letters = new DeadLetterStore(context.dataSource());
@@ -72,9 +70,7 @@ public final class DeadLetterStage implements AutoCloseable {
     this.audit = new AuditLog(context.dataSource());
     this.alerter =
         new WebhookAlerter(
-            webhookUrl(context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL)),
-            context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_PER_MINUTE),
-            context.meters());
+            config.webhook().orElse(null), config.webhookPerMinute(), context.meters());
     this.stored = context.meters().counter("ax.deadletter.stored");
     this.parkingProducer =
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-deadletter-parking");
@@ -92,25 +88,6 @@ public final class DeadLetterStage implements AutoCloseable {
             context.parking(parkingProducer, "deadletter"));
   }
 
-  /** The webhook's URL, or null when off; a bad one stops the stage without showing the value. */
-  private static URI webhookUrl(String url) {
-    if (url.isBlank()) {
-      return null;
-    }
-    try {
-      URI uri = new URI(url);
-      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-        throw new URISyntaxException("(not shown)", "not an http(s) URL");
-      }
-      return uri;
-    } catch (URISyntaxException e) {
-      throw new ConfigException(
-          ConfigKeys.DEADLETTER_WEBHOOK_URL.name()
-              + " is not a valid http(s) URL (the value is a secret and not shown): "
-              + e.getReason());
-    }
-  }
-
   public DeadLetterStage start() {
     loop.start();
     sweeper.scheduleWithFixedDelay(
@@ -119,7 +96,7 @@ public final class DeadLetterStage implements AutoCloseable {
         "Dead-letter stage {} started on {}; webhook {}",
         context.nodeId(),
         context.topics().deadletter(),
-        context.config().get(ConfigKeys.DEADLETTER_WEBHOOK_URL).isBlank() ? "off" : "on");
+        webhookOn ? "on" : "off");
     return this;
   }
 

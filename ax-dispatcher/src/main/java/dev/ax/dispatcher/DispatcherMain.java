@@ -7,6 +7,10 @@ public final class DispatcherMain {
   private DispatcherMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-dispatcher", context -> new DispatcherStage(context).start());
+    StageMain.run(
+        "ax-dispatcher",
+        DispatcherKeys.class,
+        DispatcherConfig::from,
+        (context, config) -> new DispatcherStage(context, config).start());
   }
 }

@@ -1,6 +1,5 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
@@ -77,23 +76,21 @@ public final class DispatcherStage implements AutoCloseable {
   private final ConsumerLoop loop;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  public DispatcherStage(StageContext context) {
-    this(context, defaultRegistry(context));
+  public DispatcherStage(StageContext context, DispatcherConfig config) {
+    this(context, config, defaultRegistry(context, config));
   }
 
-  public DispatcherStage(StageContext context, ExecutorRegistry registry) {
+  public DispatcherStage(StageContext context, DispatcherConfig config, ExecutorRegistry registry) {
     this.context = context;
     ClaimStore claimStore = new ClaimStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
-    this.specs = new TaskSpecs(tasks, context.config().get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
-    Duration lease = context.config().get(ConfigKeys.DISPATCHER_LEASE);
+    this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
+    Duration lease = config.lease();
     this.producer =
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
     this.switches =
         new Switches(
-            new SwitchStore(context.dataSource()),
-            context.config().get(ConfigKeys.SWITCH_POLL),
-            "ax-dispatcher");
+            new SwitchStore(context.dataSource()), context.common().switchPoll(), "ax-dispatcher");
     this.upstreams =
         new UpstreamTasks(
             context.bootstrapServers(),
@@ -104,7 +101,7 @@ public final class DispatcherStage implements AutoCloseable {
             new OutboxStore(context.dataSource()),
             producer,
             context.clock(),
-            context.config().get(ConfigKeys.OUTBOX_RELAY_AFTER),
+            config.outboxRelayAfter(),
             context.meters());
     this.recorder =
         new OutcomeRecorder(
@@ -113,15 +110,15 @@ public final class DispatcherStage implements AutoCloseable {
             new RetryPlanner(
                 switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
             upstreams::mayHaveDependents);
-    int threads = context.config().get(ConfigKeys.DISPATCHER_THREADS);
-    int queue = context.config().get(ConfigKeys.DISPATCHER_QUEUE);
+    int threads = config.threads();
+    int queue = config.queue();
     this.bulkheads =
         new Bulkheads(
             context.clock(),
-            context.config().get(ConfigKeys.DISPATCHER_GROUP_THREADS),
+            config.groupThreads(),
             threads,
             queue,
-            context.config().get(ConfigKeys.DISPATCHER_MAX_GROUPS),
+            config.maxGroups(),
             AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
             recorder::accept);
     int pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
@@ -140,7 +137,7 @@ public final class DispatcherStage implements AutoCloseable {
                     context.topics().due(),
                     context.topics().dueRetry(),
                     context.meters())),
-            new HoldBudget(context.config().get(ConfigKeys.DISPATCHER_HOLD_FOR)),
+            new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
     this.renewer =
@@ -170,23 +167,23 @@ public final class DispatcherStage implements AutoCloseable {
             context.parking(producer, "dispatcher"));
   }
 
-  private static ExecutorRegistry defaultRegistry(StageContext context) {
+  private static ExecutorRegistry defaultRegistry(StageContext context, DispatcherConfig config) {
     TaskExecutor http =
         new HttpTaskExecutor(
-            new HostAllowList(context.config().get(ConfigKeys.HTTP_ALLOWED_HOSTS)),
-            context.config().get(ConfigKeys.HTTP_MAX_RESPONSE_EXCERPT),
+            new HostAllowList(config.httpAllowedHosts()),
+            config.httpMaxResponseExcerpt(),
             context.clock());
     Optional<TaskExecutor> shell =
         ShellTaskExecutor.ifConfigured(
-                context.config().get(ConfigKeys.SHELL_SCRIPT_DIR),
-                context.config().get(ConfigKeys.SHELL_MAX_OUTPUT),
-                context.config().get(ConfigKeys.SHELL_KILL_GRACE),
+                config.shellScriptDir(),
+                config.shellMaxOutput(),
+                config.shellKillGrace(),
                 context.clock())
             .map(TaskExecutor.class::cast);
     log.info(
         "Shell executor: {}",
         shell.isPresent()
-            ? "scripts from " + context.config().get(ConfigKeys.SHELL_SCRIPT_DIR)
+            ? "scripts from " + config.shellScriptDir()
             : "off (AX_SHELL_SCRIPT_DIR is empty)");
     return ExecutorRegistry.discover(http, shell, Thread.currentThread().getContextClassLoader());
   }
@@ -215,7 +212,7 @@ public final class DispatcherStage implements AutoCloseable {
     loop.close();
     renewer.close();
     claims.close(); // hands back what is held and what the intake handed over last
-    bulkheads.shutdown(context.config().get(ConfigKeys.SHUTDOWN_GRACE));
+    bulkheads.shutdown(context.common().shutdownGrace());
     recorder.close();
     producer.flush(); // the last outcomes' events acknowledged, so the relay deletes their rows
     outbox.close();

@@ -67,7 +67,9 @@ class DispatcherStageIT {
   }
 
   private DispatcherStage dispatcher(String nodeId) {
-    DispatcherStage stage = new DispatcherStage(runtime.context(nodeId)).start();
+    DispatcherStage stage =
+        new DispatcherStage(runtime.context(nodeId), DispatcherConfig.from(runtime.config()))
+            .start();
     closeables.add(stage);
     return stage;
   }
@@ -332,7 +334,7 @@ class DispatcherStageIT {
             "AX_DISPATCHER_HOLD_FOR", "500ms",
             "AX_SHUTDOWN_GRACE", "0s"));
     StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context).start());
+    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
     runtime.awaitGroupsAssigned(1, "dispatcher");
     int slowCount = 400;
     List<String> slow = new ArrayList<>();
@@ -395,7 +397,7 @@ class DispatcherStageIT {
       throws Exception {
     open(env, Map.of());
     StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context).start());
+    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
     String current = dispatched("current", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
     String stale = dispatched("stale", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
 
@@ -419,7 +421,7 @@ class DispatcherStageIT {
       throws Exception {
     open(env, Map.of());
     StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context).start());
+    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
     String forged = dispatched("forged", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
     String real = dispatched("real", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
     long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);

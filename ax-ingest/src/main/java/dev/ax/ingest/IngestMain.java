@@ -7,6 +7,10 @@ public final class IngestMain {
   private IngestMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-ingest", context -> new IngestStage(context).start());
+    StageMain.run(
+        "ax-ingest",
+        IngestKeys.class,
+        IngestConfig::from,
+        (context, config) -> new IngestStage(context, config).start());
   }
 }

@@ -1,11 +1,9 @@
 package dev.ax.ingest;
 
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.CommandReadResult;
 import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.CommandType;
 import dev.ax.common.contract.Echo;
-import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.ConsumerLoop;
@@ -73,6 +71,7 @@ public final class IngestStage implements AutoCloseable {
   private final RejectedRecords rejections;
   private final ConsumerLoop loop;
   private final Duration announceHorizon;
+  private final Duration republishEvery;
   private final Counter received;
   private final Counter rejected;
   private final Counter created;
@@ -83,18 +82,15 @@ public final class IngestStage implements AutoCloseable {
   private final ScheduledExecutorService graphRepublisher =
       DaemonThreads.scheduler("ax-ingest-graph");
 
-  public IngestStage(StageContext context) {
+  public IngestStage(StageContext context, IngestConfig config) {
     this.context = context;
+    this.republishEvery = config.dependencyRepublish();
     this.reader =
-        new CommandReader(
-            context.config().get(ConfigKeys.DEFAULT_TIMEOUT),
-            IntakeLimits.from(context.config()),
-            context.clock());
+        new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock());
     this.tasks = new TaskStore(context.dataSource());
-    this.announceHorizon = context.config().get(ConfigKeys.INGEST_ANNOUNCE_HORIZON);
+    this.announceHorizon = config.announceHorizon();
     this.activeTaskLimit =
-        new ActiveTaskLimit(
-            tasks, context.config().get(ConfigKeys.MAX_ACTIVE_TASKS_PER_GROUP), context.clock());
+        new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup(), context.clock());
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
     this.rejections =
         new RejectedRecords(
@@ -122,7 +118,7 @@ public final class IngestStage implements AutoCloseable {
   }
 
   public IngestStage start() {
-    long everyMs = context.config().get(ConfigKeys.DEPENDENCY_REPUBLISH).toMillis();
+    long everyMs = republishEvery.toMillis();
     graphRepublisher.scheduleWithFixedDelay(
         this::republishGraphQuietly, everyMs, everyMs, TimeUnit.MILLISECONDS);
     loop.start();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.Database;
@@ -56,7 +57,7 @@ class IngestOutageIT {
             new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
       StageContext context =
           new StageContext(
-              runtime.config(),
+              CommonConfig.from(runtime.config()),
               runtime.bootstrapServers(),
               runtime.topics(),
               throughProxy,
@@ -64,7 +65,8 @@ class IngestOutageIT {
               runtime.clock(),
               "ingest-1",
               new SimpleMeterRegistry());
-      try (IngestStage ingest = new IngestStage(context).start()) {
+      try (IngestStage ingest =
+          new IngestStage(context, IngestConfig.from(runtime.config())).start()) {
         runtime.awaitGroupsAssigned(1, "ingest");
         proxy.cut();
         List<String> ids = new ArrayList<>();

@@ -48,7 +48,7 @@ class IngestStageIT {
   void setUp(AxTestEnv env) {
     runtime = TestRuntime.open(env);
     context = runtime.context("ingest-1");
-    ingest = new IngestStage(context).start();
+    ingest = new IngestStage(context, IngestConfig.from(runtime.config())).start();
     producer = KafkaClients.producer(runtime.bootstrapServers(), "test-producer");
   }
 
@@ -164,7 +164,9 @@ class IngestStageIT {
   @Test
   void theDependencyGraphIsPublishedAndAStaleEntryIsRepairedByTheRepublish() throws Exception {
     try (IngestStage republishing =
-        new IngestStage(runtime.context("ingest-2", Map.of("AX_DEPENDENCY_REPUBLISH", "1s")))
+        new IngestStage(
+                runtime.context("ingest-2"),
+                IngestConfig.from(runtime.config(Map.of("AX_DEPENDENCY_REPUBLISH", "1s"))))
             .start()) {
       send("up", command("up", 60_000));
       await()
@@ -306,9 +308,12 @@ class IngestStageIT {
   @Test
   void aCreateBeyondTheGroupsActiveTaskLimitIsRejectedWithTheCounts() throws Exception {
     ingest.close(); // this test's ingest runs with a low limit
-    StageContext limited =
-        runtime.context("ingest-limited", Map.of("AX_MAX_ACTIVE_TASKS_PER_GROUP", "3"));
-    ingest = new IngestStage(limited).start();
+    StageContext limited = runtime.context("ingest-limited");
+    ingest =
+        new IngestStage(
+                limited,
+                IngestConfig.from(runtime.config(Map.of("AX_MAX_ACTIVE_TASKS_PER_GROUP", "3"))))
+            .start();
     for (int i = 0; i < 5; i++) {
       send("capped-" + i, inGroup("capped-" + i, "capped"));
     }

@@ -10,6 +10,10 @@ public final class ResolverMain {
   private ResolverMain() {}
 
   public static void main(String[] args) {
-    StageMain.runWithoutDatabase("ax-resolver", context -> new ResolverStage(context).start());
+    StageMain.runWithoutDatabase(
+        "ax-resolver",
+        ResolverKeys.class,
+        ResolverConfig::from,
+        (context, config) -> new ResolverStage(context, config).start());
   }
 }

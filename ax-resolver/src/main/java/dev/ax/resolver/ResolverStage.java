@@ -1,6 +1,5 @@
 package dev.ax.resolver;
 
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -42,16 +41,14 @@ public final class ResolverStage implements AutoCloseable {
   private final KafkaStreams streams;
   private final KafkaStreamsMetrics metrics;
 
-  public ResolverStage(StageContext context) {
+  public ResolverStage(StageContext context, ResolverConfig config) {
     this.context = context;
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, context.topics().group("resolver"));
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir(context).toString());
-    props.put(
-        StreamsConfig.REPLICATION_FACTOR_CONFIG,
-        context.config().get(ConfigKeys.TOPIC_REPLICATION));
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir(context, config).toString());
+    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, context.common().topicReplication());
     // Latency over throughput: under exactly-once a trigger is visible downstream only once its
     // transaction commits, and the stream thread commits between polls; a long poll or commit
     // interval would hold a finished join back (its input is keyed by flow run already, so it
@@ -80,22 +77,20 @@ public final class ResolverStage implements AutoCloseable {
     this.streams =
         new KafkaStreams(
             ResolverTopology.build(
-                context.topics(),
-                context.config().get(ConfigKeys.FLOW_JOIN_RETENTION),
-                SWEEP_EVERY,
-                context.meters()),
+                context.topics(), config.joinRetention(), SWEEP_EVERY, context.meters()),
             props);
     this.metrics = new KafkaStreamsMetrics(streams);
   }
 
-  private static Path stateDir(StageContext context) {
-    String configured = context.config().get(ConfigKeys.RESOLVER_STATE_DIR);
-    return configured.isBlank()
-        ? Path.of(
-            System.getProperty("java.io.tmpdir"),
-            "ax-resolver",
-            context.topics().prefix() + context.nodeId())
-        : Path.of(configured);
+  private static Path stateDir(StageContext context, ResolverConfig config) {
+    return config
+        .stateDir()
+        .orElseGet(
+            () ->
+                Path.of(
+                    System.getProperty("java.io.tmpdir"),
+                    "ax-resolver",
+                    context.topics().prefix() + context.nodeId()));
   }
 
   public ResolverStage start() {

@@ -7,6 +7,10 @@ public final class RetryMain {
   private RetryMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-retry", context -> new RetryStage(context).start());
+    StageMain.run(
+        "ax-retry",
+        RetryKeys.class,
+        RetryConfig::from,
+        (context, config) -> new RetryStage(context, config).start());
   }
 }

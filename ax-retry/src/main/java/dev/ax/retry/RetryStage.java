@@ -1,6 +1,5 @@
 package dev.ax.retry;
 
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.DueRecords;
@@ -98,15 +97,15 @@ public final class RetryStage implements AutoCloseable {
   private volatile boolean running = true;
   private volatile int retryPartitions = -1;
 
-  public RetryStage(StageContext context) {
+  public RetryStage(StageContext context, RetryConfig config) {
     this.context = context;
     this.retryEvents =
         EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters());
     this.retries = new RetryStore(context.dataSource());
-    this.horizon = context.config().get(ConfigKeys.RETRY_HORIZON);
-    this.rescan = context.config().get(ConfigKeys.RETRY_RESCAN);
-    this.ratePerSecond = context.config().get(ConfigKeys.RETRY_RATE);
-    this.maxInFlight = context.config().get(ConfigKeys.RETRY_MAX_IN_FLIGHT);
+    this.horizon = config.horizon();
+    this.rescan = config.rescan();
+    this.ratePerSecond = config.ratePerSecond();
+    this.maxInFlight = config.maxInFlight();
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-retry");
     this.dispatched = context.meters().counter("ax.retry.dispatched");
     context.meters().gauge("ax.retry.held.back.by.quota", heldBack);
@@ -114,9 +113,7 @@ public final class RetryStage implements AutoCloseable {
     this.fireThread = new Thread(this::fireLoop, "ax-retry-fire");
     this.switches =
         new Switches(
-            new SwitchStore(context.dataSource()),
-            context.config().get(ConfigKeys.SWITCH_POLL),
-            "ax-retry");
+            new SwitchStore(context.dataSource()), context.common().switchPoll(), "ax-retry");
     this.loop =
         new ConsumerLoop(
             "ax-retry",

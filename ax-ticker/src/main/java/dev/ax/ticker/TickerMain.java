@@ -7,6 +7,10 @@ public final class TickerMain {
   private TickerMain() {}
 
   public static void main(String[] args) {
-    StageMain.run("ax-ticker", context -> new TickerStage(context).start());
+    StageMain.run(
+        "ax-ticker",
+        TickerKeys.class,
+        TickerConfig::from,
+        (context, config) -> new TickerStage(context, config).start());
   }
 }

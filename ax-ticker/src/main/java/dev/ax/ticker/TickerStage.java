@@ -1,7 +1,5 @@
 package dev.ax.ticker;
 
-import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
@@ -74,19 +72,18 @@ public final class TickerStage implements AutoCloseable {
   private final Duration horizon;
   private volatile boolean running = true;
 
-  public TickerStage(StageContext context) {
+  public TickerStage(StageContext context, TickerConfig config) {
     this.context = context;
     this.announcements =
         EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
-    AxConfig config = context.config();
     InstanceStore instances = new InstanceStore(context.dataSource());
     FiringStore firings = new FiringStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
-    this.horizon = config.get(ConfigKeys.TICKER_HORIZON);
-    this.loadInterval = config.get(ConfigKeys.TICKER_LOAD_INTERVAL);
-    this.reaperInterval = config.get(ConfigKeys.REAPER_INTERVAL);
-    int maxBatch = config.get(ConfigKeys.TICKER_MAX_BATCH);
-    int maxHeld = config.get(ConfigKeys.TICKER_MAX_HELD);
+    this.horizon = config.horizon();
+    this.loadInterval = config.loadInterval();
+    this.reaperInterval = config.reaperInterval();
+    int maxBatch = config.maxBatch();
+    int maxHeld = config.maxHeld();
     this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
@@ -94,20 +91,19 @@ public final class TickerStage implements AutoCloseable {
             new LeaseStore(context.controlDataSource()),
             LeaseFence.TICKER,
             context.nodeId(),
-            config.get(ConfigKeys.TICKER_LEASE),
-            config.get(ConfigKeys.TICKER_HEARTBEAT),
+            config.lease(),
+            config.heartbeat(),
             System::nanoTime);
     this.port =
-        new StoreTickerPort(
-            firings, tasks, emitter, 100_000, config.get(ConfigKeys.SPEC_CACHE_MAX_BYTES));
+        new StoreTickerPort(firings, tasks, emitter, 100_000, context.common().specCacheMaxBytes());
     this.loop =
         new TickLoop(
             context.clock(),
             elector::fence,
             port,
-            new FirePlanner(new FireTimes(), config.get(ConfigKeys.TICKER_MISFIRE_THRESHOLD)),
-            config.get(ConfigKeys.TICKER_TICK).toMillis(),
-            config.get(ConfigKeys.TICKER_WHEEL_SIZE),
+            new FirePlanner(new FireTimes(), config.misfireThreshold()),
+            config.tick().toMillis(),
+            config.wheelSize(),
             maxHeld,
             maxBatch,
             horizon.toMillis(),
@@ -120,7 +116,7 @@ public final class TickerStage implements AutoCloseable {
             loop,
             horizon.toMillis(),
             maxHeld,
-            config.get(ConfigKeys.TICKER_RESCAN_EVERY),
+            config.rescanEvery(),
             port::prefetch);
     this.reaper =
         new Reaper(
@@ -131,9 +127,9 @@ public final class TickerStage implements AutoCloseable {
             elector::fence,
             emitter,
             new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
-            config.get(ConfigKeys.REAPER_UNCLAIMED_AFTER),
+            config.reaperUnclaimedAfter(),
             maxBatch,
-            config.get(ConfigKeys.MAX_TAKEBACKS),
+            config.maxTakebacks(),
             context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     RecordParking parking = context.parking(producer, "ticker");

@@ -64,7 +64,9 @@ class ReaperIT {
       runtime.markDispatchedAsLeader("old-ticker", List.of(id), now - 900);
       assertThat(claimStore.claim(List.of(id), "dead-dispatcher", now + 300, now - 800)).hasSize(1);
 
-      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+      try (TickerStage ticker =
+              new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
+                  .start();
           TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         await().atMost(DEADLINE).until(() -> !due.poll().isEmpty());
         TaskDueEvent event = AxJson.read(due.poll().get(0).value(), TaskDueEvent.class);
@@ -133,7 +135,9 @@ class ReaperIT {
           "disp",
           finishedAtMs);
 
-      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start()) {
+      try (TickerStage ticker =
+          new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
+              .start()) {
         String next = InstanceIds.of("every-hour-after", finishedAtMs + 3_600_000);
         await().atMost(DEADLINE).until(() -> instances.find(next).isPresent());
         assertThat(instances.find(next).orElseThrow().status()).isEqualTo(InstanceStatus.SCHEDULED);
@@ -155,7 +159,9 @@ class ReaperIT {
       runtime.markDispatchedAsLeader("crashed-ticker", List.of(id), now - 4000);
       AuditLog audit = new AuditLog(runtime.dataSource());
 
-      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+      try (TickerStage ticker =
+              new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
+                  .start();
           TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         // The takeover emits it again at once; nobody claims that either, so 2 s later the
         // unclaimed bound emits it once more.
@@ -192,7 +198,9 @@ class ReaperIT {
       long oldEpoch =
           new LeaseStore(runtime.dataSource()).current(LeaseFence.TICKER).orElseThrow().epoch();
 
-      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1")).start();
+      try (TickerStage ticker =
+              new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
+                  .start();
           TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         // Default reaper settings (5 s passes, 30 s unclaimed bound): only the takeover emits it.
         await().atMost(Duration.ofSeconds(10)).until(() -> !due.poll().isEmpty());
@@ -266,7 +274,8 @@ class ReaperIT {
       }
 
       StageContext context = runtime.context("ticker-1");
-      try (TickerStage ticker = new TickerStage(context).start()) {
+      try (TickerStage ticker =
+          new TickerStage(context, TickerConfig.from(runtime.config())).start()) {
         String hourlyNext = InstanceIds.of("hourly", now + 3_600_000);
         await().atMost(DEADLINE).until(() -> instances.find(hourlyNext).isPresent());
         for (String taskId : List.of("huge-chained", "huge-lost")) {

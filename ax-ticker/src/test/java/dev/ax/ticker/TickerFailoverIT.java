@@ -59,9 +59,11 @@ class TickerFailoverIT {
       new TaskStore(runtime.dataSource()).create(tasks, "test", startMs);
       LeaseStore leases = new LeaseStore(runtime.dataSource());
 
-      TickerStage first = new TickerStage(runtime.context("ticker-a")).start();
+      TickerStage first =
+          new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config())).start();
       await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-a"));
-      TickerStage second = new TickerStage(runtime.context("ticker-b")).start();
+      TickerStage second =
+          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config())).start();
       try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         await().atMost(Duration.ofSeconds(30)).until(() -> due.poll().size() >= INSTANCES / 4);
         long killedAtMs = runtime.clock().millis();

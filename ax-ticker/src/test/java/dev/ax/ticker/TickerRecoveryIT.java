@@ -98,9 +98,11 @@ class TickerRecoveryIT {
               nowMs);
       LeaseStore leases = new LeaseStore(runtime.dataSource());
 
-      TickerStage first = new TickerStage(runtime.context("ticker-a")).start();
+      TickerStage first =
+          new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config())).start();
       await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-a"));
-      TickerStage second = new TickerStage(runtime.context("ticker-b")).start();
+      TickerStage second =
+          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config())).start();
       try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         await().atMost(Duration.ofSeconds(30)).until(() -> due.poll().size() >= 10);
         first.halt();
@@ -149,10 +151,14 @@ class TickerRecoveryIT {
       }
 
       try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
-        TickerStage first = new TickerStage(runtime.context("ticker-a")).start();
+        TickerStage first =
+            new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config()))
+                .start();
         await().atMost(Duration.ofSeconds(30)).until(() -> due.poll().size() >= 100);
         first.close(); // a clean restart: the lease is released
-        try (TickerStage restarted = new TickerStage(runtime.context("ticker-a")).start()) {
+        try (TickerStage restarted =
+            new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config()))
+                .start()) {
           await()
               .atMost(Duration.ofSeconds(90))
               .until(() -> epochsByInstance(due.poll()).size() >= count);

@@ -64,7 +64,8 @@ class TickerStageIT {
       ids.add(InstanceIds.of("t" + i, dueAtMs));
     }
 
-    ticker = new TickerStage(runtime.context("ticker-1")).start();
+    ticker =
+        new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config())).start();
 
     try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
       await().atMost(DEADLINE).until(() -> due.poll().size() >= ids.size());
@@ -101,7 +102,8 @@ class TickerStageIT {
       ids.add(InstanceIds.of("late" + i, now - ages[i]));
     }
 
-    ticker = new TickerStage(runtime.context("ticker-1")).start();
+    ticker =
+        new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config())).start();
 
     InstanceStore instances = new InstanceStore(runtime.dataSource());
     ClaimStore claimStore = new ClaimStore(runtime.dataSource());
@@ -145,7 +147,8 @@ class TickerStageIT {
     runtime.markDispatchedAsLeader("other-ticker", List.of(taken), now);
     new ClaimStore(runtime.dataSource()).claim(List.of(taken), "dispatcher", now + 60_000, now);
 
-    ticker = new TickerStage(runtime.context("ticker-1")).start();
+    ticker =
+        new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config())).start();
 
     try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
       await().atMost(DEADLINE).until(() -> !due.poll().isEmpty());

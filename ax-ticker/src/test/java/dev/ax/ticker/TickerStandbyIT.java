@@ -50,7 +50,9 @@ class TickerStandbyIT {
             "AX_TICKER_HEARTBEAT", "500ms",
             "AX_TICKER_LOAD_INTERVAL", "5m");
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        TickerStage leader = new TickerStage(runtime.context("ticker-a")).start();
+        TickerStage leader =
+            new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config()))
+                .start();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "announcer");
         TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
@@ -64,7 +66,9 @@ class TickerStandbyIT {
                       .map(LeaseStore.Lease::holder)
                       .orElse("")
                       .equals("ticker-a"));
-      try (TickerStage standby = new TickerStage(runtime.context("ticker-b")).start()) {
+      try (TickerStage standby =
+          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config()))
+              .start()) {
         // Created and announced after both tickers run (and after the leader's first load), due
         // in 2 s: only the announcements can bring them to the leader before its next load.
         long dueAtMs = runtime.clock().millis() + 2_000;

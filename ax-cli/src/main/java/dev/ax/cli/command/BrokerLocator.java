@@ -1,8 +1,8 @@
 package dev.ax.cli.command;
 
 import dev.ax.cli.local.UpEnvFile;
-import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -20,7 +20,7 @@ final class BrokerLocator {
 
     /** What to check when the broker does not answer. */
     String hint() {
-      return source.equals(ConfigKeys.KAFKA_BOOTSTRAP.name())
+      return source.equals(CommonKeys.KAFKA_BOOTSTRAP.name())
           ? "Is the broker in " + source + " running?"
           : "Is `ax up` still running? (it removes "
               + source
@@ -33,19 +33,15 @@ final class BrokerLocator {
   /**
    * @throws CliFailure when neither names a broker
    */
-  static Target locate(AxConfig config, Path workDir) {
-    if (config.isSet(ConfigKeys.KAFKA_BOOTSTRAP)) {
+  static Target locate(CommonConfig config, Path workDir) {
+    if (!config.kafkaBootstrap().isBlank()) {
       return new Target(
-          config.get(ConfigKeys.KAFKA_BOOTSTRAP),
-          config.get(ConfigKeys.TOPIC_PREFIX),
-          ConfigKeys.KAFKA_BOOTSTRAP.name());
+          config.kafkaBootstrap(), config.topicPrefix(), CommonKeys.KAFKA_BOOTSTRAP.name());
     }
     Optional<UpEnvFile.Contents> upEnv = UpEnvFile.read(workDir);
     if (upEnv.isPresent()) {
       String prefix =
-          config.isSet(ConfigKeys.TOPIC_PREFIX)
-              ? config.get(ConfigKeys.TOPIC_PREFIX)
-              : upEnv.get().topicPrefix();
+          config.topicPrefix().isBlank() ? upEnv.get().topicPrefix() : config.topicPrefix();
       return new Target(upEnv.get().bootstrapServers(), prefix, UpEnvFile.path(workDir).toString());
     }
     throw new CliFailure(

@@ -3,13 +3,11 @@ package dev.ax.cli.command;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.cli.local.UpEnvFile;
-import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.store.Database;
 import dev.ax.common.time.DatabaseClock;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,7 +18,7 @@ import java.util.Optional;
  */
 final class CliDatabase implements AutoCloseable {
 
-  final AxConfig config;
+  final CommonConfig config;
   final HikariDataSource dataSource;
   final DatabaseClock clock;
 
@@ -28,13 +26,12 @@ final class CliDatabase implements AutoCloseable {
    * @throws CliFailure when neither names a database
    */
   CliDatabase(Path workDir, String processName) {
-    config = AxConfig.fromEnvironment(Map.of());
-    ConfigCheck.validate(config);
+    config = ConfigCheck.commonFromEnvironment();
     String url;
     String user;
-    if (config.isSet(ConfigKeys.JDBC_URL)) {
-      url = config.get(ConfigKeys.JDBC_URL);
-      user = config.get(ConfigKeys.JDBC_USER);
+    if (!config.jdbcUrl().isBlank()) {
+      url = config.jdbcUrl();
+      user = config.jdbcUser();
     } else {
       Optional<UpEnvFile.Contents> upEnv = UpEnvFile.read(workDir);
       if (upEnv.isEmpty() || upEnv.get().jdbcUrl().isEmpty()) {
@@ -48,7 +45,7 @@ final class CliDatabase implements AutoCloseable {
       url = upEnv.get().jdbcUrl();
       user = upEnv.get().jdbcUser();
     }
-    dataSource = Database.open(url, user, config.get(ConfigKeys.JDBC_PASSWORD), 2, processName);
+    dataSource = Database.open(url, user, config.jdbcPassword(), 2, processName);
     clock = DatabaseClock.start(dataSource, Duration.ofMinutes(1));
   }
 

@@ -12,11 +12,13 @@ import dev.ax.cli.local.StopSignal;
 import dev.ax.cli.local.TempDirs;
 import dev.ax.cli.text.EventLines;
 import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
+import dev.ax.dispatcher.DispatcherKeys;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -86,7 +88,7 @@ public final class DemoCommand implements Callable<Integer> {
       try (Infrastructure servers = Infrastructure.embedded(dir);
           DemoEndpoints http = DemoEndpoints.start()) {
         AxConfig config = AxConfig.fromEnvironment(overrides(servers, http));
-        Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+        Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
         try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
             TopicTail events =
                 TopicTail.open(
@@ -138,10 +140,10 @@ public final class DemoCommand implements Callable<Integer> {
   /** The embedded servers, a metrics port of its own, and the demo endpoints allowed for HTTP. */
   private static Map<String, String> overrides(Infrastructure servers, DemoEndpoints http) {
     Map<String, String> overrides = new HashMap<>(servers.overrides());
-    overrides.put(ConfigKeys.TOPIC_PREFIX.name(), "");
-    overrides.put(ConfigKeys.METRICS_BIND.name(), "127.0.0.1:0");
-    overrides.put(ConfigKeys.HTTP_ALLOWED_HOSTS.name(), http.host());
-    overrides.put(ConfigKeys.DB_MIGRATE.name(), "true");
+    overrides.put(CommonKeys.TOPIC_PREFIX.name(), "");
+    overrides.put(CommonKeys.METRICS_BIND.name(), "127.0.0.1:0");
+    overrides.put(DispatcherKeys.HTTP_ALLOWED_HOSTS.name(), http.host());
+    overrides.put(CommonKeys.DB_MIGRATE.name(), "true");
     return overrides;
   }
 

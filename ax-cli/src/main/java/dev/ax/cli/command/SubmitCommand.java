@@ -3,7 +3,6 @@ package dev.ax.cli.command;
 import dev.ax.cli.kafka.CommandSender;
 import dev.ax.cli.kafka.TaskCommandJson;
 import dev.ax.cli.local.ConfigCheck;
-import dev.ax.common.config.AxConfig;
 import dev.ax.common.kafka.Topics;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -126,9 +125,7 @@ public final class SubmitCommand implements Callable<Integer> {
       key = taskId != null ? taskId : "task-" + UUID.randomUUID().toString().substring(0, 8);
       value = buildCommand(key);
     }
-    AxConfig config = AxConfig.fromEnvironment(Map.of());
-    ConfigCheck.validate(config);
-    BrokerLocator.Target target = workDir.locateBroker(config);
+    BrokerLocator.Target target = workDir.locateBroker(ConfigCheck.commonFromEnvironment());
     Topics topics = new Topics(target.topicPrefix());
     if (peek != null && peek.problem() != null) {
       err.println(

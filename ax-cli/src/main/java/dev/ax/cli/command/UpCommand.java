@@ -7,11 +7,10 @@ import dev.ax.cli.local.StopSignal;
 import dev.ax.cli.local.UpEnvFile;
 import dev.ax.cli.local.WorkDirLock;
 import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,13 +45,13 @@ public final class UpCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path workDir = workDirOptions.workDir();
-    AxConfig base = AxConfig.fromEnvironment(Map.of());
-    ConfigCheck.validate(base);
+    CommonConfig base = ConfigCheck.commonFromEnvironment();
     StopSignal stop = StopSignal.install(System.err);
     try (WorkDirLock lock = WorkDirLock.acquire(workDir);
         Infrastructure servers = Infrastructure.resolve(base, workDir)) {
       AxConfig config = AxConfig.fromEnvironment(servers.overrides());
-      Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+      CommonConfig common = CommonConfig.from(config);
+      Topics topics = new Topics(common.topicPrefix());
       try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
           CompletionPrinter printer =
               CompletionPrinter.start(servers.bootstrapServers(), topics.completed(), out)) {
@@ -62,11 +61,11 @@ public final class UpCommand implements Callable<Integer> {
                 ? new UpEnvFile.Contents(
                     servers.bootstrapServers(),
                     topics.prefix(),
-                    config.get(ConfigKeys.JDBC_URL),
-                    config.get(ConfigKeys.JDBC_USER))
+                    common.jdbcUrl(),
+                    common.jdbcUser())
                 : new UpEnvFile.Contents(servers.bootstrapServers(), topics.prefix()));
         try {
-          out.println(readyLine(servers, config, topics));
+          out.println(readyLine(servers, common, topics));
           out.println(
               "Try: ./ax submit --task-id hello --delay 2s --handler noop   (Ctrl-C stops AX)");
           out.flush();
@@ -83,14 +82,14 @@ public final class UpCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private static String readyLine(Infrastructure servers, AxConfig config, Topics topics) {
+  private static String readyLine(Infrastructure servers, CommonConfig config, Topics topics) {
     return "AX is up: Kafka "
         + servers.bootstrapServers()
         + (servers.isEmbedded() ? " (embedded)" : "")
         + ", database "
         + servers.displayJdbcUrl()
         + ", metrics "
-        + metricsUrl(config.get(ConfigKeys.METRICS_BIND))
+        + metricsUrl(config.metricsBind())
         + ", send commands to topic "
         + topics.commands();
   }

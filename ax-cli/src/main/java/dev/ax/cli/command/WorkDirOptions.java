@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,7 +47,7 @@ final class WorkDirOptions {
    *
    * @throws CliFailure when neither names one
    */
-  BrokerLocator.Target locateBroker(AxConfig config) {
+  BrokerLocator.Target locateBroker(CommonConfig config) {
     return BrokerLocator.locate(config, workDir);
   }
 }

@@ -1,9 +1,11 @@
 package dev.ax.cli.local;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigException;
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.kafka.Topics;
+import java.util.Map;
 
 /**
  * Checks the two keys that {@link AxConfig} accepts as any string but that fail later, deep in
@@ -14,26 +16,37 @@ public final class ConfigCheck {
   private ConfigCheck() {}
 
   /**
+   * The shared configuration of this process's environment, checked.
+   *
    * @throws ConfigException naming the key and the value
    */
-  public static void validate(AxConfig config) {
-    String prefix = config.get(ConfigKeys.TOPIC_PREFIX);
+  public static CommonConfig commonFromEnvironment() {
+    CommonConfig common = CommonConfig.from(AxConfig.fromEnvironment(Map.of()));
+    validate(common);
+    return common;
+  }
+
+  /**
+   * @throws ConfigException naming the key and the value
+   */
+  public static void validate(CommonConfig config) {
+    String prefix = config.topicPrefix();
     try {
       new Topics(prefix);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(
           "bad configuration value "
-              + ConfigKeys.TOPIC_PREFIX.name()
+              + CommonKeys.TOPIC_PREFIX.name()
               + "="
               + prefix
               + ": "
               + e.getMessage());
     }
-    String bind = config.get(ConfigKeys.METRICS_BIND);
+    String bind = config.metricsBind();
     if (!bind.equalsIgnoreCase("off") && !isHostPort(bind)) {
       throw new ConfigException(
           "bad configuration value "
-              + ConfigKeys.METRICS_BIND.name()
+              + CommonKeys.METRICS_BIND.name()
               + "="
               + bind
               + ": must be host:port (port 0..65535) or off");

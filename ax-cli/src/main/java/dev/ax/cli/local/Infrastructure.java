@@ -1,8 +1,8 @@
 package dev.ax.cli.local;
 
-import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigException;
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.EmbeddedStack;
 import java.nio.file.Path;
@@ -46,9 +46,9 @@ public final class Infrastructure implements AutoCloseable {
    * @throws ConfigException when only one of the two is set
    * @throws IllegalStateException when the embedded stack cannot start
    */
-  public static Infrastructure resolve(AxConfig config, Path workDir) {
-    String bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
-    String jdbc = config.get(ConfigKeys.JDBC_URL);
+  public static Infrastructure resolve(CommonConfig config, Path workDir) {
+    String bootstrap = config.kafkaBootstrap();
+    String jdbc = config.jdbcUrl();
     boolean kafkaSet = !bootstrap.isBlank();
     boolean jdbcSet = !jdbc.isBlank();
     if (kafkaSet && jdbcSet) {
@@ -78,10 +78,10 @@ public final class Infrastructure implements AutoCloseable {
     try {
       DatabaseCoordinates database = stack.createDatabase(DATABASE);
       Map<String, String> overrides = new LinkedHashMap<>();
-      overrides.put(ConfigKeys.KAFKA_BOOTSTRAP.name(), stack.bootstrapServers());
-      overrides.put(ConfigKeys.JDBC_URL.name(), database.jdbcUrl());
-      overrides.put(ConfigKeys.JDBC_USER.name(), database.user());
-      overrides.put(ConfigKeys.JDBC_PASSWORD.name(), database.password());
+      overrides.put(CommonKeys.KAFKA_BOOTSTRAP.name(), stack.bootstrapServers());
+      overrides.put(CommonKeys.JDBC_URL.name(), database.jdbcUrl());
+      overrides.put(CommonKeys.JDBC_USER.name(), database.user());
+      overrides.put(CommonKeys.JDBC_PASSWORD.name(), database.password());
       return new Infrastructure(stack, stack.bootstrapServers(), database.jdbcUrl(), overrides);
     } catch (RuntimeException e) {
       stack.close();

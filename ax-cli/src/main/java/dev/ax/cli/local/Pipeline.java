@@ -1,13 +1,21 @@
 package dev.ax.cli.local;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.KnownKeys;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.StageRuntime;
+import dev.ax.deadletter.DeadLetterConfig;
 import dev.ax.deadletter.DeadLetterStage;
+import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
+import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.resolver.ResolverConfig;
 import dev.ax.resolver.ResolverStage;
+import dev.ax.retry.RetryConfig;
 import dev.ax.retry.RetryStage;
+import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -37,8 +45,10 @@ public final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Opens the runtime (pool, migrations, clock, topics, metrics) and starts every stage. If one
-   * fails to start, what already started is stopped again before the exception propagates.
+   * Reads every stage's configuration from {@code config} (a bad value stops here, before anything
+   * opens), logs the effective values once, opens the runtime (pool, migrations, clock, topics,
+   * metrics) and starts every stage with its own. If one fails to start, what already started is
+   * stopped again before the exception propagates.
    *
    * @param processName the name in logs and pool names, e.g. {@code ax}
    */
@@ -55,19 +65,28 @@ public final class Pipeline implements AutoCloseable {
     if (dispatchers < 1) {
       throw new IllegalArgumentException("dispatchers must be at least 1: " + dispatchers);
     }
-    StageRuntime runtime = StageRuntime.open(config, processName);
+    CommonConfig common = CommonConfig.from(config);
+    IngestConfig ingest = IngestConfig.from(config);
+    TickerConfig ticker = TickerConfig.from(config);
+    DeadLetterConfig deadLetter = DeadLetterConfig.from(config);
+    RetryConfig retry = RetryConfig.from(config);
+    ResolverConfig resolver = ResolverConfig.from(config);
+    DispatcherConfig dispatcher = DispatcherConfig.from(config);
+    log.info("{} starting with {}", processName, config.describe(KnownKeys.all()));
+    StageRuntime runtime = StageRuntime.open(common, processName);
     StageContext context = runtime.context();
     Deque<NamedStage> started = new ArrayDeque<>();
     try {
-      started.push(new NamedStage("ingest", new IngestStage(context).start()));
-      started.push(new NamedStage("ticker", new TickerStage(context).start()));
-      started.push(new NamedStage("dead-letter", new DeadLetterStage(context).start()));
-      started.push(new NamedStage("retry", new RetryStage(context).start()));
-      started.push(new NamedStage("resolver", new ResolverStage(context).start()));
-      started.push(new NamedStage("dispatcher", new DispatcherStage(context).start()));
+      started.push(new NamedStage("ingest", new IngestStage(context, ingest).start()));
+      started.push(new NamedStage("ticker", new TickerStage(context, ticker).start()));
+      started.push(new NamedStage("dead-letter", new DeadLetterStage(context, deadLetter).start()));
+      started.push(new NamedStage("retry", new RetryStage(context, retry).start()));
+      started.push(new NamedStage("resolver", new ResolverStage(context, resolver).start()));
+      started.push(new NamedStage("dispatcher", new DispatcherStage(context, dispatcher).start()));
       for (int n = 2; n <= dispatchers; n++) {
         StageContext replica = context.withNodeId(context.nodeId() + "-d" + n);
-        started.push(new NamedStage("dispatcher " + n, new DispatcherStage(replica).start()));
+        started.push(
+            new NamedStage("dispatcher " + n, new DispatcherStage(replica, dispatcher).start()));
       }
     } catch (RuntimeException e) {
       closeAll(started);

@@ -1,6 +1,6 @@
 package dev.ax.cli.local;
 
-import dev.ax.common.config.ConfigKeys;
+import dev.ax.common.config.CommonKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -49,21 +49,21 @@ public final class UpEnvFile {
             + ") at "
             + Instant.now()
             + "; removed when it stops\n"
-            + ConfigKeys.KAFKA_BOOTSTRAP.name()
+            + CommonKeys.KAFKA_BOOTSTRAP.name()
             + "="
             + contents.bootstrapServers()
             + "\n"
-            + ConfigKeys.TOPIC_PREFIX.name()
+            + CommonKeys.TOPIC_PREFIX.name()
             + "="
             + contents.topicPrefix()
             + "\n"
             + (contents.jdbcUrl().isEmpty()
                 ? ""
-                : ConfigKeys.JDBC_URL.name()
+                : CommonKeys.JDBC_URL.name()
                     + "="
                     + contents.jdbcUrl()
                     + "\n"
-                    + ConfigKeys.JDBC_USER.name()
+                    + CommonKeys.JDBC_USER.name()
                     + "="
                     + contents.jdbcUser()
                     + "\n");
@@ -97,16 +97,16 @@ public final class UpEnvFile {
       }
       values.put(trimmed.substring(0, eq).trim(), trimmed.substring(eq + 1).trim());
     }
-    String bootstrap = values.getOrDefault(ConfigKeys.KAFKA_BOOTSTRAP.name(), "");
+    String bootstrap = values.getOrDefault(CommonKeys.KAFKA_BOOTSTRAP.name(), "");
     if (bootstrap.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
         new Contents(
             bootstrap,
-            values.getOrDefault(ConfigKeys.TOPIC_PREFIX.name(), ""),
-            values.getOrDefault(ConfigKeys.JDBC_URL.name(), ""),
-            values.getOrDefault(ConfigKeys.JDBC_USER.name(), "")));
+            values.getOrDefault(CommonKeys.TOPIC_PREFIX.name(), ""),
+            values.getOrDefault(CommonKeys.JDBC_URL.name(), ""),
+            values.getOrDefault(CommonKeys.JDBC_USER.name(), "")));
   }
 
   public static void delete(Path workDir) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -13,9 +14,11 @@ import java.util.TreeMap;
 /**
  * The effective configuration of a process, read once at start. Sources, strongest first: explicit
  * overrides (the CLI), JVM system properties, environment variables, the properties file named by
- * {@code AX_CONFIG_FILE}, the key's default. Every key is parsed and validated in {@link #load}: a
- * bad value, a missing required key or an unknown {@code AX_*} key stops the process there with the
- * key and the value in the message. Immutable and thread-safe.
+ * {@code AX_CONFIG_FILE}, the key's default. Every key on the class path ({@link KnownKeys}) is
+ * parsed and validated in {@link #load}: a bad value, a missing required key or an unknown {@code
+ * AX_*} key stops the process there with the key and the value in the message. A process reads its
+ * values from here once, into the typed records of the modules it runs ({@link CommonConfig}, a
+ * stage's own); nothing else reads keys. Immutable and thread-safe.
  */
 public final class AxConfig {
 
@@ -46,9 +49,9 @@ public final class AxConfig {
     Map<String, String> merged = new HashMap<>();
     String file =
         firstNonNull(
-            overrides.get(ConfigKeys.CONFIG_FILE.name()),
-            systemProperties.get(ConfigKeys.CONFIG_FILE.name()),
-            env.get(ConfigKeys.CONFIG_FILE.name()));
+            overrides.get(CommonKeys.CONFIG_FILE.name()),
+            systemProperties.get(CommonKeys.CONFIG_FILE.name()),
+            env.get(CommonKeys.CONFIG_FILE.name()));
     if (file != null && !file.isBlank()) {
       merged.putAll(readFile(Path.of(file)));
     }
@@ -57,7 +60,7 @@ public final class AxConfig {
     merged.putAll(overrides);
 
     for (String key : merged.keySet()) {
-      if (!ConfigKeys.byName().containsKey(key)) {
+      if (!KnownKeys.byName().containsKey(key)) {
         throw new ConfigException(
             "unknown configuration key "
                 + key
@@ -68,7 +71,7 @@ public final class AxConfig {
     }
     Map<String, Object> values = new HashMap<>();
     Map<String, String> raw = new TreeMap<>();
-    for (ConfigKey<?> key : ConfigKeys.all()) {
+    for (ConfigKey<?> key : KnownKeys.all()) {
       String text = merged.getOrDefault(key.name(), key.defaultValue());
       if (text == null || (text.isBlank() && key.required())) {
         if (key.required()) {
@@ -96,7 +99,7 @@ public final class AxConfig {
   /** The value of {@code key}; null only for an optional key with no default that was not set. */
   @SuppressWarnings("unchecked")
   public <T> T get(ConfigKey<T> key) {
-    if (!ConfigKeys.byName().containsKey(key.name())) {
+    if (!KnownKeys.byName().containsKey(key.name())) {
       throw new IllegalArgumentException("not a registered key: " + key.name());
     }
     return (T) values.get(key.name());
@@ -114,21 +117,33 @@ public final class AxConfig {
     return load(Map.of(), Map.of(), overrides);
   }
 
-  /** The effective configuration, one key per line, secrets masked: for the start-up log. */
-  public String describe() {
-    StringJoiner joiner = new StringJoiner("\n  ", "effective configuration:\n  ", "");
-    for (Map.Entry<String, String> entry : rawValues.entrySet()) {
-      joiner.add(entry.getKey() + "=" + mask(entry.getKey(), entry.getValue()));
+  /**
+   * The effective values of {@code keys} (defaults included) on one line, secrets masked: for the
+   * start-up log.
+   */
+  public String describe(Collection<ConfigKey<?>> keys) {
+    StringJoiner joiner = new StringJoiner(", ");
+    for (ConfigKey<?> key : keys) {
+      String raw = rawValues.get(key.name());
+      if (raw != null) {
+        joiner.add(key.name() + "=" + mask(key.name(), raw));
+      }
     }
     return joiner.toString();
   }
 
   private static String mask(String keyName, String value) {
-    ConfigKey<?> key = ConfigKeys.byName().get(keyName);
+    ConfigKey<?> key = KnownKeys.byName().get(keyName);
     if (key != null && key.secret() && value != null && !value.isEmpty()) {
       return "****";
     }
-    // A password can also hide in a URL (jdbc:mysql://h/db?password=x or user:pass@host).
+    return maskUrlPasswords(value);
+  }
+
+  /**
+   * {@code value} with a password inside a URL masked (jdbc:mysql://h/db?password=x, user:pass@).
+   */
+  static String maskUrlPasswords(String value) {
     return value == null
         ? null
         : value
@@ -139,7 +154,7 @@ public final class AxConfig {
   private static void copyAxKeys(Map<String, String> source, Map<String, String> target) {
     source.forEach(
         (k, v) -> {
-          if (k.startsWith(PREFIX) && !k.equals(ConfigKeys.CONFIG_FILE.name())) {
+          if (k.startsWith(PREFIX) && !k.equals(CommonKeys.CONFIG_FILE.name())) {
             target.put(k, v);
           }
         });
@@ -151,7 +166,7 @@ public final class AxConfig {
       properties.load(reader);
     } catch (IOException e) {
       throw new ConfigException(
-          "cannot read " + ConfigKeys.CONFIG_FILE.name() + "=" + path + ": " + e.getMessage());
+          "cannot read " + CommonKeys.CONFIG_FILE.name() + "=" + path + ": " + e.getMessage());
     }
     Map<String, String> map = new HashMap<>();
     properties.forEach((k, v) -> map.put(k.toString().trim(), v.toString().trim()));

@@ -1,7 +1,5 @@
 package dev.ax.common.contract;
 
-import dev.ax.common.config.AxConfig;
-import dev.ax.common.config.ConfigKeys;
 import java.time.Duration;
 
 /**
@@ -11,10 +9,10 @@ import java.time.Duration;
  * here is one line of the table in README.md ("Submitting a task from any Kafka client") and, with
  * its default, one constraint of {@code docs/contract/task-command.schema.json}.
  *
- * <p>The first four bounds are configuration ({@link #from(AxConfig)}); the others are constants
- * named here, with the reason for each. They are applied when a command is read ({@link
- * CommandReader}), never when a stored spec is read back: a spec AX accepted stays readable after a
- * bound is tightened.
+ * <p>The first four bounds are configuration (ingest's {@code IngestConfig} sets them); the others
+ * are constants named here, with the reason for each. They are applied when a command is read
+ * ({@link CommandReader}), never when a stored spec is read back: a spec AX accepted stays readable
+ * after a bound is tightened.
  *
  * <p>Immutable and thread-safe.
  *
@@ -162,15 +160,6 @@ public record IntakeLimits(
     positive("maxNumberChars", maxNumberChars);
   }
 
-  /** The defaults, with the configurable bounds taken from {@code config}. */
-  public static IntakeLimits from(AxConfig config) {
-    return DEFAULTS.withConfigurable(
-        config.get(ConfigKeys.MAX_COMMAND_BYTES),
-        config.get(ConfigKeys.MAX_HORIZON),
-        config.get(ConfigKeys.MAX_PAST),
-        config.get(ConfigKeys.MIN_INTERVAL));
-  }
-
   public IntakeLimits withMaxCommandBytes(int bytes) {
     return withConfigurable(bytes, maxHorizon, maxPast, minInterval);
   }
@@ -188,7 +177,8 @@ public record IntakeLimits(
   }
 
   /** These limits with the four configurable bounds replaced; the constants stay. */
-  private IntakeLimits withConfigurable(
+  /** These limits with the four configurable bounds replaced (ingest's configuration). */
+  public IntakeLimits withConfigurable(
       int commandBytes, Duration horizon, Duration past, Duration interval) {
     return new IntakeLimits(
         commandBytes,

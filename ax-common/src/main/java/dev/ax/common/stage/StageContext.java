@@ -1,6 +1,6 @@
 package dev.ax.common.stage;
 
-import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.time.Clock;
@@ -11,14 +11,15 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * What every stage is wired with: where Kafka and the database are, which topics, which clock, who
- * this node is, where metrics go. Immutable; the parts are thread-safe.
+ * this node is, where metrics go, and the shared configuration ({@link CommonConfig}; a stage's own
+ * configuration is handed to it beside the context). Immutable; the parts are thread-safe.
  *
  * <p>{@code controlDataSource} is a small pool with short timeouts for the ticker lease heartbeat
  * and the clock's readings: they must neither wait behind the stage's work for a connection nor
  * hang on a database that is away (see {@code Database.openControl}).
  */
 public record StageContext(
-    AxConfig config,
+    CommonConfig common,
     String bootstrapServers,
     Topics topics,
     DataSource dataSource,
@@ -30,7 +31,7 @@ public record StageContext(
   /** The same wiring for another node id (a second stage of one kind in one process). */
   public StageContext withNodeId(String otherNodeId) {
     return new StageContext(
-        config,
+        common,
         bootstrapServers,
         topics,
         dataSource,

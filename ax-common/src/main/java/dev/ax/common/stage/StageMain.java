@@ -1,7 +1,13 @@
 package dev.ax.common.stage;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigException;
+import dev.ax.common.config.ConfigKey;
+import dev.ax.common.config.ConfigKeySet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -9,48 +15,77 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The body of every stage's {@code Main}: read the configuration (stop at once, with the key and
- * value, if it is wrong), open the runtime, start the stage, and on SIGTERM / Ctrl-C stop the stage
- * (it drains), then the runtime.
+ * The body of every stage's {@code Main}: read the configuration into the typed records, the shared
+ * {@link CommonConfig} and the stage's own (stop at once, exit 2, with the key and value, if it is
+ * wrong), log their effective values on one line, open the runtime, start the stage with both, and
+ * on SIGTERM / Ctrl-C stop the stage (it drains), then the runtime.
  */
 public final class StageMain {
 
   private static final Logger log = LoggerFactory.getLogger(StageMain.class);
 
+  /**
+   * How a stage is started: from the context (which holds the common configuration) and its own
+   * configuration record.
+   */
+  @FunctionalInterface
+  public interface StageStarter<C> {
+    AutoCloseable start(StageContext context, C config);
+  }
+
   private StageMain() {}
 
-  public static void run(String name, Function<StageContext, AutoCloseable> stageFactory) {
-    run(name, stageFactory, true);
+  /**
+   * @param stageKeys the class that declares the stage's keys, whose values the start-up log shows
+   * @param readConfig reads and validates the stage's own configuration record
+   */
+  public static <C> void run(
+      String name,
+      Class<? extends ConfigKeySet> stageKeys,
+      Function<AxConfig, C> readConfig,
+      StageStarter<C> starter) {
+    run(name, stageKeys, readConfig, starter, true);
   }
 
   /** As {@link #run}, for a stage that uses Kafka alone: no database is required or opened. */
-  public static void runWithoutDatabase(
-      String name, Function<StageContext, AutoCloseable> stageFactory) {
-    run(name, stageFactory, false);
+  public static <C> void runWithoutDatabase(
+      String name,
+      Class<? extends ConfigKeySet> stageKeys,
+      Function<AxConfig, C> readConfig,
+      StageStarter<C> starter) {
+    run(name, stageKeys, readConfig, starter, false);
   }
 
-  private static void run(
-      String name, Function<StageContext, AutoCloseable> stageFactory, boolean usesDatabase) {
-    AxConfig config;
+  private static <C> void run(
+      String name,
+      Class<? extends ConfigKeySet> stageKeys,
+      Function<AxConfig, C> readConfig,
+      StageStarter<C> starter,
+      boolean usesDatabase) {
+    CommonConfig common;
+    C stageConfig;
     try {
-      config = AxConfig.fromEnvironment(Map.of());
+      AxConfig config = AxConfig.fromEnvironment(Map.of());
+      common = CommonConfig.from(config);
+      stageConfig = readConfig.apply(config);
+      List<ConfigKey<?>> shown = new ArrayList<>(ConfigKeySet.keysOf(CommonKeys.class));
+      shown.addAll(ConfigKeySet.keysOf(stageKeys));
+      log.info("{} starting with {}", name, config.describe(shown));
     } catch (ConfigException e) {
-      System.err.println(name + ": " + e.getMessage());
-      System.exit(2);
+      exitForConfig(name, e);
       return;
     }
     StageRuntime runtime;
     try {
       runtime =
           usesDatabase
-              ? StageRuntime.open(config, name)
-              : StageRuntime.openWithoutDatabase(config, name);
+              ? StageRuntime.open(common, name)
+              : StageRuntime.openWithoutDatabase(common, name);
     } catch (ConfigException e) {
-      System.err.println(name + ": " + e.getMessage());
-      System.exit(2);
+      exitForConfig(name, e);
       return;
     }
-    AutoCloseable stage = stageFactory.apply(runtime.context());
+    AutoCloseable stage = starter.start(runtime.context(), stageConfig);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -72,5 +107,10 @@ public final class StageMain {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  private static void exitForConfig(String name, ConfigException e) {
+    System.err.println(name + ": " + e.getMessage());
+    System.exit(2);
   }
 }

@@ -1,9 +1,8 @@
 package dev.ax.common.stage;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.ConfigException;
-import dev.ax.common.config.ConfigKeys;
 import dev.ax.common.kafka.TopicProvisioner;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.Database;
@@ -49,7 +48,7 @@ public final class StageRuntime implements AutoCloseable {
   /**
    * @throws ConfigException when Kafka or the database is not configured
    */
-  public static StageRuntime open(AxConfig config, String processName) {
+  public static StageRuntime open(CommonConfig config, String processName) {
     return open(config, processName, true);
   }
 
@@ -61,13 +60,13 @@ public final class StageRuntime implements AutoCloseable {
    *
    * @throws ConfigException when Kafka is not configured
    */
-  public static StageRuntime openWithoutDatabase(AxConfig config, String processName) {
+  public static StageRuntime openWithoutDatabase(CommonConfig config, String processName) {
     return open(config, processName, false);
   }
 
-  private static StageRuntime open(AxConfig config, String processName, boolean usesDatabase) {
-    String bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
-    String jdbcUrl = config.get(ConfigKeys.JDBC_URL);
+  private static StageRuntime open(CommonConfig config, String processName, boolean usesDatabase) {
+    String bootstrap = config.kafkaBootstrap();
+    String jdbcUrl = config.jdbcUrl();
     if (bootstrap == null || bootstrap.isBlank()) {
       throw new ConfigException(
           "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
@@ -82,27 +81,23 @@ public final class StageRuntime implements AutoCloseable {
             "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
       }
     }
-    log.info("{} starting with {}", processName, config.describe());
-    String nodeId =
-        config.get(ConfigKeys.NODE_ID).isBlank()
-            ? NodeIds.defaultNodeId()
-            : config.get(ConfigKeys.NODE_ID);
+    String nodeId = config.nodeId().isBlank() ? NodeIds.defaultNodeId() : config.nodeId();
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     meters.config().commonTags("node", nodeId);
-    String bind = config.get(ConfigKeys.METRICS_BIND);
+    String bind = config.metricsBind();
     // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
     MetricsEndpoint endpoint =
         bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
     // The topics are checked (and created) while the database is opened: two round trips to
     // different servers, in parallel, on every start.
-    Topics topics = new Topics(config.get(ConfigKeys.TOPIC_PREFIX));
+    Topics topics = new Topics(config.topicPrefix());
     CompletableFuture<Void> topicsReady =
         CompletableFuture.runAsync(
             () ->
                 TopicProvisioner.ensure(
                     bootstrap,
-                    topics.all(config.get(ConfigKeys.TOPIC_PARTITIONS)),
-                    config.get(ConfigKeys.TOPIC_REPLICATION).shortValue()));
+                    topics.all(config.topicPartitions()),
+                    (short) config.topicReplication()));
     if (!usesDatabase) {
       try {
         awaitTopics(topicsReady);
@@ -123,11 +118,7 @@ public final class StageRuntime implements AutoCloseable {
     try {
       dataSource =
           Database.open(
-              jdbcUrl,
-              config.get(ConfigKeys.JDBC_USER),
-              config.get(ConfigKeys.JDBC_PASSWORD),
-              config.get(ConfigKeys.DB_POOL_SIZE),
-              processName);
+              jdbcUrl, config.jdbcUser(), config.jdbcPassword(), config.dbPoolSize(), processName);
     } catch (RuntimeException e) {
       if (endpoint != null) {
         endpoint.close();
@@ -137,10 +128,7 @@ public final class StageRuntime implements AutoCloseable {
     try {
       controlDataSource =
           Database.openControl(
-              jdbcUrl,
-              config.get(ConfigKeys.JDBC_USER),
-              config.get(ConfigKeys.JDBC_PASSWORD),
-              processName + "-control");
+              jdbcUrl, config.jdbcUser(), config.jdbcPassword(), processName + "-control");
     } catch (RuntimeException e) {
       dataSource.close();
       if (endpoint != null) {
@@ -150,16 +138,14 @@ public final class StageRuntime implements AutoCloseable {
     }
     DatabaseClock clock = null;
     try {
-      if (config.get(ConfigKeys.DB_MIGRATE)) {
+      if (config.dbMigrate()) {
         Database.migrate(dataSource);
       } else {
         Database.requireCurrent(dataSource);
       }
       clock =
           DatabaseClock.start(
-              controlDataSource,
-              config.get(ConfigKeys.DB_CLOCK_REANCHOR),
-              config.get(ConfigKeys.CLOCK_SKEW_THRESHOLD));
+              controlDataSource, config.dbClockReanchor(), config.clockSkewThreshold());
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
       ServerSettings.advice(dataSource).ifPresent(advice -> log.warn("{}", advice));
       awaitTopics(topicsReady);

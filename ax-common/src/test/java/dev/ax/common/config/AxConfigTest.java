@@ -17,22 +17,22 @@ class AxConfigTest {
   void defaultsApplyWhenNothingIsSet() {
     AxConfig config = AxConfig.load(Map.of(), Map.of(), Map.of());
 
-    assertThat(config.get(ConfigKeys.DEFAULT_TIMEOUT)).isEqualTo(Duration.ofSeconds(60));
-    assertThat(config.get(ConfigKeys.TICKER_HORIZON)).isEqualTo(Duration.ofSeconds(10));
-    assertThat(config.get(ConfigKeys.HTTP_ALLOWED_HOSTS)).isEmpty();
-    assertThat(config.get(ConfigKeys.METRICS_BIND)).startsWith("127.0.0.1:");
+    assertThat(config.get(CommonKeys.SHUTDOWN_GRACE)).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.get(CommonKeys.SWITCH_POLL)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.get(CommonKeys.KAFKA_BOOTSTRAP)).isEmpty();
+    assertThat(config.get(CommonKeys.METRICS_BIND)).startsWith("127.0.0.1:");
   }
 
   @Test
   void overridesBeatSystemPropertiesBeatTheEnvironmentBeatTheFile(@TempDir Path dir)
       throws Exception {
     Path file = dir.resolve("ax.properties");
-    Files.writeString(file, "AX_DB_POOL_SIZE=3\nAX_DISPATCHER_THREADS=4\nAX_TOPIC_PREFIX=file.\n");
+    Files.writeString(file, "AX_DB_POOL_SIZE=3\nAX_TOPIC_PARTITIONS=4\nAX_TOPIC_PREFIX=file.\n");
     Map<String, String> env =
         Map.of(
             "AX_CONFIG_FILE",
             file.toString(),
-            "AX_DISPATCHER_THREADS",
+            "AX_TOPIC_PARTITIONS",
             "5",
             "AX_TOPIC_PREFIX",
             "env.",
@@ -40,25 +40,22 @@ class AxConfigTest {
             "/bin");
     Map<String, String> sys = Map.of("AX_TOPIC_PREFIX", "sys.", "java.version", "17");
 
-    AxConfig config =
-        AxConfig.load(env, sys, Map.of("AX_HTTP_ALLOWED_HOSTS", "a.example, *.b.example"));
+    AxConfig config = AxConfig.load(env, sys, Map.of("AX_NODE_ID", "node-7"));
 
-    assertThat(config.get(ConfigKeys.DB_POOL_SIZE)).isEqualTo(3);
-    assertThat(config.get(ConfigKeys.DISPATCHER_THREADS)).isEqualTo(5);
-    assertThat(config.get(ConfigKeys.TOPIC_PREFIX)).isEqualTo("sys.");
-    assertThat(config.get(ConfigKeys.HTTP_ALLOWED_HOSTS))
-        .isEqualTo(List.of("a.example", "*.b.example"));
+    assertThat(config.get(CommonKeys.DB_POOL_SIZE)).isEqualTo(3);
+    assertThat(config.get(CommonKeys.TOPIC_PARTITIONS)).isEqualTo(5);
+    assertThat(config.get(CommonKeys.TOPIC_PREFIX)).isEqualTo("sys.");
+    assertThat(config.get(CommonKeys.NODE_ID)).isEqualTo("node-7");
   }
 
   @Test
   void aBadValueStopsStartWithKeyAndValue() {
-    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_TICKER_HORIZON", "soon"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_SWITCH_POLL", "soon"), Map.of(), Map.of()))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("AX_TICKER_HORIZON=soon");
-    assertThatThrownBy(
-            () -> AxConfig.load(Map.of("AX_DISPATCHER_THREADS", "0"), Map.of(), Map.of()))
-        .hasMessageContaining("AX_DISPATCHER_THREADS=0")
-        .hasMessageContaining("1..4096");
+        .hasMessageContaining("AX_SWITCH_POLL=soon");
+    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_DB_POOL_SIZE", "0"), Map.of(), Map.of()))
+        .hasMessageContaining("AX_DB_POOL_SIZE=0")
+        .hasMessageContaining("1..500");
   }
 
   @Test
@@ -71,7 +68,7 @@ class AxConfigTest {
         .hasMessageContaining("host:port or off");
     assertThat(
             AxConfig.load(Map.of("AX_METRICS_BIND", "off"), Map.of(), Map.of())
-                .get(ConfigKeys.METRICS_BIND))
+                .get(CommonKeys.METRICS_BIND))
         .isEqualTo("off");
   }
 
@@ -83,7 +80,7 @@ class AxConfigTest {
             Map.of(),
             Map.of());
 
-    assertThat(config.describe()).doesNotContain("s3cret").contains("password=****");
+    assertThat(config.describe(KnownKeys.all())).doesNotContain("s3cret").contains("password=****");
   }
 
   @Test
@@ -97,8 +94,11 @@ class AxConfigTest {
   void secretsAreNeverPrinted() {
     AxConfig config = AxConfig.load(Map.of("AX_JDBC_PASSWORD", "hunter2"), Map.of(), Map.of());
 
-    assertThat(config.describe()).contains("AX_JDBC_PASSWORD=****").doesNotContain("hunter2");
-    assertThat(config.get(ConfigKeys.JDBC_PASSWORD)).isEqualTo("hunter2");
+    assertThat(config.describe(KnownKeys.all()))
+        .contains("AX_JDBC_PASSWORD=****")
+        .doesNotContain("hunter2");
+    assertThat(config.get(CommonKeys.JDBC_PASSWORD)).isEqualTo("hunter2");
+    assertThat(CommonConfig.from(config).toString()).doesNotContain("hunter2");
   }
 
   @Test
@@ -111,13 +111,19 @@ class AxConfigTest {
   }
 
   @Test
-  void everyKeyIsDocumented() throws Exception {
-    String docs = Files.readString(Path.of("..", "docs", "CONFIGURATION.md"));
+  void theStartUpLineShowsTheGivenKeysOnOneLine() {
+    AxConfig config = AxConfig.load(Map.of("AX_NODE_ID", "n1"), Map.of(), Map.of());
 
-    for (ConfigKey<?> key : ConfigKeys.all()) {
-      assertThat(docs)
-          .as("docs/CONFIGURATION.md mentions %s", key.name())
-          .contains("`" + key.name() + "`");
-    }
+    String line = config.describe(List.of(CommonKeys.NODE_ID, CommonKeys.SWITCH_POLL));
+
+    assertThat(line).isEqualTo("AX_NODE_ID=n1, AX_SWITCH_POLL=2s");
+  }
+
+  @Test
+  void aKeySetIsItsPublicStaticKeyFields() {
+    assertThat(ConfigKeySet.keysOf(CommonKeys.class))
+        .contains(CommonKeys.CONFIG_FILE, CommonKeys.METRICS_BIND)
+        .doesNotHaveDuplicates();
+    assertThat(KnownKeys.all()).containsAll(new CommonKeys().keys());
   }
 }

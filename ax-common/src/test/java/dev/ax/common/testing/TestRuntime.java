@@ -2,6 +2,7 @@ package dev.ax.common.testing;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
@@ -63,10 +64,13 @@ public final class TestRuntime implements AutoCloseable {
     return new TestRuntime(env, configOverrides);
   }
 
-  /** A stage context as a process named {@code nodeId} would have it (own meter registry). */
+  /**
+   * A stage context as a process named {@code nodeId} would have it (own meter registry); a stage's
+   * own configuration comes from {@link #config()} or {@link #config(Map)}.
+   */
   public StageContext context(String nodeId) {
     return new StageContext(
-        config,
+        CommonConfig.from(config),
         env.bootstrapServers(),
         topics,
         dataSource,
@@ -76,19 +80,11 @@ public final class TestRuntime implements AutoCloseable {
         new SimpleMeterRegistry());
   }
 
-  /** As {@link #context(String)}, with further settings for this node only. */
-  public StageContext context(String nodeId, Map<String, String> nodeSettings) {
+  /** This runtime's configuration with further settings, for one stage of the test only. */
+  public AxConfig config(Map<String, String> stageSettings) {
     Map<String, String> all = new HashMap<>(settings);
-    all.putAll(nodeSettings);
-    return new StageContext(
-        AxConfig.load(Map.of(), Map.of(), all),
-        env.bootstrapServers(),
-        topics,
-        dataSource,
-        dataSource,
-        clock,
-        nodeId,
-        new SimpleMeterRegistry());
+    all.putAll(stageSettings);
+    return AxConfig.load(Map.of(), Map.of(), all);
   }
 
   /**

@@ -1,0 +1,54 @@
+package dev.ax.deadletter;
+
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Optional;
+
+/**
+ * The dead-letter stage's configuration ({@link DeadLetterKeys}), read once by {@link
+ * DeadLetterMain} (or the CLI) and handed to {@link DeadLetterStage}. Immutable; {@link
+ * #toString()} never shows the webhook's URL (a secret: it may carry a token).
+ *
+ * @param webhook where alerts are POSTed; empty: no webhook
+ * @param webhookPerMinute most alerts sent per minute
+ */
+public record DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
+
+  /**
+   * @throws ConfigException when the webhook's URL is not an http(s) URL (without the value)
+   */
+  public static DeadLetterConfig from(AxConfig config) {
+    return new DeadLetterConfig(
+        webhook(config.get(DeadLetterKeys.WEBHOOK_URL)),
+        config.get(DeadLetterKeys.WEBHOOK_PER_MINUTE));
+  }
+
+  private static Optional<URI> webhook(String url) {
+    if (url.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      URI uri = new URI(url);
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+        throw new URISyntaxException("(not shown)", "not an http(s) URL");
+      }
+      return Optional.of(uri);
+    } catch (URISyntaxException e) {
+      throw new ConfigException(
+          DeadLetterKeys.WEBHOOK_URL.name()
+              + " is not a valid http(s) URL (the value is a secret and not shown): "
+              + e.getReason());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DeadLetterConfig[webhook="
+        + (webhook.isPresent() ? "****" : "off")
+        + ", webhookPerMinute="
+        + webhookPerMinute
+        + "]";
+  }
+}

@@ -1,0 +1,55 @@
+package dev.ax.ticker;
+
+import dev.ax.common.config.AxConfig;
+import java.time.Duration;
+
+/**
+ * The ticker stage's configuration ({@link TickerKeys}), read once by {@link TickerMain} (or the
+ * CLI) and handed to {@link TickerStage}, which passes each part its values. Immutable.
+ *
+ * @param horizon instances due within it are held in memory
+ * @param loadInterval how often the next window is loaded
+ * @param maxBatch most instances fired (and reaped) in one batch
+ * @param maxHeld most instances held in memory
+ * @param tick the time wheel's bucket width
+ * @param wheelSize buckets per level of the wheel
+ * @param rescanEvery every this many loads the whole window is read again
+ * @param misfireThreshold a periodic firing later than this is a misfire
+ * @param lease how long the leader's lease lasts without renewal
+ * @param heartbeat how often the lease is renewed or tried for
+ * @param reaperInterval how often the reaper runs
+ * @param reaperUnclaimedAfter a DISPATCHED instance unclaimed this long is emitted again
+ * @param maxTakebacks take-backs of one instance's run before it ends DEAD
+ */
+public record TickerConfig(
+    Duration horizon,
+    Duration loadInterval,
+    int maxBatch,
+    int maxHeld,
+    Duration tick,
+    int wheelSize,
+    int rescanEvery,
+    Duration misfireThreshold,
+    Duration lease,
+    Duration heartbeat,
+    Duration reaperInterval,
+    Duration reaperUnclaimedAfter,
+    int maxTakebacks) {
+
+  public static TickerConfig from(AxConfig config) {
+    return new TickerConfig(
+        config.get(TickerKeys.HORIZON),
+        config.get(TickerKeys.LOAD_INTERVAL),
+        config.get(TickerKeys.MAX_BATCH),
+        config.get(TickerKeys.MAX_HELD),
+        config.get(TickerKeys.TICK),
+        config.get(TickerKeys.WHEEL_SIZE),
+        config.get(TickerKeys.RESCAN_EVERY),
+        config.get(TickerKeys.MISFIRE_THRESHOLD),
+        config.get(TickerKeys.LEASE),
+        config.get(TickerKeys.HEARTBEAT),
+        config.get(TickerKeys.REAPER_INTERVAL),
+        config.get(TickerKeys.REAPER_UNCLAIMED_AFTER),
+        config.get(TickerKeys.MAX_TAKEBACKS));
+  }
+}

@@ -1,0 +1,115 @@
+package dev.ax.ticker;
+
+import dev.ax.common.config.ConfigKey;
+import dev.ax.common.config.ConfigKeySet;
+import java.time.Duration;
+
+/**
+ * The ticker stage's keys: its window and wheel, its batches, its lease, and its reaper. {@link
+ * TickerConfig} holds their values. Each key is declared once, here; see {@link ConfigKeySet}.
+ */
+public final class TickerKeys implements ConfigKeySet {
+
+  public static final ConfigKey<Duration> HORIZON =
+      ConfigKey.duration(
+          "AX_TICKER_HORIZON",
+          "10s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "The ticker holds instances due within this horizon in memory.");
+
+  public static final ConfigKey<Duration> LOAD_INTERVAL =
+      ConfigKey.duration(
+          "AX_TICKER_LOAD_INTERVAL",
+          "1s",
+          Duration.ofMillis(50),
+          Duration.ofMinutes(5),
+          "How often the ticker loads the next window of due instances from the database.");
+
+  public static final ConfigKey<Integer> MAX_BATCH =
+      ConfigKey.integer(
+          "AX_TICKER_MAX_BATCH", 5000, 1, 100_000, "Most instances the ticker fires in one batch.");
+
+  public static final ConfigKey<Integer> MAX_HELD =
+      ConfigKey.integer(
+          "AX_TICKER_MAX_HELD",
+          200_000,
+          1000,
+          10_000_000,
+          "Most instances the ticker holds in memory; the rest wait in the database for a later load.");
+
+  public static final ConfigKey<Duration> TICK =
+      ConfigKey.duration(
+          "AX_TICKER_TICK",
+          "10ms",
+          Duration.ofMillis(1),
+          Duration.ofSeconds(1),
+          "The time wheel's tick: the granularity of its buckets (firing itself is exact to the millisecond).");
+
+  public static final ConfigKey<Integer> WHEEL_SIZE =
+      ConfigKey.integer(
+          "AX_TICKER_WHEEL_SIZE",
+          512,
+          2,
+          65_536,
+          "Buckets per level of the time wheel; longer delays go to overflow levels.");
+
+  public static final ConfigKey<Integer> RESCAN_EVERY =
+      ConfigKey.integer(
+          "AX_TICKER_RESCAN_EVERY",
+          10,
+          1,
+          100_000,
+          "Every this many window loads the ticker re-reads its whole window from the database, as a safety net.");
+
+  public static final ConfigKey<Duration> MISFIRE_THRESHOLD =
+      ConfigKey.duration(
+          "AX_TICKER_MISFIRE_THRESHOLD",
+          "5s",
+          Duration.ZERO,
+          Duration.ofHours(1),
+          "A periodic firing later than this is a misfire, handled by the task's misfire policy.");
+
+  public static final ConfigKey<Duration> LEASE =
+      ConfigKey.duration(
+          "AX_TICKER_LEASE",
+          "3s",
+          Duration.ofSeconds(1),
+          Duration.ofMinutes(10),
+          "How long the ticker leader's database lease lasts without renewal; a standby takes over after it expires (hand-over takes at most this plus one heartbeat, and the first window load).");
+
+  public static final ConfigKey<Duration> HEARTBEAT =
+      ConfigKey.duration(
+          "AX_TICKER_HEARTBEAT",
+          "1s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(5),
+          "How often the leader renews its lease and a standby tries to take it; must be shorter than AX_TICKER_LEASE.");
+
+  public static final ConfigKey<Duration> REAPER_INTERVAL =
+      ConfigKey.duration(
+          "AX_REAPER_INTERVAL",
+          "5s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
+          "How often the ticker leader looks for expired runs and unclaimed instances.");
+
+  public static final ConfigKey<Duration> REAPER_UNCLAIMED_AFTER =
+      ConfigKey.duration(
+          "AX_REAPER_UNCLAIMED_AFTER",
+          "30s",
+          Duration.ofSeconds(1),
+          Duration.ofHours(1),
+          "A DISPATCHED instance nobody claimed for this long is emitted again.");
+
+  public static final ConfigKey<Integer> MAX_TAKEBACKS =
+      ConfigKey.integer(
+          "AX_MAX_TAKEBACKS",
+          3,
+          0,
+          1000,
+          "How often the reaper takes back one instance's run whose dispatcher died (its lease expired) before the instance ends DEAD instead, with a dead letter saying so. A take-back starts the next attempt but does not count against the task's maxRetries; a replayed dead letter starts counting again. 0: the first such run ends the instance DEAD.");
+
+  /** For the {@link java.util.ServiceLoader} only. */
+  public TickerKeys() {}
+}
