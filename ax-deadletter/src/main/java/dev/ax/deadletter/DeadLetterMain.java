@@ -9,6 +9,7 @@ public final class DeadLetterMain {
   public static void main(String[] args) {
     StageMain.run(
         "ax-deadletter",
+        StageMain.Needs.KAFKA_AND_DATABASE,
         DeadLetterKeys.class,
         DeadLetterConfig::from,
         (context, config) -> new DeadLetterStage(context, config).start());

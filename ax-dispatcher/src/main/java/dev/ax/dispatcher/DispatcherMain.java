@@ -9,6 +9,7 @@ public final class DispatcherMain {
   public static void main(String[] args) {
     StageMain.run(
         "ax-dispatcher",
+        StageMain.Needs.KAFKA_AND_DATABASE,
         DispatcherKeys.class,
         DispatcherConfig::from,
         (context, config) -> new DispatcherStage(context, config).start());

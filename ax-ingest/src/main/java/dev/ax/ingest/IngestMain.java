@@ -9,6 +9,7 @@ public final class IngestMain {
   public static void main(String[] args) {
     StageMain.run(
         "ax-ingest",
+        StageMain.Needs.KAFKA_AND_DATABASE,
         IngestKeys.class,
         IngestConfig::from,
         (context, config) -> new IngestStage(context, config).start());

@@ -10,8 +10,9 @@ public final class ResolverMain {
   private ResolverMain() {}
 
   public static void main(String[] args) {
-    StageMain.runWithoutDatabase(
+    StageMain.run(
         "ax-resolver",
+        StageMain.Needs.KAFKA_ONLY,
         ResolverKeys.class,
         ResolverConfig::from,
         (context, config) -> new ResolverStage(context, config).start());

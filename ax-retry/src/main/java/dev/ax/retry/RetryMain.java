@@ -9,6 +9,7 @@ public final class RetryMain {
   public static void main(String[] args) {
     StageMain.run(
         "ax-retry",
+        StageMain.Needs.KAFKA_AND_DATABASE,
         RetryKeys.class,
         RetryConfig::from,
         (context, config) -> new RetryStage(context, config).start());

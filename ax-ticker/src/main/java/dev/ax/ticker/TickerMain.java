@@ -9,6 +9,7 @@ public final class TickerMain {
   public static void main(String[] args) {
     StageMain.run(
         "ax-ticker",
+        StageMain.Needs.KAFKA_AND_DATABASE,
         TickerKeys.class,
         TickerConfig::from,
         (context, config) -> new TickerStage(context, config).start());

@@ -36,32 +36,24 @@ public final class StageMain {
   private StageMain() {}
 
   /**
+   * What a stage runs on: the resolver uses Kafka alone, and then no database is required or
+   * opened.
+   */
+  public enum Needs {
+    KAFKA_AND_DATABASE,
+    KAFKA_ONLY
+  }
+
+  /**
    * @param stageKeys the class that declares the stage's keys, whose values the start-up log shows
    * @param readConfig reads and validates the stage's own configuration record
    */
   public static <C> void run(
       String name,
+      Needs needs,
       Class<? extends ConfigKeySet> stageKeys,
       Function<AxConfig, C> readConfig,
       StageStarter<C> starter) {
-    run(name, stageKeys, readConfig, starter, true);
-  }
-
-  /** As {@link #run}, for a stage that uses Kafka alone: no database is required or opened. */
-  public static <C> void runWithoutDatabase(
-      String name,
-      Class<? extends ConfigKeySet> stageKeys,
-      Function<AxConfig, C> readConfig,
-      StageStarter<C> starter) {
-    run(name, stageKeys, readConfig, starter, false);
-  }
-
-  private static <C> void run(
-      String name,
-      Class<? extends ConfigKeySet> stageKeys,
-      Function<AxConfig, C> readConfig,
-      StageStarter<C> starter,
-      boolean usesDatabase) {
     CommonConfig common;
     C stageConfig;
     try {
@@ -78,7 +70,7 @@ public final class StageMain {
     StageRuntime runtime;
     try {
       runtime =
-          usesDatabase
+          needs == Needs.KAFKA_AND_DATABASE
               ? StageRuntime.open(common, name)
               : StageRuntime.openWithoutDatabase(common, name);
     } catch (ConfigException e) {
