@@ -75,16 +75,11 @@ public final class DeadLetterStage implements AutoCloseable {
     this.parkingProducer =
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-deadletter-parking");
     this.loop =
-        new ConsumerLoop(
-            "ax-deadletter",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("deadletter"),
-                context.nodeId() + "-deadletter",
-                200),
+        context.groupLoop(
+            "deadletter",
+            200,
             List.of(context.topics().deadletter()),
             this::handle,
-            Duration.ofSeconds(1),
             context.parking(parkingProducer, "deadletter"));
   }
 

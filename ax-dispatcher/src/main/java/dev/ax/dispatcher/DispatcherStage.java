@@ -143,13 +143,9 @@ public final class DispatcherStage implements AutoCloseable {
     this.renewer =
         new LeaseRenewer(bulkheads, claimStore, context.clock(), context.nodeId(), lease);
     this.loop =
-        new ConsumerLoop(
-            "ax-dispatcher",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("dispatcher"),
-                context.nodeId() + "-dispatcher",
-                pollSize),
+        context.groupLoop(
+            "dispatcher",
+            pollSize,
             List.of(context.topics().due(), context.topics().dueRetry()),
             new DueIntake(
                 context.clock(),
@@ -161,7 +157,6 @@ public final class DispatcherStage implements AutoCloseable {
                 claims,
                 pollSize,
                 context.meters()),
-            Duration.ofSeconds(1),
             // A redelivered due event claims nothing: no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,
             context.parking(producer, "dispatcher"));

@@ -104,16 +104,11 @@ public final class IngestStage implements AutoCloseable {
         new DependencyIntake(
             tasks, new InstanceStore(context.dataSource()), context.topics(), context.nodeId());
     this.loop =
-        new ConsumerLoop(
-            "ax-ingest",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("ingest"),
-                context.nodeId() + "-ingest",
-                MAX_POLL_RECORDS),
+        context.groupLoop(
+            "ingest",
+            MAX_POLL_RECORDS,
             List.of(context.topics().commands()),
             this::handle,
-            Duration.ofSeconds(1),
             context.commandParking(producer));
   }
 

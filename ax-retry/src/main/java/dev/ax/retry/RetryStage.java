@@ -115,13 +115,9 @@ public final class RetryStage implements AutoCloseable {
         new Switches(
             new SwitchStore(context.dataSource()), context.common().switchPoll(), "ax-retry");
     this.loop =
-        new ConsumerLoop(
-            "ax-retry",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("retry"),
-                context.nodeId() + "-retry",
-                500),
+        context.groupLoop(
+            "retry",
+            500,
             List.of(context.topics().retry()),
             new ConsumerLoop.BatchHandler() {
               @Override
@@ -144,7 +140,6 @@ public final class RetryStage implements AutoCloseable {
                 partitions.forEach(p -> ownedPartitions.remove(p.partition()));
               }
             },
-            Duration.ofSeconds(1),
             context.parking(producer, "retry"));
   }
 

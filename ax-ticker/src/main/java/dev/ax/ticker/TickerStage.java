@@ -142,7 +142,7 @@ public final class TickerStage implements AutoCloseable {
             KafkaClients.groupless(context.bootstrapServers(), context.nodeId() + "-ticker", 1000),
             context.topics().scheduled(),
             this::onScheduled,
-            Duration.ofSeconds(1),
+            StageContext.OUTAGE_RETRY,
             parking);
     FixedDelayChainer chainer =
         new FixedDelayChainer(
@@ -156,16 +156,11 @@ public final class TickerStage implements AutoCloseable {
             EventDecoder.of(
                 TaskCompletedEvent.class, "completion event", "ticker", context.meters()));
     this.chainConsumer =
-        new ConsumerLoop(
-            "ax-ticker-chain",
-            KafkaClients.consumer(
-                context.bootstrapServers(),
-                context.topics().group("ticker-chain"),
-                context.nodeId() + "-chain",
-                500),
+        context.groupLoop(
+            "ticker-chain",
+            500,
             List.of(context.topics().completed()),
             chainer::handle,
-            Duration.ofSeconds(1),
             // A completion handled twice creates nothing new (deterministic instance ids, one
             // SCHEDULED instance per chain): no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,

@@ -1,11 +1,17 @@
 package dev.ax.common.stage;
 
 import dev.ax.common.config.CommonConfig;
+import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.ConsumerLoop.BatchHandler;
+import dev.ax.common.kafka.ConsumerLoop.CommitMode;
+import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -28,6 +34,9 @@ public record StageContext(
     String nodeId,
     MeterRegistry meters) {
 
+  /** How long a consumer loop waits before it tries a batch again after an outage. */
+  public static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
+
   /** The same wiring for another node id (a second stage of one kind in one process). */
   public StageContext withNodeId(String otherNodeId) {
     return new StageContext(
@@ -39,6 +48,43 @@ public record StageContext(
         clock,
         otherNodeId,
         meters);
+  }
+
+  /**
+   * A consumer loop in the consumer group of {@code role}, committing after each batch: see {@link
+   * #groupLoop(String, int, List, BatchHandler, CommitMode, RecordParking)}.
+   */
+  public ConsumerLoop groupLoop(
+      String role,
+      int maxPollRecords,
+      List<String> topicNames,
+      BatchHandler handler,
+      RecordParking parking) {
+    return groupLoop(role, maxPollRecords, topicNames, handler, CommitMode.SYNC, parking);
+  }
+
+  /**
+   * A consumer loop in the consumer group of {@code role} (e.g. {@code "retry"}) on {@code
+   * topicNames}, the one way a stage reads its topics in a group: thread {@code ax-<role>}, group
+   * {@code <prefix><role>}, client id {@code <node>-<role>}, at most {@code maxPollRecords} a poll,
+   * and a batch that meets an outage tried again every {@link #OUTAGE_RETRY}.
+   */
+  public ConsumerLoop groupLoop(
+      String role,
+      int maxPollRecords,
+      List<String> topicNames,
+      BatchHandler handler,
+      CommitMode commitMode,
+      RecordParking parking) {
+    return new ConsumerLoop(
+        "ax-" + role,
+        KafkaClients.consumer(
+            bootstrapServers, topics.group(role), nodeId + "-" + role, maxPollRecords),
+        topicNames,
+        handler,
+        OUTAGE_RETRY,
+        commitMode,
+        parking);
   }
 
   /**
