@@ -12,7 +12,8 @@ import javax.sql.DataSource;
  * Leader leases in {@code ax_leader_lease}, computed entirely on the database clock: a lease is
  * taken when it is free or expired ({@code lease_until_ms < NOW}), and every acquisition bumps the
  * fencing epoch, so an older holder (even one with the same name, restarted) is fenced off. Renewal
- * succeeds only for the current holder at the current epoch before expiry. Thread-safe.
+ * succeeds only for the current holder at the current epoch (even past expiry, while nobody took
+ * the lease over: see {@link #renew}). Thread-safe.
  */
 public final class LeaseStore {
 
