@@ -1,14 +1,13 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.kafka.DueRecords;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +24,13 @@ final class HandBack {
 
   private static final Logger log = LoggerFactory.getLogger(HandBack.class);
 
-  private final KafkaProducer<String, byte[]> producer;
+  private final Producer<String, byte[]> producer;
   private final String dueTopic;
   private final String dueRetryTopic;
   private final Counter handedBack;
 
   HandBack(
-      KafkaProducer<String, byte[]> producer,
+      Producer<String, byte[]> producer,
       String dueTopic,
       String dueRetryTopic,
       MeterRegistry meters) {
@@ -47,7 +46,7 @@ final class HandBack {
     for (Map.Entry<String, List<TaskDueEvent>> pool : byPool.entrySet()) {
       String topic = pool.getKey().equals(Bulkheads.RETRY_GROUP) ? dueRetryTopic : dueTopic;
       for (TaskDueEvent event : pool.getValue()) {
-        producer.send(new ProducerRecord<>(topic, event.taskId(), AxJson.write(event)));
+        producer.send(DueRecords.of(topic, event)); // the trace header travels with it
         count++;
       }
     }
