@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -177,14 +176,26 @@ final class ClaimLoop implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (Error e) {
+      log.error(
+          "The claim thread died; this dispatcher claims nothing more until it is restarted", e);
+      throw e;
     } finally {
       finish();
     }
   }
 
-  private long waitMs() {
-    long untilLateMs = SaturatingMillis.subtract(late.nextDueMs(), clock.millis());
-    return Math.max(1, Math.min(DRAIN_INTERVAL_MS, untilLateMs));
+  /**
+   * How long the loop thread waits for a hand-over before its next pass. Loop thread (or a test).
+   */
+  long waitMs() {
+    long nowMs = clock.millis();
+    // While claims are paused after a failed one, late claims wait too (else this would spin).
+    long untilNextMs =
+        nowMs < claimsPausedUntilMs
+            ? claimsPausedUntilMs - nowMs
+            : SaturatingMillis.subtract(late.nextDueMs(), nowMs);
+    return Math.max(1, Math.min(DRAIN_INTERVAL_MS, untilNextMs));
   }
 
   private void stepQuietly() {
@@ -211,7 +222,7 @@ final class ClaimLoop implements AutoCloseable {
     if (!taken.isEmpty()) {
       claimAndStart(taken);
     }
-    if (nowMs >= claimsPausedUntilMs) {
+    if (nowMs >= claimsPausedUntilMs && !stopping) {
       claimLate(clock.millis());
     }
   }
@@ -299,7 +310,7 @@ final class ClaimLoop implements AutoCloseable {
         }
       }
     }
-    startQuietly(won, poolsOf(events), prefetch);
+    startQuietly(won, PooledEvent.poolsByInstance(events), prefetch);
   }
 
   /** Claims, once more, the events that lost only because they were not due yet and now are. */
@@ -313,7 +324,8 @@ final class ClaimLoop implements AutoCloseable {
     try {
       List<ClaimedInstance> won = port.claim(events.keySet(), nowMs);
       claimed.increment(won.size());
-      startQuietly(won, poolsOf(events), CompletableFuture.completedFuture(null));
+      startQuietly(
+          won, PooledEvent.poolsByInstance(events), CompletableFuture.completedFuture(null));
     } catch (RuntimeException e) {
       log.warn(
           "Late claim of {} instance(s) failed; the reaper re-emits them: {}",
@@ -327,6 +339,14 @@ final class ClaimLoop implements AutoCloseable {
     if (won.isEmpty()) {
       return;
     }
+    if (stopping) {
+      // A claim that outlived the stop wait: the pools may be shut down, so as after a crash.
+      log.warn(
+          "Stopping: {} instance(s) claimed but not started; the reaper recovers them after their"
+              + " lease",
+          won.size());
+      return;
+    }
     try {
       port.start(won, poolOfInstance, prefetch);
     } catch (RuntimeException e) {
@@ -337,12 +357,6 @@ final class ClaimLoop implements AutoCloseable {
           won.size(),
           e);
     }
-  }
-
-  private static Map<String, String> poolsOf(Map<String, PooledEvent> events) {
-    Map<String, String> pools = new HashMap<>();
-    events.forEach((id, pooled) -> pools.put(id, pooled.pool()));
-    return pools;
   }
 
   private void handBackHeld(String why) {
@@ -371,8 +385,9 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop: no claim starts after this, and what is held or handed over goes back to its
-   * topic (on the loop's thread, or on the caller's if the loop never started). Idempotent.
+   * Stops the loop: no run starts after this (a claim under way may still finish; its rows wait for
+   * the reaper), and what is held or handed over goes back to its topic (on the loop's thread, or
+   * on the caller's if the loop never started). Idempotent.
    */
   @Override
   public void close() {

@@ -185,6 +185,34 @@ class ClaimLoopTest {
   }
 
   @Test
+  void whileClaimsArePausedALateClaimDueNowDoesNotMakeTheLoopSpin() {
+    port.setRoom("g", 5);
+    loop.offer(in("g", due("late", T0 + 100)));
+    loop.step(); // lost: not due yet; waits as a late claim
+    assertThat(loop.waitMs()).isEqualTo(ClaimLoop.DRAIN_INTERVAL_MS);
+    clock.set(Instant.ofEpochMilli(T0 + 95));
+    assertThat(loop.waitMs()).as("wakes for the late claim's due time").isEqualTo(5);
+
+    port.failNextClaim = true;
+    loop.offer(in("g", due("b", T0)));
+    loop.step(); // the claim fails: claims pause for the backoff
+    clock.set(Instant.ofEpochMilli(T0 + 200)); // the late claim is past due now
+    assertThat(loop.waitMs())
+        .as("paused: waits the drain interval, not 1 ms, though a late claim is due")
+        .isEqualTo(ClaimLoop.DRAIN_INTERVAL_MS);
+  }
+
+  @Test
+  void aClaimThatEndsAfterTheStopStartsNothing() {
+    port.setRoom("g", 5);
+    loop.offer(in("g", due("a", T0)));
+    port.onClaim = loop::close; // the stop arrives while the claim's round trip is under way
+    loop.step();
+    assertThat(port.claims).hasSize(1);
+    assertThat(port.startedIds()).as("won, but left to the reaper").isEmpty();
+  }
+
+  @Test
   void itsThreadClaimsWhatIsHandedOverAndHandsBackTheRestOnClose() {
     port.setRoom("g", 1);
     loop.start();

@@ -32,6 +32,9 @@ final class FakeDispatcherPort implements DispatcherPort {
   final List<String> handBackReasons = new ArrayList<>();
   boolean failNextClaim;
 
+  /** Runs inside the next claim's round trip, e.g. a stop arriving meanwhile. */
+  Runnable onClaim = () -> {};
+
   /** A DISPATCHED row for {@code event}, claimable from its due time on. */
   synchronized TaskDueEvent dispatched(TaskDueEvent event) {
     dispatchedDueAtMs.put(event.instanceId(), event.dueAtMs());
@@ -59,6 +62,8 @@ final class FakeDispatcherPort implements DispatcherPort {
   @Override
   public synchronized List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
     claims.add(new Claim(List.copyOf(instanceIds), nowMs));
+    onClaim.run();
+    onClaim = () -> {};
     if (failNextClaim) {
       failNextClaim = false;
       throw new StoreException("database away", null);
