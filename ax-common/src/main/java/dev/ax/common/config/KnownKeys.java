@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * <p>Every deployable runs on the class path of {@code ax-cli} (the image, {@code ./ax}, {@code ax
  * bench}), which holds every stage module, so every stage knows every stage's keys and one env file
  * can serve them all: a ticker does not refuse {@code AX_DISPATCHER_THREADS}. ax-cli's
- * ConfigurationDocTest checks that the keys found there are exactly those docs/CONFIGURATION.md lists.
- * Immutable and thread-safe.
+ * ConfigurationDocTest checks that the keys found there are exactly those docs/CONFIGURATION.md
+ * lists. Immutable and thread-safe.
  */
 public final class KnownKeys {
 

@@ -4,15 +4,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way AX makes its threads: daemon threads (a stage's shutdown hook decides when the JVM
  * ends, not a forgotten thread) with a name that says what they do, so a thread dump or a log line
- * tells an operator which part of which stage it is.
+ * tells an operator which part of which stage it is; a thread that dies of an uncaught exception
+ * says so in the log (with its name), not only on standard error.
  *
  * <p>Stateless apart from the counters of {@link #numbered}; thread-safe.
  */
 public final class DaemonThreads {
+
+  private static final Logger log = LoggerFactory.getLogger(DaemonThreads.class);
 
   private DaemonThreads() {}
 
@@ -20,6 +25,8 @@ public final class DaemonThreads {
   public static Thread thread(String name, Runnable body) {
     Thread thread = new Thread(body, name);
     thread.setDaemon(true);
+    thread.setUncaughtExceptionHandler(
+        (dead, e) -> log.error("Thread {} ended by an uncaught {}", dead.getName(), e, e));
     return thread;
   }
 

@@ -2,10 +2,14 @@ package dev.ax.common.thread;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class DaemonThreadsTest {
 
@@ -46,6 +50,36 @@ class DaemonThreadsTest {
       assertThat(ran.isDaemon()).isTrue();
     } finally {
       scheduler.shutdownNow();
+    }
+  }
+
+  @Test
+  void aThreadThatDiesOfAnUncaughtExceptionSaysSoInTheLogWithItsName() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(DaemonThreads.class);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      Thread thread =
+          DaemonThreads.thread(
+              "ax-test-dies",
+              () -> {
+                throw new IllegalStateException("boom");
+              });
+      thread.start();
+      thread.join(10_000);
+      assertThat(thread.isAlive()).isFalse();
+      assertThat(logged.list)
+          .singleElement()
+          .satisfies(
+              event -> {
+                assertThat(event.getFormattedMessage())
+                    .contains("ax-test-dies")
+                    .contains("IllegalStateException: boom");
+                assertThat(event.getLevel().toString()).isEqualTo("ERROR");
+              });
+    } finally {
+      logger.detachAppender(logged);
     }
   }
 }
