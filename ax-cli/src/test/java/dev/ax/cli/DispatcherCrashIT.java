@@ -17,10 +17,6 @@ import dev.ax.dispatcher.DispatcherMain;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,10 +46,7 @@ class DispatcherCrashIT {
         Map.of("AX_DISPATCHER_LEASE", LEASE, "AX_REAPER_INTERVAL", "200ms");
     Process victim = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest =
-            new IngestStage(runtime.context("core"), IngestConfig.from(runtime.config())).start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("core"), TickerConfig.from(runtime.config())).start();
+        RunningStages core = RunningStages.on(runtime, "core").ingest().ticker();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =

@@ -13,22 +13,11 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.deadletter.DeadLetterConfig;
 import dev.ax.deadletter.DeadLetterReplayer;
-import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.resolver.ResolverConfig;
 import dev.ax.resolver.ResolverStage;
-import dev.ax.retry.RetryConfig;
-import dev.ax.retry.RetryStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,23 +59,14 @@ class FlowIT {
     endpoint.start();
     Map<String, String> config = Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1");
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest =
-            new IngestStage(runtime.context("node-1"), IngestConfig.from(runtime.config()))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        RetryStage retry =
-            new RetryStage(runtime.context("node-1"), RetryConfig.from(runtime.config())).start();
-        DeadLetterStage deadLetters =
-            new DeadLetterStage(runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
-                .start();
-        ResolverStage resolver =
-            new ResolverStage(runtime.context("node-1"), ResolverConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start();
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1")
+                .ingest()
+                .ticker()
+                .retry()
+                .deadLetter()
+                .resolver()
+                .dispatcher();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
@@ -94,7 +74,7 @@ class FlowIT {
         TopicReader rejected =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      await().atMost(Duration.ofSeconds(60)).until(resolver::isRunning);
+      await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
 
       // A dependency naming a task not stored yet is rejected, and commands on different
       // partitions have no order: store each upstream before its downstreams.
@@ -254,25 +234,18 @@ class FlowIT {
   @Test
   void measuresUpstreamToDownstreamLatencyOverManyFlowRuns(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
-        IngestStage ingest =
-            new IngestStage(
-                    runtime.context("node-1"), IngestConfig.from(runtime.config(FAST_PERIODS)))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        ResolverStage resolver =
-            new ResolverStage(runtime.context("node-1"), ResolverConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start();
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1")
+                .ingest(FAST_PERIODS)
+                .ticker()
+                .resolver()
+                .dispatcher();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      await().atMost(Duration.ofSeconds(60)).until(resolver::isRunning);
+      await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
       TaskStore tasks = new TaskStore(runtime.dataSource());
       Commands.send(
           producer,

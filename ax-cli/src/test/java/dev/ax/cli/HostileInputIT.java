@@ -14,21 +14,9 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.deadletter.DeadLetterConfig;
-import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.resolver.ResolverConfig;
-import dev.ax.resolver.ResolverStage;
-import dev.ax.retry.RetryConfig;
-import dev.ax.retry.RetryStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +96,7 @@ class HostileInputIT {
       boolean databasePoison = installPoisonTrigger(runtime);
 
       Map<String, String> hostileByOffset = new LinkedHashMap<>();
-      try (Stages stages = Stages.start(runtime, "node-1")) {
+      try (RunningStages stages = startAll(runtime, "node-1")) {
         for (Map.Entry<String, byte[]> hostile : hostileCommands(databasePoison).entrySet()) {
           hostileByOffset.put(
               at(send(producer, runtime.topics().commands(), null, hostile.getValue())),
@@ -172,7 +160,7 @@ class HostileInputIT {
       assertThat(rejectedBefore)
           .as("rejections of the first run: each hostile command once, nothing else")
           .isEqualTo(hostileByOffset.size());
-      try (Stages stages = Stages.start(runtime, "node-2")) {
+      try (RunningStages stages = startAll(runtime, "node-2")) {
         send(producer, runtime.topics().commands(), "valid-2", valid("valid-2"));
         assertOnTime(awaitSuccess(completed, "valid-2"));
       }
@@ -429,35 +417,22 @@ class HostileInputIT {
     return new KafkaProducer<>(props);
   }
 
-  /** Every stage of one node, started, and closed in reverse. */
-  private static final class Stages implements AutoCloseable {
-    private final List<AutoCloseable> started = new ArrayList<>();
-
-    static Stages start(TestRuntime runtime, String node) {
-      Stages stages = new Stages();
-      stages.started.add(
-          new IngestStage(runtime.context(node), IngestConfig.from(runtime.config())).start());
-      stages.started.add(
-          new TickerStage(runtime.context(node), TickerConfig.from(runtime.config())).start());
-      stages.started.add(
-          new DispatcherStage(runtime.context(node), DispatcherConfig.from(runtime.config()))
-              .start());
-      stages.started.add(
-          new RetryStage(runtime.context(node), RetryConfig.from(runtime.config())).start());
-      stages.started.add(
-          new DeadLetterStage(runtime.context(node), DeadLetterConfig.from(runtime.config()))
-              .start());
-      stages.started.add(
-          new ResolverStage(runtime.context(node), ResolverConfig.from(runtime.config())).start());
+  /** Every stage of one node, started, once their consumer groups hold their partitions. */
+  private static RunningStages startAll(TestRuntime runtime, String node) {
+    RunningStages stages =
+        RunningStages.on(runtime, node)
+            .ingest()
+            .ticker()
+            .dispatcher()
+            .retry()
+            .deadLetter()
+            .resolver();
+    try {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "retry", "deadletter");
-      return stages;
+    } catch (RuntimeException e) {
+      stages.close();
+      throw e;
     }
-
-    @Override
-    public void close() throws Exception {
-      for (int i = started.size() - 1; i >= 0; i--) {
-        started.get(i).close();
-      }
-    }
+    return stages;
   }
 }

@@ -7,14 +7,8 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -28,15 +22,7 @@ class LongRunIT {
   void aRunLongerThanItsLeaseIsRenewedAndRunsOnce(AxTestEnv env) throws Exception {
     Map<String, String> config = Map.of("AX_DISPATCHER_LEASE", "5s", "AX_REAPER_INTERVAL", "200ms");
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest =
-            new IngestStage(runtime.context("node-1"), IngestConfig.from(runtime.config()))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start();
+        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user")) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");

@@ -6,14 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -51,15 +45,7 @@ class OneShotPipelineIT {
   @Test
   void aThousandOneShotTasksEachRunOnceOnTime(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
-        IngestStage ingest =
-            new IngestStage(runtime.context("node-1"), IngestConfig.from(runtime.config()))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start()) {
+        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher()) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       warmUp(runtime);
 

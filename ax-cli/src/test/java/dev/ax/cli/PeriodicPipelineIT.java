@@ -10,14 +10,8 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,16 +36,8 @@ class PeriodicPipelineIT {
   @Test
   void periodicTasksChainWithoutGapsDuplicatesOrOverlaps(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
-        IngestStage ingest =
-            new IngestStage(
-                    runtime.context("node-1"), IngestConfig.from(runtime.config(FAST_PERIODS)))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start()) {
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1").ingest(FAST_PERIODS).ticker().dispatcher()) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       Map<String, String> commands =
           Map.of(

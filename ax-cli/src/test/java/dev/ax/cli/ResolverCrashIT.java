@@ -13,17 +13,11 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
 import dev.ax.resolver.ResolverConfig;
 import dev.ax.resolver.ResolverMain;
 import dev.ax.resolver.ResolverStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,16 +49,8 @@ class ResolverCrashIT {
   void aKilledResolverLosesAndRepeatsNoTrigger(AxTestEnv env) throws Exception {
     Process victim = null;
     try (TestRuntime runtime = TestRuntime.open(env);
-        IngestStage ingest =
-            new IngestStage(
-                    runtime.context("node-1"), IngestConfig.from(runtime.config(FAST_PERIODS)))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start();
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1").ingest(FAST_PERIODS).ticker().dispatcher();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =

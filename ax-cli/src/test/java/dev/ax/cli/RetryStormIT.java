@@ -9,18 +9,8 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.deadletter.DeadLetterConfig;
-import dev.ax.deadletter.DeadLetterStage;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.retry.RetryConfig;
-import dev.ax.retry.RetryStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -54,20 +44,13 @@ class RetryStormIT {
     Map<String, String> config =
         Map.of("AX_RETRY_RATE", Integer.toString(RETRY_RATE), "AX_RETRY_RESCAN", "1s");
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest =
-            new IngestStage(runtime.context("node-1"), IngestConfig.from(runtime.config()))
-                .start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                .start();
-        RetryStage retry =
-            new RetryStage(runtime.context("node-1"), RetryConfig.from(runtime.config())).start();
-        DeadLetterStage deadLetters =
-            new DeadLetterStage(runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
-                .start();
-        DispatcherStage dispatcher =
-            new DispatcherStage(runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                .start();
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1")
+                .ingest()
+                .ticker()
+                .retry()
+                .deadLetter()
+                .dispatcher();
         KafkaProducer<String, String> producer =
             OneShotPipelineIT.plainProducer(runtime.bootstrapServers());
         TopicReader completed =

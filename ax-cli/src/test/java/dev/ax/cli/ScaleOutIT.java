@@ -14,10 +14,6 @@ import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.ingest.IngestConfig;
-import dev.ax.ingest.IngestStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -52,10 +48,7 @@ class ScaleOutIT {
     Map<String, String> config = Map.of("AX_DISPATCHER_THREADS", "16");
     List<DispatcherStage> dispatchers = new ArrayList<>();
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        IngestStage ingest =
-            new IngestStage(runtime.context("core"), IngestConfig.from(runtime.config())).start();
-        TickerStage ticker =
-            new TickerStage(runtime.context("core"), TickerConfig.from(runtime.config())).start();
+        RunningStages core = RunningStages.on(runtime, "core").ingest().ticker();
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "user");
         TopicReader completed =

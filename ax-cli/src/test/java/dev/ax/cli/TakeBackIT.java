@@ -25,19 +25,11 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.deadletter.DeadLetterConfig;
-import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
-import dev.ax.dispatcher.DispatcherConfig;
-import dev.ax.dispatcher.DispatcherStage;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import dev.ax.retry.RetryConfig;
-import dev.ax.retry.RetryStage;
-import dev.ax.ticker.TickerConfig;
-import dev.ax.ticker.TickerStage;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -102,20 +94,8 @@ class TakeBackIT {
       assertThat(claimStore.claim(ids, "dead-dispatcher", now + DEAD_LEASE_MS, now - 800))
           .hasSize(3);
 
-      try (TickerStage ticker =
-              new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                  .start();
-          RetryStage retry =
-              new RetryStage(runtime.context("node-1"), RetryConfig.from(runtime.config()))
-                  .start();
-          DeadLetterStage deadLetters =
-              new DeadLetterStage(
-                      runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
-                  .start();
-          DispatcherStage dispatcher =
-              new DispatcherStage(
-                      runtime.context("node-1"), DispatcherConfig.from(runtime.config()))
-                  .start()) {
+      try (RunningStages stages =
+          RunningStages.on(runtime, "node-1").ticker().retry().deadLetter().dispatcher()) {
         await().atMost(DEADLINE).until(() -> isOver(instances, noRetries));
         await().atMost(DEADLINE).until(() -> isOver(instances, flaky));
         await().atMost(DEADLINE).until(() -> isOver(instances, down));
@@ -203,16 +183,8 @@ class TakeBackIT {
                   now - 700))
           .containsExactly(true);
 
-      try (TickerStage ticker =
-              new TickerStage(runtime.context("node-1"), TickerConfig.from(runtime.config()))
-                  .start();
-          RetryStage retry =
-              new RetryStage(runtime.context("node-1"), RetryConfig.from(runtime.config()))
-                  .start();
-          DeadLetterStage deadLetters =
-              new DeadLetterStage(
-                      runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
-                  .start();
+      try (RunningStages stages =
+              RunningStages.on(runtime, "node-1").ticker().retry().deadLetter();
           TopicReader completed =
               new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
           TopicReader deadTopic =
