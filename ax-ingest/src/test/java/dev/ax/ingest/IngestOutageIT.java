@@ -16,7 +16,6 @@ import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,12 +38,11 @@ class IngestOutageIT {
   @Test
   void commandsWaitOutADatabaseOutageAndNoneIsRejected(AxTestEnv env) throws Exception {
     DatabaseCoordinates db = env.database();
-    URI target = URI.create(db.jdbcUrl().substring("jdbc:".length()));
     try (TestRuntime runtime = TestRuntime.open(env);
-        TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+        TcpProxy proxy = TcpProxy.inFrontOf(db);
         HikariDataSource throughProxy =
             Database.open(
-                db.jdbcUrl().replace(":" + target.getPort() + "/", ":" + proxy.port() + "/"),
+                proxy.jdbcUrl(db),
                 db.user(),
                 db.password(),
                 4,

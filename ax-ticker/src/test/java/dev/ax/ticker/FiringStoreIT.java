@@ -1,10 +1,10 @@
 package dev.ax.ticker;
 
+import static dev.ax.common.testing.TestTasks.newTask;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -15,7 +15,6 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -48,13 +47,6 @@ class FiringStoreIT {
     runtime.close();
   }
 
-  private static NewTask task(String taskId, long dueAtMs) {
-    return new NewTask(
-        TestTasks.noop(taskId, Trigger.Once.after(Duration.ofMillis(5))),
-        "trace-" + taskId,
-        dueAtMs);
-  }
-
   /** Creates the tasks; returns the seq of each one's first instance, by task id. */
   private Map<String, Long> create(NewTask... batch) {
     Map<String, Long> seqByInstanceId =
@@ -71,7 +63,7 @@ class FiringStoreIT {
    */
   @Test
   void aFiringCommitsInItsLastPacketUnlessItCreatesSuccessors() {
-    Map<String, Long> seqs = create(task("f-1", 100), task("f-2", 100), task("f-3", 100));
+    Map<String, Long> seqs = create(newTask("f-1", 100), newTask("f-2", 100), newTask("f-3", 100));
     LeaseStore leases = new LeaseStore(runtime.dataSource());
     LeaseStore.Lease lease =
         leases.tryAcquire(LeaseFence.TICKER, "ticker-1", Duration.ofSeconds(30)).orElseThrow();
@@ -110,7 +102,7 @@ class FiringStoreIT {
         .isEqualTo(InstanceStatus.SCHEDULED);
     assertThat(instances.find("f-1@5000")).as("successor of a row that did not move").isEmpty();
 
-    long seq4 = create(task("f-4", 100)).get("f-4");
+    long seq4 = create(newTask("f-4", 100)).get("f-4");
     LeaseFence stale = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch() - 1);
     FiringStore.FireResult fenced =
         counted.fire(
@@ -138,7 +130,7 @@ class FiringStoreIT {
     int count = 501;
     List<NewTask> batch = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      batch.add(task("c-" + i, 1_000 - i));
+      batch.add(newTask("c-" + i, 1_000 - i));
     }
     Map<String, Long> seqs = create(batch.toArray(NewTask[]::new));
     List<String> dispatched = List.of(InstanceIds.of("c-0", 1_000), InstanceIds.of("c-500", 500));

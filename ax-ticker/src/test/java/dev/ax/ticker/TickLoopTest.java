@@ -3,14 +3,12 @@ package dev.ax.ticker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.ConcurrencyPolicy;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.MisfirePolicy;
-import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
 import dev.ax.ticker.InMemoryTickerPort.Emitted;
 import dev.ax.ticker.fire.FirePlanner;
@@ -18,7 +16,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,22 +59,8 @@ class TickLoopTest {
           new SimpleMeterRegistry());
 
   private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
-    return new StoredTask(
-        new TaskSpec(
-            id,
-            "default",
-            trigger,
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of(),
-            misfire,
-            100,
-            true,
-            ConcurrencyPolicy.SKIP),
-        1,
-        "ACTIVE",
-        "trace");
+    return TestTasks.stored(
+        TestTasks.noop(id, trigger, misfire, 100, true, ConcurrencyPolicy.SKIP));
   }
 
   @BeforeEach
@@ -96,9 +79,32 @@ class TickLoopTest {
     loop.offer(port.entry(seq));
   }
 
+  /**
+   * Adds an instance of {@code taskId} due at {@code dueMs} (its slot) and hands it to the loop.
+   */
+  private void holdDue(String taskId, long dueMs) {
+    hold(port.add(taskId, dueMs, dueMs));
+  }
+
+  /** Stores a one-shot task, misfire policy FIRE_ONCE_NOW. */
+  private void storeOnce(String taskId) {
+    port.tasks.put(
+        taskId, task(taskId, Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+  }
+
+  /** Stores a cron task firing every second (UTC), misfire policy FIRE_ONCE_NOW. */
+  private void storeEverySecond(String taskId) {
+    port.tasks.put(
+        taskId,
+        task(
+            taskId,
+            new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC),
+            MisfirePolicy.FIRE_ONCE_NOW));
+  }
+
   @Test
   void firesAtTheDueMillisecondNeverBefore() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    storeOnce("a");
     long seq = port.add("a", T + 1005, T + 1005);
     hold(seq);
 
@@ -119,7 +125,7 @@ class TickLoopTest {
 
   @Test
   void aClockStepBackFiresNothingEarlyAndLosesNothing() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    storeOnce("a");
     long first = port.add("a", T + 1000, T + 1000);
     long second = port.add("a", T + 2000, T + 2000);
     hold(first);
@@ -140,9 +146,9 @@ class TickLoopTest {
 
   @Test
   void aClockStepForwardFiresWhatIsDueOldestFirstAndNothingElse() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
+    storeOnce("a");
     for (int i = 5; i >= 1; i--) {
-      hold(port.add("a", T + i * 1000L, T + i * 1000L));
+      holdDue("a", T + i * 1000L);
     }
     long later = port.add("a", T + 20_000, T + 20_000);
     hold(later);
@@ -158,8 +164,8 @@ class TickLoopTest {
 
   @Test
   void anUnstableClockHoldsEverythingUntilItIsStableAgain() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
-    hold(port.add("a", T + 100, T + 100));
+    storeOnce("a");
+    holdDue("a", T + 100);
     stable.set(false);
 
     at(T + 5_000);
@@ -172,10 +178,8 @@ class TickLoopTest {
 
   @Test
   void aCronTaskChainsOneFiringPerSlotWithoutGapsOrDuplicates() {
-    port.tasks.put(
-        "c",
-        task("c", new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ONCE_NOW));
-    hold(port.add("c", T + 1000, T + 1000));
+    storeEverySecond("c");
+    holdDue("c", T + 1000);
 
     for (long ms = T; ms <= T + 30_006; ms += 7) {
       at(ms);
@@ -191,10 +195,8 @@ class TickLoopTest {
 
   @Test
   void afterADowntimeFireOnceNowFiresOneCatchUpAndTheChainResumes() {
-    port.tasks.put(
-        "c",
-        task("c", new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ONCE_NOW));
-    hold(port.add("c", T + 1000, T + 1000));
+    storeEverySecond("c");
+    holdDue("c", T + 1000);
 
     at(T + 120_000); // down for two minutes
 
@@ -206,8 +208,8 @@ class TickLoopTest {
 
   @Test
   void aFailedFiringIsRetriedAndNotLost() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
-    hold(port.add("a", T + 10, T + 10));
+    storeOnce("a");
+    holdDue("a", T + 10);
     port.failNextFire = true;
 
     settable.set(Instant.ofEpochMilli(T + 10));
@@ -220,8 +222,8 @@ class TickLoopTest {
 
   @Test
   void losingLeadershipDropsWhatWasHeldAndFiresNothing() {
-    port.tasks.put("a", task("a", Trigger.Once.after(Duration.ZERO), MisfirePolicy.FIRE_ONCE_NOW));
-    hold(port.add("a", T + 100, T + 100));
+    storeOnce("a");
+    holdDue("a", T + 100);
     at(T);
 
     leadership.set(Optional.empty());
@@ -232,7 +234,7 @@ class TickLoopTest {
 
     leadership.set(Optional.of(new LeaseFence("ticker", "n1", 8)));
     loop.step();
-    hold(port.add("a", T + 300, T + 300));
+    holdDue("a", T + 300);
     at(T + 300);
     assertThat(port.emitted).singleElement().satisfies(e -> assertThat(e.epoch()).isEqualTo(8));
   }

@@ -7,7 +7,6 @@ import dev.ax.common.testing.TcpProxy;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -28,11 +27,10 @@ class PoolReconnectIT {
   @Test
   void aBorrowGetsAConnectionSoonAfterTheDatabaseAnswersAgain(AxTestEnv env) throws Exception {
     DatabaseCoordinates db = env.database();
-    URI target = URI.create(db.jdbcUrl().substring("jdbc:".length()));
-    try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+    try (TcpProxy proxy = TcpProxy.inFrontOf(db);
         HikariDataSource pool =
             Database.open(
-                db.jdbcUrl().replace(":" + target.getPort() + "/", ":" + proxy.port() + "/"),
+                proxy.jdbcUrl(db),
                 db.user(),
                 db.password(),
                 2,

@@ -1,5 +1,6 @@
 package dev.ax.common.store;
 
+import static dev.ax.common.testing.TestTasks.newTask;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,6 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -24,27 +24,17 @@ class StoreIT {
   private TestRuntime runtime;
   private TaskStore tasks;
   private InstanceStore instances;
-  private AuditLog audit;
-
-  private AxTestEnv env;
 
   @BeforeEach
   void setUp(AxTestEnv env) {
-    this.env = env;
     runtime = TestRuntime.open(env);
     tasks = new TaskStore(runtime.dataSource());
     instances = new InstanceStore(runtime.dataSource());
-    audit = new AuditLog(runtime.dataSource());
   }
 
   @AfterEach
   void tearDown() {
     runtime.close();
-  }
-
-  private static NewTask task(String taskId, long dueAtMs) {
-    TaskSpec spec = TestTasks.noop(taskId, Trigger.Once.after(Duration.ofMillis(5)));
-    return new NewTask(spec, "trace-" + taskId, dueAtMs);
   }
 
   @Test
@@ -60,8 +50,9 @@ class StoreIT {
   @Test
   void createIsIdempotentOnTaskId() {
     List<CreateOutcome> first =
-        tasks.create(List.of(task("a", 1000), task("b", 1000)), "test", 1).outcomes();
-    CreateResult againResult = tasks.create(List.of(task("a", 2000), task("c", 1000)), "test", 2);
+        tasks.create(List.of(newTask("a", 1000), newTask("b", 1000)), "test", 1).outcomes();
+    CreateResult againResult =
+        tasks.create(List.of(newTask("a", 2000), newTask("c", 1000)), "test", 2);
     List<CreateOutcome> again = againResult.outcomes();
     assertThat(againResult.seqByInstanceId()).containsOnlyKeys("c@1000");
 
@@ -75,7 +66,7 @@ class StoreIT {
 
   @Test
   void aStoredSpecThatCannotBeReadAnyMoreReadsAsMissingAndTheOthersAreFound() throws Exception {
-    tasks.create(List.of(task("broken", 1000), task("fine", 1000)), "test", 1);
+    tasks.create(List.of(newTask("broken", 1000), newTask("fine", 1000)), "test", 1);
     try (java.sql.Connection connection = runtime.dataSource().getConnection();
         java.sql.Statement statement = connection.createStatement()) {
       statement.executeUpdate(
@@ -121,7 +112,7 @@ class StoreIT {
 
   @Test
   void theSpecCacheForgetsOneShotTasksOnceUsedAndKeepsPeriodicOnes() {
-    NewTask once = task("one-shot", 100);
+    NewTask once = newTask("one-shot", 100);
     TaskSpec cronSpec =
         TestTasks.noop(
             "every-second", new Trigger.Cron("0/1 * * * * ?", java.time.ZoneId.of("UTC")));

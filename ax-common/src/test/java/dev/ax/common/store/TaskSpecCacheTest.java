@@ -6,6 +6,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.TestTasks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ class TaskSpecCacheTest {
   private static final long ONE_MIB = 1024 * 1024;
 
   private static StoredTask task(String id, int paramChars) {
-    return new StoredTask(
+    return TestTasks.stored(
         new TaskSpec(
             id,
             "default",
@@ -25,10 +26,7 @@ class TaskSpecCacheTest {
             ExecutorSpec.inProcess("noop"),
             Duration.ofSeconds(5),
             RetryPolicy.DEFAULT,
-            Map.of("blob", "x".repeat(paramChars))),
-        1,
-        "ACTIVE",
-        "trace");
+            Map.of("blob", "x".repeat(paramChars))));
   }
 
   @Test
@@ -67,7 +65,7 @@ class TaskSpecCacheTest {
   @Test
   void aSpecWhoseJsonCannotBeWrittenWeighsAsALargeOne() {
     StoredTask unwritable =
-        new StoredTask(
+        TestTasks.stored(
             new TaskSpec(
                 "odd",
                 "default",
@@ -75,10 +73,7 @@ class TaskSpecCacheTest {
                 ExecutorSpec.inProcess("noop"),
                 Duration.ofSeconds(5),
                 RetryPolicy.DEFAULT,
-                Map.of()),
-            1,
-            "ACTIVE",
-            "trace");
+                Map.of()));
 
     assertThat(TaskSpecCache.weightOf(unwritable))
         .isEqualTo(TaskSpecCache.UNWRITABLE_SPEC_BYTES + TaskSpecCache.ENTRY_OVERHEAD_BYTES);

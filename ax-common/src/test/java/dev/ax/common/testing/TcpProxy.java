@@ -1,5 +1,6 @@
 package dev.ax.common.testing;
 
+import dev.ax.embedded.DatabaseCoordinates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -29,6 +31,17 @@ public final class TcpProxy implements AutoCloseable {
     this.server = listen(0);
     this.port = server.getLocalPort();
     startAccepting(server);
+  }
+
+  /** A relay to the database server of {@code db}, as its JDBC URL names it. */
+  public static TcpProxy inFrontOf(DatabaseCoordinates db) throws IOException {
+    URI target = URI.create(db.jdbcUrl().substring("jdbc:".length()));
+    return new TcpProxy(target.getHost(), target.getPort());
+  }
+
+  /** The JDBC URL of {@code db} through this relay: its port in place of the server's. */
+  public String jdbcUrl(DatabaseCoordinates db) {
+    return db.jdbcUrl().replace(":" + targetPort + "/", ":" + port + "/");
   }
 
   /** The loopback port clients connect to; the same after a {@link #restore()}. */

@@ -1,9 +1,13 @@
 package dev.ax.common.testing;
 
+import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.StoredTask;
 import java.time.Duration;
 import java.util.Map;
 
@@ -21,10 +25,39 @@ public final class TestTasks {
   }
 
   /**
+   * A one-shot {@link #noop noop} task (due 5 ms after it is stored) as ingest hands it to the
+   * store: trace id {@code trace-<taskId>}, its first instance due at {@code dueAtMs}.
+   */
+  public static NewTask newTask(String taskId, long dueAtMs) {
+    return new NewTask(
+        noop(taskId, Trigger.Once.after(Duration.ofMillis(5))), "trace-" + taskId, dueAtMs);
+  }
+
+  /**
    * A task of the default group with {@code trigger}, run by the in-process {@code noop} handler
-   * with a 5 s timeout, the default retry policy and no parameters.
+   * with a 5 s timeout, the default retry and firing policies and no parameters.
    */
   public static TaskSpec noop(String taskId, Trigger trigger) {
+    return noop(
+        taskId,
+        trigger,
+        MisfirePolicy.DEFAULT,
+        MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+        true,
+        ConcurrencyPolicy.DEFAULT);
+  }
+
+  /**
+   * As {@link #noop(String, Trigger)}, with the firing policy given: what it does with missed
+   * slots, and whether and how it runs while its previous instance still runs.
+   */
+  public static TaskSpec noop(
+      String taskId,
+      Trigger trigger,
+      MisfirePolicy misfire,
+      int maxFireAll,
+      boolean concurrent,
+      ConcurrencyPolicy concurrencyPolicy) {
     return new TaskSpec(
         taskId,
         "default",
@@ -32,6 +65,15 @@ public final class TestTasks {
         ExecutorSpec.inProcess("noop"),
         Duration.ofSeconds(5),
         RetryPolicy.DEFAULT,
-        Map.of());
+        Map.of(),
+        misfire,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy);
+  }
+
+  /** {@code spec} as the task store reads it back: version 1, active, trace id {@code trace}. */
+  public static StoredTask stored(TaskSpec spec) {
+    return new StoredTask(spec, 1, "ACTIVE", "trace");
   }
 }

@@ -10,6 +10,7 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
 import dev.ax.dispatcher.executor.NoopExecutor;
 import java.time.Duration;
@@ -30,7 +31,7 @@ class AttemptRunnerTest {
   void quickRunsLeaveNoTimerBehind() {
     List<Completion> done = new CopyOnWriteArrayList<>();
     StoredTask task =
-        new StoredTask(
+        TestTasks.stored(
             new TaskSpec(
                 "quick",
                 "default",
@@ -38,10 +39,7 @@ class AttemptRunnerTest {
                 ExecutorSpec.inProcess("noop"),
                 Duration.ofMinutes(1),
                 RetryPolicy.DEFAULT,
-                Map.of()),
-            1,
-            "ACTIVE",
-            "trace");
+                Map.of()));
     int runs = 2_000;
     try (AttemptRunner runner =
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 4, runs, done::add)) {

@@ -10,6 +10,7 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
 import dev.ax.dispatcher.executor.NoopExecutor;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class BulkheadsTest {
   }
 
   private static StoredTask task(String id, String group) {
-    return new StoredTask(
+    return TestTasks.stored(
         new TaskSpec(
             id,
             group,
@@ -52,10 +53,7 @@ class BulkheadsTest {
             ExecutorSpec.inProcess("noop"),
             Duration.ofMinutes(1),
             RetryPolicy.DEFAULT,
-            Map.of()),
-        1,
-        "ACTIVE",
-        "trace");
+            Map.of()));
   }
 
   private void run(String id, String group) {

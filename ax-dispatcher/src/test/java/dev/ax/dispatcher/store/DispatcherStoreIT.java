@@ -1,11 +1,10 @@
 package dev.ax.dispatcher.store;
 
+import static dev.ax.common.testing.TestTasks.newTask;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.TaskSpec;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Database;
@@ -16,10 +15,8 @@ import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,14 +60,9 @@ class DispatcherStoreIT {
     runtime.close();
   }
 
-  private static NewTask task(String taskId, long dueAtMs) {
-    TaskSpec spec = TestTasks.noop(taskId, Trigger.Once.after(Duration.ofMillis(5)));
-    return new NewTask(spec, "trace-" + taskId, dueAtMs);
-  }
-
   @Test
   void everyTransitionIsConditionalAndAudited() {
-    tasks.create(List.of(task("t", 100)), "ingest-1", 10);
+    tasks.create(List.of(newTask("t", 100)), "ingest-1", 10);
     String id = InstanceIds.of("t", 100);
 
     assertThat(runtime.markDispatchedAsLeader("ticker-1", List.of(id), 100)).hasSize(1);
@@ -111,7 +103,7 @@ class DispatcherStoreIT {
 
   @Test
   void aStaleAttemptNeitherRecordsNorRenewsOverTheCurrentOne() {
-    tasks.create(List.of(task("s", 100), task("u", 100)), "ingest-1", 10);
+    tasks.create(List.of(newTask("s", 100), newTask("u", 100)), "ingest-1", 10);
     String stale = InstanceIds.of("s", 100);
     String other = InstanceIds.of("u", 100);
     runtime.markDispatchedAsLeader("ticker-1", List.of(stale, other), 100);
@@ -159,13 +151,7 @@ class DispatcherStoreIT {
   @Test
   void batchMovesReadTheirOwnRowsNotTheBacklog() throws Exception {
     int backlog = 3_000;
-    List<NewTask> many = new ArrayList<>();
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < backlog; i++) {
-      many.add(task("b-" + i, 100));
-      ids.add(InstanceIds.of("b-" + i, 100));
-    }
-    tasks.create(many, "ingest-1", 10);
+    List<String> ids = createMany("b-", backlog, 100, "ingest-1", 10);
     assertThat(runtime.markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(backlog);
 
     var db = env.database();
@@ -204,13 +190,7 @@ class DispatcherStoreIT {
    */
   @Test
   void aClaimIsOneRoundTripAndReadsBackExactlyTheRowsItWon() {
-    List<NewTask> batch = new ArrayList<>();
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      batch.add(task("k-" + i, 100));
-      ids.add(InstanceIds.of("k-" + i, 100));
-    }
-    tasks.create(batch, "ingest-1", 10);
+    List<String> ids = createMany("k-", 20, 100, "ingest-1", 10);
     Map<String, DueInstance> emitted = new HashMap<>();
     runtime
         .markDispatchedAsLeader("ticker-1", ids, 100)
@@ -256,7 +236,7 @@ class DispatcherStoreIT {
    */
   @Test
   void aRunTakenBackIsClaimedAgainWithTheNextAttempt() throws Exception {
-    tasks.create(List.of(task("taken", 100), task("fresh", 100)), "ingest-1", 10);
+    tasks.create(List.of(newTask("taken", 100), newTask("fresh", 100)), "ingest-1", 10);
     String taken = InstanceIds.of("taken", 100);
     String fresh = InstanceIds.of("fresh", 100);
     runtime.markDispatchedAsLeader("ticker-1", List.of(taken, fresh), 100);
@@ -289,7 +269,7 @@ class DispatcherStoreIT {
 
   @Test
   void nothingIsClaimedBeforeItsDueTime() {
-    tasks.create(List.of(task("early", 1000)), "ingest", 1);
+    tasks.create(List.of(newTask("early", 1000)), "ingest", 1);
     String id = InstanceIds.of("early", 1000);
     runtime.markDispatchedAsLeader("ticker", List.of(id), 900); // emitted ahead, with a lead
 
@@ -300,13 +280,7 @@ class DispatcherStoreIT {
   @Test
   void racingClaimersWinEachInstanceExactlyOnce() throws Exception {
     int count = 300;
-    List<NewTask> batch = new ArrayList<>();
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      batch.add(task("race-" + i, 50));
-      ids.add(InstanceIds.of("race-" + i, 50));
-    }
-    tasks.create(batch, "test", 1);
+    List<String> ids = createMany("race-", count, 50, "test", 1);
     runtime.markDispatchedAsLeader("ticker", ids, 50);
 
     int claimers = 6;
@@ -329,6 +303,22 @@ class DispatcherStoreIT {
     assertThat(wins).hasSize(count);
     assertThat(wins.values()).allMatch(n -> n == 1);
     IntStream.range(0, 5).forEach(i -> assertThat(audit.history(ids.get(i))).hasSize(3));
+  }
+
+  /**
+   * Stores {@code count} one-shot tasks {@code <prefix>0, <prefix>1, ...}, each first due at {@code
+   * dueAtMs}, as {@code createdBy} at {@code nowMs}; returns their instance ids in that order.
+   */
+  private List<String> createMany(
+      String prefix, int count, long dueAtMs, String createdBy, long nowMs) {
+    List<NewTask> batch = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      batch.add(newTask(prefix + i, dueAtMs));
+      ids.add(InstanceIds.of(prefix + i, dueAtMs));
+    }
+    tasks.create(batch, createdBy, nowMs);
+    return ids;
   }
 
   /** Handler_read_key + Handler_read_next of the pool's (only) connection so far. */

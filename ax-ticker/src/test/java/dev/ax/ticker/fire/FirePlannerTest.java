@@ -3,15 +3,13 @@ package dev.ax.ticker.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.ConcurrencyPolicy;
-import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.MisfirePolicy;
-import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
+import dev.ax.common.testing.TestTasks;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -34,22 +32,18 @@ class FirePlannerTest {
       int maxFireAll,
       boolean concurrent,
       ConcurrencyPolicy policy) {
-    return new StoredTask(
-        new TaskSpec(
-            id,
-            "default",
-            trigger,
-            ExecutorSpec.inProcess("noop"),
-            Duration.ofSeconds(5),
-            RetryPolicy.DEFAULT,
-            Map.of(),
-            misfire,
-            maxFireAll,
-            concurrent,
-            policy),
-        1,
-        "ACTIVE",
-        "trace");
+    return TestTasks.stored(TestTasks.noop(id, trigger, misfire, maxFireAll, concurrent, policy));
+  }
+
+  /** Task "nc": every 10 s from T0, never two instances at once, {@code policy} when they meet. */
+  private static StoredTask nonConcurrent(ConcurrencyPolicy policy) {
+    return task(
+        "nc",
+        new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
+        MisfirePolicy.FIRE_ONCE_NOW,
+        100,
+        false,
+        policy);
   }
 
   private static StoredTask everySecond(String id, MisfirePolicy misfire) {
@@ -176,14 +170,7 @@ class FirePlannerTest {
   @Test
   void aNonConcurrentTaskStillRunningIsSkippedByDefaultButKeepsItsChain() {
     DueInstance row = row("nc", T0, T0, 3);
-    StoredTask task =
-        task(
-            "nc",
-            new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
-            MisfirePolicy.FIRE_ONCE_NOW,
-            100,
-            false,
-            ConcurrencyPolicy.SKIP);
+    StoredTask task = nonConcurrent(ConcurrencyPolicy.SKIP);
 
     FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
 
@@ -195,14 +182,7 @@ class FirePlannerTest {
   @Test
   void aNonConcurrentTaskWithDelayPolicyIsHeldBackWithoutSuccessors() {
     DueInstance row = row("nc", T0, T0, 3);
-    StoredTask task =
-        task(
-            "nc",
-            new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
-            MisfirePolicy.FIRE_ONCE_NOW,
-            100,
-            false,
-            ConcurrencyPolicy.DELAY);
+    StoredTask task = nonConcurrent(ConcurrencyPolicy.DELAY);
 
     FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
 
