@@ -44,6 +44,16 @@ class ReaperIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
+  /**
+   * A reaper pass every 200 ms that emits again what nobody claimed for 2 s, and a ticker heartbeat
+   * of 500 ms, so that each case of the reaper's comes about well within {@link #DEADLINE}.
+   */
+  private static final Map<String, String> FAST_REAPER =
+      Map.of(
+          "AX_REAPER_INTERVAL", "200ms",
+          "AX_REAPER_UNCLAIMED_AFTER", "2s",
+          "AX_TICKER_HEARTBEAT", "500ms");
+
   private static String store(TestRuntime runtime, String taskId, long dueAtMs) {
     TaskSpec spec = TestTasks.onceNoop(taskId);
     new TaskStore(runtime.dataSource())
@@ -101,39 +111,12 @@ class ReaperIT {
 
   @Test
   void aFixedDelayChainWhoseCompletionEventWasLostIsRepaired(AxTestEnv env) {
-    try (TestRuntime runtime =
-        TestRuntime.open(
-            env,
-            Map.of(
-                "AX_REAPER_INTERVAL", "200ms",
-                "AX_REAPER_UNCLAIMED_AFTER", "2s",
-                "AX_TICKER_HEARTBEAT", "500ms"))) {
+    try (TestRuntime runtime = TestRuntime.open(env, FAST_REAPER)) {
       long now = runtime.clock().millis();
-      TaskSpec spec =
-          new TaskSpec(
-              "every-hour-after",
-              "default",
-              new Trigger.FixedDelay(Duration.ofHours(1), null),
-              ExecutorSpec.inProcess("noop"),
-              Duration.ofSeconds(5),
-              RetryPolicy.DEFAULT,
-              Map.of());
-      long dueAtMs = now - 120_000;
-      new TaskStore(runtime.dataSource())
-          .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
-      String id = InstanceIds.of("every-hour-after", dueAtMs);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
-      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
-      runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);
-      claimStore.claim(List.of(id), "disp", now + 60_000, dueAtMs + 5);
       long finishedAtMs = now - 60_000;
       // The run ended and was recorded, but its completion event never reached the chainer.
-      outcomeStore.recordOutcomes(
-          List.of(
-              new Outcome(id, "every-hour-after", 1, InstanceStatus.SUCCESS, null, finishedAtMs)),
-          "disp",
-          finishedAtMs);
+      endedFixedDelayRun(runtime, "every-hour-after", Duration.ofHours(1), finishedAtMs);
 
       try (TickerStage ticker =
           new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
@@ -147,13 +130,7 @@ class ReaperIT {
 
   @Test
   void anInstanceDispatchedButNeverClaimedIsEmittedAgain(AxTestEnv env) {
-    try (TestRuntime runtime =
-        TestRuntime.open(
-            env,
-            Map.of(
-                "AX_REAPER_INTERVAL", "200ms",
-                "AX_REAPER_UNCLAIMED_AFTER", "2s",
-                "AX_TICKER_HEARTBEAT", "500ms"))) {
+    try (TestRuntime runtime = TestRuntime.open(env, FAST_REAPER)) {
       long now = runtime.clock().millis();
       String id = store(runtime, "lost-event", now - 5000);
       runtime.markDispatchedAsLeader("crashed-ticker", List.of(id), now - 4000);
@@ -228,18 +205,10 @@ class ReaperIT {
   @Test
   void hugeFixedDelayIntervalsParkTheChainInsteadOfStoppingTheChainerOrTheReaper(AxTestEnv env)
       throws Exception {
-    try (TestRuntime runtime =
-        TestRuntime.open(
-            env,
-            Map.of(
-                "AX_REAPER_INTERVAL", "200ms",
-                "AX_REAPER_UNCLAIMED_AFTER", "2s",
-                "AX_TICKER_HEARTBEAT", "500ms"))) {
+    try (TestRuntime runtime = TestRuntime.open(env, FAST_REAPER)) {
       long now = runtime.clock().millis();
       Duration huge = Duration.ofMillis(Long.MAX_VALUE);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
-      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       // Lost completion event, ended a minute ago: the reaper's case.
       endedFixedDelayRun(runtime, "huge-lost", huge, now - 60_000);
       // Completion events on the topic: the chainer's case, a huge one before a normal one.
@@ -311,7 +280,6 @@ class ReaperIT {
     new TaskStore(runtime.dataSource())
         .create(List.of(new NewTask(spec, "tr", dueAtMs)), "test", dueAtMs);
     String id = InstanceIds.of(taskId, dueAtMs);
-    InstanceStore instances = new InstanceStore(runtime.dataSource());
     ClaimStore claimStore = new ClaimStore(runtime.dataSource());
     OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
     runtime.markDispatchedAsLeader("old-ticker", List.of(id), dueAtMs);

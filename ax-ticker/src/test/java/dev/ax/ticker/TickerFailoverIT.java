@@ -10,8 +10,6 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -37,12 +35,7 @@ class TickerFailoverIT {
 
   @Test
   void theStandbyTakesOverAndNothingFiresTwiceOrIsLost(AxTestEnv env) {
-    Map<String, String> config =
-        Map.of(
-            "AX_TICKER_LEASE", "3s",
-            "AX_TICKER_HEARTBEAT", "500ms",
-            "AX_TICKER_LOAD_INTERVAL", "200ms");
-    try (TestRuntime runtime = TestRuntime.open(env, config)) {
+    try (TestRuntime runtime = TestRuntime.open(env, LeaderAndStandby.FAST_FAILOVER)) {
       long startMs = runtime.clock().millis() + 1000;
       List<NewTask> tasks = new ArrayList<>();
       List<String> ids = new ArrayList<>();
@@ -57,18 +50,11 @@ class TickerFailoverIT {
         ids.add(InstanceIds.of(taskId, dueAtMs));
       }
       new TaskStore(runtime.dataSource()).create(tasks, "test", startMs);
-      LeaseStore leases = new LeaseStore(runtime.dataSource());
-
-      TickerStage first =
-          new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config())).start();
-      await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-a"));
-      TickerStage second =
-          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config())).start();
-      try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
+      try (LeaderAndStandby tickers = LeaderAndStandby.start(runtime);
+          TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         await().atMost(Duration.ofSeconds(30)).until(() -> due.poll().size() >= INSTANCES / 4);
         long killedAtMs = runtime.clock().millis();
-        first.halt();
-        await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-b"));
+        tickers.crashLeader();
         long takenOverAtMs = runtime.clock().millis();
 
         await()
@@ -117,13 +103,7 @@ class TickerFailoverIT {
         System.out.printf(
             "TickerFailoverIT: hand-over took %d ms (lease 3 s, heartbeat 500 ms); events by epoch %s%n",
             takenOverAtMs - killedAtMs, byEpoch);
-      } finally {
-        second.close();
       }
     }
-  }
-
-  private static String holder(LeaseStore leases) {
-    return leases.current(LeaseFence.TICKER).map(LeaseStore.Lease::holder).orElse("");
   }
 }

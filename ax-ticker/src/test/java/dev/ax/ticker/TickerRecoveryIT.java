@@ -11,8 +11,6 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.AuditLog;
-import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -37,21 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class TickerRecoveryIT {
 
-  private static final Map<String, String> FAST_FAILOVER =
-      Map.of(
-          "AX_TICKER_LEASE",
-          "3s",
-          "AX_TICKER_HEARTBEAT",
-          "500ms",
-          "AX_TICKER_LOAD_INTERVAL",
-          "200ms");
-
   private static TaskSpec spec(String taskId, Trigger trigger) {
     return TestTasks.noop(taskId, trigger);
-  }
-
-  private static String holder(LeaseStore leases) {
-    return leases.current(LeaseFence.TICKER).map(LeaseStore.Lease::holder).orElse("");
   }
 
   /**
@@ -83,7 +68,7 @@ class TickerRecoveryIT {
 
   @Test
   void aCronTaskEverySecondFiresWithoutGapOrDuplicateAcrossALeaderChange(AxTestEnv env) {
-    try (TestRuntime runtime = TestRuntime.open(env, FAST_FAILOVER)) {
+    try (TestRuntime runtime = TestRuntime.open(env, LeaderAndStandby.FAST_FAILOVER)) {
       Trigger.Cron everySecond = new Trigger.Cron("0/1 * * * * ?", ZoneOffset.UTC);
       long nowMs = runtime.clock().millis();
       long firstMs =
@@ -96,17 +81,10 @@ class TickerRecoveryIT {
               List.of(new NewTask(spec("every-second", everySecond), "tr", firstMs)),
               "test",
               nowMs);
-      LeaseStore leases = new LeaseStore(runtime.dataSource());
-
-      TickerStage first =
-          new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config())).start();
-      await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-a"));
-      TickerStage second =
-          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config())).start();
-      try (TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
+      try (LeaderAndStandby tickers = LeaderAndStandby.start(runtime);
+          TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
         await().atMost(Duration.ofSeconds(30)).until(() -> due.poll().size() >= 10);
-        first.halt();
-        await().atMost(Duration.ofSeconds(20)).until(() -> holder(leases).equals("ticker-b"));
+        tickers.crashLeader();
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> epochsByInstance(due.poll()).size() >= 30);
@@ -124,8 +102,6 @@ class TickerRecoveryIT {
             .allSatisfy(e -> assertThat(e).doesNotHaveDuplicates());
         assertFiredOnce(runtime, epochs.keySet());
         assertThat(bySlot.size()).isGreaterThanOrEqualTo(30);
-      } finally {
-        second.close();
       }
     }
   }
@@ -133,7 +109,7 @@ class TickerRecoveryIT {
   @Test
   void aRestartedTickerRebuildsTenThousandPendingInstancesAndFiresEachOnce(AxTestEnv env) {
     int count = 10_000;
-    try (TestRuntime runtime = TestRuntime.open(env, FAST_FAILOVER)) {
+    try (TestRuntime runtime = TestRuntime.open(env, LeaderAndStandby.FAST_FAILOVER)) {
       long nowMs = runtime.clock().millis();
       List<NewTask> tasks = new ArrayList<>();
       List<String> ids = new ArrayList<>();
