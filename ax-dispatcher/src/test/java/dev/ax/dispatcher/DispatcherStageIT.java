@@ -74,6 +74,18 @@ class DispatcherStageIT {
     return stage;
   }
 
+  /** A dispatcher started as {@code nodeId}: its context, whose meters a test reads. */
+  private StageContext dispatcherContext(String nodeId) {
+    StageContext context = runtime.context(nodeId);
+    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
+    return context;
+  }
+
+  /** Stores a quick task (the counting handler, a 5 s timeout), DISPATCHED now. */
+  private String dispatchedQuick(String taskId) {
+    return dispatched(taskId, ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+  }
+
   /** Stores a task whose instance is DISPATCHED now, as the ticker would leave it. */
   private String dispatched(String taskId, ExecutorSpec executor, Duration timeout) {
     return dispatchedIn(taskId, "default", executor, timeout, Map.of());
@@ -333,8 +345,7 @@ class DispatcherStageIT {
             "AX_DISPATCHER_QUEUE", "50",
             "AX_DISPATCHER_HOLD_FOR", "500ms",
             "AX_SHUTDOWN_GRACE", "0s"));
-    StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
+    StageContext context = dispatcherContext("disp-1");
     runtime.awaitGroupsAssigned(1, "dispatcher");
     int slowCount = 400;
     List<String> slow = new ArrayList<>();
@@ -396,17 +407,16 @@ class DispatcherStageIT {
   void aDueEventFromAnOlderEpochThanTheNewestSeenIsDroppedAndCounted(AxTestEnv env)
       throws Exception {
     open(env, Map.of());
-    StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
-    String current = dispatched("current", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
-    String stale = dispatched("stale", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    StageContext context = dispatcherContext("disp-1");
+    String current = dispatchedQuick("current");
+    String stale = dispatchedQuick("stale");
 
     long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
 
     emitDue(current, 0, epoch);
     awaitStatus(current, InstanceStatus.SUCCESS);
     emitDue(stale, 0, epoch - 1);
-    String after = dispatched("after", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    String after = dispatchedQuick("after");
     emitDue(after, 0, epoch); // same partition, behind the stale one
 
     awaitStatus(after, InstanceStatus.SUCCESS);
@@ -420,10 +430,9 @@ class DispatcherStageIT {
   void aDueEventFromAnEpochNoLeaderHadIsIgnoredAndDoesNotMakeRealOnesStale(AxTestEnv env)
       throws Exception {
     open(env, Map.of());
-    StageContext context = runtime.context("disp-1");
-    closeables.add(new DispatcherStage(context, DispatcherConfig.from(runtime.config())).start());
-    String forged = dispatched("forged", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
-    String real = dispatched("real", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    StageContext context = dispatcherContext("disp-1");
+    String forged = dispatchedQuick("forged");
+    String real = dispatchedQuick("real");
     long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
 
     emitDue(forged, 0, Long.MAX_VALUE);
@@ -477,8 +486,7 @@ class DispatcherStageIT {
     assertThat(awaitStatus(unknown, InstanceStatus.DEAD).lastError())
         .contains("no executor installed");
     // The single worker thread was freed by the interrupt: the next task runs.
-    String next =
-        dispatched("after-timeout", ExecutorSpec.inProcess("count"), Duration.ofSeconds(5));
+    String next = dispatchedQuick("after-timeout");
     emitDue(next, null);
     awaitStatus(next, InstanceStatus.SUCCESS);
   }

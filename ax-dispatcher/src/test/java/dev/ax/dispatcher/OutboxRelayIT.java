@@ -51,8 +51,6 @@ class OutboxRelayIT {
             KafkaClients.producer(runtime.bootstrapServers(), "survivor");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
       OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
       String id = running(runtime, "died-before-send", "dead-dispatcher");
@@ -61,18 +59,18 @@ class OutboxRelayIT {
 
       // What the dead dispatcher did: commit the outcome with its event, and nothing more.
       assertThat(
-              outcomeStore.recordOutcomes(
-                  List.of(outcome(id, "died-before-send", nowMs)),
-                  List.of(List.of(event)),
+              recordSuccess(
+                  outcomeStore,
+                  id,
+                  "died-before-send",
+                  event,
                   UUID.randomUUID().toString(),
                   "dead-dispatcher",
                   nowMs))
           .containsExactly(true);
       assertThat(outbox.pending()).isEqualTo(1);
 
-      try (OutboxRelay relay =
-          new OutboxRelay(outbox, producer, runtime.clock(), RELAY_AFTER, new SimpleMeterRegistry())
-              .start()) {
+      try (OutboxRelay relay = startRelay(runtime, producer)) {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> !ofKey(completed, "died-before-send").isEmpty() && outbox.pending() == 0);
@@ -99,16 +97,8 @@ class OutboxRelayIT {
             KafkaClients.producer(runtime.bootstrapServers(), "live");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
-        OutboxRelay relay =
-            new OutboxRelay(
-                    new OutboxStore(runtime.dataSource()),
-                    producer,
-                    runtime.clock(),
-                    RELAY_AFTER,
-                    new SimpleMeterRegistry())
-                .start()) {
+        OutboxRelay relay = startRelay(runtime, producer)) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
       OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
       String id = running(runtime, "live-run", "disp-1");
@@ -116,9 +106,11 @@ class OutboxRelayIT {
       OutboxMessage event = event(runtime, "live-run", id);
 
       assertThat(
-              outcomeStore.recordOutcomes(
-                  List.of(outcome(id, "live-run", nowMs)),
-                  List.of(List.of(event)),
+              recordSuccess(
+                  outcomeStore,
+                  id,
+                  "live-run",
+                  event,
                   UUID.randomUUID().toString(),
                   "not-the-owner",
                   nowMs))
@@ -126,13 +118,7 @@ class OutboxRelayIT {
       assertThat(outbox.pending()).as("nothing owed by an outcome not recorded").isZero();
 
       String token = UUID.randomUUID().toString();
-      assertThat(
-              outcomeStore.recordOutcomes(
-                  List.of(outcome(id, "live-run", nowMs)),
-                  List.of(List.of(event)),
-                  token,
-                  "disp-1",
-                  nowMs))
+      assertThat(recordSuccess(outcomeStore, id, "live-run", event, token, "disp-1", nowMs))
           .containsExactly(true);
       relay.send(token, List.of(event), (message, error) -> {});
 
@@ -144,6 +130,18 @@ class OutboxRelayIT {
           .until(() -> ofKey(completed, "live-run").size() == 1);
       assertThat(instances.find(id).orElseThrow().status()).isEqualTo(InstanceStatus.SUCCESS);
     }
+  }
+
+  /** A relay over the runtime's outbox, sending what is owed for longer than RELAY_AFTER. */
+  private static OutboxRelay startRelay(
+      TestRuntime runtime, KafkaProducer<String, byte[]> producer) {
+    return new OutboxRelay(
+            new OutboxStore(runtime.dataSource()),
+            producer,
+            runtime.clock(),
+            RELAY_AFTER,
+            new SimpleMeterRegistry())
+        .start();
   }
 
   private static List<ConsumerRecord<String, byte[]>> ofKey(TopicReader reader, String key) {
@@ -170,8 +168,24 @@ class OutboxRelayIT {
     return id;
   }
 
-  private static Outcome outcome(String id, String taskId, long nowMs) {
-    return new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, nowMs);
+  /**
+   * Records attempt 1 of {@code id} as a SUCCESS by {@code owner}, owing {@code event} under {@code
+   * token}, as a dispatcher commits it; whether it was recorded.
+   */
+  private static List<Boolean> recordSuccess(
+      OutcomeStore outcomes,
+      String id,
+      String taskId,
+      OutboxMessage event,
+      String token,
+      String owner,
+      long nowMs) {
+    return outcomes.recordOutcomes(
+        List.of(new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, nowMs)),
+        List.of(List.of(event)),
+        token,
+        owner,
+        nowMs);
   }
 
   private static OutboxMessage event(TestRuntime runtime, String taskId, String id) {

@@ -27,9 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -188,26 +185,13 @@ class HttpTaskExecutorTest {
     closeables.add(server);
     ExecutionContext context =
         context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), Duration.ofSeconds(60));
-    HttpTaskExecutor executor = executor("127.0.0.1");
-    ExecutorService worker = Executors.newSingleThreadExecutor();
-    closeables.add(worker::shutdownNow);
-    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-    Future<?> attempt =
-        worker.submit(
-            () -> {
-              try {
-                executor.execute(context);
-                thrown.complete(null);
-              } catch (Throwable t) {
-                thrown.complete(t);
-              }
-            });
+    InterruptibleAttempt attempt = InterruptibleAttempt.start(executor("127.0.0.1"), context);
+    closeables.add(attempt);
     assertThat(server.requestReceived).succeedsWithin(GENEROUS);
 
-    attempt.cancel(true); // what AX's watchdog does at the deadline
+    attempt.interrupt();
 
-    assertThat(thrown.get(GENEROUS.toSeconds(), TimeUnit.SECONDS))
-        .isInstanceOf(InterruptedException.class);
+    assertThat(attempt.thrown(GENEROUS)).isInstanceOf(InterruptedException.class);
     assertThat(server.closedByClient).succeedsWithin(GENEROUS);
   }
 

@@ -30,12 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -150,6 +145,24 @@ class ShellTaskExecutorTest {
       echo $$ > "$AX_PARAM_PIDS/script.tmp" && mv "$AX_PARAM_PIDS/script.tmp" "$AX_PARAM_PIDS/script.pid"
       wait
       """;
+
+  /** A run of {@code script} told to write its pid files into {@link #outside} ($AX_PARAM_PIDS). */
+  private ExecutionContext forkingContext(String script, Duration timeout) {
+    return context(script, List.of(), Map.of("pids", outside.toString()), timeout);
+  }
+
+  /** The processes a {@link #FORK_AND_HANG} script started: itself and its forked child. */
+  private record Tree(long script, long child) {
+    boolean isGone() {
+      return ShellTaskExecutorTest.isGone(script) && ShellTaskExecutorTest.isGone(child);
+    }
+  }
+
+  /** Waits for the pid files of a {@link #FORK_AND_HANG} script, its own first. */
+  private Tree awaitTree() throws IOException {
+    long script = awaitPid(outside.resolve("script.pid"));
+    return new Tree(script, awaitPid(outside.resolve("child.pid")));
+  }
 
   // ---- runs ----
 
@@ -414,37 +427,18 @@ class ShellTaskExecutorTest {
   void interruptingTheCallerKillsTheScriptAndTheChildItForked() throws Exception {
     script(scripts, "hang.sh", FORK_AND_HANG);
     ShellTaskExecutor executor = executor();
-    ExecutionContext context =
-        context("hang.sh", List.of(), Map.of("pids", outside.toString()), LONG_TIMEOUT);
-    ExecutorService worker = Executors.newSingleThreadExecutor();
-    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-    AtomicBoolean interruptFlagKept = new AtomicBoolean();
-    try {
-      Future<?> attempt =
-          worker.submit(
-              () -> {
-                try {
-                  executor.execute(context);
-                  thrown.complete(null);
-                } catch (Throwable t) {
-                  interruptFlagKept.set(Thread.currentThread().isInterrupted());
-                  thrown.complete(t);
-                }
-              });
-      long script = awaitPid(outside.resolve("script.pid"));
-      long child = awaitPid(outside.resolve("child.pid"));
-      assertThat(isGone(script)).isFalse();
-      assertThat(isGone(child)).isFalse();
+    ExecutionContext context = forkingContext("hang.sh", LONG_TIMEOUT);
+    try (InterruptibleAttempt attempt = InterruptibleAttempt.start(executor, context)) {
+      Tree tree = awaitTree();
+      assertThat(isGone(tree.script())).isFalse();
+      assertThat(isGone(tree.child())).isFalse();
 
-      attempt.cancel(true); // what AX's watchdog does at the deadline
+      attempt.interrupt();
 
-      assertThat(thrown.get(GENEROUS.toSeconds(), TimeUnit.SECONDS))
-          .isInstanceOf(InterruptedException.class);
-      assertThat(interruptFlagKept).isTrue();
-      await().atMost(GENEROUS).until(() -> isGone(script) && isGone(child));
-      await().atMost(GENEROUS).until(() -> !outputThreadsOf(script));
-    } finally {
-      worker.shutdownNow();
+      assertThat(attempt.thrown(GENEROUS)).isInstanceOf(InterruptedException.class);
+      assertThat(attempt.interruptFlagKept()).isTrue();
+      await().atMost(GENEROUS).until(tree::isGone);
+      await().atMost(GENEROUS).until(() -> !outputThreadsOf(tree.script()));
     }
   }
 
@@ -452,22 +446,13 @@ class ShellTaskExecutorTest {
   void passingTheDeadlineKillsTheTreeWithSigtermAndReportsATimeout() throws Exception {
     script(scripts, "hang.sh", FORK_AND_HANG);
 
-    ScriptRun run =
-        ran(
-            executor()
-                .run(
-                    context(
-                        "hang.sh",
-                        List.of(),
-                        Map.of("pids", outside.toString()),
-                        Duration.ofSeconds(2))));
+    ScriptRun run = ran(executor().run(forkingContext("hang.sh", Duration.ofSeconds(2))));
 
-    long script = awaitPid(outside.resolve("script.pid"));
-    long child = awaitPid(outside.resolve("child.pid"));
+    Tree tree = awaitTree();
     assertThat(run.timedOut()).isTrue();
     assertThat(run.exitCode()).as("128 + SIGTERM").isEqualTo(143);
-    await().atMost(GENEROUS).until(() -> isGone(script) && isGone(child));
-    await().atMost(GENEROUS).until(() -> !outputThreadsOf(script));
+    await().atMost(GENEROUS).until(tree::isGone);
+    await().atMost(GENEROUS).until(() -> !outputThreadsOf(tree.script()));
   }
 
   @Test
@@ -476,20 +461,12 @@ class ShellTaskExecutorTest {
     script(scripts, "stubborn.sh", "trap '' TERM\n" + FORK_AND_HANG);
     ShellTaskExecutor executor = new ShellTaskExecutor(scripts, 1024, Duration.ofMillis(500));
 
-    ScriptRun run =
-        ran(
-            executor.run(
-                context(
-                    "stubborn.sh",
-                    List.of(),
-                    Map.of("pids", outside.toString()),
-                    Duration.ofSeconds(2))));
+    ScriptRun run = ran(executor.run(forkingContext("stubborn.sh", Duration.ofSeconds(2))));
 
-    long script = awaitPid(outside.resolve("script.pid"));
-    long child = awaitPid(outside.resolve("child.pid"));
+    Tree tree = awaitTree();
     assertThat(run.timedOut()).isTrue();
     assertThat(run.exitCode()).as("128 + SIGKILL").isEqualTo(137);
-    await().atMost(GENEROUS).until(() -> isGone(script) && isGone(child));
+    await().atMost(GENEROUS).until(tree::isGone);
   }
 
   // ---- output ----
@@ -529,12 +506,7 @@ class ShellTaskExecutorTest {
         exit 0
         """);
 
-    ScriptRun run =
-        ran(
-            executor()
-                .run(
-                    context(
-                        "leave.sh", List.of(), Map.of("pids", outside.toString()), LONG_TIMEOUT)));
+    ScriptRun run = ran(executor().run(forkingContext("leave.sh", LONG_TIMEOUT)));
 
     awaitPid(outside.resolve("child.pid")); // killed after the test
     assertThat(run.exitCode()).isZero();
@@ -565,8 +537,7 @@ class ShellTaskExecutorTest {
                   List.of("arg-secret"),
                   Map.of("token", "param-secret", "pids", outside.toString()),
                   Duration.ofSeconds(2)));
-      awaitPid(outside.resolve("script.pid"));
-      awaitPid(outside.resolve("child.pid"));
+      awaitTree();
     } finally {
       logger.detachAppender(appender);
       logger.setLevel(level);
