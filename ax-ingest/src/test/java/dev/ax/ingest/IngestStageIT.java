@@ -18,6 +18,7 @@ import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,13 +83,7 @@ class IngestStageIT {
     send("dup", command("dup", 120_000));
     send("other", command("other", 60_000));
 
-    await()
-        .atMost(DEADLINE)
-        .until(
-            () ->
-                context.meters().counter("ax.ingest.created").count()
-                        + context.meters().counter("ax.ingest.duplicates").count()
-                    == 4);
+    awaitCounted(context, 4, "ax.ingest.created", "ax.ingest.duplicates");
     assertThat(new TaskStore(runtime.dataSource()).find("dup")).isPresent();
     assertThat(new InstanceStore(runtime.dataSource()).findByTask("dup")).hasSize(1);
     assertThat(new InstanceStore(runtime.dataSource()).findByTask("other")).hasSize(1);
@@ -131,10 +126,7 @@ class IngestStageIT {
       for (ConsumerRecord<String, byte[]> record : rejected.poll()) {
         assertThat(new String(record.value(), StandardCharsets.UTF_8))
             .isEqualTo(bad.get(record.key()));
-        reasons.put(
-            record.key(),
-            new String(
-                record.headers().lastHeader(RejectHeaders.REASON).value(), StandardCharsets.UTF_8));
+        reasons.put(record.key(), header(record, RejectHeaders.REASON));
         assertThat(record.headers().lastHeader(RejectHeaders.SOURCE_TOPIC)).isNotNull();
       }
       assertThat(reasons)
@@ -230,10 +222,7 @@ class IngestStageIT {
       await().atMost(DEADLINE).until(() -> !rejected.poll().isEmpty());
       ConsumerRecord<String, byte[]> record = rejected.poll().get(0);
       assertThat(record.key()).isEqualTo("k");
-      assertThat(
-              new String(
-                  record.headers().lastHeader(RejectHeaders.REASON).value(),
-                  StandardCharsets.UTF_8))
+      assertThat(header(record, RejectHeaders.REASON))
           .isEqualTo("record key 'k' does not match taskId 't'");
     }
     await()
@@ -301,6 +290,16 @@ class IngestStageIT {
         .until(() -> new TaskStore(runtime.dataSource()).find("after-large").isPresent());
   }
 
+  /** Waits until the {@code counters} of {@code stage}'s meters add up to {@code total}. */
+  private static void awaitCounted(StageContext stage, int total, String... counters) {
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                Arrays.stream(counters).mapToDouble(c -> stage.meters().counter(c).count()).sum()
+                    == total);
+  }
+
   private static String header(ConsumerRecord<String, byte[]> record, String name) {
     return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
   }
@@ -321,22 +320,10 @@ class IngestStageIT {
 
     try (TopicReader rejected =
         new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
-      await()
-          .atMost(DEADLINE)
-          .until(
-              () ->
-                  limited.meters().counter("ax.ingest.created").count()
-                          + limited.meters().counter("ax.ingest.rejected").count()
-                      == 6);
+      awaitCounted(limited, 6, "ax.ingest.created", "ax.ingest.rejected");
       await().atMost(DEADLINE).until(() -> rejected.poll().size() >= 2);
       List<String> reasons =
-          rejected.poll().stream()
-              .map(
-                  r ->
-                      new String(
-                          r.headers().lastHeader(RejectHeaders.REASON).value(),
-                          StandardCharsets.UTF_8))
-              .toList();
+          rejected.poll().stream().map(r -> header(r, RejectHeaders.REASON)).toList();
       assertThat(reasons)
           .containsExactly(
               "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)",
@@ -384,13 +371,7 @@ class IngestStageIT {
             .formatted(longCron));
     send("after", command("after", 60_000));
 
-    await()
-        .atMost(DEADLINE)
-        .until(
-            () ->
-                context.meters().counter("ax.ingest.created").count()
-                        + context.meters().counter("ax.ingest.rejected").count()
-                    == 3);
+    awaitCounted(context, 3, "ax.ingest.created", "ax.ingest.rejected");
     TaskStore tasks = new TaskStore(runtime.dataSource());
     assertThat(tasks.find("after")).isPresent();
     assertThat(tasks.find("forever")).as("a ONCE that never fires is not stored").isEmpty();
