@@ -56,6 +56,11 @@ class FirePlannerTest {
         ConcurrencyPolicy.SKIP);
   }
 
+  /** The plan, at {@code nowMs}, for {@code row} alone, an instance of {@link #everySecond} "c". */
+  private FirePlan planEverySecond(DueInstance row, MisfirePolicy misfire, long nowMs) {
+    return planner.plan(List.of(row), Map.of("c", everySecond("c", misfire)), Set.of(), nowMs);
+  }
+
   private static DueInstance row(String taskId, long slotMs, long dueMs, long seq) {
     return new DueInstance(taskId + "@" + slotMs, taskId, dueMs, "trace", seq, 1);
   }
@@ -71,12 +76,7 @@ class FirePlannerTest {
   void anOnTimePeriodicFiringDispatchesAndChainsItsNextSlot() {
     DueInstance row = row("c", T0, T0, 1);
 
-    FirePlan plan =
-        planner.plan(
-            List.of(row),
-            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ONCE_NOW)),
-            Set.of(),
-            T0 + 20);
+    FirePlan plan = planEverySecond(row, MisfirePolicy.FIRE_ONCE_NOW, T0 + 20);
 
     assertThat(plan.dispatch()).containsExactly(1L);
     assertThat(plan.chainsEnded()).isEmpty();
@@ -94,12 +94,7 @@ class FirePlannerTest {
     long now = T0 + 60_000; // a minute of an every-second cron missed
     DueInstance late = row("c", T0, T0, 1);
 
-    FirePlan plan =
-        planner.plan(
-            List.of(late),
-            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ONCE_NOW)),
-            Set.of(),
-            now);
+    FirePlan plan = planEverySecond(late, MisfirePolicy.FIRE_ONCE_NOW, now);
 
     assertThat(plan.dispatch()).containsExactly(1L);
     assertThat(plan.skip()).isEmpty();
@@ -117,9 +112,7 @@ class FirePlannerTest {
     long now = T0 + 60_000;
     DueInstance late = row("c", T0, T0, 1);
 
-    FirePlan plan =
-        planner.plan(
-            List.of(late), Map.of("c", everySecond("c", MisfirePolicy.SKIP)), Set.of(), now);
+    FirePlan plan = planEverySecond(late, MisfirePolicy.SKIP, now);
 
     assertThat(plan.dispatch()).isEmpty();
     assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_MISFIRE, List.of(1L));
@@ -156,12 +149,7 @@ class FirePlannerTest {
     long now = T0 + 60_000;
     DueInstance catchUp = row("c", T0 + 30_000, now, 7); // slot 30 s ago, due now
 
-    FirePlan plan =
-        planner.plan(
-            List.of(catchUp),
-            Map.of("c", everySecond("c", MisfirePolicy.FIRE_ALL)),
-            Set.of(),
-            now + 5);
+    FirePlan plan = planEverySecond(catchUp, MisfirePolicy.FIRE_ALL, now + 5);
 
     assertThat(plan.dispatch()).containsExactly(7L);
     assertThat(plan.successors()).isEmpty();
