@@ -11,8 +11,6 @@ import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.CreateResult;
-import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -50,73 +48,57 @@ class TickerStandbyIT {
             "AX_TICKER_HEARTBEAT", "500ms",
             "AX_TICKER_LOAD_INTERVAL", "5m");
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        TickerStage leader =
-            new TickerStage(runtime.context("ticker-a"), TickerConfig.from(runtime.config()))
-                .start();
+        LeaderAndStandby tickers = LeaderAndStandby.start(runtime);
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.bootstrapServers(), "announcer");
         TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
-      LeaseStore leases = new LeaseStore(runtime.dataSource());
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () ->
-                  leases
-                      .current(LeaseFence.TICKER)
-                      .map(LeaseStore.Lease::holder)
-                      .orElse("")
-                      .equals("ticker-a"));
-      try (TickerStage standby =
-          new TickerStage(runtime.context("ticker-b"), TickerConfig.from(runtime.config()))
-              .start()) {
-        // Created and announced after both tickers run (and after the leader's first load), due
-        // in 2 s: only the announcements can bring them to the leader before its next load.
-        long dueAtMs = runtime.clock().millis() + 2_000;
-        List<NewTask> tasks = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < TASKS; i++) {
-          String taskId = "standby-" + i;
-          tasks.add(
-              new NewTask(
-                  TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(dueAtMs + i))),
-                  "trace-" + taskId,
-                  dueAtMs + i));
-          ids.add(InstanceIds.of(taskId, dueAtMs + i));
-        }
-        CreateResult created =
-            new TaskStore(runtime.dataSource()).create(tasks, "test", runtime.clock().millis());
-        for (NewTask task : tasks) {
-          String taskId = task.spec().taskId();
-          String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
-          TaskScheduledEvent event =
-              new TaskScheduledEvent(
-                  AxJson.VERSION,
-                  taskId,
-                  instanceId,
-                  task.firstDueAtMs(),
-                  task.traceId(),
-                  created.seqByInstanceId().get(instanceId),
-                  TriggerGroups.keyOf(task.spec().trigger()));
-          producer.send(
-              new ProducerRecord<>(runtime.topics().scheduled(), taskId, AxJson.write(event)));
-        }
-        producer.flush();
-
-        Set<String> fired = new HashSet<>();
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .untilAsserted(
-                () -> {
-                  due.poll().stream()
-                      .map(r -> AxJson.read(r.value(), TaskDueEvent.class))
-                      .forEach(
-                          e -> {
-                            assertThat(e.emittedAtMs()).isGreaterThanOrEqualTo(e.dueAtMs());
-                            fired.add(e.instanceId());
-                          });
-                  assertThat(fired).containsExactlyInAnyOrderElementsOf(ids);
-                });
+      // Created and announced after both tickers run (and after the leader's first load), due
+      // in 2 s: only the announcements can bring them to the leader before its next load.
+      long dueAtMs = runtime.clock().millis() + 2_000;
+      List<NewTask> tasks = new ArrayList<>();
+      Set<String> ids = new HashSet<>();
+      for (int i = 0; i < TASKS; i++) {
+        String taskId = "standby-" + i;
+        tasks.add(
+            new NewTask(
+                TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(dueAtMs + i))),
+                "trace-" + taskId,
+                dueAtMs + i));
+        ids.add(InstanceIds.of(taskId, dueAtMs + i));
       }
+      CreateResult created =
+          new TaskStore(runtime.dataSource()).create(tasks, "test", runtime.clock().millis());
+      for (NewTask task : tasks) {
+        String taskId = task.spec().taskId();
+        String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
+        TaskScheduledEvent event =
+            new TaskScheduledEvent(
+                AxJson.VERSION,
+                taskId,
+                instanceId,
+                task.firstDueAtMs(),
+                task.traceId(),
+                created.seqByInstanceId().get(instanceId),
+                TriggerGroups.keyOf(task.spec().trigger()));
+        producer.send(
+            new ProducerRecord<>(runtime.topics().scheduled(), taskId, AxJson.write(event)));
+      }
+      producer.flush();
+
+      Set<String> fired = new HashSet<>();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                due.poll().stream()
+                    .map(r -> AxJson.read(r.value(), TaskDueEvent.class))
+                    .forEach(
+                        e -> {
+                          assertThat(e.emittedAtMs()).isGreaterThanOrEqualTo(e.dueAtMs());
+                          fired.add(e.instanceId());
+                        });
+                assertThat(fired).containsExactlyInAnyOrderElementsOf(ids);
+              });
     }
   }
 }
