@@ -73,7 +73,7 @@ final class FakeDispatcherPort implements DispatcherPort {
       Long dueAtMs = dispatchedDueAtMs.get(id);
       if (dueAtMs != null && dueAtMs <= nowMs) {
         dispatchedDueAtMs.remove(id);
-        won.add(new ClaimedInstance(id, "task", 1, 1, dueAtMs, nowMs, "trace", 0, 0, null));
+        won.add(new ClaimedInstance(id, "task", 1, 1, dueAtMs, nowMs, "trace", 0, 0, null, 0));
       }
     }
     return won;

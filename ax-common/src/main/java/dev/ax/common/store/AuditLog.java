@@ -6,7 +6,6 @@ import dev.ax.common.model.InstanceStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -25,7 +24,19 @@ public final class AuditLog {
       int attempt,
       InstanceStatus from,
       InstanceStatus to,
-      String reason) {}
+      String reason) {
+
+    /** The end of {@code outcome}'s run: RUNNING → its status, for {@code reason}. */
+    public static Entry runEnded(Outcome outcome, String reason) {
+      return new Entry(
+          outcome.instanceId(),
+          outcome.taskId(),
+          outcome.attempt(),
+          InstanceStatus.RUNNING,
+          outcome.status(),
+          reason);
+    }
+  }
 
   /** One recorded transition. */
   public record Transition(
@@ -58,21 +69,22 @@ public final class AuditLog {
   /** Appends {@code entries} on the caller's open transaction, reasons cut to 512 characters. */
   public static void append(Connection connection, List<Entry> entries, String actor, long atMs)
       throws SQLException {
-    List<Object[]> rows = new ArrayList<>(entries.size());
-    for (Entry entry : entries) {
-      rows.add(
-          new Object[] {
-            entry.instanceId(),
-            entry.taskId(),
-            entry.attempt(),
-            entry.from() == null ? null : entry.from().name(),
-            entry.to().name(),
-            actor,
-            Sql.truncate(entry.reason(), MAX_REASON_LENGTH),
-            atMs
-          });
-    }
-    Sql.insertRows(connection, "ax_instance_log", COLUMNS, rows);
+    Sql.insertRows(
+        connection,
+        "ax_instance_log",
+        COLUMNS,
+        entries,
+        entry ->
+            new Object[] {
+              entry.instanceId(),
+              entry.taskId(),
+              entry.attempt(),
+              entry.from() == null ? null : entry.from().name(),
+              entry.to().name(),
+              actor,
+              Sql.truncate(entry.reason(), MAX_REASON_LENGTH),
+              atMs
+            });
   }
 
   /** Every transition of one instance, oldest first. */

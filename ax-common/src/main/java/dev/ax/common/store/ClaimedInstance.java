@@ -21,32 +21,6 @@ public record ClaimedInstance(
     String flowRunId,
     int takenBack) {
 
-  /** An instance none of whose runs was taken back. */
-  public ClaimedInstance(
-      String instanceId,
-      String taskId,
-      int taskVersion,
-      int attempt,
-      long dueAtMs,
-      long claimedAtMs,
-      String traceId,
-      int retryBase,
-      long seq,
-      String flowRunId) {
-    this(
-        instanceId,
-        taskId,
-        taskVersion,
-        attempt,
-        dueAtMs,
-        claimedAtMs,
-        traceId,
-        retryBase,
-        seq,
-        flowRunId,
-        0);
-  }
-
   /** The number of this attempt within its retry budget (1 = the first of the budget). */
   public int attemptInBudget() {
     return attempt - retryBase;

@@ -63,7 +63,7 @@ public final class Jdbc {
    *
    * @param what names the read in a failure
    */
-  public <T> T read(String what, JdbcTransaction.Work<T> work) {
+  public <T> T read(String what, SqlWork<JdbcTransaction, T> work) {
     return Transactions.read(
         dataSource, what, connection -> work.run(new JdbcTransaction(connection)));
   }
@@ -99,7 +99,7 @@ public final class Jdbc {
    *
    * @param what names the work in a failure, e.g. {@code "replaying dead letter 7"}
    */
-  public <T> T inTransaction(String what, JdbcTransaction.Work<T> work) {
+  public <T> T inTransaction(String what, SqlWork<JdbcTransaction, T> work) {
     return Transactions.inTransaction(
         dataSource, what, connection -> work.run(new JdbcTransaction(connection)));
   }
@@ -109,7 +109,7 @@ public final class Jdbc {
    * packets ({@link PacketTransaction}); commits what the work left open, rolls back on any
    * failure.
    */
-  public <T> T inPacketTransaction(String what, PacketTransaction.Work<T> work) {
+  public <T> T inPacketTransaction(String what, SqlWork<PacketTransaction, T> work) {
     return Transactions.inPacketTransaction(
         dataSource, what, transaction -> work.run(new PacketTransaction(transaction)));
   }

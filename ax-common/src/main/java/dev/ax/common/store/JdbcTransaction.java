@@ -24,12 +24,6 @@ import java.util.function.Function;
  */
 public final class JdbcTransaction {
 
-  /** A unit of work on one transaction. */
-  @FunctionalInterface
-  public interface Work<T> {
-    T run(JdbcTransaction transaction) throws SQLException;
-  }
-
   private final Connection connection;
 
   JdbcTransaction(Connection connection) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -47,19 +46,20 @@ public final class OutboxStore {
     if (messages.isEmpty()) {
       return;
     }
-    List<Object[]> rows = new ArrayList<>(messages.size());
-    for (OutboxMessage message : messages) {
-      rows.add(
-          new Object[] {
-            message.topic(),
-            message.key(),
-            message.payload(),
-            message.headers().isEmpty() ? null : headersJson(message.headers()),
-            token,
-            nowMs
-          });
-    }
-    Sql.insertRows(connection, "ax_outbox", COLUMNS, rows);
+    Sql.insertRows(
+        connection,
+        "ax_outbox",
+        COLUMNS,
+        messages,
+        message ->
+            new Object[] {
+              message.topic(),
+              message.key(),
+              message.payload(),
+              message.headers().isEmpty() ? null : headersJson(message.headers()),
+              token,
+              nowMs
+            });
   }
 
   /** Deletes what the batches (or relay claims) with these tokens wrote; the number deleted. */

@@ -15,12 +15,6 @@ import java.util.Map;
  */
 public final class PacketTransaction {
 
-  /** A unit of work on one packet transaction. */
-  @FunctionalInterface
-  public interface Work<T> {
-    T run(PacketTransaction transaction) throws SQLException;
-  }
-
   private final Transaction transaction;
 
   PacketTransaction(Transaction transaction) {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Small helpers for building statements: IN lists, and text cut to fit its column; public for the
@@ -51,6 +52,24 @@ public final class Sql {
       chunks.add(current);
     }
     return chunks;
+  }
+
+  /**
+   * Inserts one row into {@code table} for each of {@code items}, its values in {@code columns}'
+   * order given by {@code row}, as {@link #insertRows(java.sql.Connection, String, List, List)}.
+   */
+  static <T> void insertRows(
+      java.sql.Connection connection,
+      String table,
+      List<String> columns,
+      List<T> items,
+      Function<T, Object[]> row)
+      throws SQLException {
+    List<Object[]> rows = new ArrayList<>(items.size());
+    for (T item : items) {
+      rows.add(row.apply(item));
+    }
+    insertRows(connection, table, columns, rows);
   }
 
   /**

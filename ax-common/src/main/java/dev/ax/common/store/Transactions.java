@@ -12,20 +12,6 @@ import javax.sql.DataSource;
  */
 public final class Transactions {
 
-  /** Work on one connection. */
-  @FunctionalInterface
-  public interface Work<T> {
-    T run(Connection connection) throws SQLException;
-  }
-
-  /**
-   * Work that begins (and may commit) its transaction in its own packets: see {@link Transaction}.
-   */
-  @FunctionalInterface
-  interface PacketWork<T> {
-    T run(Transaction transaction) throws SQLException;
-  }
-
   private Transactions() {}
 
   /**
@@ -34,7 +20,8 @@ public final class Transactions {
    * three of {@code setAutoCommit(false)}, {@code commit()}, {@code setAutoCommit(true)}. On the
    * ticker's and dispatchers' serial paths, under load, each round trip costs milliseconds.
    */
-  public static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
+  public static <T> T inTransaction(
+      DataSource dataSource, String what, SqlWork<Connection, T> work) {
     return inPacketTransaction(
         dataSource,
         what,
@@ -48,7 +35,8 @@ public final class Transactions {
    * Runs {@code work} in one transaction that the work begins in its first packet and may commit in
    * its last (see {@link Transaction}); commits whatever it left open, rolls back on any failure.
    */
-  static <T> T inPacketTransaction(DataSource dataSource, String what, PacketWork<T> work) {
+  static <T> T inPacketTransaction(
+      DataSource dataSource, String what, SqlWork<Transaction, T> work) {
     try (Connection connection = dataSource.getConnection()) {
       Transaction transaction = new Transaction(connection);
       try {
@@ -68,7 +56,7 @@ public final class Transactions {
    * Runs {@code work} on a connection of the pool in autocommit mode, each statement its own
    * transaction: for reads.
    */
-  public static <T> T read(DataSource dataSource, String what, Work<T> work) {
+  public static <T> T read(DataSource dataSource, String what, SqlWork<Connection, T> work) {
     try (Connection connection = dataSource.getConnection()) {
       return work.run(connection);
     } catch (SQLException e) {

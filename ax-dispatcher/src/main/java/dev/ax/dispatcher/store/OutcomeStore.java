@@ -186,13 +186,8 @@ public final class OutcomeStore {
       if (counts[i] == 1) {
         won.add(runOf(outcome));
         audit.add(
-            new AuditLog.Entry(
-                outcome.instanceId(),
-                outcome.taskId(),
-                outcome.attempt(),
-                RUNNING,
-                outcome.status(),
-                outcome.error() == null ? "completed" : outcome.error()));
+            AuditLog.Entry.runEnded(
+                outcome, outcome.error() == null ? "completed" : outcome.error()));
         if (outcome.after() != null) {
           followed.add(outcome);
         }

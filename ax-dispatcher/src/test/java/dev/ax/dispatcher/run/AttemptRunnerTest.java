@@ -46,7 +46,7 @@ class AttemptRunnerTest {
       for (int i = 0; i < runs; i++) {
         String id = "quick@" + i;
         runner.submit(
-            new ClaimedInstance(id, "quick", 1, 1, 1_000, 1_000, "trace", 0, i, id),
+            new ClaimedInstance(id, "quick", 1, 1, 1_000, 1_000, "trace", 0, i, id, 0),
             task,
             new NoopExecutor());
       }

@@ -58,7 +58,7 @@ class BulkheadsTest {
 
   private void run(String id, String group) {
     ClaimedInstance claimed =
-        new ClaimedInstance(id + "@1", id, 1, 1, 1_000, 1_000, "trace", 0, 1, id + "@1");
+        new ClaimedInstance(id + "@1", id, 1, 1, 1_000, 1_000, "trace", 0, 1, id + "@1", 0);
     bulkheads
         .runnerFor(bulkheads.poolFor(group))
         .submit(claimed, task(id, group), new NoopExecutor());

@@ -115,7 +115,7 @@ class RetryPlannerTest {
 
   @Test
   void aSuccessNeedsNothing() {
-    ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7, "t@1");
+    ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7, "t@1", 0);
     Completion ok =
         new Completion(
             claimed, "default", InstanceStatus.SUCCESS, null, 0, 1, null, null, null, null, null);

@@ -217,7 +217,8 @@ class DispatcherStoreIT {
               "trace-" + row.taskId(),
               0,
               row.seq(),
-              row.instanceId()));
+              row.instanceId(),
+              0));
     }
     assertThat(won).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(audit.history(ids.get(19)))

@@ -208,14 +208,7 @@ public final class ReaperStore {
               Outcome outcome = outcomes.get(i);
               won.add(outcome);
               owed.addAll(events.get(i));
-              audit.add(
-                  new AuditLog.Entry(
-                      outcome.instanceId(),
-                      outcome.taskId(),
-                      outcome.attempt(),
-                      RUNNING,
-                      outcome.status(),
-                      outcome.error()));
+              audit.add(AuditLog.Entry.runEnded(outcome, outcome.error()));
             }
           }
           AuditLog.append(connection, audit, fence.holder(), nowMs);
