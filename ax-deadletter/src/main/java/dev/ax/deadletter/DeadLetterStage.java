@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -96,21 +95,17 @@ public final class DeadLetterStage implements AutoCloseable {
   }
 
   private void handle(ConsumerRecords<String, byte[]> records) {
-    for (ConsumerRecord<String, byte[]> record : records) {
-      Optional<TaskDeadEvent> decoded = deadEvents.decode(record);
-      if (decoded.isEmpty()) {
-        continue;
-      }
-      TaskDeadEvent event = decoded.get();
-      store(
-          event.instanceId(),
-          event.taskId(),
-          event.group(),
-          event.error(),
-          event.stackTrace(),
-          event.reason(),
-          event.traceId());
-    }
+    deadEvents.forEachEvent(
+        records,
+        (record, event) ->
+            store(
+                event.instanceId(),
+                event.taskId(),
+                event.group(),
+                event.error(),
+                event.stackTrace(),
+                event.reason(),
+                event.traceId()));
   }
 
   private void store(

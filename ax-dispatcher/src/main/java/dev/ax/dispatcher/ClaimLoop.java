@@ -402,11 +402,7 @@ final class ClaimLoop implements AutoCloseable {
       }
       return;
     }
-    try {
-      thread.join(STOP_WAIT.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(thread, STOP_WAIT);
     if (thread.isAlive()) {
       log.warn("The claim loop did not stop within {} ms; interrupting it", STOP_WAIT.toMillis());
       thread.interrupt();

@@ -20,9 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -93,26 +91,23 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
   public void handle(ConsumerRecords<String, byte[]> records) {
     List<TaskDueEvent> events = new ArrayList<>();
     List<Boolean> retried = new ArrayList<>();
-    for (ConsumerRecord<String, byte[]> record : records) {
-      Optional<TaskDueEvent> decoded = dueEvents.decode(record);
-      if (decoded.isEmpty()) {
-        continue;
-      }
-      TaskDueEvent event = decoded.get();
-      boolean fromRetry = record.topic().equals(dueRetryTopic);
-      if (!fromRetry && !epochs.admit(event.epoch())) {
-        dueEvents.skipped(
-            record,
-            "epoch "
-                + event.epoch()
-                + " is newer than any ticker lease ("
-                + epochs.leaseEpochRead()
-                + ")");
-        continue;
-      }
-      events.add(event);
-      retried.add(fromRetry);
-    }
+    dueEvents.forEachEvent(
+        records,
+        (record, event) -> {
+          boolean fromRetry = record.topic().equals(dueRetryTopic);
+          if (!fromRetry && !epochs.admit(event.epoch())) {
+            dueEvents.skipped(
+                record,
+                "epoch "
+                    + event.epoch()
+                    + " is newer than any ticker lease ("
+                    + epochs.leaseEpochRead()
+                    + ")");
+          } else {
+            events.add(event);
+            retried.add(fromRetry);
+          }
+        });
     if (events.isEmpty()) {
       return;
     }

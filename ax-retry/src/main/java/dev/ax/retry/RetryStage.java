@@ -22,7 +22,6 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,7 +29,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
@@ -163,16 +161,13 @@ public final class RetryStage implements AutoCloseable {
   /** Retry events as failures happen: those due within the horizon go to the wheel now. */
   private void take(ConsumerRecords<String, byte[]> records) {
     long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
-    for (ConsumerRecord<String, byte[]> record : records) {
-      Optional<TaskRetryEvent> decoded = retryEvents.decode(record);
-      if (decoded.isEmpty()) {
-        continue;
-      }
-      TaskRetryEvent event = decoded.get();
-      if (event.retryAtMs() < untilMs) {
-        handoff.offer(new Pending(event.seq(), event.retryAtMs())); // full: the scan has it
-      }
-    }
+    retryEvents.forEachEvent(
+        records,
+        (record, event) -> {
+          if (event.retryAtMs() < untilMs) {
+            handoff.offer(new Pending(event.seq(), event.retryAtMs())); // full: the scan has it
+          }
+        });
   }
 
   /** The database scan: pending retries due within the horizon, of this replica's partitions. */
@@ -304,11 +299,7 @@ public final class RetryStage implements AutoCloseable {
     loop.close();
     scheduler.shutdownNow();
     fireThread.interrupt();
-    try {
-      fireThread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(fireThread, Duration.ofSeconds(10));
     switches.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Retry stage {} stopped", context.nodeId());

@@ -72,11 +72,7 @@ final class CompletionPrinter implements AutoCloseable {
   public void close() {
     running = false;
     tail.wakeup();
-    try {
-      thread.join(Duration.ofSeconds(5).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(5));
     tail.close();
   }
 }

@@ -1,6 +1,7 @@
 package dev.ax.common.kafka;
 
 import dev.ax.common.contract.Echo;
+import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -115,16 +116,6 @@ public final class ConsumerLoop implements AutoCloseable {
   private final OutageStreak outages = new OutageStreak(OUTAGES_BEFORE_SINGLES);
 
   private final Thread thread;
-
-  public ConsumerLoop(
-      String name,
-      KafkaConsumer<String, byte[]> consumer,
-      Collection<String> topics,
-      BatchHandler handler,
-      Duration retryBackoff,
-      RecordParking parking) {
-    this(name, consumer, topics, handler, retryBackoff, CommitMode.SYNC, parking);
-  }
 
   /**
    * @param retryBackoff the wait before a batch is tried again after an outage
@@ -277,10 +268,6 @@ public final class ConsumerLoop implements AutoCloseable {
   public void close() {
     stop.stop();
     consumer.wakeup();
-    try {
-      thread.join(Duration.ofSeconds(30).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(30));
   }
 }

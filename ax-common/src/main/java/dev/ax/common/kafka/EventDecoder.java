@@ -4,7 +4,9 @@ import dev.ax.common.contract.AxJson;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +56,18 @@ public final class EventDecoder<T> {
     } catch (RuntimeException e) {
       skipped(record, e.getMessage());
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Hands {@code action} each event of {@code records} that can be read, with its record, in order;
+   * those that cannot are logged, counted and skipped ({@link #decode}).
+   */
+  public void forEachEvent(
+      ConsumerRecords<String, byte[]> records,
+      BiConsumer<ConsumerRecord<String, byte[]>, T> action) {
+    for (ConsumerRecord<String, byte[]> record : records) {
+      decode(record).ifPresent(event -> action.accept(record, event));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.ax.common.thread;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * The one way AX makes its threads: daemon threads (a stage's shutdown hook decides when the JVM
  * ends, not a forgotten thread) with a name that says what they do, so a thread dump or a log line
  * tells an operator which part of which stage it is; a thread that dies of an uncaught exception
- * says so in the log (with its name), not only on standard error.
+ * says so in the log (with its name), not only on standard error. And the one way a part waits for
+ * its thread to end when it stops ({@link #awaitEnd}).
  *
  * <p>Stateless apart from the counters of {@link #numbered}; thread-safe.
  */
@@ -44,5 +46,17 @@ public final class DaemonThreads {
   /** A scheduled executor of one daemon thread named {@code name}. */
   public static ScheduledExecutorService scheduler(String name) {
     return Executors.newSingleThreadScheduledExecutor(named(name));
+  }
+
+  /**
+   * Waits up to {@code timeout} for {@code thread} to end. If the caller is interrupted meanwhile
+   * it stops waiting and keeps its interrupt status, so that whoever stops it still sees it.
+   */
+  public static void awaitEnd(Thread thread, Duration timeout) {
+    try {
+      thread.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

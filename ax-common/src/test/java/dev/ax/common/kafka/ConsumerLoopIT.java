@@ -114,6 +114,7 @@ class ConsumerLoopIT {
                 List.of(topic),
                 handler,
                 Duration.ofMillis(100),
+                ConsumerLoop.CommitMode.SYNC,
                 new RecordParking(producer(env), parked, parkedCount));
         TopicReader parkedReader = new TopicReader(env.bootstrapServers(), parked)) {
       loop.start();
@@ -164,6 +165,7 @@ class ConsumerLoopIT {
                 List.of(topic),
                 handler,
                 Duration.ofMillis(50),
+                ConsumerLoop.CommitMode.SYNC,
                 new RecordParking(producer(env), parked, parkedCount));
         TopicReader parkedReader = new TopicReader(env.bootstrapServers(), parked)) {
       loop.start();

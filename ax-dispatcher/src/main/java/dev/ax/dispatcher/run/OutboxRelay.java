@@ -220,10 +220,6 @@ public final class OutboxRelay implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    try {
-      thread.join(Duration.ofSeconds(10).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(10));
   }
 }

@@ -11,6 +11,7 @@ import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
 import io.micrometer.core.instrument.Counter;
@@ -351,10 +352,6 @@ public final class OutcomeRecorder implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    try {
-      thread.join(Duration.ofSeconds(30).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(30));
   }
 }

@@ -188,10 +188,6 @@ public final class UpstreamTasks implements AutoCloseable {
     stopping.countDown();
     // Not interrupt(): an interrupted thread cannot close its consumer's connections cleanly.
     consumer.wakeup();
-    try {
-      reader.join(Duration.ofSeconds(10).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(reader, Duration.ofSeconds(10));
   }
 }
