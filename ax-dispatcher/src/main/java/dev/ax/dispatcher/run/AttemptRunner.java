@@ -154,14 +154,12 @@ public final class AttemptRunner implements AutoCloseable {
             Instant.ofEpochMilli(claimed.dueAtMs()),
             claimed.traceId(),
             deadline);
-    AtomicBoolean settled = new AtomicBoolean();
-    AtomicReference<Long> startedAtMs = new AtomicReference<>();
-    AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
+    Attempt attempt = Attempt.of(claimed, task, executor, context, timeout);
     inFlight.incrementAndGet();
     running.add(new RunKey(claimed.instanceId(), claimed.attempt()));
     Future<?> run;
     try {
-      run = submitRun(claimed, task, executor, context, settled, startedAtMs, timer, timeout);
+      run = submitRun(attempt);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
       running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
@@ -181,28 +179,58 @@ public final class AttemptRunner implements AutoCloseable {
               null));
       return;
     }
-    scheduleTimeout(claimed, task, executor, context, settled, startedAtMs, timer, timeout, run);
+    scheduleTimeout(attempt, run);
   }
 
-  private Future<?> submitRun(
+  /**
+   * One submitted attempt: what it runs, and what its worker and its watchdog share to decide which
+   * of them settles it ({@code settled}: the first to set it records the attempt, the other does
+   * nothing). Made on the submitting thread; afterwards its atomics are the only state the two
+   * threads share.
+   */
+  private record Attempt(
       ClaimedInstance claimed,
       StoredTask task,
       TaskExecutor executor,
       AttemptContext context,
+      Duration timeout,
       AtomicBoolean settled,
       AtomicReference<Long> startedAtMs,
-      AtomicReference<ScheduledFuture<?>> timer,
-      Duration timeout) {
+      AtomicReference<ScheduledFuture<?>> timer) {
+
+    static Attempt of(
+        ClaimedInstance claimed,
+        StoredTask task,
+        TaskExecutor executor,
+        AttemptContext context,
+        Duration timeout) {
+      return new Attempt(
+          claimed,
+          task,
+          executor,
+          context,
+          timeout,
+          new AtomicBoolean(),
+          new AtomicReference<>(),
+          new AtomicReference<>());
+    }
+
+    String timedOut() {
+      return "timed out after " + SaturatingMillis.toMillis(timeout) + " ms";
+    }
+  }
+
+  private Future<?> submitRun(Attempt attempt) {
     return workers.submit(
         () -> {
           long startMs = clock.millis();
-          startedAtMs.set(startMs);
+          attempt.startedAtMs().set(startMs);
           InstanceStatus status;
           String error = null;
           String stackTrace = null;
           ExecutionResult result = null;
           try {
-            result = executor.execute(context);
+            result = attempt.executor().execute(attempt.context());
             status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
             error = result.error();
             if (result.cause() != null) {
@@ -210,67 +238,47 @@ public final class AttemptRunner implements AutoCloseable {
             }
           } catch (InterruptedException | HttpTimeoutException e) {
             status = InstanceStatus.TIMEOUT;
-            error = "timed out after " + SaturatingMillis.toMillis(timeout) + " ms";
+            error = attempt.timedOut();
           } catch (Exception | LinkageError e) {
             status = InstanceStatus.FAILED;
             error = e.toString();
             stackTrace = StackTraces.of(e);
           }
           error = bounded(error);
-          if (settled.compareAndSet(false, true)) {
-            ScheduledFuture<?> t = timer.get();
+          if (attempt.settled().compareAndSet(false, true)) {
+            ScheduledFuture<?> t = attempt.timer().get();
             if (t != null) {
               t.cancel(false);
             }
-            finish(
-                claimed,
-                task,
-                new Ending(status, error, stackTrace),
-                startMs,
-                executor,
-                context,
-                result);
+            finish(attempt, new Ending(status, error, stackTrace), startMs, result);
           }
         });
   }
 
-  private void scheduleTimeout(
-      ClaimedInstance claimed,
-      StoredTask task,
-      TaskExecutor executor,
-      AttemptContext context,
-      AtomicBoolean settled,
-      AtomicReference<Long> startedAtMs,
-      AtomicReference<ScheduledFuture<?>> timer,
-      Duration timeout,
-      Future<?> run) {
-    timer.set(
-        watchdog.schedule(
-            () -> {
-              if (settled.compareAndSet(false, true)) {
-                run.cancel(true);
-                Long startMs = startedAtMs.get();
-                finish(
-                    claimed,
-                    task,
-                    new Ending(
-                        InstanceStatus.TIMEOUT,
-                        "timed out after " + SaturatingMillis.toMillis(timeout) + " ms",
-                        null),
-                    startMs == null ? clock.millis() : startMs,
-                    executor,
-                    context,
-                    null);
-              }
-            },
-            // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
-            SaturatingMillis.toMillis(timeout),
-            TimeUnit.MILLISECONDS));
+  private void scheduleTimeout(Attempt attempt, Future<?> run) {
+    attempt
+        .timer()
+        .set(
+            watchdog.schedule(
+                () -> {
+                  if (attempt.settled().compareAndSet(false, true)) {
+                    run.cancel(true);
+                    Long startMs = attempt.startedAtMs().get();
+                    finish(
+                        attempt,
+                        new Ending(InstanceStatus.TIMEOUT, attempt.timedOut(), null),
+                        startMs == null ? clock.millis() : startMs,
+                        null);
+                  }
+                },
+                // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
+                SaturatingMillis.toMillis(attempt.timeout()),
+                TimeUnit.MILLISECONDS));
     // A quick run may have settled before its timer existed, so it could not cancel it: cancel
     // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either
     // the run saw the timer or this sees the run settled (both through volatile reads).
-    if (settled.get()) {
-      timer.get().cancel(false);
+    if (attempt.settled().get()) {
+      attempt.timer().get().cancel(false);
     }
   }
 
@@ -314,14 +322,9 @@ public final class AttemptRunner implements AutoCloseable {
         : error.substring(0, MAX_ERROR_CHARS) + " ... (" + error.length() + " characters, cut)";
   }
 
-  private void finish(
-      ClaimedInstance claimed,
-      StoredTask task,
-      Ending ending,
-      long startMs,
-      TaskExecutor executor,
-      AttemptContext context,
-      ExecutionResult result) {
+  private void finish(Attempt attempt, Ending ending, long startMs, ExecutionResult result) {
+    ClaimedInstance claimed = attempt.claimed();
+    StoredTask task = attempt.task();
     inFlight.decrementAndGet();
     running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
@@ -340,8 +343,8 @@ public final class AttemptRunner implements AutoCloseable {
             ending.error(),
             startMs,
             clock.millis(),
-            executor,
-            context,
+            attempt.executor(),
+            attempt.context(),
             result,
             task.spec().retry(),
             ending.stackTrace()));
