@@ -82,10 +82,10 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage(StageContext context, DispatcherConfig config, ExecutorRegistry registry) {
     this.context = context;
-    ClaimStore claimStore = new ClaimStore(context.dataSource());
+    RunLeases leases =
+        new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
-    Duration lease = config.lease();
     this.producer =
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
     this.switches =
@@ -128,20 +128,13 @@ public final class DispatcherStage implements AutoCloseable {
             new StoreDispatcherPort(
                 bulkheads,
                 specs,
-                claimStore,
-                context.nodeId(),
-                lease,
+                leases,
                 new RunStarter(specs, bulkheads, registry, context.meters()),
-                new HandBack(
-                    producer,
-                    context.topics().due(),
-                    context.topics().dueRetry(),
-                    context.meters())),
+                new HandBack(producer, context.topics(), context.meters())),
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
-    this.renewer =
-        new LeaseRenewer(bulkheads, claimStore, context.clock(), context.nodeId(), lease);
+    this.renewer = new LeaseRenewer(bulkheads, leases, context.clock());
     this.loop =
         context.groupLoop(
             "dispatcher",

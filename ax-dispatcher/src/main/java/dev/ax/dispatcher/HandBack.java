@@ -2,6 +2,7 @@ package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.DueRecords;
+import dev.ax.common.kafka.Topics;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,14 +30,10 @@ final class HandBack {
   private final String dueRetryTopic;
   private final Counter handedBack;
 
-  HandBack(
-      Producer<String, byte[]> producer,
-      String dueTopic,
-      String dueRetryTopic,
-      MeterRegistry meters) {
+  HandBack(Producer<String, byte[]> producer, Topics topics, MeterRegistry meters) {
     this.producer = producer;
-    this.dueTopic = dueTopic;
-    this.dueRetryTopic = dueRetryTopic;
+    this.dueTopic = topics.due();
+    this.dueRetryTopic = topics.dueRetry();
     this.handedBack = meters.counter("ax.dispatcher.handed.back.events");
   }
 

@@ -4,9 +4,7 @@ import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
-import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.RunKey;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,23 +23,19 @@ final class LeaseRenewer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
 
   private final Bulkheads bulkheads;
-  private final ClaimStore claims;
+  private final RunLeases leases;
   private final Clock clock;
-  private final String owner;
-  private final Duration lease;
   private final ScheduledExecutorService timer =
       DaemonThreads.scheduler("ax-dispatcher-lease-renewal");
 
-  LeaseRenewer(Bulkheads bulkheads, ClaimStore claims, Clock clock, String owner, Duration lease) {
+  LeaseRenewer(Bulkheads bulkheads, RunLeases leases, Clock clock) {
     this.bulkheads = bulkheads;
-    this.claims = claims;
+    this.leases = leases;
     this.clock = clock;
-    this.owner = owner;
-    this.lease = lease;
   }
 
   void start() {
-    long renewEveryMs = Math.max(1000, SaturatingMillis.toMillis(lease) / 3);
+    long renewEveryMs = Math.max(1000, SaturatingMillis.toMillis(leases.lease()) / 3);
     timer.scheduleWithFixedDelay(
         this::renewQuietly, renewEveryMs, renewEveryMs, TimeUnit.MILLISECONDS);
   }
@@ -49,8 +43,7 @@ final class LeaseRenewer implements AutoCloseable {
   private void renewQuietly() {
     try {
       Set<RunKey> runs = bulkheads.running();
-      long nowMs = clock.millis();
-      int renewed = claims.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
+      int renewed = leases.renew(runs, clock.millis());
       if (renewed < runs.size()) {
         log.debug(
             "{} of {} run lease(s) not renewed: those runs finished or were taken back",

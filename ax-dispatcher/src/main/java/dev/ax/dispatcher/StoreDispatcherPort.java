@@ -2,10 +2,7 @@ package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.ClaimedInstance;
-import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
-import dev.ax.dispatcher.store.ClaimStore;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,35 +12,12 @@ import java.util.concurrent.Future;
 /**
  * The {@link DispatcherPort} of a running stage: rooms from the {@link Bulkheads}, specs from
  * {@link TaskSpecs}, the claim as one conditional UPDATE with this node as owner and a lease of
- * {@code AX_DISPATCHER_LEASE}, runs through the {@link RunStarter}, hand-back through Kafka. Safe
- * to call from any one thread at a time; the claim loop is its only caller.
+ * {@code AX_DISPATCHER_LEASE} ({@link RunLeases}), runs through the {@link RunStarter}, hand-back
+ * through Kafka. Safe to call from any one thread at a time; the claim loop is its only caller.
  */
-final class StoreDispatcherPort implements DispatcherPort {
-
-  private final Bulkheads bulkheads;
-  private final TaskSpecs specs;
-  private final ClaimStore claims;
-  private final String owner;
-  private final Duration lease;
-  private final RunStarter runs;
-  private final HandBack handBack;
-
-  StoreDispatcherPort(
-      Bulkheads bulkheads,
-      TaskSpecs specs,
-      ClaimStore claims,
-      String owner,
-      Duration lease,
-      RunStarter runs,
-      HandBack handBack) {
-    this.bulkheads = bulkheads;
-    this.specs = specs;
-    this.claims = claims;
-    this.owner = owner;
-    this.lease = lease;
-    this.runs = runs;
-    this.handBack = handBack;
-  }
+record StoreDispatcherPort(
+    Bulkheads bulkheads, TaskSpecs specs, RunLeases leases, RunStarter runs, HandBack handBacks)
+    implements DispatcherPort {
 
   @Override
   public int room(String pool) {
@@ -57,7 +31,7 @@ final class StoreDispatcherPort implements DispatcherPort {
 
   @Override
   public List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
-    return claims.claim(instanceIds, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
+    return leases.claim(instanceIds, nowMs);
   }
 
   @Override
@@ -68,6 +42,6 @@ final class StoreDispatcherPort implements DispatcherPort {
 
   @Override
   public void handBack(Map<String, List<TaskDueEvent>> byPool, String why) {
-    handBack.send(byPool, why);
+    handBacks.send(byPool, why);
   }
 }

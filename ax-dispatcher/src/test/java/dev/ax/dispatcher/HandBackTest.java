@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.kafka.Topics;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,7 @@ class HandBackTest {
   private final MockProducer<String, byte[]> producer =
       new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final HandBack handBack =
-      new HandBack(producer, "ax.task.due", "ax.task.due.retry", meters);
+  private final HandBack handBack = new HandBack(producer, new Topics(""), meters);
 
   private static TaskDueEvent due(String taskId, String traceId) {
     return new TaskDueEvent(AxJson.VERSION, taskId, taskId + "@1000", 1000, 0, 1001, traceId, "g");

@@ -3,6 +3,7 @@ package dev.ax.resolver;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TriggerCommand;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * retention} are dropped by a wall-clock punctuation; one that never completed is logged with what
  * it still waited for and counted.
  *
- * <p>Kafka Streams calls it on one stream thread per task; it keeps no state outside the store.
+ * <p>Kafka Streams calls it on one stream thread per task; it keeps no state outside the store. The
+ * processors of every task count in the same meters (a registry returns one counter per name).
  */
 final class JoinProcessor implements Processor<String, UpstreamSucceeded, String, byte[]> {
 
@@ -40,17 +42,12 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
   private ProcessorContext<String, byte[]> context;
   private KeyValueStore<String, JoinState> store;
 
-  JoinProcessor(
-      Duration retention,
-      Duration sweepEvery,
-      Counter triggered,
-      Counter duplicates,
-      Counter dropped) {
+  JoinProcessor(Duration retention, Duration sweepEvery, MeterRegistry meters) {
     this.retention = retention;
     this.sweepEvery = sweepEvery;
-    this.triggered = triggered;
-    this.duplicates = duplicates;
-    this.dropped = dropped;
+    this.triggered = meters.counter("ax.resolver.triggered");
+    this.duplicates = meters.counter("ax.resolver.duplicate.successes");
+    this.dropped = meters.counter("ax.resolver.joins.dropped");
   }
 
   @Override

@@ -58,15 +58,7 @@ public final class ResolverTopology {
         .join(graph, (flowRunId, event) -> event.taskId(), ResolverTopology::successes)
         // Keyed by flow run already: every join of a flow run is on this partition.
         .flatMapValues(successes -> successes)
-        .process(
-            () ->
-                new JoinProcessor(
-                    retention,
-                    sweepEvery,
-                    meters.counter("ax.resolver.triggered"),
-                    meters.counter("ax.resolver.duplicate.successes"),
-                    meters.counter("ax.resolver.joins.dropped")),
-            JoinProcessor.STORE)
+        .process(() -> new JoinProcessor(retention, sweepEvery, meters), JoinProcessor.STORE)
         .to(topics.commands(), Produced.with(Serdes.String(), Serdes.ByteArray()));
     return builder.build();
   }

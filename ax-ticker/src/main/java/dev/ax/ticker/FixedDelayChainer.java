@@ -10,6 +10,7 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
@@ -53,23 +54,25 @@ final class FixedDelayChainer {
   private final EventDecoder<TaskCompletedEvent> completions;
   private final Clock clock;
 
+  /**
+   * @param context the stage's: its clock, its node id (the actor of the instances it creates), the
+   *     announcement topic, and the meter of unreadable completion events
+   */
   FixedDelayChainer(
+      StageContext context,
       TaskStore tasks,
       InstanceStore instances,
       FiringStore firings,
-      KafkaProducer<String, byte[]> producer,
-      String scheduledTopic,
-      String actor,
-      Clock clock,
-      EventDecoder<TaskCompletedEvent> completions) {
-    this.clock = clock;
-    this.completions = completions;
+      KafkaProducer<String, byte[]> producer) {
     this.tasks = tasks;
     this.instances = instances;
     this.firings = firings;
     this.producer = producer;
-    this.scheduledTopic = scheduledTopic;
-    this.actor = actor;
+    this.scheduledTopic = context.topics().scheduled();
+    this.actor = context.nodeId();
+    this.clock = context.clock();
+    this.completions =
+        EventDecoder.of(TaskCompletedEvent.class, "completion event", "ticker", context.meters());
   }
 
   /** False when the record's trigger-type header names another type: no need to parse it. */

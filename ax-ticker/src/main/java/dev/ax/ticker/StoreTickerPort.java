@@ -4,7 +4,6 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
-import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.FiringStore.FireResult;
 import dev.ax.ticker.fire.FirePlan;
 import java.util.Collection;
@@ -13,26 +12,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The real {@link TickerPort}: the ticker's {@link FiringStore} and the task store, with task specs
- * cached by (task id, version) so the hot path reads each spec once, and the due-event emitter.
- * Thread-safe.
+ * The real {@link TickerPort}: the ticker's {@link FiringStore}, the task specs read through a
+ * cache by (task id, version) so the hot path reads each spec once, and the due-event emitter.
+ * Thread-safe (each part is).
  */
-final class StoreTickerPort implements TickerPort {
-
-  private final FiringStore firings;
-  private final DueEmitter emitter;
-  private final TaskSpecCache specs;
-
-  StoreTickerPort(
-      FiringStore firings,
-      TaskStore tasks,
-      DueEmitter emitter,
-      long maxCachedSpecs,
-      long maxCachedSpecBytes) {
-    this.firings = firings;
-    this.emitter = emitter;
-    this.specs = new TaskSpecCache(tasks, maxCachedSpecs, maxCachedSpecBytes);
-  }
+record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache specs)
+    implements TickerPort {
 
   /**
    * Reads the specs of tasks never read before into the cache, so that firing their instances reads

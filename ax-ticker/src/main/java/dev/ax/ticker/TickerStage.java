@@ -1,6 +1,5 @@
 package dev.ax.ticker;
 
-import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
@@ -14,6 +13,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
@@ -25,11 +25,9 @@ import dev.ax.ticker.reaper.ReaperStore;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -95,7 +93,10 @@ public final class TickerStage implements AutoCloseable {
             config.heartbeat(),
             System::nanoTime);
     this.port =
-        new StoreTickerPort(firings, tasks, emitter, 100_000, context.common().specCacheMaxBytes());
+        new StoreTickerPort(
+            firings,
+            emitter,
+            new TaskSpecCache(tasks, 100_000, context.common().specCacheMaxBytes()));
     this.loop =
         new TickLoop(
             context.clock(),
@@ -144,17 +145,7 @@ public final class TickerStage implements AutoCloseable {
             this::onScheduled,
             StageContext.OUTAGE_RETRY,
             parking);
-    FixedDelayChainer chainer =
-        new FixedDelayChainer(
-            tasks,
-            instances,
-            firings,
-            producer,
-            context.topics().scheduled(),
-            context.nodeId(),
-            context.clock(),
-            EventDecoder.of(
-                TaskCompletedEvent.class, "completion event", "ticker", context.meters()));
+    FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, instances, firings, producer);
     this.chainConsumer =
         context.groupLoop(
             "ticker-chain",
@@ -201,30 +192,25 @@ public final class TickerStage implements AutoCloseable {
     }
     long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
     Set<String> taskIds = new HashSet<>();
-    for (ConsumerRecord<String, byte[]> record : records) {
-      Optional<TaskScheduledEvent> decoded = announcements.decode(record);
-      if (decoded.isEmpty()) {
-        continue;
-      }
-      TaskScheduledEvent event = decoded.get();
-      if (event.triggerGroup() != null
-          && event.triggerGroup().length() > TriggerGroups.MAX_KEY_LENGTH) {
-        // No ingest writes such a key (TriggerGroups hashes long ones): not AX's, and the wheel
-        // keeps every key it sees, so it must not take this one.
-        announcements.skipped(
-            record,
-            "trigger group of "
-                + event.triggerGroup().length()
-                + " characters (at most "
-                + TriggerGroups.MAX_KEY_LENGTH
-                + ")");
-        continue;
-      }
-      if (event.dueAtMs() < untilMs) {
-        loop.offer(new WheelEntry(event.seq(), event.dueAtMs(), event.triggerGroup()));
-        taskIds.add(event.taskId());
-      }
-    }
+    announcements.forEachEvent(
+        records,
+        (record, event) -> {
+          if (event.triggerGroup() != null
+              && event.triggerGroup().length() > TriggerGroups.MAX_KEY_LENGTH) {
+            // No ingest writes such a key (TriggerGroups hashes long ones): not AX's, and the
+            // wheel keeps every key it sees, so it must not take this one.
+            announcements.skipped(
+                record,
+                "trigger group of "
+                    + event.triggerGroup().length()
+                    + " characters (at most "
+                    + TriggerGroups.MAX_KEY_LENGTH
+                    + ")");
+          } else if (event.dueAtMs() < untilMs) {
+            loop.offer(new WheelEntry(event.seq(), event.dueAtMs(), event.triggerGroup()));
+            taskIds.add(event.taskId());
+          }
+        });
     try {
       port.prefetch(taskIds);
     } catch (StoreException e) {
@@ -269,11 +255,7 @@ public final class TickerStage implements AutoCloseable {
     chainConsumer.close();
     scheduler.shutdownNow();
     firingThread.interrupt();
-    try {
-      firingThread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.awaitEnd(firingThread, Duration.ofSeconds(10));
   }
 
   /** Stops firing, gives the lease up (a standby takes over at its next heartbeat), stops. */
