@@ -270,9 +270,7 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   private void claimAndStart(Map<String, PooledEvent> events) {
-    Set<String> taskIds = new HashSet<>();
-    events.values().forEach(p -> taskIds.add(p.event().taskId()));
-    Future<?> prefetch = port.prefetchSpecs(taskIds);
+    Future<?> prefetch = port.prefetchSpecs(PooledEvent.taskIds(events.values()));
     long nowMs = clock.millis();
     long claimStartNanos = System.nanoTime();
     List<ClaimedInstance> won;
@@ -288,10 +286,7 @@ final class ClaimLoop implements AutoCloseable {
     }
     claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
     if (log.isDebugEnabled()) {
-      long oldestDueMs = Long.MAX_VALUE;
-      for (PooledEvent pooled : events.values()) {
-        oldestDueMs = Math.min(oldestDueMs, pooled.event().dueAtMs());
-      }
+      long oldestDueMs = PooledEvent.oldestDueMs(events.values());
       log.debug(
           "Claimed {} of {} held instance(s) in {} ms, the oldest {} ms past due",
           won.size(),
