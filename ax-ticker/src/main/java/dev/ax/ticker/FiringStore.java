@@ -10,7 +10,6 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
-import dev.ax.common.store.Sql;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -126,42 +125,36 @@ final class FiringStore {
 
   /** The SCHEDULED rows among {@code seqs} (what the wheel fired), oldest due first. */
   List<DueInstance> findScheduledBySeq(Collection<Long> seqs) {
-    List<DueInstance> due = new ArrayList<>(seqs.size());
-    for (List<Long> chunk : Sql.chunks(seqs)) {
-      List<Object> values = new ArrayList<>(chunk);
-      values.add(SCHEDULED.name());
-      due.addAll(
-          jdbc.query(
-              "reading " + seqs.size() + " due instance(s)",
-              "SELECT "
-                  + DueInstance.COLUMNS
-                  + " FROM ax_instance WHERE seq IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ") AND status = ?",
-              Jdbc.Binder.values(values.toArray()),
-              DueInstance::read));
-    }
+    // Every chunk on one connection: this runs on every firing.
+    List<DueInstance> due =
+        new ArrayList<>(
+            jdbc.queryIn(
+                "reading " + seqs.size() + " due instance(s)",
+                seqs,
+                in ->
+                    "SELECT "
+                        + DueInstance.COLUMNS
+                        + " FROM ax_instance WHERE seq IN ("
+                        + in
+                        + ") AND status = ?",
+                List.of(SCHEDULED.name()),
+                DueInstance::read));
     due.sort(Comparator.comparingLong(DueInstance::dueAtMs));
     return due;
   }
 
   /** Tasks among {@code taskIds} that have an instance DISPATCHED or RUNNING now. */
   Set<String> tasksInFlight(Collection<String> taskIds) {
-    Set<String> busy = new HashSet<>();
-    for (List<String> chunk : Sql.chunks(taskIds)) {
-      List<Object> values = new ArrayList<>(chunk);
-      values.add(DISPATCHED.name());
-      values.add(RUNNING.name());
-      busy.addAll(
-          jdbc.query(
-              "checking runs in flight",
-              "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ") AND status IN (?, ?)",
-              Jdbc.Binder.values(values.toArray()),
-              rs -> rs.getString(1)));
-    }
-    return busy;
+    return new HashSet<>(
+        jdbc.queryIn(
+            "checking runs in flight",
+            taskIds,
+            in ->
+                "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
+                    + in
+                    + ") AND status IN (?, ?)",
+            List.of(DISPATCHED.name(), RUNNING.name()),
+            rs -> rs.getString(1)));
   }
 
   /**
