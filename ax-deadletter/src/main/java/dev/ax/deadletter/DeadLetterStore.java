@@ -134,14 +134,11 @@ public final class DeadLetterStore {
   }
 
   public Optional<DeadLetter> find(long id) {
-    return jdbc
-        .query(
-            "reading dead letter " + id,
-            "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ?",
-            values(id),
-            DeadLetterStore::toLetter)
-        .stream()
-        .findFirst();
+    return jdbc.queryFirst(
+        "reading dead letter " + id,
+        "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ?",
+        values(id),
+        DeadLetterStore::toLetter);
   }
 
   /** Letters matching {@code filter}, newest first, at most {@code limit}. */

@@ -5,8 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One documented configuration key: its name (an environment variable, also accepted as a system
@@ -24,8 +22,6 @@ public record ConfigKey<T>(
     Function<String, T> parser,
     boolean required,
     boolean secret) {
-
-  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
   public static ConfigKey<String> string(String name, String defaultValue, String doc) {
     return new ConfigKey<>(name, doc, defaultValue, s -> s, false, false);
@@ -108,7 +104,7 @@ public record ConfigKey<T>(
         doc,
         defaultValue,
         text -> {
-          Duration value = parseDuration(text);
+          Duration value = DurationText.parse(text);
           if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new IllegalArgumentException("must be between " + min + " and " + max);
           }
@@ -162,25 +158,5 @@ public record ConfigKey<T>(
         },
         false,
         false);
-  }
-
-  static Duration parseDuration(String text) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    Matcher m = DURATION.matcher(t);
-    if (m.matches()) {
-      long amount = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(amount);
-        case "s" -> Duration.ofSeconds(amount);
-        case "m" -> Duration.ofMinutes(amount);
-        case "h" -> Duration.ofHours(amount);
-        default -> Duration.ofDays(amount);
-      };
-    }
-    try {
-      return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("not a duration (use e.g. 250ms, 10s, 5m, 1h, 7d)");
-    }
   }
 }

@@ -14,8 +14,12 @@ import java.util.Optional;
  * stay readable after a bound is tightened or the clock moves past their due time).
  *
  * <p>Immutable; one per command read.
+ *
+ * @param limits the bounds
+ * @param now the instant due times are checked against
+ * @param enforced false for {@link #STORED}: every check passes
  */
-final class IntakeCheck {
+record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
 
   /**
    * Firings of a cron expression whose gaps are compared with the minimum interval. A heuristic: an
@@ -28,16 +32,6 @@ final class IntakeCheck {
   static final String RESERVED_GROUP_PREFIX = "__";
 
   static final IntakeCheck STORED = new IntakeCheck(IntakeLimits.DEFAULTS, Instant.EPOCH, false);
-
-  private final IntakeLimits limits;
-  private final Instant now;
-  private final boolean enforced;
-
-  private IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
-    this.limits = limits;
-    this.now = now;
-    this.enforced = enforced;
-  }
 
   static IntakeCheck of(IntakeLimits limits, Instant now) {
     return new IntakeCheck(limits, now, true);
@@ -195,10 +189,6 @@ final class IntakeCheck {
 
   void headers(Map<String, String> headers) {
     bytes("executor.headers", headers, limits.maxHeadersBytes());
-  }
-
-  IntakeLimits limits() {
-    return limits;
   }
 
   void body(String body) {

@@ -26,22 +26,11 @@ public final class StageRuntime implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StageRuntime.class);
 
-  private final HikariDataSource dataSource;
-  private final HikariDataSource controlDataSource;
-  private final DatabaseClock clock;
-  private final MetricsEndpoint metricsEndpoint;
+  private final OpenedResources resources;
   private final StageContext context;
 
-  private StageRuntime(
-      HikariDataSource dataSource,
-      HikariDataSource controlDataSource,
-      DatabaseClock clock,
-      MetricsEndpoint metricsEndpoint,
-      StageContext context) {
-    this.dataSource = dataSource;
-    this.controlDataSource = controlDataSource;
-    this.clock = clock;
-    this.metricsEndpoint = metricsEndpoint;
+  private StageRuntime(OpenedResources resources, StageContext context) {
+    this.resources = resources;
     this.context = context;
   }
 
@@ -85,83 +74,61 @@ public final class StageRuntime implements AutoCloseable {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     meters.config().commonTags("node", nodeId);
     String bind = config.metricsBind();
-    // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
-    MetricsEndpoint endpoint =
-        bind.equalsIgnoreCase("off") ? null : MetricsEndpoint.start(bind, meters);
-    // The topics are checked (and created) while the database is opened: two round trips to
-    // different servers, in parallel, on every start.
-    Topics topics = new Topics(config.topicPrefix());
-    CompletableFuture<Void> topicsReady =
-        CompletableFuture.runAsync(
-            () ->
-                TopicProvisioner.ensure(
-                    bootstrap,
-                    topics.all(config.topicPartitions()),
-                    (short) config.topicReplication()));
-    if (!usesDatabase) {
-      try {
+    // Whatever is opened before a failure is closed again, in reverse order, by one path.
+    OpenedResources opened = new OpenedResources();
+    try {
+      // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
+      if (!bind.equalsIgnoreCase("off")) {
+        opened.add(MetricsEndpoint.start(bind, meters));
+      }
+      // The topics are checked (and created) while the database is opened: two round trips to
+      // different servers, in parallel, on every start.
+      Topics topics = new Topics(config.topicPrefix());
+      CompletableFuture<Void> topicsReady =
+          CompletableFuture.runAsync(
+              () ->
+                  TopicProvisioner.ensure(
+                      bootstrap,
+                      topics.all(config.topicPartitions()),
+                      (short) config.topicReplication()));
+      if (!usesDatabase) {
         awaitTopics(topicsReady);
-      } catch (RuntimeException e) {
-        if (endpoint != null) {
-          endpoint.close();
-        }
-        throw e;
+        NoDatabase none = new NoDatabase(processName);
+        StageContext context =
+            new StageContext(
+                config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
+        return new StageRuntime(opened, context);
       }
-      NoDatabase none = new NoDatabase(processName);
-      StageContext context =
-          new StageContext(
-              config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
-      return new StageRuntime(null, null, null, endpoint, context);
-    }
-    HikariDataSource dataSource;
-    HikariDataSource controlDataSource;
-    try {
-      dataSource =
-          Database.open(
-              jdbcUrl, config.jdbcUser(), config.jdbcPassword(), config.dbPoolSize(), processName);
-    } catch (RuntimeException e) {
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      throw e;
-    }
-    try {
-      controlDataSource =
-          Database.openControl(
-              jdbcUrl, config.jdbcUser(), config.jdbcPassword(), processName + "-control");
-    } catch (RuntimeException e) {
-      dataSource.close();
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      throw e;
-    }
-    DatabaseClock clock = null;
-    try {
+      HikariDataSource dataSource =
+          opened.add(
+              Database.open(
+                  jdbcUrl,
+                  config.jdbcUser(),
+                  config.jdbcPassword(),
+                  config.dbPoolSize(),
+                  processName));
+      HikariDataSource controlDataSource =
+          opened.add(
+              Database.openControl(
+                  jdbcUrl, config.jdbcUser(), config.jdbcPassword(), processName + "-control"));
       if (config.dbMigrate()) {
         Database.migrate(dataSource);
       } else {
         Database.requireCurrent(dataSource);
       }
-      clock =
-          DatabaseClock.start(
-              controlDataSource, config.dbClockReanchor(), config.clockSkewThreshold());
+      DatabaseClock clock =
+          opened.add(
+              DatabaseClock.start(
+                  controlDataSource, config.dbClockReanchor(), config.clockSkewThreshold()));
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
       ServerSettings.advice(dataSource).ifPresent(advice -> log.warn("{}", advice));
       awaitTopics(topicsReady);
       StageContext context =
           new StageContext(
               config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
-      return new StageRuntime(dataSource, controlDataSource, clock, endpoint, context);
+      return new StageRuntime(opened, context);
     } catch (RuntimeException e) {
-      if (clock != null) {
-        clock.close();
-      }
-      controlDataSource.close();
-      dataSource.close();
-      if (endpoint != null) {
-        endpoint.close();
-      }
+      opened.close();
       throw e;
     }
   }
@@ -177,24 +144,13 @@ public final class StageRuntime implements AutoCloseable {
     }
   }
 
-  /** The port the metrics endpoint bound (useful with port 0), or -1 when it is off. */
-  public int metricsPort() {
-    return metricsEndpoint == null ? -1 : metricsEndpoint.port();
-  }
-
   public StageContext context() {
     return context;
   }
 
+  /** Closes the clock, the pools and the metrics endpoint, in the reverse order of opening. */
   @Override
   public void close() {
-    if (metricsEndpoint != null) {
-      metricsEndpoint.close();
-    }
-    if (clock != null) {
-      clock.close();
-      controlDataSource.close();
-      dataSource.close();
-    }
+    resources.close();
   }
 }

@@ -53,14 +53,11 @@ public final class InstanceStore {
   }
 
   public Optional<InstanceRow> find(String instanceId) {
-    return jdbc
-        .query(
-            "reading instance " + instanceId,
-            "SELECT " + COLUMNS + " FROM ax_instance WHERE instance_id = ?",
-            values(instanceId),
-            InstanceStore::toRow)
-        .stream()
-        .findFirst();
+    return jdbc.queryFirst(
+        "reading instance " + instanceId,
+        "SELECT " + COLUMNS + " FROM ax_instance WHERE instance_id = ?",
+        values(instanceId),
+        InstanceStore::toRow);
   }
 
   /**

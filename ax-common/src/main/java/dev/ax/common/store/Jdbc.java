@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -54,6 +55,11 @@ public final class Jdbc {
    */
   public <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
     return read(what, tx -> tx.query(sql, binder, mapper));
+  }
+
+  /** The first row of {@code sql}, if any, read by {@code mapper}: a lookup by key. */
+  public <T> Optional<T> queryFirst(String what, String sql, Binder binder, RowMapper<T> mapper) {
+    return read(what, tx -> tx.queryFirst(sql, binder, mapper));
   }
 
   /**

@@ -103,14 +103,11 @@ public final class LeaseStore {
    * newer one. -1 before anyone took it.
    */
   public long newestEpoch(String leaseName) {
-    return jdbc
-        .query(
+    return jdbc.queryFirst(
             "reading the epoch of lease " + leaseName,
             "SELECT epoch FROM ax_leader_lease WHERE lease_name = ?",
             values(leaseName),
             rs -> rs.getLong(1))
-        .stream()
-        .findFirst()
         .orElse(-1L);
   }
 

@@ -103,11 +103,11 @@ class AxConfigTest {
 
   @Test
   void durationsTakeUnits() {
-    assertThat(ConfigKey.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(ConfigKey.parseDuration("5m")).isEqualTo(Duration.ofMinutes(5));
-    assertThat(ConfigKey.parseDuration("3650d")).isEqualTo(Duration.ofDays(3650));
-    assertThat(ConfigKey.parseDuration("PT2S")).isEqualTo(Duration.ofSeconds(2));
-    assertThatThrownBy(() -> ConfigKey.parseDuration("5")).hasMessageContaining("not a duration");
+    assertThat(DurationText.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(DurationText.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(DurationText.parse("3650d")).isEqualTo(Duration.ofDays(3650));
+    assertThat(DurationText.parse("PT2S")).isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> DurationText.parse("5")).hasMessageContaining("not a duration");
   }
 
   @Test
