@@ -122,6 +122,10 @@ final class DependencyIntake {
         rejections.put(command, "TRIGGER for unknown task " + command.taskId());
         continue;
       }
+      if (task.state().equals("CANCELLED")) {
+        rejections.put(command, "TRIGGER for cancelled task " + command.taskId());
+        continue;
+      }
       if (!(task.spec().trigger() instanceof Trigger.Dependency)) {
         rejections.put(
             command, "TRIGGER for task " + command.taskId() + ", which is not a DEPENDENCY task");

@@ -78,6 +78,7 @@ public final class IngestStage implements AutoCloseable {
   private final Counter duplicates;
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
+  private final LifecycleIntake lifecycle;
   private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
       DaemonThreads.scheduler("ax-ingest-graph");
@@ -103,6 +104,7 @@ public final class IngestStage implements AutoCloseable {
     this.dependencies =
         new DependencyIntake(
             tasks, new InstanceStore(context.dataSource()), context.topics(), context.nodeId());
+    this.lifecycle = new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), context);
     this.loop =
         context.groupLoop(
             "ingest",
@@ -126,14 +128,57 @@ public final class IngestStage implements AutoCloseable {
     // Sent (and logged) only once the batch's writes succeeded: a batch that fails and is tried
     // again, whole or one record at a time, rejects each record once.
     List<Refusal> refusals = new ArrayList<>();
+    // Commands apply in the order they were read (one task's commands share a partition): the
+    // creates and triggers before a lifecycle command are stored before it applies.
+    List<ConsumerRecord<String, byte[]>> segment = new ArrayList<>();
+    List<CommandReadResult> segmentReads = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      received.increment();
+      CommandReadResult read = reader.read(record.value());
+      if (read instanceof CommandReadResult.Accepted accepted
+          && accepted.command().isLifecycle()
+          && keyMismatch(record.key(), accepted.command()) == null) {
+        handleCreates(segment, segmentReads, refusals, sends);
+        segment.clear();
+        segmentReads.clear();
+        lifecycle
+            .apply(record, accepted.command())
+            .ifPresent(reason -> refusals.add(new Refusal(record, reason)));
+        continue;
+      }
+      segment.add(record);
+      segmentReads.add(read);
+    }
+    handleCreates(segment, segmentReads, refusals, sends);
+    for (Refusal refusal : refusals) {
+      sends.add(reject(refusal.record(), refusal.reason()));
+    }
+    for (Future<RecordMetadata> send : sends) {
+      send.get(); // the offsets move only when every reject and announcement is on the broker
+    }
+  }
+
+  /**
+   * Stores the CREATE commands among {@code records} (read as {@code reads}) in one transaction and
+   * creates the instances their TRIGGER commands ask for; adds what it refuses to {@code refusals}
+   * and its announcements to {@code sends}.
+   */
+  private void handleCreates(
+      List<ConsumerRecord<String, byte[]>> records,
+      List<CommandReadResult> reads,
+      List<Refusal> refusals,
+      List<Future<RecordMetadata>> sends) {
+    if (records.isEmpty()) {
+      return;
+    }
     List<TaskCommand> accepted = new ArrayList<>();
     List<ConsumerRecord<String, byte[]>> acceptedRecords = new ArrayList<>();
     Set<String> acceptedIds = new HashSet<>();
     List<TaskCommand> triggers = new ArrayList<>();
     Map<TaskCommand, ConsumerRecord<String, byte[]>> triggerRecords = new IdentityHashMap<>();
-    for (ConsumerRecord<String, byte[]> record : records) {
-      received.increment();
-      CommandReadResult read = reader.read(record.value());
+    for (int r = 0; r < records.size(); r++) {
+      ConsumerRecord<String, byte[]> record = records.get(r);
+      CommandReadResult read = reads.get(r);
       if (read instanceof CommandReadResult.Rejected rejection) {
         refusals.add(new Refusal(record, rejection.reason()));
         continue;
@@ -249,12 +294,6 @@ public final class IngestStage implements AutoCloseable {
       triggered.announcements().forEach(a -> sends.add(producer.send(a)));
       triggerDuplicates.increment(triggered.duplicates());
     }
-    for (Refusal refusal : refusals) {
-      sends.add(reject(refusal.record(), refusal.reason()));
-    }
-    for (Future<RecordMetadata> send : sends) {
-      send.get(); // the offsets move only when every reject and announcement is on the broker
-    }
   }
 
   /** A command this batch will reject, and why. */
@@ -277,8 +316,8 @@ public final class IngestStage implements AutoCloseable {
     if (command.type() != CommandType.CREATE) {
       return "command type "
           + command.type()
-          + " is not supported yet (this version accepts CREATE, and TRIGGER from the"
-          + " dependency resolver)";
+          + " is not supported yet (this version accepts CREATE and CANCEL, and TRIGGER from"
+          + " the dependency resolver)";
     }
     return null;
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class RecordKeyTest {
 
   private static TaskCommand command(String taskId) {
-    return new TaskCommand(1, CommandType.CREATE, taskId, null, "trace", false, null);
+    return new TaskCommand(1, CommandType.CREATE, taskId, null, "trace", false, null, null, null);
   }
 
   @Test

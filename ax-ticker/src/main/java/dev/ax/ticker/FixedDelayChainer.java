@@ -117,6 +117,9 @@ final class FixedDelayChainer {
       if (task == null || !(task.spec().trigger() instanceof Trigger.FixedDelay delay)) {
         continue;
       }
+      if (!task.state().equals("ACTIVE")) {
+        continue; // a cancelled task's chain ends with the run that was in flight
+      }
       if (!firings.findScheduledOf(event.taskId()).isEmpty()) {
         continue; // the chain already has its next firing
       }

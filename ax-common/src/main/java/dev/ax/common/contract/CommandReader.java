@@ -41,6 +41,9 @@ public final class CommandReader {
   /** Covers UUIDs and W3C trace ids (32 hex digits); nothing that can break a log line. */
   static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
+  /** The longest reason a lifecycle command may give (it goes into audit rows and log lines). */
+  static final int MAX_REASON_LENGTH = 500;
+
   /** The longest object key: every key AX reads is short; params keys are environment names. */
   static final int MAX_NAME_CHARS = 1024;
 
@@ -215,6 +218,30 @@ public final class CommandReader {
             "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");
       }
     }
+    String commandId = null;
+    String reason = null;
+    if (type == CommandType.CANCEL) {
+      commandId = JsonFields.optionalText(root, "commandId", null);
+      if (commandId != null && !TRACE_ID.matcher(commandId).matches()) {
+        throw new InvalidFieldException(
+            "commandId must match " + TRACE_ID.pattern() + ": " + Echo.of(commandId));
+      }
+      reason = JsonFields.optionalText(root, "reason", null);
+      if (reason != null && reason.length() > MAX_REASON_LENGTH) {
+        throw new InvalidFieldException(
+            "reason must be at most " + MAX_REASON_LENGTH + " characters: " + Echo.of(reason));
+      }
+      if (reason != null && reason.chars().anyMatch(Character::isISOControl)) {
+        // It goes into audit rows and log lines: a newline in it would forge a log line.
+        throw new InvalidFieldException(
+            "reason must be one line without control characters: " + Echo.of(reason));
+      }
+      if (JsonFields.optionalBoolean(root, "interrupt", "interrupt", false)) {
+        throw new InvalidFieldException(
+            "interrupt is not supported yet: a RUNNING attempt of a cancelled task finishes; send"
+                + " the CANCEL without it");
+      }
+    }
     return new TaskCommand(
         (int) version,
         type,
@@ -222,7 +249,9 @@ public final class CommandReader {
         spec,
         traceId,
         spec != null && !root.hasNonNull("timeoutMs"),
-        flowRunId);
+        flowRunId,
+        commandId,
+        reason);
   }
 
   /** Jackson's message without its location (which may quote the input), first line only. */

@@ -10,6 +10,10 @@ import java.util.Objects;
  * @param traceId from the message, or generated at ingest when the producer sent none
  * @param timeoutDefaulted true when the task set no timeoutMs and got the default
  * @param flowRunId for TRIGGER: the flow run the instance joins; else null
+ * @param commandId for a lifecycle command (CANCEL): what makes a second delivery of the same
+ *     command a duplicate; null when the producer sent none (ingest then uses the record's
+ *     position)
+ * @param reason for a lifecycle command: the operator's why, kept in the audit; null when none
  */
 public record TaskCommand(
     int v,
@@ -18,9 +22,16 @@ public record TaskCommand(
     TaskSpec spec,
     String traceId,
     boolean timeoutDefaulted,
-    String flowRunId) {
+    String flowRunId,
+    String commandId,
+    String reason) {
   public TaskCommand {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(taskId, "taskId");
+  }
+
+  /** A command that changes an existing task (CANCEL), as opposed to CREATE and TRIGGER. */
+  public boolean isLifecycle() {
+    return type == CommandType.CANCEL;
   }
 }

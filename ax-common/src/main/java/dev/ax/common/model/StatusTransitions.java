@@ -28,12 +28,13 @@ import java.util.Set;
  * </pre>
  *
  * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
- * DISPATCHED may be CANCELLED before it is claimed, or DISPATCHED again when the reaper re-emits an
- * instance nobody claimed in time (recorded like any other move). A run whose lease expired after
- * its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED → DEAD instead
- * (recorded by the reaper). DEAD goes back to DISPATCHED only when an operator replays its dead
- * letter (with a fresh retry budget). The store checks every transition here before it writes the
- * conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
+ * SCHEDULED, DISPATCHED (before it is claimed) and RETRYING are CANCELLED when their task is
+ * cancelled; DISPATCHED may also be DISPATCHED again when the reaper re-emits an instance nobody
+ * claimed in time (recorded like any other move). A run whose lease expired after its instance was
+ * taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED → DEAD instead (recorded by the
+ * reaper). DEAD goes back to DISPATCHED only when an operator replays its dead letter (with a fresh
+ * retry budget). The store checks every transition here before it writes the conditional UPDATE, so
+ * a bug that asks for a move outside the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -49,7 +50,7 @@ public final class StatusTransitions {
     ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED));
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
-    ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD));
+    ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED));
     ALLOWED.get(DEAD).add(DISPATCHED);
   }
 

@@ -38,6 +38,11 @@ public final class PacketTransaction {
     return transaction.connection();
   }
 
+  /** Plain statements (queries, updates) in this transaction, the transaction begun. */
+  public JdbcTransaction statements() throws SQLException {
+    return new JdbcTransaction(connection());
+  }
+
   /**
    * Creates SCHEDULED instances that do not exist yet, with their audit rows, in this transaction.
    *

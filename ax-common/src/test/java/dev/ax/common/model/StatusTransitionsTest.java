@@ -19,7 +19,8 @@ class StatusTransitionsTest {
   void failuresGoToRetryOrDeadAndRetriesComeBackDispatched() {
     assertThat(StatusTransitions.allowedFrom(FAILED)).containsExactlyInAnyOrder(RETRYING, DEAD);
     assertThat(StatusTransitions.allowedFrom(TIMEOUT)).containsExactlyInAnyOrder(RETRYING, DEAD);
-    assertThat(StatusTransitions.allowedFrom(RETRYING)).containsExactlyInAnyOrder(DISPATCHED, DEAD);
+    assertThat(StatusTransitions.allowedFrom(RETRYING))
+        .containsExactlyInAnyOrder(DISPATCHED, DEAD, CANCELLED);
     assertThat(StatusTransitions.isAllowed(RUNNING, DISPATCHED)).as("reaper").isTrue();
   }
 
