@@ -62,9 +62,14 @@ final class RunningStages implements AutoCloseable {
   }
 
   RunningStages ticker() {
+    return ticker(Map.of());
+  }
+
+  /** The ticker with {@code settings} on top of the runtime's configuration. */
+  RunningStages ticker(Map<String, String> settings) {
+    TickerConfig config = TickerConfig.from(runtime.config(settings));
     return start(
-        () -> new TickerStage(runtime.context(nodeId), TickerConfig.from(runtime.config())).start(),
-        TickerStage::close);
+        () -> new TickerStage(runtime.context(nodeId), config).start(), TickerStage::close);
   }
 
   RunningStages retry() {

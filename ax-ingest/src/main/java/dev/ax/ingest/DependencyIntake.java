@@ -43,12 +43,22 @@ final class DependencyIntake {
 
   private final TaskStore tasks;
   private final InstanceStore instances;
+  private final TaskLifecycleStore lifecycle;
   private final Topics topics;
   private final String actor;
 
-  DependencyIntake(TaskStore tasks, InstanceStore instances, Topics topics, String actor) {
+  /**
+   * @param lifecycle creates the instances of paused tasks PAUSED (they wait for the RESUME)
+   */
+  DependencyIntake(
+      TaskStore tasks,
+      InstanceStore instances,
+      TaskLifecycleStore lifecycle,
+      Topics topics,
+      String actor) {
     this.tasks = tasks;
     this.instances = instances;
+    this.lifecycle = lifecycle;
     this.topics = topics;
     this.actor = actor;
   }
@@ -116,6 +126,7 @@ final class DependencyIntake {
     Map<String, StoredTask> found = tasks.findAll(ids);
     Map<TaskCommand, String> rejections = new IdentityHashMap<>();
     List<NewInstance> wanted = new ArrayList<>();
+    List<NewInstance> waiting = new ArrayList<>();
     for (TaskCommand command : triggers) {
       StoredTask task = found.get(command.taskId());
       if (task == null) {
@@ -131,19 +142,21 @@ final class DependencyIntake {
             command, "TRIGGER for task " + command.taskId() + ", which is not a DEPENDENCY task");
         continue;
       }
-      wanted.add(
-          new NewInstance(
-              InstanceIds.inFlow(command.taskId(), command.flowRunId()),
-              command.taskId(),
-              task.version(),
-              nowMs,
-              command.traceId(),
-              "triggered: every upstream succeeded in flow run " + command.flowRunId(),
-              command.flowRunId()));
+      // A paused task's trigger waits: its instance is created PAUSED, SCHEDULED on RESUME.
+      (task.state().equals("PAUSED") ? waiting : wanted)
+          .add(
+              new NewInstance(
+                  InstanceIds.inFlow(command.taskId(), command.flowRunId()),
+                  command.taskId(),
+                  task.version(),
+                  nowMs,
+                  command.traceId(),
+                  "triggered: every upstream succeeded in flow run " + command.flowRunId(),
+                  command.flowRunId()));
     }
     Map<String, Long> created = instances.create(wanted, actor, nowMs);
+    int duplicates = waiting.size() - lifecycle.createPaused(waiting, actor, nowMs);
     List<ProducerRecord<String, byte[]>> announcements = new ArrayList<>();
-    int duplicates = 0;
     for (NewInstance instance : wanted) {
       Long seq = created.get(instance.instanceId());
       if (seq == null) {

@@ -101,10 +101,15 @@ public final class IngestStage implements AutoCloseable {
     this.created = context.meters().counter("ax.ingest.created");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
+    TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(context.dataSource());
     this.dependencies =
         new DependencyIntake(
-            tasks, new InstanceStore(context.dataSource()), context.topics(), context.nodeId());
-    this.lifecycle = new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), context);
+            tasks,
+            new InstanceStore(context.dataSource()),
+            lifecycleStore,
+            context.topics(),
+            context.nodeId());
+    this.lifecycle = new LifecycleIntake(lifecycleStore, tasks, producer, context);
     this.loop =
         context.groupLoop(
             "ingest",
@@ -142,7 +147,7 @@ public final class IngestStage implements AutoCloseable {
         segment.clear();
         segmentReads.clear();
         lifecycle
-            .apply(record, accepted.command())
+            .apply(record, accepted.command(), sends)
             .ifPresent(reason -> refusals.add(new Refusal(record, reason)));
         continue;
       }
@@ -316,8 +321,8 @@ public final class IngestStage implements AutoCloseable {
     if (command.type() != CommandType.CREATE) {
       return "command type "
           + command.type()
-          + " is not supported yet (this version accepts CREATE and CANCEL, and TRIGGER from"
-          + " the dependency resolver)";
+          + " is not supported yet (this version accepts CREATE, CANCEL, PAUSE and RESUME, and"
+          + " TRIGGER from the dependency resolver)";
     }
     return null;
   }

@@ -1,19 +1,31 @@
 package dev.ax.ingest;
 
-import dev.ax.common.contract.CommandType;
 import dev.ax.common.contract.TaskCommand;
+import dev.ax.common.kafka.AnnouncementRecords;
+import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the commands that change an existing task (CANCEL) through {@link TaskLifecycleStore},
- * one transaction each, and says which to reject and why. A command without a {@code commandId} is
- * known by its record's position ({@code topic-partition@offset}): a redelivery of the same record
- * after a crash is then a duplicate too.
+ * Applies the commands that change an existing task (CANCEL, PAUSE, RESUME) through {@link
+ * TaskLifecycleStore}, one transaction each, announces the instances a RESUME made SCHEDULED again,
+ * and says which commands to reject and why. A command without a {@code commandId} is known by its
+ * record's position ({@code topic-partition@offset}): a redelivery of the same record after a crash
+ * is then a duplicate too.
  *
  * <p>Threading: called from ingest's consumer thread only.
  */
@@ -22,32 +34,47 @@ final class LifecycleIntake {
   private static final Logger log = LoggerFactory.getLogger(LifecycleIntake.class);
 
   private final TaskLifecycleStore store;
+  private final TaskStore tasks;
+  private final KafkaProducer<String, byte[]> producer;
   private final StageContext context;
-  private final Counter cancelled;
+  private final Map<TaskLifecycleStore.Transition, Counter> applied =
+      new EnumMap<>(TaskLifecycleStore.Transition.class);
   private final Counter duplicates;
 
-  LifecycleIntake(TaskLifecycleStore store, StageContext context) {
+  LifecycleIntake(
+      TaskLifecycleStore store,
+      TaskStore tasks,
+      KafkaProducer<String, byte[]> producer,
+      StageContext context) {
     this.store = store;
+    this.tasks = tasks;
+    this.producer = producer;
     this.context = context;
-    this.cancelled = context.meters().counter("ax.ingest.cancelled");
-    this.duplicates = context.meters().counter("ax.ingest.lifecycle.duplicates");
+    MeterRegistry meters = context.meters();
+    for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.values()) {
+      applied.put(transition, meters.counter("ax.ingest." + transition.verb));
+    }
+    this.duplicates = meters.counter("ax.ingest.lifecycle.duplicates");
   }
 
   /**
-   * Applies {@code command}, read from {@code record}.
+   * Applies {@code command}, read from {@code record}; the announcements of resumed instances go
+   * into {@code sends}.
    *
    * @return the reason to reject it with, or empty when it applied (or had applied before)
    */
-  Optional<String> apply(ConsumerRecord<String, byte[]> record, TaskCommand command) {
-    if (command.type() != CommandType.CANCEL) {
-      throw new IllegalArgumentException("not a lifecycle command: " + command.type());
-    }
+  Optional<String> apply(
+      ConsumerRecord<String, byte[]> record,
+      TaskCommand command,
+      List<Future<RecordMetadata>> sends) {
+    TaskLifecycleStore.Transition transition = TaskLifecycleStore.Transition.of(command.type());
     String commandId =
         command.commandId() != null
             ? command.commandId()
             : record.topic() + "-" + record.partition() + "@" + record.offset();
     TaskLifecycleStore.Result result =
-        store.cancel(
+        store.apply(
+            transition,
             new TaskLifecycleStore.Request(
                 commandId,
                 command.taskId(),
@@ -58,15 +85,18 @@ final class LifecycleIntake {
     if (result instanceof TaskLifecycleStore.Result.Refused refused) {
       return Optional.of(refused.reason());
     }
-    if (result instanceof TaskLifecycleStore.Result.Applied applied) {
-      cancelled.increment();
+    if (result instanceof TaskLifecycleStore.Result.Applied done) {
+      applied.get(transition).increment();
       log.info(
-          "Task {} cancelled by command {}{}: {} pending instance(s) cancelled [traceId={}]",
+          "Task {} {} by command {}{}: {} instance(s) {} [traceId={}]",
           command.taskId(),
+          transition.verb,
           commandId,
           command.reason() == null ? "" : " (" + command.reason() + ")",
-          applied.instances(),
+          done.instances(),
+          transition.toStatus,
           command.traceId());
+      announce(command.taskId(), done.resumed(), sends);
     } else {
       duplicates.increment();
       log.info(
@@ -76,5 +106,30 @@ final class LifecycleIntake {
           command.traceId());
     }
     return Optional.empty();
+  }
+
+  /** Tells the ticker of the instances a RESUME made SCHEDULED again; it fires them late. */
+  private void announce(
+      String taskId, List<DueInstance> resumed, List<Future<RecordMetadata>> sends) {
+    if (resumed.isEmpty()) {
+      return;
+    }
+    Optional<StoredTask> task = tasks.find(taskId);
+    if (task.isEmpty()) {
+      return; // deleted meanwhile: nothing to fire
+    }
+    String triggerGroup = TriggerGroups.keyOf(task.get().spec().trigger());
+    for (DueInstance instance : resumed) {
+      sends.add(
+          producer.send(
+              AnnouncementRecords.of(
+                  context.topics().scheduled(),
+                  taskId,
+                  instance.instanceId(),
+                  instance.dueAtMs(),
+                  instance.traceId(),
+                  instance.seq(),
+                  triggerGroup)));
+    }
   }
 }

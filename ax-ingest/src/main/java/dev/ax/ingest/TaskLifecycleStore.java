@@ -1,12 +1,19 @@
 package dev.ax.ingest;
 
 import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.contract.CommandType;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,38 +21,78 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Ingest's SQL for the commands that change an existing task. Each command applies in one
- * transaction: the task's row is locked, the command's id is checked against {@code
+ * Ingest's SQL for the commands that change an existing task: CANCEL, PAUSE and RESUME. Each
+ * applies in one transaction: the task's row is locked, the command's id is checked against {@code
  * ax_task_command} (a command applied before changes nothing), the task's state moves, its pending
  * instances move with their audit rows ({@link BatchMove}), and the command's id is recorded.
  *
- * <p>Why a concurrent firing cannot leave a cancelled task with a live instance: the pending
- * instances are read with {@code FOR UPDATE} on the {@code (task_id, due_at_ms)} index, a locking
- * read of the latest committed rows that also locks the gaps of the task's range. A firing that
- * committed before it left its successor in the range, and it is read and cancelled; a firing after
- * it finds its instance CANCELLED, moves nothing and so creates no successor (the ticker creates
+ * <p>Why a concurrent firing cannot leave a cancelled or paused task with a live instance: the
+ * pending instances are read with {@code FOR UPDATE} on the {@code (task_id, due_at_ms)} index, a
+ * locking read of the latest committed rows that also locks the gaps of the task's range. A firing
+ * that committed before it left its successor in the range, and it is read and moved; a firing
+ * after it finds its instance moved, moves nothing and so creates no successor (the ticker creates
  * successors only for rows it moved).
  *
  * <p>Thread-safe (stateless over a pool).
  */
 final class TaskLifecycleStore {
 
-  /** The instance statuses a CANCEL ends: everything not yet running. */
-  static final List<InstanceStatus> PENDING =
-      List.of(InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED, InstanceStatus.RETRYING);
+  /** What one command does to a task and its instances. */
+  enum Transition {
+    CANCEL(
+        Set.of("ACTIVE", "PAUSED"),
+        "CANCELLED",
+        List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
+        CANCELLED,
+        "cancelled"),
+    PAUSE(Set.of("ACTIVE"), "PAUSED", List.of(SCHEDULED, DISPATCHED), PAUSED, "paused"),
+    RESUME(Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
+
+    final Set<String> fromStates;
+    final String toState;
+    final List<InstanceStatus> fromStatuses;
+    final InstanceStatus toStatus;
+    final String verb;
+
+    Transition(
+        Set<String> fromStates,
+        String toState,
+        List<InstanceStatus> fromStatuses,
+        InstanceStatus toStatus,
+        String verb) {
+      this.fromStates = fromStates;
+      this.toState = toState;
+      this.fromStatuses = fromStatuses;
+      this.toStatus = toStatus;
+      this.verb = verb;
+    }
+
+    static Transition of(CommandType type) {
+      return switch (type) {
+        case CANCEL -> CANCEL;
+        case PAUSE -> PAUSE;
+        case RESUME -> RESUME;
+        default -> throw new IllegalArgumentException("not a lifecycle command: " + type);
+      };
+    }
+  }
 
   /** What a command came to. */
   sealed interface Result {
-    /** Applied: the task moved, and {@code instances} pending instances with it. */
-    record Applied(int instances) implements Result {}
+    /**
+     * Applied: the task moved, and {@code instances} pending instances with it; {@code resumed} are
+     * the instances a RESUME made SCHEDULED again (to announce), else empty.
+     */
+    record Applied(int instances, List<DueInstance> resumed) implements Result {}
 
     /** Applied before (its id is recorded): nothing changed this time. */
     record Duplicate() implements Result {}
 
-    /** Not applicable to the task as it is (unknown, or cancelled already): nothing changed. */
+    /** Not applicable to the task as it is (unknown, cancelled, not paused): nothing changed. */
     record Refused(String reason) implements Result {}
   }
 
@@ -60,13 +107,14 @@ final class TaskLifecycleStore {
   }
 
   /**
-   * CANCEL: the task fires no more (state CANCELLED) and its SCHEDULED, DISPATCHED and RETRYING
-   * instances become CANCELLED, each with an audit row giving the command and its reason. A RUNNING
-   * attempt is left to finish.
+   * Applies {@code transition} to the task: CANCEL (fires no more; SCHEDULED, DISPATCHED, RETRYING
+   * and PAUSED instances CANCELLED), PAUSE (SCHEDULED and DISPATCHED instances PAUSED), RESUME
+   * (PAUSED instances SCHEDULED again, due when they were: the ticker fires them late, by the
+   * task's misfire policy). A RUNNING attempt is left to finish.
    */
-  Result cancel(Request request) {
+  Result apply(Transition transition, Request request) {
     return jdbc.inPacketTransaction(
-        "cancelling task " + request.taskId(),
+        transition.verb + " task " + request.taskId(),
         tx -> {
           JdbcTransaction statements = tx.statements();
           Optional<String> state =
@@ -75,32 +123,76 @@ final class TaskLifecycleStore {
                   values(request.taskId()),
                   rs -> rs.getString(1));
           if (state.isEmpty()) {
-            return new Result.Refused("CANCEL for unknown task " + request.taskId());
+            return new Result.Refused(transition + " for unknown task " + request.taskId());
           }
           if (isRecorded(statements, request.taskId(), request.commandId())) {
             return new Result.Duplicate();
           }
-          if (state.get().equals("CANCELLED")) {
-            return new Result.Refused("task " + request.taskId() + " is cancelled already");
+          if (state.get().equals(transition.toState)) {
+            return new Result.Refused(
+                transition == Transition.RESUME
+                    ? "task " + request.taskId() + " is not paused"
+                    : "task " + request.taskId() + " is " + transition.verb + " already");
+          }
+          if (!transition.fromStates.contains(state.get())) {
+            return new Result.Refused(
+                transition + " of task " + request.taskId() + ", which is " + state.get());
           }
           statements.update(
-              "UPDATE ax_task SET state = 'CANCELLED', updated_at_ms = ? WHERE task_id = ?",
-              values(request.nowMs(), request.taskId()));
-          int cancelled = 0;
-          String auditReason = Sql.truncate(auditReason(request), 512);
+              "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
+              values(transition.toState, request.nowMs(), request.taskId()));
+          String auditReason = Sql.truncate(auditReason(transition, request), 512);
+          int moved = 0;
+          List<DueInstance> resumed = new ArrayList<>();
           for (Map.Entry<InstanceStatus, List<String>> pending :
-              pendingInstances(statements, request.taskId()).entrySet()) {
-            BatchMove<String> move =
+              pendingInstances(statements, request.taskId(), transition.fromStatuses).entrySet()) {
+            BatchMove.Builder<DueInstance> move =
                 BatchMove.from(pending.getKey())
-                    .<String>to(CANCELLED)
-                    .set("last_error = ?", auditReason)
-                    .readBack("instance_id", rs -> rs.getString(1))
-                    .audit(request.actor(), auditReason);
-            cancelled +=
-                tx.move("instance_id", pending.getValue(), move, request.nowMs(), false).size();
+                    .<DueInstance>to(transition.toStatus)
+                    .readBack(DueInstance.COLUMNS, DueInstance::read);
+            move =
+                transition == Transition.CANCEL
+                    ? move.set("last_error = ?", auditReason)
+                    : move.set("owner = NULL");
+            List<DueInstance> won =
+                tx.move(
+                    "instance_id",
+                    pending.getValue(),
+                    move.audit(request.actor(), auditReason),
+                    request.nowMs(),
+                    false);
+            moved += won.size();
+            if (transition == Transition.RESUME) {
+              resumed.addAll(won);
+            }
           }
-          record(statements, request, "CANCEL");
-          return new Result.Applied(cancelled);
+          record(statements, request, transition.name());
+          return new Result.Applied(moved, resumed);
+        });
+  }
+
+  /**
+   * Creates {@code instances} of paused tasks and holds them PAUSED, in one transaction, each with
+   * its audit rows; an existing instance id creates nothing.
+   *
+   * @return how many were created
+   */
+  int createPaused(List<NewInstance> instances, String actor, long nowMs) {
+    if (instances.isEmpty()) {
+      return 0;
+    }
+    return jdbc.inPacketTransaction(
+        "creating " + instances.size() + " instance(s) of paused tasks",
+        tx -> {
+          Map<String, Long> created = tx.create(instances, actor, nowMs);
+          BatchMove<DueInstance> hold =
+              BatchMove.from(SCHEDULED)
+                  .<DueInstance>to(PAUSED)
+                  .set("owner = NULL")
+                  .readBack(DueInstance.COLUMNS, DueInstance::read)
+                  .audit(actor, "triggered while its task is paused: waits for RESUME");
+          tx.move("seq", List.copyOf(created.values()), hold, nowMs, false);
+          return created.size();
         });
   }
 
@@ -114,15 +206,20 @@ final class TaskLifecycleStore {
         .isPresent();
   }
 
-  /** The task's instances not yet running, by status, locked (see the class comment). */
+  /** The task's instances in {@code statuses}, by status, locked (see the class comment). */
   private static Map<InstanceStatus, List<String>> pendingInstances(
-      JdbcTransaction statements, String taskId) throws SQLException {
+      JdbcTransaction statements, String taskId, List<InstanceStatus> statuses)
+      throws SQLException {
+    List<Object> bound = new ArrayList<>();
+    bound.add(taskId);
+    statuses.forEach(status -> bound.add(status.name()));
     Map<InstanceStatus, List<String>> byStatus = new EnumMap<>(InstanceStatus.class);
     statements
         .query(
-            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?, ?)"
-                + " FOR UPDATE",
-            values(taskId, PENDING.get(0).name(), PENDING.get(1).name(), PENDING.get(2).name()),
+            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN ("
+                + Sql.placeholders(statuses.size())
+                + ") FOR UPDATE",
+            values(bound.toArray()),
             rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
         .forEach(
             row ->
@@ -145,8 +242,9 @@ final class TaskLifecycleStore {
             request.nowMs()));
   }
 
-  private static String auditReason(Request request) {
-    return "cancelled by command "
+  private static String auditReason(Transition transition, Request request) {
+    return transition.verb
+        + " by command "
         + request.commandId()
         + (request.reason() == null ? "" : ": " + request.reason());
   }

@@ -220,7 +220,7 @@ public final class CommandReader {
     }
     String commandId = null;
     String reason = null;
-    if (type == CommandType.CANCEL) {
+    if (type == CommandType.CANCEL || type == CommandType.PAUSE || type == CommandType.RESUME) {
       commandId = JsonFields.optionalText(root, "commandId", null);
       if (commandId != null && !TRACE_ID.matcher(commandId).matches()) {
         throw new InvalidFieldException(
@@ -236,7 +236,8 @@ public final class CommandReader {
         throw new InvalidFieldException(
             "reason must be one line without control characters: " + Echo.of(reason));
       }
-      if (JsonFields.optionalBoolean(root, "interrupt", "interrupt", false)) {
+      if (type == CommandType.CANCEL
+          && JsonFields.optionalBoolean(root, "interrupt", "interrupt", false)) {
         throw new InvalidFieldException(
             "interrupt is not supported yet: a RUNNING attempt of a cancelled task finishes; send"
                 + " the CANCEL without it");

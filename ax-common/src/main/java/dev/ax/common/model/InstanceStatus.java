@@ -14,7 +14,9 @@ public enum InstanceStatus {
   RETRYING,
   DEAD,
   CANCELLED,
-  SKIPPED;
+  SKIPPED,
+  /** Held while its task is paused: neither fired nor claimed; SCHEDULED again on RESUME. */
+  PAUSED;
 
   /**
    * True when AX itself moves the instance no further: SUCCESS, DEAD, CANCELLED, SKIPPED. (A DEAD

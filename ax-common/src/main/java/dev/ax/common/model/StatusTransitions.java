@@ -4,6 +4,7 @@ import static dev.ax.common.model.InstanceStatus.CANCELLED;
 import static dev.ax.common.model.InstanceStatus.DEAD;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.FAILED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
@@ -28,13 +29,15 @@ import java.util.Set;
  * </pre>
  *
  * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
- * SCHEDULED, DISPATCHED (before it is claimed) and RETRYING are CANCELLED when their task is
- * cancelled; DISPATCHED may also be DISPATCHED again when the reaper re-emits an instance nobody
- * claimed in time (recorded like any other move). A run whose lease expired after its instance was
- * taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED → DEAD instead (recorded by the
- * reaper). DEAD goes back to DISPATCHED only when an operator replays its dead letter (with a fresh
- * retry budget). The store checks every transition here before it writes the conditional UPDATE, so
- * a bug that asks for a move outside the table fails loudly.
+ * SCHEDULED, DISPATCHED (before it is claimed), RETRYING and PAUSED are CANCELLED when their task
+ * is cancelled; SCHEDULED and DISPATCHED are PAUSED when it is paused, and PAUSED is SCHEDULED
+ * again (due when it was) when it is resumed; DISPATCHED may also be DISPATCHED again when the
+ * reaper re-emits an instance nobody claimed in time (recorded like any other move). A run whose
+ * lease expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING →
+ * FAILED → DEAD instead (recorded by the reaper). DEAD goes back to DISPATCHED only when an
+ * operator replays its dead letter (with a fresh retry budget). The store checks every transition
+ * here before it writes the conditional UPDATE, so a bug that asks for a move outside the table
+ * fails loudly.
  */
 public final class StatusTransitions {
 
@@ -52,6 +55,9 @@ public final class StatusTransitions {
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED));
     ALLOWED.get(DEAD).add(DISPATCHED);
+    ALLOWED.get(SCHEDULED).add(PAUSED);
+    ALLOWED.get(DISPATCHED).add(PAUSED);
+    ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED));
   }
 
   private StatusTransitions() {}

@@ -25,6 +25,16 @@ class StatusTransitionsTest {
   }
 
   @Test
+  void aPausedTaskHoldsItsPendingInstancesUntilResumedOrCancelled() {
+    assertThat(StatusTransitions.isAllowed(SCHEDULED, PAUSED)).isTrue();
+    assertThat(StatusTransitions.isAllowed(DISPATCHED, PAUSED)).isTrue();
+    assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED)).as("a run finishes").isFalse();
+    assertThat(StatusTransitions.allowedFrom(PAUSED))
+        .containsExactlyInAnyOrder(SCHEDULED, CANCELLED);
+    assertThat(PAUSED.isTerminal()).isFalse();
+  }
+
+  @Test
   void nothingSkipsAStepOrLeavesATerminalStatus() {
     assertThat(StatusTransitions.isAllowed(SCHEDULED, RUNNING)).isFalse();
     assertThat(StatusTransitions.isAllowed(DISPATCHED, SUCCESS)).isFalse();
