@@ -178,8 +178,22 @@ class CommandReaderTest {
     return task("\"trigger\":{\"type\":\"" + type + "\"," + triggerFields + "}," + NOOP);
   }
 
+  /** A one-shot task due in 1 ms with one more top-level field, e.g. {@code "traceId":"t"}. */
+  private static String onceWith(String field) {
+    return once("\"delayMs\":1").replace("}}", "}," + field + "}");
+  }
+
   private void assertAccepted(String json) {
     assertThat(read(json)).as(json).isInstanceOf(CommandReadResult.Accepted.class);
+  }
+
+  /** Accepted when {@code reason} is null (an empty cell of a case table), else rejected for it. */
+  private void assertAcceptedOrRejectedFor(String json, String reason) {
+    if (reason == null) {
+      assertAccepted(json);
+    } else {
+      assertThat(reasonOf(json)).contains(reason);
+    }
   }
 
   @ParameterizedTest
@@ -211,11 +225,7 @@ class CommandReaderTest {
         "\"atMs\":\"1780272000000\"|must be an integer, not a string",
       })
   void onceDueTimesAreBoundedByTheHorizonAndThePast(String triggerFields, String reason) {
-    if (reason == null) {
-      assertAccepted(once(triggerFields));
-    } else {
-      assertThat(reasonOf(once(triggerFields))).contains(reason);
-    }
+    assertAcceptedOrRejectedFor(once(triggerFields), reason);
   }
 
   @Test
@@ -248,11 +258,7 @@ class CommandReaderTest {
         "FIXED_RATE|\"intervalMs\":60000,\"startAt\":\"2026-05-31T12:00:00Z\"|",
       })
   void intervalsAndStartTimesAreBounded(String type, String triggerFields, String reason) {
-    if (reason == null) {
-      assertAccepted(every(type, triggerFields));
-    } else {
-      assertThat(reasonOf(every(type, triggerFields))).contains(reason);
-    }
+    assertAcceptedOrRejectedFor(every(type, triggerFields), reason);
   }
 
   @Test
@@ -328,12 +334,7 @@ class CommandReaderTest {
         "\"jitter\":\"false\"|field 'retry.jitter' must be a boolean",
       })
   void retryIsBounded(String retryFields, String reason) {
-    String json = once("\"delayMs\":1").replace("}}", "},\"retry\":{" + retryFields + "}}");
-    if (reason == null) {
-      assertAccepted(json);
-    } else {
-      assertThat(reasonOf(json)).contains(reason);
-    }
+    assertAcceptedOrRejectedFor(onceWith("\"retry\":{" + retryFields + "}"), reason);
   }
 
   @Test
@@ -370,7 +371,7 @@ class CommandReaderTest {
   }
 
   private static String withParams(int count, int valueChars) {
-    return once("\"delayMs\":1").replace("}}", "},\"params\":" + object(count, valueChars) + "}");
+    return onceWith("\"params\":" + object(count, valueChars));
   }
 
   private static String http(String executorFields) {
@@ -427,19 +428,12 @@ class CommandReaderTest {
         "\"group\":\"_mine\"|",
       })
   void traceIdsAndGroupsAreChecked(String field, String reason) {
-    String json = once("\"delayMs\":1").replace("}}", "}," + field + "}");
-    if (reason == null) {
-      assertAccepted(json);
-    } else {
-      assertThat(reasonOf(json)).contains(reason);
-    }
+    assertAcceptedOrRejectedFor(onceWith(field), reason);
   }
 
   @Test
   void aTraceIdOf129CharactersIsRejected() {
-    assertThat(
-            reasonOf(
-                once("\"delayMs\":1").replace("}}", "},\"traceId\":\"" + "a".repeat(129) + "\"}")))
+    assertThat(reasonOf(onceWith("\"traceId\":\"" + "a".repeat(129) + "\"")))
         .startsWith("traceId must match");
   }
 
@@ -468,8 +462,7 @@ class CommandReaderTest {
   @Test
   void deepNestingIsRejectedByTheParser() {
     String deep = "[".repeat(1000) + "]".repeat(1000);
-    String reason =
-        reasonOf(once("\"delayMs\":1").replace("}}", "},\"params\":{\"p\":" + deep + "}}"));
+    String reason = reasonOf(onceWith("\"params\":{\"p\":" + deep + "}"));
 
     assertThat(reason).startsWith("malformed JSON: ").contains("nesting depth");
     assertThat(reason.length()).isLessThan(300);

@@ -86,6 +86,28 @@ class ConsumerLoopIT {
         parking(env, topic + ".parked"));
   }
 
+  /**
+   * A SYNC loop named {@code name} over {@code topic}, fifty records a poll, that parks what it
+   * cannot handle in {@code topic + ".parked"}, counting into {@code parkedCount}.
+   */
+  private ConsumerLoop syncParking(
+      AxTestEnv env,
+      String name,
+      String topic,
+      String group,
+      BatchHandler handler,
+      Duration retryBackoff,
+      Counter parkedCount) {
+    return new ConsumerLoop(
+        name,
+        KafkaClients.consumer(env.bootstrapServers(), group, name, 50),
+        List.of(topic),
+        handler,
+        retryBackoff,
+        ConsumerLoop.CommitMode.SYNC,
+        new RecordParking(producer(env), topic + ".parked", parkedCount));
+  }
+
   @Test
   void aRecordThatKeepsFailingIsParkedWithItsReasonAndEveryOtherRecordIsHandled(AxTestEnv env)
       throws Exception {
@@ -108,14 +130,8 @@ class ConsumerLoopIT {
           records.forEach(r -> handled.add(r.key()));
         };
     try (ConsumerLoop loop =
-            new ConsumerLoop(
-                "loop-poison",
-                KafkaClients.consumer(env.bootstrapServers(), group, "loop-poison", 50),
-                List.of(topic),
-                handler,
-                Duration.ofMillis(100),
-                ConsumerLoop.CommitMode.SYNC,
-                new RecordParking(producer(env), parked, parkedCount));
+            syncParking(
+                env, "loop-poison", topic, group, handler, Duration.ofMillis(100), parkedCount);
         TopicReader parkedReader = new TopicReader(env.bootstrapServers(), parked)) {
       loop.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> handled.size() == RECORDS - 2);
@@ -159,14 +175,8 @@ class ConsumerLoopIT {
           records.forEach(r -> handled.add(r.key()));
         };
     try (ConsumerLoop loop =
-            new ConsumerLoop(
-                "loop-outage",
-                KafkaClients.consumer(env.bootstrapServers(), group, "loop-outage", 50),
-                List.of(topic),
-                handler,
-                Duration.ofMillis(50),
-                ConsumerLoop.CommitMode.SYNC,
-                new RecordParking(producer(env), parked, parkedCount));
+            syncParking(
+                env, "loop-outage", topic, group, handler, Duration.ofMillis(50), parkedCount);
         TopicReader parkedReader = new TopicReader(env.bootstrapServers(), parked)) {
       loop.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> handled.size() == RECORDS);

@@ -29,14 +29,20 @@ class MisfirePlannerTest {
     return new Firing(slot, slot, Firing.Kind.ON_TIME);
   }
 
+  /** The plan covers the slots through {@code handledThrough}, and the next one is {@code next}. */
+  private static void assertHandledThroughThenNext(
+      CatchUp plan, Instant handledThrough, Instant next) {
+    assertThat(plan.handledThrough()).isEqualTo(handledThrough);
+    assertThat(plan.next()).contains(next);
+  }
+
   @Test
   void aSlotJustDueFiresOnTime() {
     CatchUp plan = planner.plan(EVERY_10S, T0, t(12), MisfirePolicy.FIRE_ONCE_NOW, 100);
 
     assertThat(plan.firings()).containsExactly(onTime(t(10)));
     assertThat(plan.misfired()).isFalse();
-    assertThat(plan.handledThrough()).isEqualTo(t(10));
-    assertThat(plan.next()).contains(t(20));
+    assertHandledThroughThenNext(plan, t(10), t(20));
   }
 
   @Test
@@ -45,8 +51,7 @@ class MisfirePlannerTest {
 
     assertThat(plan.firings()).isEmpty();
     assertThat(plan.missed()).isZero();
-    assertThat(plan.handledThrough()).isEqualTo(T0);
-    assertThat(plan.next()).contains(t(10));
+    assertHandledThroughThenNext(plan, T0, t(10));
   }
 
   @Test
@@ -77,8 +82,7 @@ class MisfirePlannerTest {
     assertThat(plan.missed()).isEqualTo(359);
     assertThat(plan.missedCountExact()).isTrue();
     assertThat(plan.dropped()).isZero();
-    assertThat(plan.handledThrough()).isEqualTo(t(3_600));
-    assertThat(plan.next()).contains(t(3_610));
+    assertHandledThroughThenNext(plan, t(3_600), t(3_610));
   }
 
   @Test
@@ -88,8 +92,7 @@ class MisfirePlannerTest {
     assertThat(plan.firings()).isEmpty();
     assertThat(plan.missed()).isEqualTo(360);
     assertThat(plan.dropped()).isEqualTo(360);
-    assertThat(plan.handledThrough()).isEqualTo(t(3_600));
-    assertThat(plan.next()).contains(t(3_610));
+    assertHandledThroughThenNext(plan, t(3_600), t(3_610));
   }
 
   @Test
@@ -152,8 +155,7 @@ class MisfirePlannerTest {
 
     assertThat(plan.firings()).isEmpty();
     assertThat(plan.missed()).isZero();
-    assertThat(plan.handledThrough()).isEqualTo(t(100));
-    assertThat(plan.next()).contains(t(110));
+    assertHandledThroughThenNext(plan, t(100), t(110));
   }
 
   @Test
@@ -172,8 +174,8 @@ class MisfirePlannerTest {
     assertThat(once.firings()).hasSize(6);
     assertThat(once.missed()).isEqualTo(MisfirePlanner.MAX_COUNTED_SLOTS);
     assertThat(once.missedCountExact()).isFalse();
-    assertThat(once.handledThrough()).isEqualTo(Instant.parse("2026-01-02T00:00:00Z"));
-    assertThat(once.next()).contains(Instant.parse("2026-01-02T00:00:01Z"));
+    assertHandledThroughThenNext(
+        once, Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-01-02T00:00:01Z"));
 
     List<Firing> late = all.firings().stream().filter(f -> f.kind() == Firing.Kind.LATE).toList();
     assertThat(late).hasSize(100);

@@ -80,34 +80,33 @@ class StoreIT {
 
   @Test
   void aFailedTransactionLeavesNothingAndTheConnectionUsable() throws Exception {
-    String insert =
-        "INSERT INTO ax_switch (switch_name, switch_value, version, updated_by, updated_at_ms)"
-            + " VALUES (?, 'on', 1, 'test', 1)";
     assertThatThrownBy(
             () ->
                 Transactions.inTransaction(
                     runtime.dataSource(),
                     "failing on purpose",
                     connection -> {
-                      try (var statement = connection.prepareStatement(insert)) {
-                        statement.setString(1, "rolled-back");
-                        statement.executeUpdate();
-                      }
+                      insertSwitch(connection, "rolled-back");
                       throw new IllegalStateException("boom");
                     }))
         .hasMessage("boom");
     Transactions.inTransaction(
-        runtime.dataSource(),
-        "committing",
-        connection -> {
-          try (var statement = connection.prepareStatement(insert)) {
-            statement.setString(1, "committed");
-            return statement.executeUpdate();
-          }
-        });
+        runtime.dataSource(), "committing", connection -> insertSwitch(connection, "committed"));
     assertThat(new SwitchStore(runtime.dataSource()).all().keySet())
         .contains("committed")
         .doesNotContain("rolled-back");
+  }
+
+  /** Inserts switch {@code name} (value "on") on {@code connection}; the rows inserted. */
+  private static int insertSwitch(java.sql.Connection connection, String name)
+      throws java.sql.SQLException {
+    try (var statement =
+        connection.prepareStatement(
+            "INSERT INTO ax_switch (switch_name, switch_value, version, updated_by, updated_at_ms)"
+                + " VALUES (?, 'on', 1, 'test', 1)")) {
+      statement.setString(1, name);
+      return statement.executeUpdate();
+    }
   }
 
   @Test

@@ -23,6 +23,12 @@ class TimingWheelTest {
     return new TimingWheel(1, 3, 10_000, 0);
   }
 
+  /** Advances {@code wheel} to {@code nowMs}; the batches that fell due on the way. */
+  private List<Batch> advance(TimingWheel wheel, long nowMs) {
+    wheel.advanceTo(nowMs, batches);
+    return batches.take();
+  }
+
   @Test
   void everyInstanceFiresExactlyAtItsDueTimeThroughAllLevels() {
     TimingWheel wheel = tinyWheel();
@@ -33,8 +39,9 @@ class TimingWheelTest {
     wheel.checkInvariants();
 
     for (long nowMs = 1; nowMs <= 500; nowMs++) {
-      wheel.advanceTo(nowMs, batches);
-      assertThat(batches.take()).as("at %d", nowMs).containsExactly(Batch.of(GROUP, nowMs, nowMs));
+      assertThat(advance(wheel, nowMs))
+          .as("at %d", nowMs)
+          .containsExactly(Batch.of(GROUP, nowMs, nowMs));
       wheel.checkInvariants();
     }
     assertThat(wheel.isEmpty()).isTrue();
@@ -52,8 +59,7 @@ class TimingWheelTest {
     assertThat(batches.takeIds()).containsExactly(1L, 2L);
     assertThat(wheel.nextExpiryMs()).as("4 was cascaded into level 0: exact").isEqualTo(4);
 
-    wheel.advanceTo(30, batches);
-    assertThat(batches.take())
+    assertThat(advance(wheel, 30))
         .containsExactly(
             Batch.of(GROUP, 4, 4), Batch.of(GROUP, 7, 7),
             Batch.of(GROUP, 20, 20), Batch.of(GROUP, 30, 30));
@@ -72,13 +78,10 @@ class TimingWheelTest {
       assertThat(wheel.advanceTo(nowMs, 100, batches)).isFalse();
       assertThat(batches.take()).as("at %d", nowMs).isEmpty();
     }
-    wheel.advanceTo(105, batches);
-    assertThat(batches.take()).containsExactly(Batch.of(GROUP, 105, 1));
+    assertThat(advance(wheel, 105)).containsExactly(Batch.of(GROUP, 105, 1));
     assertThat(wheel.nextExpiryMs()).as("known after the scan").isEqualTo(109);
-    wheel.advanceTo(108, batches);
-    assertThat(batches.take()).isEmpty();
-    wheel.advanceTo(109, batches);
-    assertThat(batches.take()).containsExactly(Batch.of(GROUP, 109, 2));
+    assertThat(advance(wheel, 108)).isEmpty();
+    assertThat(advance(wheel, 109)).containsExactly(Batch.of(GROUP, 109, 2));
   }
 
   @Test
@@ -86,13 +89,10 @@ class TimingWheelTest {
     TimingWheel wheel = new TimingWheel(10, 4, 100, 0);
     wheel.add(1, GROUP, 1_234); // beyond level 0 (40 ms): cascades first
 
-    wheel.advanceTo(1_230, batches);
-    assertThat(batches.take()).isEmpty();
+    assertThat(advance(wheel, 1_230)).isEmpty();
     assertThat(wheel.nextExpiryMs()).isBetween(1_231L, 1_234L);
-    wheel.advanceTo(1_233, batches);
-    assertThat(batches.take()).isEmpty();
-    wheel.advanceTo(5_000, batches);
-    assertThat(batches.take()).containsExactly(Batch.of(GROUP, 1_234, 1));
+    assertThat(advance(wheel, 1_233)).isEmpty();
+    assertThat(advance(wheel, 5_000)).containsExactly(Batch.of(GROUP, 1_234, 1));
   }
 
   @Test
@@ -165,8 +165,7 @@ class TimingWheelTest {
     assertThat(wheel.add(1, GROUP, 5))
         .as("pending wins over already due")
         .isEqualTo(AddResult.DUPLICATE);
-    wheel.advanceTo(10, batches);
-    assertThat(batches.take()).containsExactly(Batch.of(GROUP, 10, 1));
+    assertThat(advance(wheel, 10)).containsExactly(Batch.of(GROUP, 10, 1));
     assertThat(wheel.contains(1)).isFalse();
     assertThat(wheel.add(1, GROUP, 20)).as("fired, so new").isEqualTo(AddResult.ADDED);
   }
@@ -263,8 +262,7 @@ class TimingWheelTest {
     assertThat(wheel.add(2, GROUP, 30))
         .as("due relative to 40, not 10")
         .isEqualTo(AddResult.ALREADY_DUE);
-    wheel.advanceTo(49, batches);
-    assertThat(batches.take()).isEmpty();
+    assertThat(advance(wheel, 49)).isEmpty();
     wheel.advanceTo(50, batches);
     assertThat(batches.takeIds()).containsExactly(1L);
   }
@@ -287,8 +285,7 @@ class TimingWheelTest {
     assertThat(wheel.currentTimeMs()).isEqualTo(70);
     assertThat(wheel.nodeCapacity()).isEqualTo(TimingWheel.INITIAL_NODE_CAPACITY);
     wheel.checkInvariants();
-    wheel.advanceTo(10_000, batches);
-    assertThat(batches.take()).isEmpty();
+    assertThat(advance(wheel, 10_000)).isEmpty();
 
     assertThat(wheel.add(4, GROUP, 10_001)).isEqualTo(AddResult.ADDED);
     wheel.advanceTo(10_001, batches);
@@ -302,8 +299,7 @@ class TimingWheelTest {
     wheel.add(2, GROUP, 500);
     assertThat(wheel.clear()).isEqualTo(2);
     assertThat(wheel.contains(1)).isFalse();
-    wheel.advanceTo(1_000, batches);
-    assertThat(batches.take()).isEmpty();
+    assertThat(advance(wheel, 1_000)).isEmpty();
   }
 
   @Test
