@@ -1,5 +1,6 @@
 package dev.ax.ticker;
 
+import static dev.ax.ticker.InstanceAssertions.assertLastMove;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -85,14 +86,8 @@ class ReaperIT {
       }
 
       assertThat(instances.find(id).orElseThrow().status()).isEqualTo(InstanceStatus.DISPATCHED);
-      assertThat(new AuditLog(runtime.dataSource()).history(id))
-          .last()
-          .satisfies(
-              t -> {
-                assertThat(t.from()).isEqualTo(InstanceStatus.RUNNING);
-                assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED);
-                assertThat(t.reason()).contains("lease expired");
-              });
+      assertLastMove(
+          runtime, id, InstanceStatus.RUNNING, InstanceStatus.DISPATCHED, "lease expired");
       Outcome late = new Outcome(id, "dead-run", 1, InstanceStatus.SUCCESS, null, now);
       assertThat(outcomeStore.recordOutcomes(List.of(late), "dead-dispatcher", now))
           .as("the slow dispatcher's outcome")
@@ -186,14 +181,8 @@ class ReaperIT {
         assertThat(event.epoch()).isGreaterThan(oldEpoch);
       }
 
-      assertThat(new AuditLog(runtime.dataSource()).history(id))
-          .last()
-          .satisfies(
-              t -> {
-                assertThat(t.from()).isEqualTo(InstanceStatus.DISPATCHED);
-                assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED);
-                assertThat(t.reason()).contains("previous leader");
-              });
+      assertLastMove(
+          runtime, id, InstanceStatus.DISPATCHED, InstanceStatus.DISPATCHED, "previous leader");
     }
   }
 

@@ -102,6 +102,20 @@ class TickLoopTest {
             MisfirePolicy.FIRE_ONCE_NOW));
   }
 
+  /** Stores one-shot task {@code taskId} and hands the loop its instance due at {@code dueMs}. */
+  private void holdOnceDue(String taskId, long dueMs) {
+    storeOnce(taskId);
+    holdDue(taskId, dueMs);
+  }
+
+  /**
+   * Stores every-second task {@code taskId} and hands the loop its instance due at {@code dueMs}.
+   */
+  private void holdEverySecondDue(String taskId, long dueMs) {
+    storeEverySecond(taskId);
+    holdDue(taskId, dueMs);
+  }
+
   @Test
   void firesAtTheDueMillisecondNeverBefore() {
     storeOnce("a");
@@ -164,8 +178,7 @@ class TickLoopTest {
 
   @Test
   void anUnstableClockHoldsEverythingUntilItIsStableAgain() {
-    storeOnce("a");
-    holdDue("a", T + 100);
+    holdOnceDue("a", T + 100);
     stable.set(false);
 
     at(T + 5_000);
@@ -178,8 +191,7 @@ class TickLoopTest {
 
   @Test
   void aCronTaskChainsOneFiringPerSlotWithoutGapsOrDuplicates() {
-    storeEverySecond("c");
-    holdDue("c", T + 1000);
+    holdEverySecondDue("c", T + 1000);
 
     for (long ms = T; ms <= T + 30_006; ms += 7) {
       at(ms);
@@ -195,8 +207,7 @@ class TickLoopTest {
 
   @Test
   void afterADowntimeFireOnceNowFiresOneCatchUpAndTheChainResumes() {
-    storeEverySecond("c");
-    holdDue("c", T + 1000);
+    holdEverySecondDue("c", T + 1000);
 
     at(T + 120_000); // down for two minutes
 
@@ -208,8 +219,7 @@ class TickLoopTest {
 
   @Test
   void aFailedFiringIsRetriedAndNotLost() {
-    storeOnce("a");
-    holdDue("a", T + 10);
+    holdOnceDue("a", T + 10);
     port.failNextFire = true;
 
     settable.set(Instant.ofEpochMilli(T + 10));
@@ -222,8 +232,7 @@ class TickLoopTest {
 
   @Test
   void losingLeadershipDropsWhatWasHeldAndFiresNothing() {
-    storeOnce("a");
-    holdDue("a", T + 100);
+    holdOnceDue("a", T + 100);
     at(T);
 
     leadership.set(Optional.empty());

@@ -1,5 +1,7 @@
 package dev.ax.ticker;
 
+import static dev.ax.ticker.InstanceAssertions.assertAllIn;
+import static dev.ax.ticker.InstanceAssertions.assertFiredOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,8 +10,6 @@ import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.store.AuditLog;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -85,21 +85,8 @@ class TickerFailoverIT {
             .allSatisfy(
                 epochs -> assertThat(epochs).doesNotHaveDuplicates().hasSizeLessThanOrEqualTo(2));
         assertThat(byEpoch).as("events by epoch").hasSize(2);
-        AuditLog audit = new AuditLog(runtime.dataSource());
-        assertThat(ids)
-            .as("fired (SCHEDULED -> DISPATCHED) exactly once")
-            .allSatisfy(
-                id ->
-                    assertThat(audit.history(id))
-                        .filteredOn(t -> t.from() == InstanceStatus.SCHEDULED)
-                        .singleElement()
-                        .satisfies(t -> assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED)));
-        InstanceStore instances = new InstanceStore(runtime.dataSource());
-        assertThat(ids)
-            .allSatisfy(
-                id ->
-                    assertThat(instances.find(id).orElseThrow().status())
-                        .isEqualTo(InstanceStatus.DISPATCHED));
+        assertFiredOnce(runtime, ids);
+        assertAllIn(runtime, ids, InstanceStatus.DISPATCHED);
         System.out.printf(
             "TickerFailoverIT: hand-over took %d ms (lease 3 s, heartbeat 500 ms); events by epoch %s%n",
             takenOverAtMs - killedAtMs, byEpoch);

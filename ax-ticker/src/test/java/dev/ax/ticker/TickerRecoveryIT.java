@@ -1,16 +1,15 @@
 package dev.ax.ticker;
 
+import static dev.ax.ticker.InstanceAssertions.assertFiredOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.model.InstanceIds;
-import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,18 +50,6 @@ class TickerRecoveryIT {
       epochs.computeIfAbsent(event.instanceId(), k -> new ArrayList<>()).add(event.epoch());
     }
     return epochs;
-  }
-
-  /** Each instance moved SCHEDULED → DISPATCHED exactly once, by the audit log. */
-  private static void assertFiredOnce(TestRuntime runtime, Collection<String> ids) {
-    AuditLog audit = new AuditLog(runtime.dataSource());
-    assertThat(ids)
-        .allSatisfy(
-            id ->
-                assertThat(audit.history(id))
-                    .filteredOn(t -> t.from() == InstanceStatus.SCHEDULED)
-                    .singleElement()
-                    .satisfies(t -> assertThat(t.to()).isEqualTo(InstanceStatus.DISPATCHED)));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.ax.ticker;
 
+import static dev.ax.ticker.InstanceAssertions.assertAllIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,7 +18,6 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.store.ClaimStore;
-import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -81,14 +81,7 @@ class TickerStageIT {
         assertThat(event.epoch()).isPositive();
       }
     }
-    InstanceStore instances = new InstanceStore(runtime.dataSource());
-    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
-    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
-    assertThat(ids)
-        .allSatisfy(
-            id ->
-                assertThat(instances.find(id).orElseThrow().status())
-                    .isEqualTo(InstanceStatus.DISPATCHED));
+    assertAllIn(runtime, ids, InstanceStatus.DISPATCHED);
   }
 
   @Test
@@ -106,8 +99,6 @@ class TickerStageIT {
         new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config())).start();
 
     InstanceStore instances = new InstanceStore(runtime.dataSource());
-    ClaimStore claimStore = new ClaimStore(runtime.dataSource());
-    OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
     await()
         .atMost(DEADLINE)
         .until(

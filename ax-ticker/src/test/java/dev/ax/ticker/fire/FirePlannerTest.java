@@ -25,35 +25,42 @@ class FirePlannerTest {
 
   private final FirePlanner planner = new FirePlanner(new FireTimes(), THRESHOLD);
 
+  /** A task with the default firing policies: FIRE_ONCE_NOW (at most 100), concurrent. */
+  private static StoredTask task(String id, Trigger trigger) {
+    return TestTasks.stored(TestTasks.noop(id, trigger));
+  }
+
+  /** A concurrent task that handles missed slots by {@code misfire}, at most 100 at once. */
+  private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
+    return task(id, trigger, misfire, MisfirePolicy.DEFAULT_MAX_FIRE_ALL);
+  }
+
   private static StoredTask task(
-      String id,
-      Trigger trigger,
-      MisfirePolicy misfire,
-      int maxFireAll,
-      boolean concurrent,
-      ConcurrencyPolicy policy) {
-    return TestTasks.stored(TestTasks.noop(id, trigger, misfire, maxFireAll, concurrent, policy));
+      String id, Trigger trigger, MisfirePolicy misfire, int maxFireAll) {
+    return TestTasks.stored(
+        TestTasks.noop(id, trigger, misfire, maxFireAll, true, ConcurrencyPolicy.SKIP));
+  }
+
+  /** A FIRE_ONCE_NOW task never run twice at once, {@code policy} when two instances meet. */
+  private static StoredTask nonConcurrent(String id, Trigger trigger, ConcurrencyPolicy policy) {
+    return TestTasks.stored(
+        TestTasks.noop(
+            id,
+            trigger,
+            MisfirePolicy.FIRE_ONCE_NOW,
+            MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+            false,
+            policy));
   }
 
   /** Task "nc": every 10 s from T0, never two instances at once, {@code policy} when they meet. */
   private static StoredTask nonConcurrent(ConcurrencyPolicy policy) {
-    return task(
-        "nc",
-        new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)),
-        MisfirePolicy.FIRE_ONCE_NOW,
-        100,
-        false,
-        policy);
+    return nonConcurrent(
+        "nc", new Trigger.FixedRate(Duration.ofSeconds(10), Instant.ofEpochMilli(T0)), policy);
   }
 
   private static StoredTask everySecond(String id, MisfirePolicy misfire) {
-    return task(
-        id,
-        new Trigger.Cron("* * * * * ?", ZoneOffset.UTC),
-        misfire,
-        100,
-        true,
-        ConcurrencyPolicy.SKIP);
+    return task(id, new Trigger.Cron("* * * * * ?", ZoneOffset.UTC), misfire);
   }
 
   /** The plan, at {@code nowMs}, for {@code row} alone, an instance of {@link #everySecond} "c". */
@@ -124,13 +131,7 @@ class FirePlannerTest {
     long now = T0 + 60_000;
     DueInstance late = row("c", T0, T0, 1);
     StoredTask task =
-        task(
-            "c",
-            new Trigger.Cron("* * * * * ?", ZoneOffset.UTC),
-            MisfirePolicy.FIRE_ALL,
-            10,
-            true,
-            ConcurrencyPolicy.SKIP);
+        task("c", new Trigger.Cron("* * * * * ?", ZoneOffset.UTC), MisfirePolicy.FIRE_ALL, 10);
 
     FirePlan plan = planner.plan(List.of(late), Map.of("c", task), Set.of(), now);
 
@@ -182,13 +183,8 @@ class FirePlannerTest {
   @Test
   void twoDueInstancesOfOneNonConcurrentTaskFireOnlyOnce() {
     StoredTask task =
-        task(
-            "nc",
-            new Trigger.Once(Instant.ofEpochMilli(T0), null),
-            MisfirePolicy.FIRE_ONCE_NOW,
-            100,
-            false,
-            ConcurrencyPolicy.SKIP);
+        nonConcurrent(
+            "nc", new Trigger.Once(Instant.ofEpochMilli(T0), null), ConcurrencyPolicy.SKIP);
 
     FirePlan plan =
         planner.plan(
@@ -203,14 +199,7 @@ class FirePlannerTest {
 
   @Test
   void onceTasksAndMissingTasksJustFire() {
-    StoredTask once =
-        task(
-            "o",
-            Trigger.Once.after(Duration.ZERO),
-            MisfirePolicy.FIRE_ONCE_NOW,
-            100,
-            true,
-            ConcurrencyPolicy.SKIP);
+    StoredTask once = task("o", Trigger.Once.after(Duration.ZERO));
 
     FirePlan plan =
         planner.plan(
@@ -229,10 +218,7 @@ class FirePlannerTest {
         task(
             "r",
             new Trigger.FixedRate(Duration.ofMillis(Long.MAX_VALUE), null),
-            MisfirePolicy.FIRE_ALL,
-            100,
-            true,
-            ConcurrencyPolicy.SKIP);
+            MisfirePolicy.FIRE_ALL);
 
     for (long nowMs : new long[] {T0, T0 + 3_600_000}) { // on time, and an hour late (misfire)
       FirePlan plan =
@@ -246,14 +232,7 @@ class FirePlannerTest {
 
   @Test
   void rowsWithExtremeTimesArePlannedWithoutOverflow() {
-    StoredTask rate =
-        task(
-            "r",
-            new Trigger.FixedRate(Duration.ofSeconds(1), null),
-            MisfirePolicy.FIRE_ONCE_NOW,
-            100,
-            true,
-            ConcurrencyPolicy.SKIP);
+    StoredTask rate = task("r", new Trigger.FixedRate(Duration.ofSeconds(1), null));
 
     FirePlan plan =
         planner.plan(
