@@ -158,6 +158,15 @@ class DispatcherStageIT {
         .get();
   }
 
+  private InstanceStatus statusOf(String instanceId) {
+    return new InstanceStore(runtime.dataSource()).find(instanceId).orElseThrow().status();
+  }
+
+  /** The epoch of the newest ticker lease: what due events of the current leader carry. */
+  private long newestTickerEpoch() {
+    return new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
+  }
+
   private InstanceRow awaitStatus(String instanceId, InstanceStatus status) {
     InstanceStore instances = new InstanceStore(runtime.dataSource());
     await()
@@ -411,7 +420,7 @@ class DispatcherStageIT {
     String current = dispatchedQuick("current");
     String stale = dispatchedQuick("stale");
 
-    long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
+    long epoch = newestTickerEpoch();
 
     emitDue(current, 0, epoch);
     awaitStatus(current, InstanceStatus.SUCCESS);
@@ -420,7 +429,7 @@ class DispatcherStageIT {
     emitDue(after, 0, epoch); // same partition, behind the stale one
 
     awaitStatus(after, InstanceStatus.SUCCESS);
-    assertThat(new InstanceStore(runtime.dataSource()).find(stale).orElseThrow().status())
+    assertThat(statusOf(stale))
         .as("left for the new leader to emit again")
         .isEqualTo(InstanceStatus.DISPATCHED);
     assertThat(context.meters().counter("ax.dispatcher.stale.epoch.events").count()).isEqualTo(1.0);
@@ -433,13 +442,13 @@ class DispatcherStageIT {
     StageContext context = dispatcherContext("disp-1");
     String forged = dispatchedQuick("forged");
     String real = dispatchedQuick("real");
-    long epoch = new LeaseStore(runtime.dataSource()).newestEpoch(LeaseFence.TICKER);
+    long epoch = newestTickerEpoch();
 
     emitDue(forged, 0, Long.MAX_VALUE);
     emitDue(real, 0, epoch); // same partition, behind the forged one
 
     awaitStatus(real, InstanceStatus.SUCCESS);
-    assertThat(new InstanceStore(runtime.dataSource()).find(forged).orElseThrow().status())
+    assertThat(statusOf(forged))
         .as("a forged epoch claims nothing")
         .isEqualTo(InstanceStatus.DISPATCHED);
     assertThat(

@@ -51,22 +51,12 @@ class OutboxRelayIT {
             KafkaClients.producer(runtime.bootstrapServers(), "survivor");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
-      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
-      String id = running(runtime, "died-before-send", "dead-dispatcher");
-      long nowMs = runtime.clock().millis();
-      OutboxMessage event = event(runtime, "died-before-send", id);
+      Run run = Run.start(runtime, "died-before-send", "dead-dispatcher");
+      String id = run.id();
 
       // What the dead dispatcher did: commit the outcome with its event, and nothing more.
-      assertThat(
-              recordSuccess(
-                  outcomeStore,
-                  id,
-                  "died-before-send",
-                  event,
-                  UUID.randomUUID().toString(),
-                  "dead-dispatcher",
-                  nowMs))
+      assertThat(run.recordSuccess(UUID.randomUUID().toString(), "dead-dispatcher"))
           .containsExactly(true);
       assertThat(outbox.pending()).isEqualTo(1);
 
@@ -99,28 +89,17 @@ class OutboxRelayIT {
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
         OutboxRelay relay = startRelay(runtime, producer)) {
       InstanceStore instances = new InstanceStore(runtime.dataSource());
-      OutcomeStore outcomeStore = new OutcomeStore(runtime.dataSource());
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
-      String id = running(runtime, "live-run", "disp-1");
-      long nowMs = runtime.clock().millis();
-      OutboxMessage event = event(runtime, "live-run", id);
+      Run run = Run.start(runtime, "live-run", "disp-1");
+      String id = run.id();
 
-      assertThat(
-              recordSuccess(
-                  outcomeStore,
-                  id,
-                  "live-run",
-                  event,
-                  UUID.randomUUID().toString(),
-                  "not-the-owner",
-                  nowMs))
+      assertThat(run.recordSuccess(UUID.randomUUID().toString(), "not-the-owner"))
           .containsExactly(false);
       assertThat(outbox.pending()).as("nothing owed by an outcome not recorded").isZero();
 
       String token = UUID.randomUUID().toString();
-      assertThat(recordSuccess(outcomeStore, id, "live-run", event, token, "disp-1", nowMs))
-          .containsExactly(true);
-      relay.send(token, List.of(event), (message, error) -> {});
+      assertThat(run.recordSuccess(token, "disp-1")).containsExactly(true);
+      relay.send(token, List.of(run.event()), (message, error) -> {});
 
       await().atMost(Duration.ofSeconds(30)).until(() -> outbox.pending() == 0);
       // Longer than RELAY_AFTER and a relay scan: a confirmed batch is not sent again.
@@ -148,51 +127,52 @@ class OutboxRelayIT {
     return reader.poll().stream().filter(r -> key.equals(r.key())).toList();
   }
 
-  /** Creates a task and takes its instance to RUNNING under {@code owner}. */
-  private static String running(TestRuntime runtime, String taskId, String owner) {
-    long nowMs = runtime.clock().millis();
-    new TaskStore(runtime.dataSource())
-        .create(
-            List.of(
-                new NewTask(
-                    TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(nowMs))),
-                    "trace-" + InstanceIds.of(taskId, nowMs),
-                    nowMs)),
-            "test",
-            nowMs);
-    String id = InstanceIds.of(taskId, nowMs);
-    runtime.markDispatchedAsLeader("ticker-test", List.of(id), nowMs);
-    List<ClaimedInstance> claimed =
-        new ClaimStore(runtime.dataSource()).claim(List.of(id), owner, nowMs + 60_000, nowMs);
-    assertThat(claimed).hasSize(1);
-    return id;
-  }
-
   /**
-   * Records attempt 1 of {@code id} as a SUCCESS by {@code owner}, owing {@code event} under {@code
-   * token}, as a dispatcher commits it; whether it was recorded.
+   * Attempt 1 of a one-shot task's instance, RUNNING under the owner it was claimed by, and the
+   * completed event its success owes (keyed by task id, with its trace header).
    */
-  private static List<Boolean> recordSuccess(
-      OutcomeStore outcomes,
-      String id,
-      String taskId,
-      OutboxMessage event,
-      String token,
-      String owner,
-      long nowMs) {
-    return outcomes.recordOutcomes(
-        List.of(new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, nowMs)),
-        List.of(List.of(event)),
-        token,
-        owner,
-        nowMs);
-  }
+  private record Run(
+      OutcomeStore outcomes, String taskId, String id, OutboxMessage event, long startedAtMs) {
 
-  private static OutboxMessage event(TestRuntime runtime, String taskId, String id) {
-    return new OutboxMessage(
-        runtime.topics().completed(),
-        taskId,
-        ("{\"instanceId\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
-        Map.of(RejectHeaders.TRACE_ID, "trace-" + id));
+    /**
+     * Creates task {@code taskId} due now and takes its instance to RUNNING under {@code owner}.
+     */
+    static Run start(TestRuntime runtime, String taskId, String owner) {
+      long nowMs = runtime.clock().millis();
+      String id = InstanceIds.of(taskId, nowMs);
+      new TaskStore(runtime.dataSource())
+          .create(
+              List.of(
+                  new NewTask(
+                      TestTasks.noop(taskId, Trigger.Once.at(Instant.ofEpochMilli(nowMs))),
+                      "trace-" + id,
+                      nowMs)),
+              "test",
+              nowMs);
+      runtime.markDispatchedAsLeader("ticker-test", List.of(id), nowMs);
+      List<ClaimedInstance> claimed =
+          new ClaimStore(runtime.dataSource()).claim(List.of(id), owner, nowMs + 60_000, nowMs);
+      assertThat(claimed).hasSize(1);
+      OutboxMessage event =
+          new OutboxMessage(
+              runtime.topics().completed(),
+              taskId,
+              ("{\"instanceId\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
+              Map.of(RejectHeaders.TRACE_ID, "trace-" + id));
+      return new Run(new OutcomeStore(runtime.dataSource()), taskId, id, event, nowMs);
+    }
+
+    /**
+     * Records this attempt as a SUCCESS by {@code owner}, owing {@link #event} under {@code token},
+     * as a dispatcher commits it; whether it was recorded.
+     */
+    List<Boolean> recordSuccess(String token, String owner) {
+      return outcomes.recordOutcomes(
+          List.of(new Outcome(id, taskId, 1, InstanceStatus.SUCCESS, null, startedAtMs)),
+          List.of(List.of(event)),
+          token,
+          owner,
+          startedAtMs);
+    }
   }
 }

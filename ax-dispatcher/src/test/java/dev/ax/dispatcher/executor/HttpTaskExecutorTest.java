@@ -167,10 +167,8 @@ class HttpTaskExecutorTest {
 
   @Test
   void aServerThatNeverAnswersIsAbandonedAtTheDeadlineAndTheConnectionClosed() throws Exception {
-    SilentServer server = new SilentServer();
-    closeables.add(server);
-    ExecutionContext context =
-        context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), Duration.ofSeconds(1));
+    SilentServer server = silentServer();
+    ExecutionContext context = postingTo(server, Duration.ofSeconds(1));
 
     assertThatThrownBy(() -> executor("127.0.0.1").execute(context))
         .isInstanceOf(HttpTimeoutException.class);
@@ -181,10 +179,8 @@ class HttpTaskExecutorTest {
 
   @Test
   void interruptingTheCallerAbortsTheCallAndClosesTheConnection() throws Exception {
-    SilentServer server = new SilentServer();
-    closeables.add(server);
-    ExecutionContext context =
-        context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), Duration.ofSeconds(60));
+    SilentServer server = silentServer();
+    ExecutionContext context = postingTo(server, Duration.ofSeconds(60));
     InterruptibleAttempt attempt = InterruptibleAttempt.start(executor("127.0.0.1"), context);
     closeables.add(attempt);
     assertThat(server.requestReceived).succeedsWithin(GENEROUS);
@@ -211,6 +207,18 @@ class HttpTaskExecutorTest {
    * Accepts one connection, reads the request head, never answers, and completes {@link
    * #closedByClient} when the client closes its end.
    */
+  /** A {@link SilentServer} closed after the test. */
+  private SilentServer silentServer() throws IOException {
+    SilentServer server = new SilentServer();
+    closeables.add(server);
+    return server;
+  }
+
+  /** An attempt that POSTs {@code {}} to {@code server} within {@code timeout}. */
+  private static ExecutionContext postingTo(SilentServer server, Duration timeout) {
+    return context(ExecutorSpec.http(server.url(), "POST", Map.of(), "{}"), timeout);
+  }
+
   private static final class SilentServer implements AutoCloseable {
 
     final CompletableFuture<Void> requestReceived = new CompletableFuture<>();

@@ -37,24 +37,36 @@ class RetryPlannerTest {
         claimed, "default", InstanceStatus.FAILED, "boom", 0, 10, null, null, result, policy, null);
   }
 
+  /** {@code after} is a retry. */
+  private static AfterFailure.Retry asRetry(AfterFailure after) {
+    assertThat(after).isInstanceOf(AfterFailure.Retry.class);
+    return (AfterFailure.Retry) after;
+  }
+
+  /** {@code after} is a dead letter. */
+  private static AfterFailure.Dead asDead(AfterFailure after) {
+    assertThat(after).isInstanceOf(AfterFailure.Dead.class);
+    return (AfterFailure.Dead) after;
+  }
+
   @Test
   void eachFailureWithinTheBudgetIsRetriedAfterTheExponentialBackoff() {
     long nowMs = 1_000_000;
     long[] expected = {1000, 2000, 4000};
     for (int attempt = 1; attempt <= 3; attempt++) {
-      AfterFailure after =
-          planner.plan(failed(attempt, 0, THREE_NO_JITTER, ExecutionResult.failure("x")), nowMs);
-      assertThat(after).isInstanceOf(AfterFailure.Retry.class);
-      assertThat(((AfterFailure.Retry) after).atMs()).isEqualTo(nowMs + expected[attempt - 1]);
-      assertThat(((AfterFailure.Retry) after).reason()).startsWith("retry " + attempt + " of 3");
+      AfterFailure.Retry retry =
+          asRetry(
+              planner.plan(
+                  failed(attempt, 0, THREE_NO_JITTER, ExecutionResult.failure("x")), nowMs));
+      assertThat(retry.atMs()).isEqualTo(nowMs + expected[attempt - 1]);
+      assertThat(retry.reason()).startsWith("retry " + attempt + " of 3");
     }
   }
 
   @Test
   void theFailureAfterTheLastRetryIsDead() {
     AfterFailure after = planner.plan(failed(4, 0, THREE_NO_JITTER, null), 0);
-    assertThat(after).isInstanceOf(AfterFailure.Dead.class);
-    assertThat(((AfterFailure.Dead) after).reason())
+    assertThat(asDead(after).reason())
         .isEqualTo("retries exhausted: 4 attempt(s) failed, 3 retries allowed");
   }
 
@@ -72,14 +84,12 @@ class RetryPlannerTest {
   void runsTakenBackBecauseTheirDispatcherDiedUseUpNoRetry() {
     RetryPolicy two = new RetryPolicy(2, Duration.ofSeconds(1), Duration.ofSeconds(60), false);
     // Attempt 1 failed, attempt 2 was taken back, attempt 3 fails: the second failure, retry 2.
-    AfterFailure second = planner.plan(failed(3, 0, 1, two), 0);
-    assertThat(second).isInstanceOf(AfterFailure.Retry.class);
-    assertThat(((AfterFailure.Retry) second).reason()).startsWith("retry 2 of 2");
-    assertThat(((AfterFailure.Retry) second).atMs()).isEqualTo(2000);
+    AfterFailure.Retry second = asRetry(planner.plan(failed(3, 0, 1, two), 0));
+    assertThat(second.reason()).startsWith("retry 2 of 2");
+    assertThat(second.atMs()).isEqualTo(2000);
     // Attempt 4 fails too: three failures, two retries allowed; the take-back is not counted.
     AfterFailure dead = planner.plan(failed(4, 0, 1, two), 0);
-    assertThat(dead).isInstanceOf(AfterFailure.Dead.class);
-    assertThat(((AfterFailure.Dead) dead).reason())
+    assertThat(asDead(dead).reason())
         .isEqualTo("retries exhausted: 3 attempt(s) failed, 2 retries allowed");
   }
 
@@ -87,8 +97,7 @@ class RetryPlannerTest {
   void aTaskWithoutRetriesWhoseFirstRunWasTakenBackFailsOnceBeforeItIsDead() {
     RetryPolicy none = new RetryPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(1), false);
     AfterFailure dead = planner.plan(failed(2, 0, 1, none), 0);
-    assertThat(dead).isInstanceOf(AfterFailure.Dead.class);
-    assertThat(((AfterFailure.Dead) dead).reason())
+    assertThat(asDead(dead).reason())
         .isEqualTo("retries exhausted: 1 attempt(s) failed, 0 retries allowed");
   }
 
@@ -100,8 +109,7 @@ class RetryPlannerTest {
     assertThat(planner.plan(failed(1, 0, null, null), 0)).isInstanceOf(AfterFailure.Dead.class);
     retriesOn.set(false);
     AfterFailure off = planner.plan(failed(1, 0, THREE_NO_JITTER, null), 0);
-    assertThat(off).isInstanceOf(AfterFailure.Dead.class);
-    assertThat(((AfterFailure.Dead) off).reason()).contains("switched off");
+    assertThat(asDead(off).reason()).contains("switched off");
   }
 
   @Test
@@ -130,8 +138,7 @@ class RetryPlannerTest {
 
     for (int attempt = 1; attempt <= 6; attempt++) {
       AfterFailure after = planner.plan(failed(attempt, 0, policy, null), nowMs);
-      assertThat(after).isInstanceOf(AfterFailure.Retry.class);
-      assertThat(((AfterFailure.Retry) after).atMs()).isEqualTo(SaturatingMillis.FAR_FUTURE_MS);
+      assertThat(asRetry(after).atMs()).isEqualTo(SaturatingMillis.FAR_FUTURE_MS);
     }
   }
 }
