@@ -7,14 +7,12 @@ import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.NewTask;
-import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RoundTrips;
-import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.StoreFixture;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -22,35 +20,24 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ticker's SQL ({@link FiringStore}) against a real MySQL-protocol server. */
 @ExtendWith(AxInfraExtension.class)
 class FiringStoreIT {
 
-  private TestRuntime runtime;
-  private TaskStore tasks;
-  private InstanceStore instances;
+  @RegisterExtension final StoreFixture store;
 
-  @BeforeEach
-  void setUp(AxTestEnv env) {
-    runtime = TestRuntime.open(env);
-    tasks = new TaskStore(runtime.dataSource());
-    instances = new InstanceStore(runtime.dataSource());
-  }
-
-  @AfterEach
-  void tearDown() {
-    runtime.close();
+  FiringStoreIT(AxTestEnv env) {
+    store = StoreFixture.open(env);
   }
 
   /** Creates the tasks; returns the seq of each one's first instance, by task id. */
   private Map<String, Long> create(NewTask... batch) {
     Map<String, Long> seqByInstanceId =
-        tasks.create(List.of(batch), "ingest-1", 10).seqByInstanceId();
+        store.tasks().create(List.of(batch), "ingest-1", 10).seqByInstanceId();
     Map<String, Long> seqByTask = new HashMap<>();
     seqByInstanceId.forEach((id, seq) -> seqByTask.put(id.substring(0, id.indexOf('@')), seq));
     return seqByTask;
@@ -64,11 +51,11 @@ class FiringStoreIT {
   @Test
   void aFiringCommitsInItsLastPacketUnlessItCreatesSuccessors() {
     Map<String, Long> seqs = create(newTask("f-1", 100), newTask("f-2", 100), newTask("f-3", 100));
-    LeaseStore leases = new LeaseStore(runtime.dataSource());
+    LeaseStore leases = new LeaseStore(store.runtime().dataSource());
     LeaseStore.Lease lease =
         leases.tryAcquire(LeaseFence.TICKER, "ticker-1", Duration.ofSeconds(30)).orElseThrow();
     LeaseFence fence = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch());
-    RoundTrips roundTrips = new RoundTrips(runtime.dataSource());
+    RoundTrips roundTrips = new RoundTrips(store.runtime().dataSource());
     FiringStore counted = new FiringStore(roundTrips.dataSource());
 
     FiringStore.FireResult oneShot =
@@ -76,7 +63,7 @@ class FiringStoreIT {
 
     assertThat(roundTrips.count()).as("round trips of a one-shot firing").isEqualTo(1);
     assertThat(oneShot.dispatched()).extracting(DueInstance::instanceId).containsExactly("f-1@100");
-    assertThat(instances.find("f-1@100"))
+    assertThat(store.instances().find("f-1@100"))
         .get()
         .extracting(InstanceRow::status)
         .isEqualTo(InstanceStatus.DISPATCHED);
@@ -96,11 +83,13 @@ class FiringStoreIT {
         .containsExactly("f-2@100");
     assertThat(periodic.skipped()).extracting(DueInstance::instanceId).containsExactly("f-3@100");
     assertThat(periodic.created()).containsOnlyKeys("f-2@5000");
-    assertThat(instances.find("f-2@5000"))
+    assertThat(store.instances().find("f-2@5000"))
         .get()
         .extracting(InstanceRow::status)
         .isEqualTo(InstanceStatus.SCHEDULED);
-    assertThat(instances.find("f-1@5000")).as("successor of a row that did not move").isEmpty();
+    assertThat(store.instances().find("f-1@5000"))
+        .as("successor of a row that did not move")
+        .isEmpty();
 
     long seq4 = create(newTask("f-4", 100)).get("f-4");
     LeaseFence stale = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch() - 1);
@@ -113,8 +102,8 @@ class FiringStoreIT {
             Map.of("f-4@100", List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next"))));
     assertThat(fenced.dispatched()).isEmpty();
     assertThat(fenced.created()).isEmpty();
-    assertThat(instances.find("f-4@5000")).isEmpty();
-    assertThat(instances.find("f-4@100"))
+    assertThat(store.instances().find("f-4@5000")).isEmpty();
+    assertThat(store.instances().find("f-4@100"))
         .get()
         .extracting(InstanceRow::status)
         .isEqualTo(InstanceStatus.SCHEDULED);
@@ -134,8 +123,8 @@ class FiringStoreIT {
     }
     Map<String, Long> seqs = create(batch.toArray(NewTask[]::new));
     List<String> dispatched = List.of(InstanceIds.of("c-0", 1_000), InstanceIds.of("c-500", 500));
-    assertThat(runtime.markDispatchedAsLeader("ticker-1", dispatched, 1_000)).hasSize(2);
-    FiringStore firings = new FiringStore(runtime.dataSource());
+    assertThat(store.runtime().markDispatchedAsLeader("ticker-1", dispatched, 1_000)).hasSize(2);
+    FiringStore firings = new FiringStore(store.runtime().dataSource());
 
     List<DueInstance> scheduled = firings.findScheduledBySeq(seqs.values());
 

@@ -5,33 +5,26 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The lease and its fence, on the database clock. */
 @ExtendWith(AxInfraExtension.class)
 class LeaseIT {
 
-  private TestRuntime runtime;
-  private LeaseStore leases;
+  @RegisterExtension final StoreFixture store;
+  private final LeaseStore leases;
 
-  @BeforeEach
-  void setUp(AxTestEnv env) {
-    runtime = TestRuntime.open(env);
-    leases = new LeaseStore(runtime.dataSource());
-  }
-
-  @AfterEach
-  void tearDown() {
-    runtime.close();
+  LeaseIT(AxTestEnv env) {
+    store = StoreFixture.open(env);
+    leases = new LeaseStore(store.runtime().dataSource());
   }
 
   /** The ticker lease for {@code holder}, which must be free for it. */
@@ -42,7 +35,7 @@ class LeaseIT {
   @Test
   void oneHolderAtATimeAndAStaleLeaderMarksNothing() {
     TaskSpec spec = TestTasks.onceNoop("t");
-    new TaskStore(runtime.dataSource()).create(List.of(new NewTask(spec, "tr", 10)), "test", 10);
+    store.tasks().create(List.of(new NewTask(spec, "tr", 10)), "test", 10);
     String id = InstanceIds.of("t", 10);
 
     LeaseStore.Lease a = acquire("a", Duration.ofSeconds(1));
@@ -59,13 +52,15 @@ class LeaseIT {
     assertThat(b.epoch()).isGreaterThan(a.epoch());
     assertThat(leases.renew(a, Duration.ofSeconds(1))).as("a lost it").isEmpty();
     assertThat(
-            runtime.markDispatched(
-                List.of(id), new LeaseFence(LeaseFence.TICKER, "a", a.epoch()), 20))
+            store
+                .runtime()
+                .markDispatched(List.of(id), new LeaseFence(LeaseFence.TICKER, "a", a.epoch()), 20))
         .as("stale leader")
         .isEmpty();
     assertThat(
-            runtime.markDispatched(
-                List.of(id), new LeaseFence(LeaseFence.TICKER, "b", b.epoch()), 20))
+            store
+                .runtime()
+                .markDispatched(List.of(id), new LeaseFence(LeaseFence.TICKER, "b", b.epoch()), 20))
         .hasSize(1);
     assertThat(leases.release(b)).isTrue();
     assertThat(leases.tryAcquire(LeaseFence.TICKER, "a", Duration.ofSeconds(1)))
@@ -94,12 +89,12 @@ class LeaseIT {
         .until(
             () ->
                 leases.current(LeaseFence.TICKER).orElseThrow().leaseUntilMs()
-                    < runtime.clock().millis());
+                    < store.runtime().clock().millis());
 
     LeaseStore.Lease renewed = leases.renew(a, Duration.ofSeconds(30)).orElseThrow();
 
     assertThat(renewed.epoch()).isEqualTo(a.epoch());
-    assertThat(renewed.leaseUntilMs()).isGreaterThan(runtime.clock().millis());
+    assertThat(renewed.leaseUntilMs()).isGreaterThan(store.runtime().clock().millis());
     assertThat(leases.tryAcquire(LeaseFence.TICKER, "b", Duration.ofSeconds(30)))
         .as("held by a again")
         .isEmpty();

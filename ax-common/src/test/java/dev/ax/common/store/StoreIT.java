@@ -6,35 +6,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The JDBC store against a real MySQL-protocol server. */
 @ExtendWith(AxInfraExtension.class)
 class StoreIT {
 
-  private TestRuntime runtime;
-  private TaskStore tasks;
-  private InstanceStore instances;
+  @RegisterExtension final StoreFixture store;
 
-  @BeforeEach
-  void setUp(AxTestEnv env) {
-    runtime = TestRuntime.open(env);
-    tasks = new TaskStore(runtime.dataSource());
-    instances = new InstanceStore(runtime.dataSource());
-  }
-
-  @AfterEach
-  void tearDown() {
-    runtime.close();
+  StoreIT(AxTestEnv env) {
+    store = StoreFixture.open(env);
   }
 
   @Test
@@ -44,38 +33,38 @@ class StoreIT {
         System.getProperty("AX_JDBC_URL") == null && System.getenv("AX_JDBC_URL") == null,
         "an external database server is in use");
     // innodb_autoinc_lock_mode=2: the audit writes of all stages do not queue on one table lock.
-    assertThat(ServerSettings.advice(runtime.dataSource())).isEmpty();
+    assertThat(ServerSettings.advice(store.runtime().dataSource())).isEmpty();
   }
 
   @Test
   void createIsIdempotentOnTaskId() {
     List<CreateOutcome> first =
-        tasks.create(List.of(newTask("a", 1000), newTask("b", 1000)), "test", 1).outcomes();
+        store.tasks().create(List.of(newTask("a", 1000), newTask("b", 1000)), "test", 1).outcomes();
     CreateResult againResult =
-        tasks.create(List.of(newTask("a", 2000), newTask("c", 1000)), "test", 2);
+        store.tasks().create(List.of(newTask("a", 2000), newTask("c", 1000)), "test", 2);
     List<CreateOutcome> again = againResult.outcomes();
     assertThat(againResult.seqByInstanceId()).containsOnlyKeys("c@1000");
 
     assertThat(first).containsExactly(CreateOutcome.CREATED, CreateOutcome.CREATED);
     assertThat(again).containsExactly(CreateOutcome.DUPLICATE, CreateOutcome.CREATED);
-    assertThat(instances.findByTask("a"))
+    assertThat(store.instances().findByTask("a"))
         .singleElement()
         .satisfies(row -> assertThat(row.dueAtMs()).isEqualTo(1000));
-    assertThat(tasks.find("a")).get().satisfies(t -> assertThat(t.version()).isEqualTo(1));
+    assertThat(store.tasks().find("a")).get().satisfies(t -> assertThat(t.version()).isEqualTo(1));
   }
 
   @Test
   void aStoredSpecThatCannotBeReadAnyMoreReadsAsMissingAndTheOthersAreFound() throws Exception {
-    tasks.create(List.of(newTask("broken", 1000), newTask("fine", 1000)), "test", 1);
-    try (java.sql.Connection connection = runtime.dataSource().getConnection();
+    store.tasks().create(List.of(newTask("broken", 1000), newTask("fine", 1000)), "test", 1);
+    try (java.sql.Connection connection = store.runtime().dataSource().getConnection();
         java.sql.Statement statement = connection.createStatement()) {
       statement.executeUpdate(
           "UPDATE ax_task SET spec_json = '{\"trigger\":{\"type\":\"CRON\",\"expression\":"
               + "\"0 0 * * * ?\",\"zone\":\"Mars/Olympus\"}}' WHERE task_id = 'broken'");
     }
 
-    assertThat(tasks.findAll(List.of("broken", "fine"))).containsOnlyKeys("fine");
-    assertThat(tasks.find("broken")).isEmpty();
+    assertThat(store.tasks().findAll(List.of("broken", "fine"))).containsOnlyKeys("fine");
+    assertThat(store.tasks().find("broken")).isEmpty();
   }
 
   @Test
@@ -83,7 +72,7 @@ class StoreIT {
     assertThatThrownBy(
             () ->
                 Transactions.inTransaction(
-                    runtime.dataSource(),
+                    store.runtime().dataSource(),
                     "failing on purpose",
                     connection -> {
                       insertSwitch(connection, "rolled-back");
@@ -91,8 +80,10 @@ class StoreIT {
                     }))
         .hasMessage("boom");
     Transactions.inTransaction(
-        runtime.dataSource(), "committing", connection -> insertSwitch(connection, "committed"));
-    assertThat(new SwitchStore(runtime.dataSource()).all().keySet())
+        store.runtime().dataSource(),
+        "committing",
+        connection -> insertSwitch(connection, "committed"));
+    assertThat(new SwitchStore(store.runtime().dataSource()).all().keySet())
         .contains("committed")
         .doesNotContain("rolled-back");
   }
@@ -115,8 +106,8 @@ class StoreIT {
     TaskSpec cronSpec =
         TestTasks.noop(
             "every-second", new Trigger.Cron("0/1 * * * * ?", java.time.ZoneId.of("UTC")));
-    tasks.create(List.of(once, new NewTask(cronSpec, "trace-cron", 1000)), "ingest-1", 10);
-    TaskSpecCache cache = new TaskSpecCache(tasks, 100);
+    store.tasks().create(List.of(once, new NewTask(cronSpec, "trace-cron", 1000)), "ingest-1", 10);
+    TaskSpecCache cache = new TaskSpecCache(store.tasks(), 100);
     List<String> ids = List.of("one-shot", "every-second");
     Map<String, StoredTask> specs = cache.of(ids, id -> id, id -> 1);
     assertThat(specs).containsOnlyKeys(ids);

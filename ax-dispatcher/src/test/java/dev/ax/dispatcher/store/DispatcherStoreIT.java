@@ -9,12 +9,10 @@ import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
-import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RoundTrips;
-import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.StoreFixture;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.util.ArrayList;
@@ -26,47 +24,35 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The dispatcher's claim, lease and outcome SQL against a real MySQL-protocol server. */
 @ExtendWith(AxInfraExtension.class)
 class DispatcherStoreIT {
 
-  private TestRuntime runtime;
-  private TaskStore tasks;
-  private InstanceStore instances;
-  private ClaimStore claims;
-  private OutcomeStore outcomes;
-  private AuditLog audit;
+  @RegisterExtension final StoreFixture store;
+  private final AxTestEnv env;
+  private final ClaimStore claims;
+  private final OutcomeStore outcomes;
+  private final AuditLog audit;
 
-  private AxTestEnv env;
-
-  @BeforeEach
-  void setUp(AxTestEnv env) {
+  DispatcherStoreIT(AxTestEnv env) {
     this.env = env;
-    runtime = TestRuntime.open(env);
-    tasks = new TaskStore(runtime.dataSource());
-    instances = new InstanceStore(runtime.dataSource());
-    claims = new ClaimStore(runtime.dataSource());
-    outcomes = new OutcomeStore(runtime.dataSource());
-    audit = new AuditLog(runtime.dataSource());
-  }
-
-  @AfterEach
-  void tearDown() {
-    runtime.close();
+    store = StoreFixture.open(env);
+    claims = new ClaimStore(store.runtime().dataSource());
+    outcomes = new OutcomeStore(store.runtime().dataSource());
+    audit = new AuditLog(store.runtime().dataSource());
   }
 
   @Test
   void everyTransitionIsConditionalAndAudited() {
-    tasks.create(List.of(newTask("t", 100)), "ingest-1", 10);
+    store.tasks().create(List.of(newTask("t", 100)), "ingest-1", 10);
     String id = InstanceIds.of("t", 100);
 
-    assertThat(runtime.markDispatchedAsLeader("ticker-1", List.of(id), 100)).hasSize(1);
-    assertThat(runtime.markDispatchedAsLeader("ticker-2", List.of(id), 101))
+    assertThat(store.runtime().markDispatchedAsLeader("ticker-1", List.of(id), 100)).hasSize(1);
+    assertThat(store.runtime().markDispatchedAsLeader("ticker-2", List.of(id), 101))
         .as("second dispatch")
         .isEmpty();
     List<ClaimedInstance> claimed = claims.claim(List.of(id), "disp-1", 10_000, 105);
@@ -91,7 +77,7 @@ class DispatcherStoreIT {
                 InstanceStatus.DISPATCHED, InstanceStatus.RUNNING, "disp-1"),
             org.assertj.core.groups.Tuple.tuple(
                 InstanceStatus.RUNNING, InstanceStatus.SUCCESS, "disp-1"));
-    assertThat(instances.find(id))
+    assertThat(store.instances().find(id))
         .get()
         .satisfies(
             row -> {
@@ -103,13 +89,13 @@ class DispatcherStoreIT {
 
   @Test
   void aStaleAttemptNeitherRecordsNorRenewsOverTheCurrentOne() {
-    tasks.create(List.of(newTask("s", 100), newTask("u", 100)), "ingest-1", 10);
+    store.tasks().create(List.of(newTask("s", 100), newTask("u", 100)), "ingest-1", 10);
     String stale = InstanceIds.of("s", 100);
     String other = InstanceIds.of("u", 100);
-    runtime.markDispatchedAsLeader("ticker-1", List.of(stale, other), 100);
+    store.runtime().markDispatchedAsLeader("ticker-1", List.of(stale, other), 100);
     assertThat(claims.claim(List.of(stale, other), "disp-1", 10_000, 105)).hasSize(2);
     // A row whose attempt moved on: attempt 1 of "s" is what this dispatcher still holds.
-    try (var connection = runtime.dataSource().getConnection();
+    try (var connection = store.runtime().dataSource().getConnection();
         var update = connection.createStatement()) {
       update.executeUpdate(
           "UPDATE ax_instance SET attempt = 2 WHERE instance_id = '" + stale + "'");
@@ -134,11 +120,14 @@ class DispatcherStoreIT {
                 "disp-1",
                 122))
         .containsExactly(false, true, true);
-    assertThat(instances.find(stale))
+    assertThat(store.instances().find(stale))
         .get()
         .extracting(r -> r.status())
         .isEqualTo(InstanceStatus.SUCCESS);
-    assertThat(instances.find(stale)).get().extracting(r -> r.finishedAtMs()).isEqualTo(121L);
+    assertThat(store.instances().find(stale))
+        .get()
+        .extracting(r -> r.finishedAtMs())
+        .isEqualTo(121L);
   }
 
   /**
@@ -152,7 +141,7 @@ class DispatcherStoreIT {
   void batchMovesReadTheirOwnRowsNotTheBacklog() throws Exception {
     int backlog = 3_000;
     List<String> ids = createMany("b-", backlog, 100, "ingest-1", 10);
-    assertThat(runtime.markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(backlog);
+    assertThat(store.runtime().markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(backlog);
 
     var db = env.database();
     try (var single = Database.open(db.jdbcUrl(), db.user(), db.password(), 1, "read-probe")) {
@@ -192,13 +181,14 @@ class DispatcherStoreIT {
   void aClaimIsOneRoundTripAndReadsBackExactlyTheRowsItWon() {
     List<String> ids = createMany("k-", 20, 100, "ingest-1", 10);
     Map<String, DueInstance> emitted = new HashMap<>();
-    runtime
+    store
+        .runtime()
         .markDispatchedAsLeader("ticker-1", ids, 100)
         .forEach(row -> emitted.put(row.instanceId(), row));
     assertThat(emitted).hasSize(20);
     assertThat(claims.claim(ids.subList(0, 5), "disp-0", 60_000, 200)).hasSize(5);
 
-    RoundTrips roundTrips = new RoundTrips(runtime.dataSource());
+    RoundTrips roundTrips = new RoundTrips(store.runtime().dataSource());
     List<ClaimedInstance> won =
         new ClaimStore(roundTrips.dataSource()).claim(ids, "disp-1", 60_000, 200);
 
@@ -237,13 +227,13 @@ class DispatcherStoreIT {
    */
   @Test
   void aRunTakenBackIsClaimedAgainWithTheNextAttempt() throws Exception {
-    tasks.create(List.of(newTask("taken", 100), newTask("fresh", 100)), "ingest-1", 10);
+    store.tasks().create(List.of(newTask("taken", 100), newTask("fresh", 100)), "ingest-1", 10);
     String taken = InstanceIds.of("taken", 100);
     String fresh = InstanceIds.of("fresh", 100);
-    runtime.markDispatchedAsLeader("ticker-1", List.of(taken, fresh), 100);
+    store.runtime().markDispatchedAsLeader("ticker-1", List.of(taken, fresh), 100);
     assertThat(claims.claim(List.of(taken), "disp-1", 10_000, 105)).hasSize(1);
     // As the reaper does when the run's lease expires: back to DISPATCHED, attempt 1 kept.
-    try (var connection = runtime.dataSource().getConnection();
+    try (var connection = store.runtime().dataSource().getConnection();
         var update = connection.createStatement()) {
       update.executeUpdate(
           "UPDATE ax_instance SET status = 'DISPATCHED', owner = NULL, lease_until_ms = NULL"
@@ -270,9 +260,11 @@ class DispatcherStoreIT {
 
   @Test
   void nothingIsClaimedBeforeItsDueTime() {
-    tasks.create(List.of(newTask("early", 1000)), "ingest", 1);
+    store.tasks().create(List.of(newTask("early", 1000)), "ingest", 1);
     String id = InstanceIds.of("early", 1000);
-    runtime.markDispatchedAsLeader("ticker", List.of(id), 900); // emitted ahead, with a lead
+    store
+        .runtime()
+        .markDispatchedAsLeader("ticker", List.of(id), 900); // emitted ahead, with a lead
 
     assertThat(claims.claim(List.of(id), "disp", 60_000, 999)).as("1 ms before due").isEmpty();
     assertThat(claims.claim(List.of(id), "disp", 60_000, 1000)).as("at due").hasSize(1);
@@ -282,7 +274,7 @@ class DispatcherStoreIT {
   void racingClaimersWinEachInstanceExactlyOnce() throws Exception {
     int count = 300;
     List<String> ids = createMany("race-", count, 50, "test", 1);
-    runtime.markDispatchedAsLeader("ticker", ids, 50);
+    store.runtime().markDispatchedAsLeader("ticker", ids, 50);
 
     int claimers = 6;
     ExecutorService pool = Executors.newFixedThreadPool(claimers);
@@ -318,7 +310,7 @@ class DispatcherStoreIT {
       batch.add(newTask(prefix + i, dueAtMs));
       ids.add(InstanceIds.of(prefix + i, dueAtMs));
     }
-    tasks.create(batch, createdBy, nowMs);
+    store.tasks().create(batch, createdBy, nowMs);
     return ids;
   }
 
