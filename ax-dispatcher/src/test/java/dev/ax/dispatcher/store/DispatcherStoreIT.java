@@ -11,6 +11,7 @@ import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -233,14 +234,12 @@ class DispatcherStoreIT {
     store.runtime().markDispatchedAsLeader("ticker-1", List.of(taken, fresh), 100);
     assertThat(claims.claim(List.of(taken), "disp-1", 10_000, 105)).hasSize(1);
     // As the reaper does when the run's lease expires: back to DISPATCHED, attempt 1 kept.
-    try (var connection = store.runtime().dataSource().getConnection();
-        var update = connection.createStatement()) {
-      update.executeUpdate(
-          "UPDATE ax_instance SET status = 'DISPATCHED', owner = NULL, lease_until_ms = NULL"
-              + " WHERE instance_id = '"
-              + taken
-              + "'");
-    }
+    RawSql.execute(
+        store.runtime().dataSource(),
+        "UPDATE ax_instance SET status = 'DISPATCHED', owner = NULL, lease_until_ms = NULL"
+            + " WHERE instance_id = '"
+            + taken
+            + "'");
 
     List<ClaimedInstance> won = claims.claim(List.of(taken, fresh), "disp-2", 90_000, 20_000);
 
