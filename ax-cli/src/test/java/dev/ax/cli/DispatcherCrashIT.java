@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.testing.StatusPath;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.DispatcherConfig;
@@ -47,10 +47,8 @@ class DispatcherCrashIT {
     Process victim = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
         RunningStages core = RunningStages.on(runtime, "core").ingest().ticker();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader completed = UserClients.completed(runtime)) {
       victim = startDispatcherProcess(env, "victim");
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
 
@@ -98,8 +96,7 @@ class DispatcherCrashIT {
         assertThat(row.status()).isEqualTo(InstanceStatus.SUCCESS);
         assertThat(row.owner()).isEqualTo("survivor");
         List<AuditLog.Transition> history = audit.history(row.instanceId());
-        assertThat(history)
-            .extracting(AuditLog.Transition::to)
+        assertThat(StatusPath.of(history))
             .containsExactly(
                 InstanceStatus.SCHEDULED,
                 InstanceStatus.DISPATCHED,

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceStore;
@@ -67,12 +66,9 @@ class FlowIT {
                 .deadLetter()
                 .resolver()
                 .dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
-        TopicReader rejected =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader completed = UserClients.completed(runtime);
+        TopicReader rejected = UserClients.rejected(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
 
@@ -200,15 +196,7 @@ class FlowIT {
       assertThat(events.getOrDefault("report", List.of())).isEmpty();
       healthy.set(true);
       DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  !letters
-                      .list(new DeadLetterStore.Filter("sync", null, null, null, null), 1)
-                      .isEmpty());
-      long letter =
-          letters.list(new DeadLetterStore.Filter("sync", null, null, null, null), 1).get(0).id();
+      long letter = DeadLetters.awaitNewest(letters, "sync", Duration.ofSeconds(30)).id();
       new DeadLetterReplayer(letters, instances, producer, runtime.topics())
           .replay(letter, "operator", "endpoint fixed", runtime.clock().millis());
       await()
@@ -240,10 +228,8 @@ class FlowIT {
                 .ticker()
                 .resolver()
                 .dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader completed = UserClients.completed(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
       TaskStore tasks = new TaskStore(runtime.dataSource());

@@ -12,6 +12,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.deadletter.DeadLetterStore;
@@ -22,8 +23,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,10 +88,8 @@ class HostileInputIT {
   void noHostileInputStopsAStageAndTheValidTaskBehindItRunsOnTime(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1"));
         KafkaProducer<byte[], byte[]> producer = rawProducer(runtime.bootstrapServers());
-        TopicReader rejected =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected());
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+        TopicReader rejected = UserClients.rejected(runtime);
+        TopicReader completed = UserClients.completed(runtime)) {
       boolean databasePoison = installPoisonTrigger(runtime);
 
       Map<String, String> hostileByOffset = new LinkedHashMap<>();
@@ -120,13 +117,7 @@ class HostileInputIT {
         // stage retried the failing one, and the dead-letter stage stored it.
         awaitSuccess(completed, "child-1");
         DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(
-                () ->
-                    !letters
-                        .list(new DeadLetterStore.Filter("failing-1", null, null, null, null), 10)
-                        .isEmpty());
+        DeadLetters.awaitNewest(letters, "failing-1", Duration.ofSeconds(60));
         assertThat(new InstanceStore(runtime.dataSource()).findByTask("failing-1").get(0).attempt())
             .as("attempts of failing-1: the first and its one retry")
             .isEqualTo(2);
@@ -249,9 +240,9 @@ class HostileInputIT {
 
   /** True when the database took a trigger that refuses {@link #POISON_TASK}'s insert. */
   private static boolean installPoisonTrigger(TestRuntime runtime) {
-    try (Connection connection = runtime.dataSource().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(
+    try {
+      RawSql.execute(
+          runtime.dataSource(),
           "CREATE TRIGGER ax_test_poison BEFORE INSERT ON ax_task FOR EACH ROW BEGIN"
               + " IF NEW.task_id = '"
               + POISON_TASK

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TriggerCommand;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -51,10 +50,8 @@ class ResolverCrashIT {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages =
             RunningStages.on(runtime, "node-1").ingest(FAST_PERIODS).ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader completed = UserClients.completed(runtime);
         TopicReader commands =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().commands())) {
       victim =

@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ax.common.contract.AxJson;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.testing.StatusPath;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.deadletter.DeadLetterReplayer;
 import dev.ax.deadletter.DeadLetterStore;
@@ -64,8 +64,7 @@ class RetryAndDeadLetterIT {
                 .retry()
                 .deadLetter()
                 .dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user")) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       String json =
           "{\"v\":1,\"taskId\":\"flaky\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
@@ -105,10 +104,8 @@ class RetryAndDeadLetterIT {
       assertThat(history.get(history.size() - 1).to()).isEqualTo(InstanceStatus.DEAD);
 
       DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> !letters.list(filterFor("flaky"), 10).isEmpty());
-      DeadLetterStore.DeadLetter letter = letters.list(filterFor("flaky"), 10).get(0);
+      DeadLetterStore.DeadLetter letter =
+          DeadLetters.awaitNewest(letters, "flaky", Duration.ofSeconds(30));
       assertThat(letter.state()).isEqualTo("OPEN");
       assertThat(letter.instanceId()).isEqualTo(dead.instanceId());
       assertThat(letter.lastStack()).contains("java.net.ConnectException").contains("\tat ");
@@ -154,8 +151,7 @@ class RetryAndDeadLetterIT {
                       == InstanceStatus.SUCCESS);
       // The replay is attempt 5 of the same instance: the same key as attempts 1 to 4 had.
       assertThat(served).containsExactly(dead.instanceId() + " attempt 5");
-      assertThat(audit.history(dead.instanceId()))
-          .extracting(AuditLog.Transition::to)
+      assertThat(StatusPath.of(audit.history(dead.instanceId())))
           .endsWith(
               InstanceStatus.DEAD,
               InstanceStatus.DISPATCHED,
@@ -169,10 +165,6 @@ class RetryAndDeadLetterIT {
         endpoint.stop(0);
       }
     }
-  }
-
-  private static DeadLetterStore.Filter filterFor(String taskId) {
-    return new DeadLetterStore.Filter(taskId, null, null, null, null);
   }
 
   /** When attempt {@code attempt} moved {@code from → to}, by the audit log. */

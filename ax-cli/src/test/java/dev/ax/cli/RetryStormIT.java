@@ -53,8 +53,7 @@ class RetryStormIT {
                 .dispatcher();
         KafkaProducer<String, String> producer =
             OneShotPipelineIT.plainProducer(runtime.bootstrapServers());
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+        TopicReader completed = UserClients.completed(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       long nowMs = runtime.clock().millis();
       // Warm-up, unmeasured: the first tasks of a cold JVM are slow for reasons retries do not

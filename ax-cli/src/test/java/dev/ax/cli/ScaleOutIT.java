@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.testing.TestRuntime;
@@ -49,10 +48,8 @@ class ScaleOutIT {
     List<DispatcherStage> dispatchers = new ArrayList<>();
     try (TestRuntime runtime = TestRuntime.open(env, config);
         RunningStages core = RunningStages.on(runtime, "core").ingest().ticker();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader completed =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader completed = UserClients.completed(runtime)) {
       DispatcherStage first =
           new DispatcherStage(runtime.context("disp-1"), DispatcherConfig.from(runtime.config()))
               .start();

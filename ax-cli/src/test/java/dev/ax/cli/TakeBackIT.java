@@ -22,6 +22,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.StatusPath;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
@@ -127,8 +128,8 @@ class TakeBackIT {
                 "/ok 2", "/flaky 2", "/flaky 3", "/down 2", "/down 3"); // attempt 1 never called
 
         DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
-        await().atMost(DEADLINE).until(() -> !letters.list(filterFor(dead), 10).isEmpty());
-        DeadLetterStore.DeadLetter letter = letters.list(filterFor(dead), 10).get(0);
+        DeadLetterStore.DeadLetter letter =
+            DeadLetters.awaitNewest(letters, dead.taskId(), DEADLINE);
         assertThat(letter.stateReason())
             .isEqualTo("retries exhausted: 2 attempt(s) failed, 1 retry allowed");
         JsonNode attempts = AxJson.MAPPER.readTree(letter.attemptsJson());
@@ -185,8 +186,7 @@ class TakeBackIT {
 
       try (RunningStages stages =
               RunningStages.on(runtime, "node-1").ticker().retry().deadLetter();
-          TopicReader completed =
-              new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
+          TopicReader completed = UserClients.completed(runtime);
           TopicReader deadTopic =
               new TopicReader(runtime.bootstrapServers(), runtime.topics().deadletter())) {
         // Attempts 2, 3 and 4 each start on a dispatcher that dies: the first two are taken back
@@ -218,8 +218,7 @@ class TakeBackIT {
         assertThat(dead.attempt()).isEqualTo(4);
         assertThat(dead.lastError()).isEqualTo("its dispatcher dead-4 died: the run lease expired");
         List<AuditLog.Transition> history = new AuditLog(runtime.dataSource()).history(id);
-        assertThat(history)
-            .extracting(AuditLog.Transition::to)
+        assertThat(StatusPath.of(history))
             .containsExactly(
                 InstanceStatus.SCHEDULED,
                 InstanceStatus.DISPATCHED,
@@ -261,8 +260,8 @@ class TakeBackIT {
         await().atMost(DEADLINE).until(() -> outbox.pending() == 0);
 
         DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
-        await().atMost(DEADLINE).until(() -> !letters.list(filterFor(dead), 10).isEmpty());
-        DeadLetterStore.DeadLetter letter = letters.list(filterFor(dead), 10).get(0);
+        DeadLetterStore.DeadLetter letter =
+            DeadLetters.awaitNewest(letters, dead.taskId(), DEADLINE);
         assertThat(letter.stateReason()).isEqualTo(reason);
         assertThat(letter.lastError()).isEqualTo(dead.lastError());
         await().atMost(DEADLINE).until(() -> alerts.size() == 1);
@@ -305,9 +304,5 @@ class TakeBackIT {
   private static boolean isOver(InstanceStore instances, String id) {
     InstanceStatus status = instances.find(id).orElseThrow().status();
     return status == InstanceStatus.SUCCESS || status == InstanceStatus.DEAD;
-  }
-
-  private static DeadLetterStore.Filter filterFor(InstanceRow row) {
-    return new DeadLetterStore.Filter(row.taskId(), null, null, null, null);
   }
 }

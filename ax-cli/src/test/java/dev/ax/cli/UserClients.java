@@ -1,0 +1,31 @@
+package dev.ax.cli;
+
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * The Kafka clients a user's application holds against a {@link TestRuntime}: the producer it sends
+ * task commands with (client id {@code user}) and readers of the topics AX answers it on. Each call
+ * opens a new client, which the caller closes.
+ */
+final class UserClients {
+
+  private UserClients() {}
+
+  /** The producer a user sends commands with, as {@link Commands} expects it. */
+  static KafkaProducer<String, byte[]> producer(TestRuntime runtime) {
+    return KafkaClients.producer(runtime.bootstrapServers(), "user");
+  }
+
+  /** Everything on the completed topic from the beginning: one event per finished run. */
+  static TopicReader completed(TestRuntime runtime) {
+    return new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
+  }
+
+  /** Everything on the rejected-commands topic from the beginning, each with its reason header. */
+  static TopicReader rejected(TestRuntime runtime) {
+    return new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected());
+  }
+}
