@@ -1,31 +1,13 @@
 package dev.ax.jmh;
 
-import java.util.concurrent.Delayed;
-import java.util.concurrent.TimeUnit;
-
 /**
- * What a {@code DelayQueue} or {@code PriorityQueue} ticker would hold: one object per instance.
+ * What a {@code DelayQueue} or {@code PriorityQueue} ticker would hold: one object per instance,
+ * equal by instance id.
  */
-final class DelayedInstance implements Delayed {
-
-  final long instanceId;
-  final long dueAtMs;
-  final int groupId;
+final class DelayedInstance extends PendingInstance {
 
   DelayedInstance(long instanceId, int groupId, long dueAtMs) {
-    this.instanceId = instanceId;
-    this.groupId = groupId;
-    this.dueAtMs = dueAtMs;
-  }
-
-  @Override
-  public long getDelay(TimeUnit unit) {
-    return unit.convert(dueAtMs - FakeClock.nowMs, TimeUnit.MILLISECONDS);
-  }
-
-  @Override
-  public int compareTo(Delayed other) {
-    return Long.compare(dueAtMs, ((DelayedInstance) other).dueAtMs);
+    super(instanceId, groupId, dueAtMs);
   }
 
   @Override

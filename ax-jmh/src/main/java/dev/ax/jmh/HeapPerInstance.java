@@ -11,8 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.PriorityQueue;
+import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Supplier;
@@ -87,52 +87,38 @@ public final class HeapPerInstance {
             "DelayQueue<Delayed> (no duplicate detection)",
             rounds,
             pending,
-            () -> {
-              DelayQueue<DelayedInstance> queue = new DelayQueue<>();
-              for (int i = 0; i < pending; i++) {
-                queue.offer(new DelayedInstance(i, Workload.groupOf(i), dueAtMs[i]));
-              }
-              return queue;
-            }));
+            () -> offerAll(new DelayQueue<>(), dueAtMs, DelayedInstance::new)));
     results.add(
         measure(
             "DelayQueue<Delayed> + HashSet<Long> duplicate index",
             rounds,
             pending,
             () -> {
-              DelayQueue<DelayedInstance> queue = new DelayQueue<>();
               Set<Long> ids = new HashSet<>();
               for (int i = 0; i < pending; i++) {
                 ids.add((long) i);
-                queue.offer(new DelayedInstance(i, Workload.groupOf(i), dueAtMs[i]));
               }
-              return new Object[] {queue, ids};
+              return new Object[] {
+                offerAll(new DelayQueue<>(), dueAtMs, DelayedInstance::new), ids
+              };
             }));
     results.add(
         measure(
             "PriorityQueue<Delayed> (no duplicate detection)",
             rounds,
             pending,
-            () -> {
-              PriorityQueue<DelayedInstance> queue = new PriorityQueue<>();
-              for (int i = 0; i < pending; i++) {
-                queue.offer(new DelayedInstance(i, Workload.groupOf(i), dueAtMs[i]));
-              }
-              return queue;
-            }));
+            () -> offerAll(new PriorityQueue<>(), dueAtMs, DelayedInstance::new)));
     results.add(
         measure(
             "ScheduledThreadPoolExecutor queue (no duplicate detection)",
             rounds,
             pending,
-            () -> {
-              // A fresh executor each round; it starts no thread, and only its queue is kept.
-              BlockingQueue<Runnable> queue = new ScheduledThreadPoolExecutor(1).getQueue();
-              for (int i = 0; i < pending; i++) {
-                queue.offer(new ScheduledInstance(i, Workload.groupOf(i), dueAtMs[i]));
-              }
-              return queue;
-            }));
+            // A fresh executor each round; it starts no thread, and only its queue is kept.
+            () ->
+                offerAll(
+                    new ScheduledThreadPoolExecutor(1).getQueue(),
+                    dueAtMs,
+                    ScheduledInstance::new)));
 
     System.out.printf(
         Locale.ROOT, "%-62s %10s %10s %10s%n", "structure", "median B", "min B", "max B");
@@ -194,6 +180,20 @@ public final class HeapPerInstance {
     for (int i = 0; i < dueAtMs.length; i++) {
       wheel.add(i, Workload.groupOf(i), dueAtMs[i]);
     }
+  }
+
+  /** How a queue baseline makes its element for one instance. */
+  private interface ElementFactory<E> {
+    E create(long instanceId, int groupId, long dueAtMs);
+  }
+
+  /** {@code queue} with one element per due time, instance {@code i} due at {@code dueAtMs[i]}. */
+  private static <E, Q extends Queue<? super E>> Q offerAll(
+      Q queue, long[] dueAtMs, ElementFactory<E> element) {
+    for (int i = 0; i < dueAtMs.length; i++) {
+      queue.offer(element.create(i, Workload.groupOf(i), dueAtMs[i]));
+    }
+    return queue;
   }
 
   private static long[] dueTimes(int pending) {

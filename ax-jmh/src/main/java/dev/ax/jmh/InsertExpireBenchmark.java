@@ -45,12 +45,20 @@ public class InsertExpireBenchmark {
 
   private static final long SEED = 42;
 
-  /** Pending count and time shared by every structure's state. */
+  /**
+   * Pending count, time and the trial's setup and checks, shared by every structure's state. JMH
+   * runs the {@code @Setup} and {@code @TearDown} methods declared here for each subclass.
+   */
   public abstract static class Base {
     final Workload workload = new Workload(SEED);
     long nowMs = Workload.START_MS;
     long nextId;
     long expired;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      fill();
+    }
 
     void fill() {
       FakeClock.nowMs = nowMs;
@@ -61,9 +69,23 @@ public class InsertExpireBenchmark {
       }
     }
 
+    /** One step of the workload: {@link Workload#OPS_PER_STEP} inserts, then time moves on. */
+    void insertStep() {
+      for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
+        long id = nextId++;
+        insert(id, Workload.groupOf(id), nowMs + workload.nextInsertDelayMs());
+      }
+      nowMs += Workload.STEP_MS;
+    }
+
     abstract void insert(long instanceId, int groupId, long dueAtMs);
 
     abstract int size();
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      checkPending();
+    }
 
     /** The pending count must stay near the target, or the comparison is of something else. */
     void checkPending() {
@@ -76,19 +98,13 @@ public class InsertExpireBenchmark {
 
   @State(Scope.Thread)
   public static class WheelState extends Base {
-    TimingWheel wheel;
+    final TimingWheel wheel = new TimingWheel(4 * Workload.PENDING, nowMs);
     final ExpiryHandler handler =
         (groupId, dueAtMs, ids, count) -> {
           for (int i = 0; i < count; i++) {
             expired += ids[i];
           }
         };
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      wheel = new TimingWheel(4 * Workload.PENDING, nowMs);
-      fill();
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
@@ -101,21 +117,11 @@ public class InsertExpireBenchmark {
     int size() {
       return wheel.size();
     }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      checkPending();
-    }
   }
 
   @State(Scope.Thread)
   public static class DelayQueueState extends Base {
     final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      fill();
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
@@ -126,22 +132,12 @@ public class InsertExpireBenchmark {
     int size() {
       return queue.size();
     }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      checkPending();
-    }
   }
 
   @State(Scope.Thread)
   public static class IndexedDelayQueueState extends Base {
     final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
     final Set<Long> pendingIds = new HashSet<>();
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      fill();
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
@@ -154,21 +150,11 @@ public class InsertExpireBenchmark {
     int size() {
       return queue.size();
     }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      checkPending();
-    }
   }
 
   @State(Scope.Thread)
   public static class PriorityQueueState extends Base {
     final PriorityQueue<DelayedInstance> queue = new PriorityQueue<>();
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      fill();
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
@@ -179,11 +165,6 @@ public class InsertExpireBenchmark {
     int size() {
       return queue.size();
     }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      checkPending();
-    }
   }
 
   @State(Scope.Thread)
@@ -191,11 +172,6 @@ public class InsertExpireBenchmark {
     // No task is ever submitted, so the executor starts no thread; only its queue is used.
     final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1);
     final BlockingQueue<Runnable> queue = executor.getQueue();
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      fill();
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
@@ -207,13 +183,17 @@ public class InsertExpireBenchmark {
       return queue.size();
     }
 
-    @TearDown(Level.Trial)
+    /**
+     * Called through the base's {@code @TearDown}; the check first, as shutdown drains the queue.
+     */
+    @Override
     public void tearDown() {
-      checkPending();
+      super.tearDown();
       executor.shutdownNow();
     }
   }
 
+  /** Adds straight to the wheel, not through {@code insert}: the fill's result check stays out. */
   @Benchmark
   public long timingWheel(WheelState state) {
     for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
@@ -227,11 +207,7 @@ public class InsertExpireBenchmark {
 
   @Benchmark
   public long delayQueue(DelayQueueState state) {
-    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
-      long id = state.nextId++;
-      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
-    }
-    state.nowMs += Workload.STEP_MS;
+    state.insertStep();
     FakeClock.nowMs = state.nowMs;
     DelayedInstance due;
     while ((due = state.queue.poll()) != null) {
@@ -242,11 +218,7 @@ public class InsertExpireBenchmark {
 
   @Benchmark
   public long delayQueueWithDuplicateIndex(IndexedDelayQueueState state) {
-    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
-      long id = state.nextId++;
-      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
-    }
-    state.nowMs += Workload.STEP_MS;
+    state.insertStep();
     FakeClock.nowMs = state.nowMs;
     DelayedInstance due;
     while ((due = state.queue.poll()) != null) {
@@ -258,11 +230,7 @@ public class InsertExpireBenchmark {
 
   @Benchmark
   public long priorityQueue(PriorityQueueState state) {
-    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
-      long id = state.nextId++;
-      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
-    }
-    state.nowMs += Workload.STEP_MS;
+    state.insertStep();
     PriorityQueue<DelayedInstance> queue = state.queue;
     while (!queue.isEmpty() && queue.peek().dueAtMs <= state.nowMs) {
       state.expired += queue.poll().instanceId;
@@ -272,11 +240,7 @@ public class InsertExpireBenchmark {
 
   @Benchmark
   public long scheduledExecutorQueue(ExecutorQueueState state) {
-    for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
-      long id = state.nextId++;
-      state.insert(id, Workload.groupOf(id), state.nowMs + state.workload.nextInsertDelayMs());
-    }
-    state.nowMs += Workload.STEP_MS;
+    state.insertStep();
     FakeClock.nowMs = state.nowMs;
     Runnable due;
     while ((due = state.queue.poll()) != null) {

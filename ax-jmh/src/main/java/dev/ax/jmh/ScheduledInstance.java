@@ -1,6 +1,5 @@
 package dev.ax.jmh;
 
-import java.util.concurrent.Delayed;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -9,26 +8,10 @@ import java.util.concurrent.TimeUnit;
  * heap with an index per task) accepts any {@link RunnableScheduledFuture}, so the benchmark can
  * offer and poll it directly without the executor's threads.
  */
-final class ScheduledInstance implements RunnableScheduledFuture<Void> {
-
-  final long instanceId;
-  final long dueAtMs;
-  final int groupId;
+final class ScheduledInstance extends PendingInstance implements RunnableScheduledFuture<Void> {
 
   ScheduledInstance(long instanceId, int groupId, long dueAtMs) {
-    this.instanceId = instanceId;
-    this.groupId = groupId;
-    this.dueAtMs = dueAtMs;
-  }
-
-  @Override
-  public long getDelay(TimeUnit unit) {
-    return unit.convert(dueAtMs - FakeClock.nowMs, TimeUnit.MILLISECONDS);
-  }
-
-  @Override
-  public int compareTo(Delayed other) {
-    return Long.compare(dueAtMs, ((ScheduledInstance) other).dueAtMs);
+    super(instanceId, groupId, dueAtMs);
   }
 
   @Override
