@@ -1,12 +1,10 @@
 package dev.ax.cli.local;
 
+import dev.ax.embedded.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,29 +26,13 @@ public final class TempDirs {
     }
   }
 
-  /** Deletes {@code dir} and everything in it; logs (never throws) what it cannot delete. */
+  /**
+   * Deletes {@code dir} and everything in it; logs (never throws) what it cannot delete, through
+   * the CLI's logger, which {@code ax demo} and {@code ax bench} keep showing.
+   */
   public static void deleteQuietly(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
     try {
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                throws IOException {
-              Files.deleteIfExists(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException e)
-                throws IOException {
-              Files.deleteIfExists(directory);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+      Directories.delete(dir);
     } catch (IOException e) {
       log.warn("Cannot delete {} completely: {}", dir, e.toString());
     }
