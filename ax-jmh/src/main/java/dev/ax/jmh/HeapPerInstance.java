@@ -182,14 +182,9 @@ public final class HeapPerInstance {
     }
   }
 
-  /** How a queue baseline makes its element for one instance. */
-  private interface ElementFactory<E> {
-    E create(long instanceId, int groupId, long dueAtMs);
-  }
-
   /** {@code queue} with one element per due time, instance {@code i} due at {@code dueAtMs[i]}. */
-  private static <E, Q extends Queue<? super E>> Q offerAll(
-      Q queue, long[] dueAtMs, ElementFactory<E> element) {
+  private static <E extends PendingInstance, Q extends Queue<? super E>> Q offerAll(
+      Q queue, long[] dueAtMs, PendingInstance.Factory<E> element) {
     for (int i = 0; i < dueAtMs.length; i++) {
       queue.offer(element.create(i, Workload.groupOf(i), dueAtMs[i]));
     }

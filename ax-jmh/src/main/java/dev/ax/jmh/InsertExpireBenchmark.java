@@ -5,6 +5,7 @@ import dev.ax.common.wheel.ExpiryHandler;
 import dev.ax.common.wheel.TimingWheel;
 import java.util.HashSet;
 import java.util.PriorityQueue;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.DelayQueue;
@@ -119,13 +120,23 @@ public class InsertExpireBenchmark {
     }
   }
 
-  @State(Scope.Thread)
-  public static class DelayQueueState extends Base {
-    final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
+  /**
+   * A queue baseline's state: {@code queue} holds one element per pending instance, made by {@code
+   * element}.
+   */
+  public abstract static class QueueState<E extends PendingInstance, Q extends Queue<? super E>>
+      extends Base {
+    final Q queue;
+    private final PendingInstance.Factory<E> element;
+
+    QueueState(Q queue, PendingInstance.Factory<E> element) {
+      this.queue = queue;
+      this.element = element;
+    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
-      queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
+      queue.offer(element.create(instanceId, groupId, dueAtMs));
     }
 
     @Override
@@ -135,52 +146,51 @@ public class InsertExpireBenchmark {
   }
 
   @State(Scope.Thread)
-  public static class IndexedDelayQueueState extends Base {
-    final DelayQueue<DelayedInstance> queue = new DelayQueue<>();
+  public static class DelayQueueState
+      extends QueueState<DelayedInstance, DelayQueue<DelayedInstance>> {
+    public DelayQueueState() {
+      super(new DelayQueue<>(), DelayedInstance::new);
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class IndexedDelayQueueState
+      extends QueueState<DelayedInstance, DelayQueue<DelayedInstance>> {
     final Set<Long> pendingIds = new HashSet<>();
+
+    public IndexedDelayQueueState() {
+      super(new DelayQueue<>(), DelayedInstance::new);
+    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
       if (pendingIds.add(instanceId)) {
-        queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
+        super.insert(instanceId, groupId, dueAtMs);
       }
     }
+  }
 
-    @Override
-    int size() {
-      return queue.size();
+  @State(Scope.Thread)
+  public static class PriorityQueueState
+      extends QueueState<DelayedInstance, PriorityQueue<DelayedInstance>> {
+    public PriorityQueueState() {
+      super(new PriorityQueue<>(), DelayedInstance::new);
     }
   }
 
   @State(Scope.Thread)
-  public static class PriorityQueueState extends Base {
-    final PriorityQueue<DelayedInstance> queue = new PriorityQueue<>();
-
-    @Override
-    void insert(long instanceId, int groupId, long dueAtMs) {
-      queue.offer(new DelayedInstance(instanceId, groupId, dueAtMs));
-    }
-
-    @Override
-    int size() {
-      return queue.size();
-    }
-  }
-
-  @State(Scope.Thread)
-  public static class ExecutorQueueState extends Base {
+  public static class ExecutorQueueState
+      extends QueueState<ScheduledInstance, BlockingQueue<Runnable>> {
     // No task is ever submitted, so the executor starts no thread; only its queue is used.
-    final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1);
-    final BlockingQueue<Runnable> queue = executor.getQueue();
+    final ScheduledThreadPoolExecutor executor;
 
-    @Override
-    void insert(long instanceId, int groupId, long dueAtMs) {
-      queue.offer(new ScheduledInstance(instanceId, groupId, dueAtMs));
+    public ExecutorQueueState() {
+      this(new ScheduledThreadPoolExecutor(1));
     }
 
-    @Override
-    int size() {
-      return queue.size();
+    private ExecutorQueueState(ScheduledThreadPoolExecutor executor) {
+      super(executor.getQueue(), ScheduledInstance::new);
+      this.executor = executor;
     }
 
     /**

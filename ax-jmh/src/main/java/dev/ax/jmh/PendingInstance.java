@@ -10,6 +10,12 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class PendingInstance implements Delayed {
 
+  /** How a queue baseline makes its element for one instance (a subclass's constructor). */
+  @FunctionalInterface
+  interface Factory<E extends PendingInstance> {
+    E create(long instanceId, int groupId, long dueAtMs);
+  }
+
   final long instanceId;
   final long dueAtMs;
   final int groupId;
