@@ -89,9 +89,7 @@ public final class DemoPlan {
             "demo-timeout",
             "sleep 5000 ms, timeout 1000 ms",
             Expectation.TIMEOUT,
-            TaskCommandJson.create("demo-timeout")
-                .onceAfter(Duration.ofSeconds(1))
-                .inProcess("sleep")
+            inProcess("demo-timeout", Duration.ofSeconds(1), "sleep")
                 .param("sleepMs", "5000")
                 .timeout(Duration.ofSeconds(1))
                 .maxRetries(0)
@@ -101,11 +99,7 @@ public final class DemoPlan {
             "demo-noop-1",
             "noop (create again)",
             Expectation.IGNORED,
-            TaskCommandJson.create("demo-noop-1")
-                .onceAfter(Duration.ofMillis(500))
-                .inProcess("noop")
-                .timeout(TIMEOUT)
-                .toBytes()));
+            inProcess("demo-noop-1", Duration.ofMillis(500), "noop").timeout(TIMEOUT).toBytes()));
     steps.add(
         new Step(
             "demo-malformed",
@@ -131,11 +125,7 @@ public final class DemoPlan {
         taskId,
         "noop",
         Expectation.SUCCESS,
-        TaskCommandJson.create(taskId)
-            .onceAfter(delay)
-            .inProcess("noop")
-            .timeout(TIMEOUT)
-            .toBytes());
+        inProcess(taskId, delay, "noop").timeout(TIMEOUT).toBytes());
   }
 
   private static Step sleep(String taskId, Duration delay) {
@@ -143,12 +133,12 @@ public final class DemoPlan {
         taskId,
         "sleep 500 ms",
         Expectation.SUCCESS,
-        TaskCommandJson.create(taskId)
-            .onceAfter(delay)
-            .inProcess("sleep")
-            .param("sleepMs", "500")
-            .timeout(TIMEOUT)
-            .toBytes());
+        inProcess(taskId, delay, "sleep").param("sleepMs", "500").timeout(TIMEOUT).toBytes());
+  }
+
+  /** A command for {@code taskId} that runs in-process {@code handler} once, {@code delay} on. */
+  private static TaskCommandJson inProcess(String taskId, Duration delay, String handler) {
+    return TaskCommandJson.create(taskId).onceAfter(delay).inProcess(handler);
   }
 
   private static Step http(String taskId, URI url, Duration delay) {
