@@ -33,23 +33,23 @@ final class DlqDiscardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LogLevels.quiet();
     if (reason.isBlank()) {
       throw new ParameterException(spec.commandLine(), "--reason must not be blank");
     }
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
-      DeadLetterStore letters = new DeadLetterStore(db.dataSource);
-      if (letters.find(id).isEmpty()) {
-        throw new CliFailure(ExitCodes.FAILED, "no dead letter " + id);
-      }
-      if (!letters.discard(id, reason + " (by " + Operator.name() + ")", db.clock.millis())) {
-        throw new CliFailure(
-            ExitCodes.FAILED, "dead letter " + id + " is not open (replayed or discarded before)");
-      }
-      out.println("dead letter " + id + ": discarded");
-      out.flush();
+    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::discard);
+  }
+
+  /** Discards the letter, if it is open. */
+  private int discard(CliDatabase db, PrintWriter out) {
+    DeadLetterStore letters = new DeadLetterStore(db.dataSource);
+    if (letters.find(id).isEmpty()) {
+      throw new CliFailure(ExitCodes.FAILED, "no dead letter " + id);
     }
+    if (!letters.discard(id, reason + " (by " + Operator.name() + ")", db.clock.millis())) {
+      throw new CliFailure(
+          ExitCodes.FAILED, "dead letter " + id + " is not open (replayed or discarded before)");
+    }
+    out.println("dead letter " + id + ": discarded");
     return ExitCodes.OK;
   }
 }

@@ -72,46 +72,41 @@ final class DlqListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LogLevels.quiet();
     DeadLetterStore.Filter filter = filter();
     if (limit < 1 || limit > 10_000) {
       throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
-      Long sinceFromMs = since == null ? null : db.clock.millis() - since.toMillis();
-      if (sinceFromMs != null) {
-        filter =
-            new DeadLetterStore.Filter(
-                filter.taskId(), filter.group(), sinceFromMs, filter.toMs(), filter.state());
-      }
-      List<DeadLetterStore.DeadLetter> letters =
-          new DeadLetterStore(db.dataSource).list(filter, limit);
-      TextTable table =
-          new TextTable(
-              TextTable.Column.right("id"),
-              TextTable.Column.left("stored"),
-              TextTable.Column.left("state"),
-              TextTable.Column.left("task"),
-              TextTable.Column.left("group"),
-              TextTable.Column.left("instance"),
-              TextTable.Column.right("attempts"),
-              TextTable.Column.left("last error").maxWidth(60));
-      for (DeadLetterStore.DeadLetter letter : letters) {
-        table.row(
-            letter.id(),
-            Times.clock(letter.createdAtMs()),
-            letter.state(),
-            letter.taskId(),
-            letter.group(),
-            letter.instanceId(),
-            attemptCount(letter),
-            letter.lastError());
-      }
-      table.print(out, "");
-      out.println(letters.size() + " dead letter(s)");
-      out.flush();
+    return CliDatabase.run(
+        spec, parent.workDir(), DlqCommand.PROCESS_NAME, (db, out) -> list(db, out, filter));
+  }
+
+  /** Prints the letters matching {@code filter} and --since, newest first. */
+  private int list(CliDatabase db, PrintWriter out, DeadLetterStore.Filter filter) {
+    List<DeadLetterStore.DeadLetter> letters =
+        new DeadLetterStore(db.dataSource).list(withSince(filter, db), limit);
+    TextTable table =
+        new TextTable(
+            TextTable.Column.right("id"),
+            TextTable.Column.left("stored"),
+            TextTable.Column.left("state"),
+            TextTable.Column.left("task"),
+            TextTable.Column.left("group"),
+            TextTable.Column.left("instance"),
+            TextTable.Column.right("attempts"),
+            TextTable.Column.left("last error").maxWidth(60));
+    for (DeadLetterStore.DeadLetter letter : letters) {
+      table.row(
+          letter.id(),
+          Times.clock(letter.createdAtMs()),
+          letter.state(),
+          letter.taskId(),
+          letter.group(),
+          letter.instanceId(),
+          attemptCount(letter),
+          letter.lastError());
     }
+    table.print(out, "");
+    out.println(letters.size() + " dead letter(s)");
     return ExitCodes.OK;
   }
 
@@ -121,6 +116,16 @@ final class DlqListCommand implements Callable<Integer> {
     } catch (Exception e) {
       return -1;
     }
+  }
+
+  /** {@code filter} with --since, if given, as a start measured back from the database's time. */
+  private DeadLetterStore.Filter withSince(DeadLetterStore.Filter filter, CliDatabase db) {
+    if (since == null) {
+      return filter;
+    }
+    long sinceFromMs = db.clock.millis() - since.toMillis();
+    return new DeadLetterStore.Filter(
+        filter.taskId(), filter.group(), sinceFromMs, filter.toMs(), filter.state());
   }
 
   /** The filter from the options; a malformed one is a usage error naming the option. */

@@ -67,7 +67,6 @@ final class DlqReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    LogLevels.quiet();
     if (ids.isEmpty() && taskId == null && group == null) {
       throw new ParameterException(
           spec.commandLine(), "give dead letter ids, or --task and/or --group to replay a set");
@@ -79,44 +78,45 @@ final class DlqReplayCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--rate must be in 1..1000: " + ratePerSecond);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
-      BrokerLocator.Target broker = parent.workDir().locateBroker(db.config);
-      DeadLetterStore letters = new DeadLetterStore(db.dataSource);
-      List<Long> targets = new ArrayList<>(ids);
-      if (targets.isEmpty()) {
-        letters
-            .list(new DeadLetterStore.Filter(taskId, group, null, null, "OPEN"), 100_000)
-            .forEach(letter -> targets.add(letter.id()));
-      }
-      int replayed = 0;
-      int problems = 0;
-      long pauseMs = 1000L / ratePerSecond;
-      try (KafkaProducer<String, byte[]> producer =
-          KafkaClients.producer(broker.bootstrapServers(), DlqCommand.PROCESS_NAME)) {
-        DeadLetterReplayer replayer =
-            new DeadLetterReplayer(
-                letters,
-                new InstanceStore(db.dataSource),
-                producer,
-                new Topics(broker.topicPrefix()));
-        for (long id : targets) {
-          DeadLetterStore.ReplayResult result =
-              replayer.replay(id, "ax dlq (" + Operator.name() + ")", reason, db.clock.millis());
-          out.println("dead letter " + id + ": " + describe(result));
-          out.flush();
-          if (result == DeadLetterStore.ReplayResult.REPLAYED) {
-            replayed++;
-            Thread.sleep(pauseMs); // the rate limit, not synchronisation
-          } else {
-            problems++;
-          }
+    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::replay);
+  }
+
+  /** Replays the letters given or matching, at the rate; FAILED when one was not. */
+  private int replay(CliDatabase db, PrintWriter out) throws Exception {
+    BrokerLocator.Target broker = parent.workDir().locateBroker(db.config);
+    DeadLetterStore letters = new DeadLetterStore(db.dataSource);
+    List<Long> targets = new ArrayList<>(ids);
+    if (targets.isEmpty()) {
+      letters
+          .list(new DeadLetterStore.Filter(taskId, group, null, null, "OPEN"), 100_000)
+          .forEach(letter -> targets.add(letter.id()));
+    }
+    int replayed = 0;
+    int problems = 0;
+    long pauseMs = 1000L / ratePerSecond;
+    try (KafkaProducer<String, byte[]> producer =
+        KafkaClients.producer(broker.bootstrapServers(), DlqCommand.PROCESS_NAME)) {
+      DeadLetterReplayer replayer =
+          new DeadLetterReplayer(
+              letters,
+              new InstanceStore(db.dataSource),
+              producer,
+              new Topics(broker.topicPrefix()));
+      for (long id : targets) {
+        DeadLetterStore.ReplayResult result =
+            replayer.replay(id, "ax dlq (" + Operator.name() + ")", reason, db.clock.millis());
+        out.println("dead letter " + id + ": " + describe(result));
+        out.flush();
+        if (result == DeadLetterStore.ReplayResult.REPLAYED) {
+          replayed++;
+          Thread.sleep(pauseMs); // the rate limit, not synchronisation
+        } else {
+          problems++;
         }
       }
-      out.println(replayed + " replayed, " + problems + " not");
-      out.flush();
-      return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }
+    out.println(replayed + " replayed, " + problems + " not");
+    return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
   private static String describe(DeadLetterStore.ReplayResult result) {

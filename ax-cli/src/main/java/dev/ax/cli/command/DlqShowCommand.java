@@ -42,53 +42,53 @@ final class DlqShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    LogLevels.quiet();
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = parent.workDir().openDatabase(DlqCommand.PROCESS_NAME)) {
-      DeadLetterStore.DeadLetter letter =
-          new DeadLetterStore(db.dataSource)
-              .find(id)
-              .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no dead letter " + id));
-      out.println("dead letter " + letter.id() + " (" + letter.state() + ")");
-      out.println("  instance    " + letter.instanceId());
-      out.println("  task        " + letter.taskId() + "   group " + letter.group());
-      out.println("  stored      " + Instant.ofEpochMilli(letter.createdAtMs()));
-      out.println("  updated     " + Instant.ofEpochMilli(letter.updatedAtMs()));
-      out.println("  reason      " + letter.stateReason());
-      out.println("  last error  " + letter.lastError());
-      out.println("  attempts:");
-      TextTable attempts =
-          new TextTable(
-              TextTable.Column.right("#"),
-              TextTable.Column.left("dispatcher"),
-              TextTable.Column.left("started"),
-              TextTable.Column.right("ms"),
-              TextTable.Column.left("outcome"),
-              TextTable.Column.left("error").maxWidth(80));
-      for (JsonNode attempt : AxJson.MAPPER.readTree(letter.attemptsJson())) {
-        attempts.row(
-            attempt.path("attempt").asInt(),
-            attempt.path("dispatcher").asText(),
-            Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()),
-            attempt.path("durationMs").isNull() ? "" : attempt.path("durationMs").asLong(),
-            attempt.path("outcome").isNull() ? "(never ended)" : attempt.path("outcome").asText(),
-            attempt.path("error").isNull() ? "" : attempt.path("error").asText());
-      }
-      attempts.print(out, "    ");
-      out.println("  task as it was:");
-      out.println(
-          "    "
-              + AxJson.MAPPER
-                  .writerWithDefaultPrettyPrinter()
-                  .writeValueAsString(masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
-                  .replace("\n", "\n    "));
-      out.println("  last stack trace:");
-      out.println(
-          letter.lastStack() == null
-              ? "    (none: the last attempt did not throw)"
-              : "    " + letter.lastStack().strip().replace("\n", "\n    "));
-      out.flush();
+    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::print);
+  }
+
+  /** Prints everything stored for the letter. */
+  private int print(CliDatabase db, PrintWriter out) throws Exception {
+    DeadLetterStore.DeadLetter letter =
+        new DeadLetterStore(db.dataSource)
+            .find(id)
+            .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no dead letter " + id));
+    out.println("dead letter " + letter.id() + " (" + letter.state() + ")");
+    out.println("  instance    " + letter.instanceId());
+    out.println("  task        " + letter.taskId() + "   group " + letter.group());
+    out.println("  stored      " + Instant.ofEpochMilli(letter.createdAtMs()));
+    out.println("  updated     " + Instant.ofEpochMilli(letter.updatedAtMs()));
+    out.println("  reason      " + letter.stateReason());
+    out.println("  last error  " + letter.lastError());
+    out.println("  attempts:");
+    TextTable attempts =
+        new TextTable(
+            TextTable.Column.right("#"),
+            TextTable.Column.left("dispatcher"),
+            TextTable.Column.left("started"),
+            TextTable.Column.right("ms"),
+            TextTable.Column.left("outcome"),
+            TextTable.Column.left("error").maxWidth(80));
+    for (JsonNode attempt : AxJson.MAPPER.readTree(letter.attemptsJson())) {
+      attempts.row(
+          attempt.path("attempt").asInt(),
+          attempt.path("dispatcher").asText(),
+          Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()),
+          attempt.path("durationMs").isNull() ? "" : attempt.path("durationMs").asLong(),
+          attempt.path("outcome").isNull() ? "(never ended)" : attempt.path("outcome").asText(),
+          attempt.path("error").isNull() ? "" : attempt.path("error").asText());
     }
+    attempts.print(out, "    ");
+    out.println("  task as it was:");
+    out.println(
+        "    "
+            + AxJson.MAPPER
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsString(masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
+                .replace("\n", "\n    "));
+    out.println("  last stack trace:");
+    out.println(
+        letter.lastStack() == null
+            ? "    (none: the last attempt did not throw)"
+            : "    " + letter.lastStack().strip().replace("\n", "\n    "));
     return ExitCodes.OK;
   }
 

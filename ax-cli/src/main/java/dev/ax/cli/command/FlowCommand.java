@@ -42,59 +42,59 @@ public final class FlowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LogLevels.quiet();
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = workDir.openDatabase("ax-flow")) {
-      List<InstanceRow> rows = new InstanceStore(db.dataSource).findByFlowRun(flowRunId);
-      if (rows.isEmpty()) {
-        throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);
+    return CliDatabase.run(spec, workDir, "ax-flow", this::printFlowRun);
+  }
+
+  /** Prints the flow run's instances, then the dependency tasks still waiting. */
+  private int printFlowRun(CliDatabase db, PrintWriter out) {
+    List<InstanceRow> rows = new InstanceStore(db.dataSource).findByFlowRun(flowRunId);
+    if (rows.isEmpty()) {
+      throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);
+    }
+    out.println("flow run " + flowRunId);
+    TextTable table =
+        new TextTable(
+            TextTable.Column.left("task"),
+            TextTable.Column.left("instance"),
+            TextTable.Column.left("status"),
+            TextTable.Column.right("attempt"),
+            TextTable.Column.left("due"),
+            TextTable.Column.left("claimed"),
+            TextTable.Column.left("finished"),
+            TextTable.Column.left("error").maxWidth(50));
+    Set<String> succeeded = new LinkedHashSet<>();
+    Set<String> present = new LinkedHashSet<>();
+    for (InstanceRow row : rows) {
+      present.add(row.taskId());
+      if (row.status() == InstanceStatus.SUCCESS) {
+        succeeded.add(row.taskId());
       }
-      out.println("flow run " + flowRunId);
-      TextTable table =
-          new TextTable(
-              TextTable.Column.left("task"),
-              TextTable.Column.left("instance"),
-              TextTable.Column.left("status"),
-              TextTable.Column.right("attempt"),
-              TextTable.Column.left("due"),
-              TextTable.Column.left("claimed"),
-              TextTable.Column.left("finished"),
-              TextTable.Column.left("error").maxWidth(50));
-      Set<String> succeeded = new LinkedHashSet<>();
-      Set<String> present = new LinkedHashSet<>();
-      for (InstanceRow row : rows) {
-        present.add(row.taskId());
-        if (row.status() == InstanceStatus.SUCCESS) {
-          succeeded.add(row.taskId());
+      table.row(
+          row.taskId(),
+          row.instanceId(),
+          row.status(),
+          row.attempt(),
+          Times.clock(row.dueAtMs()),
+          row.claimedAtMs() == null ? "" : Times.clock(row.claimedAtMs()),
+          row.finishedAtMs() == null ? "" : Times.clock(row.finishedAtMs()),
+          row.lastError());
+    }
+    table.print(out, "  ");
+    Map<String, List<TaskStore.Downstream>> dependents =
+        new TaskStore(db.dataSource).dependentsOf(present);
+    Set<String> reported = new LinkedHashSet<>();
+    for (List<TaskStore.Downstream> downstreams : dependents.values()) {
+      for (TaskStore.Downstream downstream : downstreams) {
+        if (present.contains(downstream.taskId()) || !reported.add(downstream.taskId())) {
+          continue;
         }
-        table.row(
-            row.taskId(),
-            row.instanceId(),
-            row.status(),
-            row.attempt(),
-            Times.clock(row.dueAtMs()),
-            row.claimedAtMs() == null ? "" : Times.clock(row.claimedAtMs()),
-            row.finishedAtMs() == null ? "" : Times.clock(row.finishedAtMs()),
-            row.lastError());
+        List<String> missing =
+            downstream.upstreams().stream().filter(u -> !succeeded.contains(u)).toList();
+        out.println("  waiting: " + downstream.taskId() + " on " + String.join(", ", missing));
       }
-      table.print(out, "  ");
-      Map<String, List<TaskStore.Downstream>> dependents =
-          new TaskStore(db.dataSource).dependentsOf(present);
-      Set<String> reported = new LinkedHashSet<>();
-      for (List<TaskStore.Downstream> downstreams : dependents.values()) {
-        for (TaskStore.Downstream downstream : downstreams) {
-          if (present.contains(downstream.taskId()) || !reported.add(downstream.taskId())) {
-            continue;
-          }
-          List<String> missing =
-              downstream.upstreams().stream().filter(u -> !succeeded.contains(u)).toList();
-          out.println("  waiting: " + downstream.taskId() + " on " + String.join(", ", missing));
-        }
-      }
-      if (reported.isEmpty()) {
-        out.println("  waiting: nothing");
-      }
-      out.flush();
+    }
+    if (reported.isEmpty()) {
+      out.println("  waiting: nothing");
     }
     return ExitCodes.OK;
   }

@@ -1,7 +1,6 @@
 package dev.ax.cli.command;
 
 import dev.ax.common.store.Database;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,19 +29,21 @@ public final class MigrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LogLevels.quiet();
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = workDir.openDatabase("ax-migrate")) {
-      Database.Migration migration = Database.migrate(db.dataSource);
-      out.println(
-          migration.applied() == 0
-              ? "schema at version " + migration.version() + ": already current"
-              : "schema at version "
-                  + migration.version()
-                  + ": applied "
-                  + migration.applied()
-                  + " migration(s)");
-      return ExitCodes.OK;
-    }
+    return CliDatabase.run(
+        spec,
+        workDir,
+        "ax-migrate",
+        (db, out) -> {
+          Database.Migration migration = Database.migrate(db.dataSource);
+          out.println(
+              migration.applied() == 0
+                  ? "schema at version " + migration.version() + ": already current"
+                  : "schema at version "
+                      + migration.version()
+                      + ": applied "
+                      + migration.applied()
+                      + " migration(s)");
+          return ExitCodes.OK;
+        });
   }
 }

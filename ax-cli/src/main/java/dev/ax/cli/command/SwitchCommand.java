@@ -46,7 +46,6 @@ public final class SwitchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LogLevels.quiet();
     if (name != null && !KNOWN.containsKey(name)) {
       throw new ParameterException(
           spec.commandLine(), "unknown switch '" + name + "'; known: " + KNOWN.keySet());
@@ -60,44 +59,41 @@ public final class SwitchCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "switch " + name + " takes one of " + KNOWN.get(name) + ": " + value);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    try (CliDatabase db = workDir.openDatabase("ax-switch")) {
-      SwitchStore switches = new SwitchStore(db.dataSource);
-      if (name != null) {
-        boolean changed =
-            switches.set(
-                name, normalised, "ax switch (" + Operator.name() + ")", db.clock.millis());
-        out.println(
-            "switch "
-                + name
-                + (changed ? " set to " : " was already ")
-                + normalised
-                + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
-      }
-      TextTable table =
-          new TextTable(
-              TextTable.Column.left("switch"),
-              TextTable.Column.left("value"),
-              TextTable.Column.right("version"),
-              TextTable.Column.left("set by"),
-              TextTable.Column.left("at"));
-      Map<String, SwitchStore.Switch> all = switches.all();
-      for (String known : KNOWN.keySet()) {
-        SwitchStore.Switch s = all.get(known);
-        if (s == null) {
-          table.row(known, "on (never set)", 0, "", "");
-        } else {
-          table.row(
-              s.name(),
-              s.value(),
-              s.version(),
-              s.updatedBy(),
-              Instant.ofEpochMilli(s.updatedAtMs()));
-        }
-      }
-      table.print(out, "");
-      out.flush();
+    return CliDatabase.run(
+        spec, workDir, "ax-switch", (db, out) -> setAndPrint(db, out, normalised));
+  }
+
+  /** Sets the switch named, if any, to {@code normalised}, then prints every known switch. */
+  private int setAndPrint(CliDatabase db, PrintWriter out, String normalised) {
+    SwitchStore switches = new SwitchStore(db.dataSource);
+    if (name != null) {
+      boolean changed =
+          switches.set(name, normalised, "ax switch (" + Operator.name() + ")", db.clock.millis());
+      out.println(
+          "switch "
+              + name
+              + (changed ? " set to " : " was already ")
+              + normalised
+              + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
     }
+    TextTable table =
+        new TextTable(
+            TextTable.Column.left("switch"),
+            TextTable.Column.left("value"),
+            TextTable.Column.right("version"),
+            TextTable.Column.left("set by"),
+            TextTable.Column.left("at"));
+    Map<String, SwitchStore.Switch> all = switches.all();
+    for (String known : KNOWN.keySet()) {
+      SwitchStore.Switch s = all.get(known);
+      if (s == null) {
+        table.row(known, "on (never set)", 0, "", "");
+      } else {
+        table.row(
+            s.name(), s.value(), s.version(), s.updatedBy(), Instant.ofEpochMilli(s.updatedAtMs()));
+      }
+    }
+    table.print(out, "");
     return ExitCodes.OK;
   }
 }
