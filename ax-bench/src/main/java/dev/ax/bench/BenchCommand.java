@@ -3,7 +3,7 @@ package dev.ax.bench;
 import dev.ax.cli.AxSubcommand;
 import dev.ax.cli.command.DurationConverter;
 import dev.ax.cli.command.ExitCodes;
-import dev.ax.cli.command.LogLevels;
+import dev.ax.cli.command.VerboseOption;
 import dev.ax.cli.kafka.CommandSender;
 import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.local.ConfigCheck;
@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -148,10 +149,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " run says little; a series says how often a target holds.")
   private int runs;
 
-  @Option(
-      names = {"-v", "--verbose"},
-      description = "Show the stages' logs too.")
-  private boolean verbose;
+  @Mixin private VerboseOption verbose;
 
   @Override
   public Integer call() throws Exception {
@@ -174,9 +172,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     }
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
-    if (!verbose) {
-      LogLevels.quiet();
-    }
+    verbose.applyToLogs();
     StopSignal stop = StopSignal.install(System.err);
     String runId = "bench-" + Long.toString(System.currentTimeMillis(), 36);
     Path dir = TempDirs.create("ax-bench-");

@@ -30,6 +30,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -67,18 +68,13 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Give up waiting for outcomes after this long (default: ${DEFAULT-VALUE}).")
   private Duration deadline;
 
-  @Option(
-      names = {"-v", "--verbose"},
-      description = "Show the stages' logs too.")
-  private boolean verbose;
+  @Mixin private VerboseOption verbose;
 
   @Override
   @SuppressWarnings("try") // resources held open for the command's lifetime, closed in order
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    if (!verbose) {
-      LogLevels.quiet();
-    }
+    verbose.applyToLogs();
     StopSignal stop = StopSignal.install(System.err);
     Path dir = TempDirs.create("ax-demo-");
     List<String> differences;
