@@ -13,10 +13,10 @@ import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The database an operator command ({@code ax dlq}, {@code ax switch}) works on: the one named by
- * {@code AX_JDBC_URL} (with {@code AX_JDBC_USER}, {@code AX_JDBC_PASSWORD}), else the embedded one
- * of the {@code ax up} running in the work directory (from its {@code up.env}). A small pool and
- * the database clock. Used by one thread.
+ * The database an operator command ({@code ax dlq}, {@code ax switch}, {@code ax flow}, {@code ax
+ * migrate}) works on: the one named by {@code AX_JDBC_URL} (with {@code AX_JDBC_USER}, {@code
+ * AX_JDBC_PASSWORD}), else the embedded one of the {@code ax up} running in the work directory
+ * (from its {@code up.env}). A small pool and the database clock. Used by one thread.
  *
  * <p>{@link #run} is the one flow of every command that works on it: open, print, flush, return the
  * exit code, close.
@@ -67,10 +67,11 @@ final class CliDatabase implements AutoCloseable {
   /**
    * Opens the database of {@code workDir} as {@code processName}, runs {@code work} with the
    * command's standard output, flushes it and returns the exit code {@code work} returned. The
-   * database is closed however {@code work} ends. The libraries' logs go quiet first (the pool
-   * announces itself at INFO): the command's output is the point.
+   * database is closed however {@code work} ends. The libraries' logs go quiet first: the command's
+   * output is the point.
    *
-   * @throws CliFailure when neither names a database, or when {@code work} throws one
+   * @throws CliFailure when neither {@code AX_JDBC_URL} nor the work dir's {@code up.env} names a
+   *     database, or when {@code work} throws one
    */
   static <X extends Exception> int run(
       CommandSpec spec, WorkDirOptions workDir, String processName, Work<X> work) throws X {
