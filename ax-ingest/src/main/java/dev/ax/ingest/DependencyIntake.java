@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -48,17 +49,13 @@ final class DependencyIntake {
   private final String actor;
 
   /**
-   * @param lifecycle creates the instances of paused tasks PAUSED (they wait for the RESUME)
+   * @param dataSource for its stores: the tasks, the instances TRIGGERs create, and those of paused
+   *     tasks, created PAUSED (they wait for the RESUME)
    */
-  DependencyIntake(
-      TaskStore tasks,
-      InstanceStore instances,
-      TaskLifecycleStore lifecycle,
-      Topics topics,
-      String actor) {
-    this.tasks = tasks;
-    this.instances = instances;
-    this.lifecycle = lifecycle;
+  DependencyIntake(DataSource dataSource, Topics topics, String actor) {
+    this.tasks = new TaskStore(dataSource);
+    this.instances = new InstanceStore(dataSource);
+    this.lifecycle = new TaskLifecycleStore(dataSource);
     this.topics = topics;
     this.actor = actor;
   }

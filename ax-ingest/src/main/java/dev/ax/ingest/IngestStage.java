@@ -16,7 +16,6 @@ import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
@@ -101,15 +100,10 @@ public final class IngestStage implements AutoCloseable {
     this.created = context.meters().counter("ax.ingest.created");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
-    TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(context.dataSource());
     this.dependencies =
-        new DependencyIntake(
-            tasks,
-            new InstanceStore(context.dataSource()),
-            lifecycleStore,
-            context.topics(),
-            context.nodeId());
-    this.lifecycle = new LifecycleIntake(lifecycleStore, tasks, producer, context);
+        new DependencyIntake(context.dataSource(), context.topics(), context.nodeId());
+    this.lifecycle =
+        new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), producer, context);
     this.loop =
         context.groupLoop(
             "ingest",

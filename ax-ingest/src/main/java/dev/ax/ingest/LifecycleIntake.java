@@ -9,7 +9,7 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,22 +37,21 @@ final class LifecycleIntake {
   private final TaskStore tasks;
   private final KafkaProducer<String, byte[]> producer;
   private final StageContext context;
-  private final Map<TaskLifecycleStore.Transition, Counter> applied =
-      new EnumMap<>(TaskLifecycleStore.Transition.class);
+  private final Map<String, Counter> applied = new HashMap<>();
   private final Counter duplicates;
 
+  /**
+   * @param producer sends the announcements of resumed instances (ingest's own)
+   */
   LifecycleIntake(
-      TaskLifecycleStore store,
-      TaskStore tasks,
-      KafkaProducer<String, byte[]> producer,
-      StageContext context) {
+      TaskLifecycleStore store, KafkaProducer<String, byte[]> producer, StageContext context) {
     this.store = store;
-    this.tasks = tasks;
+    this.tasks = new TaskStore(context.dataSource());
     this.producer = producer;
     this.context = context;
     MeterRegistry meters = context.meters();
-    for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.values()) {
-      applied.put(transition, meters.counter("ax.ingest." + transition.verb));
+    for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.ALL) {
+      applied.put(transition.name(), meters.counter("ax.ingest." + transition.verb()));
     }
     this.duplicates = meters.counter("ax.ingest.lifecycle.duplicates");
   }
@@ -86,15 +85,15 @@ final class LifecycleIntake {
       return Optional.of(refused.reason());
     }
     if (result instanceof TaskLifecycleStore.Result.Applied done) {
-      applied.get(transition).increment();
+      applied.get(transition.name()).increment();
       log.info(
           "Task {} {} by command {}{}: {} instance(s) {} [traceId={}]",
           command.taskId(),
-          transition.verb,
+          transition.verb(),
           commandId,
           command.reason() == null ? "" : " (" + command.reason() + ")",
           done.instances(),
-          transition.toStatus,
+          transition.toStatus(),
           command.traceId());
       announce(command.taskId(), done.resumed(), sends);
     } else {

@@ -41,35 +41,33 @@ import javax.sql.DataSource;
  */
 final class TaskLifecycleStore {
 
-  /** What one command does to a task and its instances. */
-  enum Transition {
-    CANCEL(
-        Set.of("ACTIVE", "PAUSED"),
-        "CANCELLED",
-        List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
-        CANCELLED,
-        "cancelled"),
-    PAUSE(Set.of("ACTIVE"), "PAUSED", List.of(SCHEDULED, DISPATCHED), PAUSED, "paused"),
-    RESUME(Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
+  /**
+   * What one command does to a task and its instances: the task states it applies in and the one it
+   * leaves, the instance statuses it moves and the one they go to, and its past tense for audit
+   * rows, logs and meters.
+   */
+  record Transition(
+      String name,
+      Set<String> fromStates,
+      String toState,
+      List<InstanceStatus> fromStatuses,
+      InstanceStatus toStatus,
+      String verb) {
 
-    final Set<String> fromStates;
-    final String toState;
-    final List<InstanceStatus> fromStatuses;
-    final InstanceStatus toStatus;
-    final String verb;
-
-    Transition(
-        Set<String> fromStates,
-        String toState,
-        List<InstanceStatus> fromStatuses,
-        InstanceStatus toStatus,
-        String verb) {
-      this.fromStates = fromStates;
-      this.toState = toState;
-      this.fromStatuses = fromStatuses;
-      this.toStatus = toStatus;
-      this.verb = verb;
-    }
+    static final Transition CANCEL =
+        new Transition(
+            "CANCEL",
+            Set.of("ACTIVE", "PAUSED"),
+            "CANCELLED",
+            List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
+            CANCELLED,
+            "cancelled");
+    static final Transition PAUSE =
+        new Transition(
+            "PAUSE", Set.of("ACTIVE"), "PAUSED", List.of(SCHEDULED, DISPATCHED), PAUSED, "paused");
+    static final Transition RESUME =
+        new Transition("RESUME", Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
+    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME);
 
     static Transition of(CommandType type) {
       return switch (type) {
@@ -114,7 +112,7 @@ final class TaskLifecycleStore {
    */
   Result apply(Transition transition, Request request) {
     return jdbc.inPacketTransaction(
-        transition.verb + " task " + request.taskId(),
+        transition.verb() + " task " + request.taskId(),
         tx -> {
           JdbcTransaction statements = tx.statements();
           Optional<String> state =
@@ -123,32 +121,33 @@ final class TaskLifecycleStore {
                   values(request.taskId()),
                   rs -> rs.getString(1));
           if (state.isEmpty()) {
-            return new Result.Refused(transition + " for unknown task " + request.taskId());
+            return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
           }
           if (isRecorded(statements, request.taskId(), request.commandId())) {
             return new Result.Duplicate();
           }
-          if (state.get().equals(transition.toState)) {
+          if (state.get().equals(transition.toState())) {
             return new Result.Refused(
                 transition == Transition.RESUME
                     ? "task " + request.taskId() + " is not paused"
-                    : "task " + request.taskId() + " is " + transition.verb + " already");
+                    : "task " + request.taskId() + " is " + transition.verb() + " already");
           }
-          if (!transition.fromStates.contains(state.get())) {
+          if (!transition.fromStates().contains(state.get())) {
             return new Result.Refused(
-                transition + " of task " + request.taskId() + ", which is " + state.get());
+                transition.name() + " of task " + request.taskId() + ", which is " + state.get());
           }
           statements.update(
               "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
-              values(transition.toState, request.nowMs(), request.taskId()));
+              values(transition.toState(), request.nowMs(), request.taskId()));
           String auditReason = Sql.truncate(auditReason(transition, request), 512);
           int moved = 0;
           List<DueInstance> resumed = new ArrayList<>();
           for (Map.Entry<InstanceStatus, List<String>> pending :
-              pendingInstances(statements, request.taskId(), transition.fromStatuses).entrySet()) {
+              pendingInstances(statements, request.taskId(), transition.fromStatuses())
+                  .entrySet()) {
             BatchMove.Builder<DueInstance> move =
                 BatchMove.from(pending.getKey())
-                    .<DueInstance>to(transition.toStatus)
+                    .<DueInstance>to(transition.toStatus())
                     .readBack(DueInstance.COLUMNS, DueInstance::read);
             move =
                 transition == Transition.CANCEL
@@ -243,7 +242,7 @@ final class TaskLifecycleStore {
   }
 
   private static String auditReason(Transition transition, Request request) {
-    return transition.verb
+    return transition.verb()
         + " by command "
         + request.commandId()
         + (request.reason() == null ? "" : ": " + request.reason());
