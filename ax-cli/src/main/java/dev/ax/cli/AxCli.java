@@ -8,6 +8,7 @@ import dev.ax.cli.command.MigrateCommand;
 import dev.ax.cli.command.ShortUsageErrors;
 import dev.ax.cli.command.SubmitCommand;
 import dev.ax.cli.command.SwitchCommand;
+import dev.ax.cli.command.TasksCommand;
 import dev.ax.cli.command.UpCommand;
 import dev.ax.cli.command.VersionProvider;
 import java.util.ServiceLoader;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Spec;
       SubmitCommand.class,
       DemoCommand.class,
       DlqCommand.class,
+      TasksCommand.class,
       SwitchCommand.class,
       MigrateCommand.class,
       FlowCommand.class

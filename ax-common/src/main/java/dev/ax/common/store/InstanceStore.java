@@ -84,6 +84,15 @@ public final class InstanceStore {
         InstanceStore::toRow);
   }
 
+  /** The newest {@code limit} instances of {@code taskId}, latest due first. */
+  public List<InstanceRow> latestOfTask(String taskId, int limit) {
+    return jdbc.query(
+        "reading the latest instances of " + taskId,
+        "SELECT " + COLUMNS + " FROM ax_instance WHERE task_id = ? ORDER BY due_at_ms DESC LIMIT ?",
+        values(taskId, limit),
+        InstanceStore::toRow);
+  }
+
   public Map<InstanceStatus, Long> countByStatus() {
     Map<InstanceStatus, Long> counts = new EnumMap<>(InstanceStatus.class);
     jdbc.query(

@@ -1,0 +1,144 @@
+package dev.ax.cli.command;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ax.cli.task.TaskQueries;
+import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Times;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TriggerType;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax task list}: the tasks matching a filter, by task id, one page at a time ({@code
+ * --after} the last id of the previous page). Runs on the main thread.
+ */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List tasks by id, with the status of each one's latest instance.")
+final class TaskListCommand implements Callable<Integer> {
+
+  private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED");
+
+  @Spec private CommandSpec spec;
+
+  @ParentCommand private TasksCommand parent;
+
+  @Option(names = "--group", paramLabel = "<group>", description = "Only this group's tasks.")
+  private String group;
+
+  @Option(names = "--state", paramLabel = "<state>", description = "ACTIVE, PAUSED or CANCELLED.")
+  private String state;
+
+  @Option(
+      names = "--trigger",
+      paramLabel = "<type>",
+      description = "ONCE, CRON, FIXED_RATE, FIXED_DELAY or DEPENDENCY.")
+  private String trigger;
+
+  @Option(
+      names = "--last-status",
+      paramLabel = "<status>",
+      description = "Only tasks whose latest instance is in this status, e.g. DEAD.")
+  private String lastStatus;
+
+  @Option(
+      names = "--after",
+      paramLabel = "<taskId>",
+      description = "The next page: tasks after this id (the last one listed).")
+  private String after;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "50",
+      paramLabel = "<n>",
+      description = "At most this many (default: ${DEFAULT-VALUE}).")
+  private int limit;
+
+  @Option(names = "--json", description = "A JSON array, for scripts.")
+  private boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    if (limit < 1 || limit > 10_000) {
+      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
+    }
+    TaskQueries.Filter filter =
+        new TaskQueries.Filter(
+            group,
+            oneOf("--state", state, STATES),
+            oneOf("--trigger", trigger, names(TriggerType.values())),
+            oneOf("--last-status", lastStatus, names(InstanceStatus.values())),
+            after);
+    return CliDatabase.run(
+        spec, parent.workDir(), TasksCommand.PROCESS_NAME, (db, out) -> list(db, out, filter));
+  }
+
+  private int list(CliDatabase db, PrintWriter out, TaskQueries.Filter filter) throws Exception {
+    List<TaskQueries.TaskSummary> tasks = new TaskQueries(db.dataSource).list(filter, limit);
+    if (json) {
+      ArrayNode array = AxJson.MAPPER.createArrayNode();
+      tasks.forEach(t -> array.add(AxJson.MAPPER.valueToTree(t)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
+      return ExitCodes.OK;
+    }
+    TextTable table =
+        new TextTable(
+            TextTable.Column.left("task"),
+            TextTable.Column.left("group"),
+            TextTable.Column.left("trigger"),
+            TextTable.Column.left("state"),
+            TextTable.Column.right("version"),
+            TextTable.Column.left("last run"),
+            TextTable.Column.left("last due"));
+    for (TaskQueries.TaskSummary task : tasks) {
+      table.row(
+          task.taskId(),
+          task.group(),
+          task.triggerType(),
+          task.state(),
+          task.version(),
+          task.lastStatus() == null ? "" : task.lastStatus(),
+          task.lastDueAtMs() == null ? "" : Times.clock(task.lastDueAtMs()));
+    }
+    table.print(out, "");
+    out.println(
+        tasks.size()
+            + " task(s)"
+            + (tasks.size() == limit
+                ? "; next page: --after " + tasks.get(tasks.size() - 1).taskId()
+                : ""));
+    return ExitCodes.OK;
+  }
+
+  /**
+   * {@code value} upper-cased if it is one of {@code allowed}; a usage error naming them if not.
+   */
+  private String oneOf(String option, String value, List<String> allowed) {
+    if (value == null) {
+      return null;
+    }
+    String upper = value.toUpperCase(Locale.ROOT);
+    if (!allowed.contains(upper)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          option + " must be one of " + String.join(", ", allowed) + ": " + value);
+    }
+    return upper;
+  }
+
+  private static List<String> names(Enum<?>[] values) {
+    return Arrays.stream(values).map(Enum::name).toList();
+  }
+}

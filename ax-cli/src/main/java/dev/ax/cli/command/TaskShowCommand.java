@@ -1,0 +1,179 @@
+package dev.ax.cli.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.cli.task.TaskQueries;
+import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Times;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskStore;
+import java.io.PrintWriter;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax task show <taskId>}: the task's spec and version, state, next firing, its latest
+ * instances and the lifecycle commands applied to it; with {@code --instance}, one instance's full
+ * audit history. Parameter and header values are masked unless revealed. Runs on the main thread.
+ */
+@Command(
+    name = "show",
+    mixinStandardHelpOptions = true,
+    description = "What a task is and what became of it; --instance: one instance's history.")
+final class TaskShowCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @ParentCommand private TasksCommand parent;
+
+  @Parameters(paramLabel = "<taskId>", description = "The task.")
+  private String taskId;
+
+  @Option(
+      names = "--instances",
+      defaultValue = "10",
+      paramLabel = "<n>",
+      description = "The latest this many instances (default: ${DEFAULT-VALUE}).")
+  private int instanceCount;
+
+  @Option(
+      names = "--instance",
+      paramLabel = "<instanceId>",
+      description = "Show this instance of the task and its full audit history instead.")
+  private String instanceId;
+
+  @Option(names = "--json", description = "One JSON object, for scripts.")
+  private boolean json;
+
+  @Option(
+      names = "--reveal",
+      description = "Show the task's parameter and header values (masked by default).")
+  private boolean reveal;
+
+  @Override
+  public Integer call() throws Exception {
+    if (instanceCount < 1 || instanceCount > 1000) {
+      throw new ParameterException(
+          spec.commandLine(), "--instances must be in 1..1000: " + instanceCount);
+    }
+    return CliDatabase.run(spec, parent.workDir(), TasksCommand.PROCESS_NAME, this::show);
+  }
+
+  private int show(CliDatabase db, PrintWriter out) throws Exception {
+    Optional<StoredTask> task = new TaskStore(db.dataSource).find(taskId);
+    if (task.isEmpty()) {
+      throw new CliFailure(ExitCodes.FAILED, "no task " + taskId);
+    }
+    InstanceStore instances = new InstanceStore(db.dataSource);
+    if (instanceId != null) {
+      return showInstance(db, instances, out);
+    }
+    List<InstanceRow> latest = instances.latestOfTask(taskId, instanceCount);
+    Optional<InstanceRow> next =
+        latest.stream()
+            .filter(r -> r.status() == InstanceStatus.SCHEDULED)
+            .min(Comparator.comparingLong(InstanceRow::dueAtMs));
+    List<TaskQueries.AppliedCommand> commands = new TaskQueries(db.dataSource).commands(taskId);
+    JsonNode specJson = DlqShowCommand.masked(TaskSpecJson.write(task.get().spec()), reveal);
+    if (json) {
+      ObjectNode root = AxJson.MAPPER.createObjectNode();
+      root.put("taskId", taskId)
+          .put("state", task.get().state())
+          .put("version", task.get().version())
+          .put("traceId", task.get().traceId());
+      if (next.isPresent()) {
+        root.put("nextFiringAtMs", next.get().dueAtMs());
+      } else {
+        root.putNull("nextFiringAtMs");
+      }
+      root.set("spec", specJson);
+      ArrayNode rows = root.putArray("instances");
+      latest.forEach(r -> rows.add(AxJson.MAPPER.valueToTree(r)));
+      ArrayNode applied = root.putArray("commands");
+      commands.forEach(c -> applied.add(AxJson.MAPPER.valueToTree(c)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      return ExitCodes.OK;
+    }
+    out.println(
+        "task " + taskId + " (" + task.get().state() + ", version " + task.get().version() + ")");
+    out.println(
+        "  next firing  "
+            + next.map(r -> Times.clock(r.dueAtMs()) + "  " + r.instanceId()).orElse("none"));
+    out.println("  spec:");
+    out.println(
+        "    "
+            + AxJson.MAPPER
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsString(specJson)
+                .replace("\n", "\n    "));
+    out.println("  latest " + latest.size() + " instance(s), newest first:");
+    InstanceTable.of(latest).print(out, "    ");
+    out.println("  commands applied:" + (commands.isEmpty() ? " none" : ""));
+    for (TaskQueries.AppliedCommand command : commands) {
+      out.println(
+          "    "
+              + Times.clock(command.appliedAtMs())
+              + "  "
+              + command.type()
+              + "  "
+              + command.commandId()
+              + (command.reason() == null ? "" : "  " + command.reason()));
+    }
+    return ExitCodes.OK;
+  }
+
+  private int showInstance(CliDatabase db, InstanceStore instances, PrintWriter out)
+      throws Exception {
+    Optional<InstanceRow> row = instances.find(instanceId).filter(r -> r.taskId().equals(taskId));
+    if (row.isEmpty()) {
+      throw new CliFailure(ExitCodes.FAILED, "no instance " + instanceId + " of task " + taskId);
+    }
+    List<AuditLog.Transition> history = new AuditLog(db.dataSource).history(instanceId);
+    if (json) {
+      ObjectNode root = AxJson.MAPPER.createObjectNode();
+      root.set("instance", AxJson.MAPPER.valueToTree(row.get()));
+      ArrayNode moves = root.putArray("history");
+      history.forEach(t -> moves.add(AxJson.MAPPER.valueToTree(t)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      return ExitCodes.OK;
+    }
+    out.println("instance " + instanceId + " (" + row.get().status() + ")");
+    InstanceTable.of(List.of(row.get())).print(out, "  ");
+    out.println("  history:");
+    TextTable moves =
+        new TextTable(
+            TextTable.Column.left("at"),
+            TextTable.Column.right("attempt"),
+            TextTable.Column.left("from"),
+            TextTable.Column.left("to"),
+            TextTable.Column.left("by"),
+            TextTable.Column.left("why").maxWidth(80));
+    for (AuditLog.Transition t : history) {
+      moves.row(
+          Times.clock(t.atMs()),
+          t.attempt(),
+          t.from() == null ? "(created)" : t.from(),
+          t.to(),
+          t.actor(),
+          t.reason() == null ? "" : t.reason());
+    }
+    moves.print(out, "    ");
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,161 @@
+package dev.ax.cli.command;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.cli.kafka.CommandSender;
+import dev.ax.cli.local.ConfigCheck;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.kafka.Topics;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax task}: what a task is and what became of it ({@code show}, {@code list}, from the
+ * database), and the commands that change it ({@code cancel}, {@code pause}, {@code resume}),
+ * produced to {@code ax.task.commands} like any client's: ingest applies them, and rejects with a
+ * reason on {@code ax.task.commands.rejected} what cannot apply. Each subcommand runs on the main
+ * thread.
+ */
+@Command(
+    name = "task",
+    mixinStandardHelpOptions = true,
+    description = "Tasks: show, list, and cancel, pause or resume one.",
+    subcommands = {TaskShowCommand.class, TaskListCommand.class})
+public final class TasksCommand implements Runnable {
+
+  static final String PROCESS_NAME = "ax-task";
+
+  /** The same alphabet as a traceId: the command id goes into audit rows. */
+  private static final Pattern COMMAND_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+  /** Ingest takes 500; the operator's name is appended. */
+  private static final int MAX_REASON_CHARS = 400;
+
+  @Spec private CommandSpec spec;
+
+  @Mixin private WorkDirOptions workDir;
+
+  @Override
+  public void run() {
+    throw new ParameterException(
+        spec.commandLine(), "Missing command: give one of show, list, cancel, pause, resume");
+  }
+
+  /** The work dir, given to {@code ax task} or to its subcommand (the option is inherited). */
+  WorkDirOptions workDir() {
+    return workDir;
+  }
+
+  @Command(
+      name = "cancel",
+      mixinStandardHelpOptions = true,
+      description =
+          "Cancel a task: it fires no more; its pending instances are CANCELLED, a running"
+              + " attempt finishes.")
+  int cancel(
+      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
+          String reason,
+      @Option(
+              names = "--command-id",
+              paramLabel = "<id>",
+              description = "Makes a repeat change nothing (default: a new random id).")
+          String commandId)
+      throws InterruptedException {
+    return send("CANCEL", taskId, reason, commandId);
+  }
+
+  @Command(
+      name = "pause",
+      mixinStandardHelpOptions = true,
+      description =
+          "Pause a task: its pending instances are held PAUSED until it is resumed; a running"
+              + " attempt finishes.")
+  int pause(
+      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
+          String reason,
+      @Option(
+              names = "--command-id",
+              paramLabel = "<id>",
+              description = "Makes a repeat change nothing (default: a new random id).")
+          String commandId)
+      throws InterruptedException {
+    return send("PAUSE", taskId, reason, commandId);
+  }
+
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description =
+          "Resume a paused task: its held instances fire at once; missed firings follow the"
+              + " task's misfire policy.")
+  int resume(
+      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
+          String reason,
+      @Option(
+              names = "--command-id",
+              paramLabel = "<id>",
+              description = "Makes a repeat change nothing (default: a new random id).")
+          String commandId)
+      throws InterruptedException {
+    return send("RESUME", taskId, reason, commandId);
+  }
+
+  /** Produces one lifecycle command, keyed by the task id, and says where it went. */
+  private int send(String type, String taskId, String reason, String commandId)
+      throws InterruptedException {
+    String id = commandId == null ? "ax-" + UUID.randomUUID() : commandId;
+    if (!COMMAND_ID.matcher(id).matches()) {
+      throw new ParameterException(
+          spec.commandLine(), "--command-id must match " + COMMAND_ID.pattern() + ": " + id);
+    }
+    if (reason != null && (reason.isBlank() || reason.chars().anyMatch(Character::isISOControl))) {
+      throw new ParameterException(spec.commandLine(), "--reason must be one line of text");
+    }
+    if (reason != null && reason.length() > MAX_REASON_CHARS) {
+      throw new ParameterException(
+          spec.commandLine(), "--reason must be at most " + MAX_REASON_CHARS + " characters");
+    }
+    ObjectNode command = AxJson.MAPPER.createObjectNode();
+    command.put("v", AxJson.VERSION).put("type", type).put("taskId", taskId).put("commandId", id);
+    command.put(
+        "reason",
+        (reason == null ? "by ax task " + type.toLowerCase(Locale.ROOT) : reason)
+            + " (by "
+            + Operator.name()
+            + ")");
+    BrokerLocator.Target target = workDir.locateBroker(ConfigCheck.commonFromEnvironment());
+    Topics topics = new Topics(target.topicPrefix());
+    PrintWriter out = spec.commandLine().getOut();
+    try (CommandSender sender = CommandSender.open(target.bootstrapServers(), PROCESS_NAME)) {
+      RecordMetadata sent = sender.send(topics.commands(), taskId, AxJson.write(command));
+      out.printf(
+          Locale.ROOT,
+          "sent %s for task %s (commandId %s) to %s partition %d offset %d; `ax task show %s`"
+              + " shows its effect, %s a rejection%n",
+          type,
+          taskId,
+          id,
+          sent.topic(),
+          sent.partition(),
+          sent.offset(),
+          taskId,
+          topics.commandsRejected());
+      out.flush();
+      return ExitCodes.OK;
+    } catch (CommandSender.SendFailedException e) {
+      throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + target.hint());
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package dev.ax.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.cli.command.ExitCodes;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.embedded.DatabaseCoordinates;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
+
+/**
+ * {@code ax task} through the CLI against a running pipeline: show and list (text and JSON, unknown
+ * ids, malformed filters and their exit codes), and pause, resume and cancel as commands any client
+ * could send, seen taking effect.
+ */
+@ExtendWith(AxInfraExtension.class)
+class TaskCommandIT {
+
+  private static final List<String> PROPERTIES =
+      List.of(
+          "AX_JDBC_URL",
+          "AX_JDBC_USER",
+          "AX_JDBC_PASSWORD",
+          "AX_KAFKA_BOOTSTRAP",
+          "AX_TOPIC_PREFIX");
+
+  private record Run(int exitCode, String out, String err) {}
+
+  @AfterEach
+  void clearProperties() {
+    PROPERTIES.forEach(System::clearProperty);
+  }
+
+  private static Run ax(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = AxCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void showsListsAndChangesATaskThroughTheCli(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "user")) {
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
+      DatabaseCoordinates db = env.database();
+      System.setProperty("AX_JDBC_URL", db.jdbcUrl());
+      System.setProperty("AX_JDBC_USER", db.user());
+      System.setProperty("AX_JDBC_PASSWORD", db.password());
+      System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
+      System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      TaskStore tasks = new TaskStore(runtime.dataSource());
+      Commands.send(
+          producer,
+          runtime,
+          "tick",
+          "\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"* * * * * ?\"},"
+              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},"
+              + "\"params\":{\"token\":\"s3cret\"}");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  instances.findByTask("tick").stream()
+                      .anyMatch(r -> r.status() == InstanceStatus.SUCCESS));
+
+      Run show = ax("task", "show", "tick");
+      assertThat(show.exitCode()).as(show.err()).isZero();
+      assertThat(show.out())
+          .contains("task tick (ACTIVE, version 1)")
+          .contains("next firing  ")
+          .contains("SUCCESS")
+          .contains("\"token\" : \"****\"")
+          .doesNotContain("s3cret")
+          .contains("commands applied: none");
+      JsonNode shown = AxJson.MAPPER.readTree(ax("task", "show", "tick", "--json").out());
+      assertThat(shown.path("state").asText()).isEqualTo("ACTIVE");
+      assertThat(shown.path("nextFiringAtMs").isNumber()).isTrue();
+      assertThat(shown.path("instances").size()).isPositive();
+      assertThat(ax("task", "show", "tick", "--reveal").out()).contains("s3cret");
+
+      Run unknown = ax("task", "show", "nobody");
+      assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(unknown.err()).contains("no task nobody");
+      Run badCount = ax("task", "show", "tick", "--instances", "0");
+      assertThat(badCount.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badCount.err()).contains("--instances must be in 1..1000");
+
+      Run list = ax("task", "list", "--group", "ops");
+      assertThat(list.exitCode()).as(list.err()).isZero();
+      assertThat(list.out()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
+      assertThat(ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
+      JsonNode listed =
+          AxJson.MAPPER.readTree(ax("task", "list", "--trigger", "cron", "--json").out());
+      assertThat(listed).hasSize(1);
+      assertThat(listed.get(0).path("taskId").asText()).isEqualTo("tick");
+      Run badState = ax("task", "list", "--state", "sleeping");
+      assertThat(badState.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badState.err()).contains("--state must be one of ACTIVE, PAUSED, CANCELLED");
+      assertThat(ax("task", "list", "--last-status", "NOPE").exitCode())
+          .isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(ax("task", "list", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+
+      Run pause = ax("task", "pause", "tick", "--reason", "maintenance");
+      assertThat(pause.exitCode()).as(pause.err()).isZero();
+      assertThat(pause.out()).contains("sent PAUSE for task tick");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tasks.find("tick").orElseThrow().state(), "PAUSED"::equals);
+      assertThat(ax("task", "list", "--state", "PAUSED").out()).contains("tick", "1 task(s)");
+      assertThat(ax("task", "show", "tick").out()).contains("PAUSE", "maintenance (by ");
+
+      assertThat(ax("task", "resume", "tick").exitCode()).isZero();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tasks.find("tick").orElseThrow().state(), "ACTIVE"::equals);
+      Run cancel = ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
+      assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tasks.find("tick").orElseThrow().state(), "CANCELLED"::equals);
+      InstanceRow cancelled =
+          instances.findByTask("tick").stream()
+              .filter(r -> r.status() == InstanceStatus.CANCELLED)
+              .findFirst()
+              .orElseThrow();
+      Run history = ax("task", "show", "tick", "--instance", cancelled.instanceId());
+      assertThat(history.exitCode()).as(history.err()).isZero();
+      assertThat(history.out())
+          .contains("instance " + cancelled.instanceId() + " (CANCELLED)")
+          .contains("(created)")
+          .contains("cancelled by command op-1: done (by ");
+      assertThat(ax("task", "show", "tick").out()).contains("CANCEL  op-1");
+      assertThat(ax("task", "show", "tick", "--instance", "tick@1").exitCode())
+          .isEqualTo(ExitCodes.FAILED);
+      Run badId = ax("task", "cancel", "tick", "--command-id", "has space");
+      assertThat(badId.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(badId.err()).contains("--command-id must match");
+      assertThat(ax("task").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+    }
+  }
+}
