@@ -51,7 +51,8 @@ final class LifecycleIntake {
     this.context = context;
     MeterRegistry meters = context.meters();
     for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.ALL) {
-      applied.put(transition.name(), meters.counter("ax.ingest." + transition.verb()));
+      applied.put(
+          transition.name(), meters.counter("ax.ingest." + transition.verb().replace(' ', '_')));
     }
     this.duplicates = meters.counter("ax.ingest.lifecycle.duplicates");
   }
@@ -95,7 +96,7 @@ final class LifecycleIntake {
           done.instances(),
           transition.toStatus(),
           command.traceId());
-      announce(command.taskId(), done.resumed(), sends);
+      announce(command.taskId(), done.toAnnounce(), sends);
     } else {
       duplicates.increment();
       log.info(
@@ -107,7 +108,10 @@ final class LifecycleIntake {
     return Optional.empty();
   }
 
-  /** Tells the ticker of the instances a RESUME made SCHEDULED again; it fires them late. */
+  /**
+   * Tells the ticker of the instances a RESUME made SCHEDULED again (it fires them late) or a
+   * RUN_NOW created (due now).
+   */
   private void announce(
       String taskId, List<DueInstance> resumed, List<Future<RecordMetadata>> sends) {
     if (resumed.isEmpty()) {

@@ -8,12 +8,14 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.contract.CommandType;
+import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -67,13 +69,19 @@ final class TaskLifecycleStore {
             "PAUSE", Set.of("ACTIVE"), "PAUSED", List.of(SCHEDULED, DISPATCHED), PAUSED, "paused");
     static final Transition RESUME =
         new Transition("RESUME", Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
-    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME);
+
+    /** Moves nothing: adds one instance, due now (see {@link #runNow}). */
+    static final Transition RUN_NOW =
+        new Transition("RUN_NOW", Set.of("ACTIVE"), "ACTIVE", List.of(), SCHEDULED, "run now");
+
+    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW);
 
     static Transition of(CommandType type) {
       return switch (type) {
         case CANCEL -> CANCEL;
         case PAUSE -> PAUSE;
         case RESUME -> RESUME;
+        case RUN_NOW -> RUN_NOW;
         default -> throw new IllegalArgumentException("not a lifecycle command: " + type);
       };
     }
@@ -82,10 +90,10 @@ final class TaskLifecycleStore {
   /** What a command came to. */
   sealed interface Result {
     /**
-     * Applied: the task moved, and {@code instances} pending instances with it; {@code resumed} are
-     * the instances a RESUME made SCHEDULED again (to announce), else empty.
+     * Applied: the task moved, and {@code instances} instances with it; {@code toAnnounce} are the
+     * instances a RESUME made SCHEDULED again or a RUN_NOW created (for the ticker), else empty.
      */
-    record Applied(int instances, List<DueInstance> resumed) implements Result {}
+    record Applied(int instances, List<DueInstance> toAnnounce) implements Result {}
 
     /** Applied before (its id is recorded): nothing changed this time. */
     record Duplicate() implements Result {}
@@ -115,16 +123,30 @@ final class TaskLifecycleStore {
         transition.verb() + " task " + request.taskId(),
         tx -> {
           JdbcTransaction statements = tx.statements();
-          Optional<String> state =
+          Optional<Map.Entry<String, Integer>> row =
               statements.queryFirst(
-                  "SELECT state FROM ax_task WHERE task_id = ? FOR UPDATE",
+                  "SELECT state, version FROM ax_task WHERE task_id = ? FOR UPDATE",
                   values(request.taskId()),
-                  rs -> rs.getString(1));
+                  rs -> Map.entry(rs.getString(1), rs.getInt(2)));
+          Optional<String> state = row.map(Map.Entry::getKey);
           if (state.isEmpty()) {
             return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
           }
           if (isRecorded(statements, request.taskId(), request.commandId())) {
             return new Result.Duplicate();
+          }
+          if (transition == Transition.RUN_NOW) {
+            if (!state.get().equals("ACTIVE")) {
+              return new Result.Refused(
+                  "RUN_NOW of task "
+                      + request.taskId()
+                      + ", which is "
+                      + state.get()
+                      + " (resume it first)");
+            }
+            List<DueInstance> created = runNow(tx, request, row.get().getValue());
+            record(statements, request, transition.name());
+            return new Result.Applied(created.size(), created);
           }
           if (state.get().equals(transition.toState())) {
             return new Result.Refused(
@@ -168,6 +190,44 @@ final class TaskLifecycleStore {
           record(statements, request, transition.name());
           return new Result.Applied(moved, resumed);
         });
+  }
+
+  /**
+   * One extra instance of the task, due now, id {@code taskId@run:<commandId>} (hashed when too
+   * long, see {@link InstanceIds#inFlow}): the same command cannot make a second one. It fires like
+   * any other, but stands for no slot of the trigger and extends no chain.
+   */
+  private static List<DueInstance> runNow(PacketTransaction tx, Request request, int version)
+      throws SQLException {
+    String instanceId = InstanceIds.inFlow(request.taskId(), "run:" + request.commandId());
+    Map<String, Long> created =
+        tx.create(
+            List.of(
+                new NewInstance(
+                    instanceId,
+                    request.taskId(),
+                    version,
+                    request.nowMs(),
+                    request.traceId(),
+                    Sql.truncate(auditReason(Transition.RUN_NOW, request), 512),
+                    null)),
+            request.actor(),
+            request.nowMs());
+    Long seq = created.get(instanceId);
+    if (seq == null) {
+      return List.of(); // created before under this command id
+    }
+    return List.of(
+        new DueInstance(
+            instanceId,
+            request.taskId(),
+            request.nowMs(),
+            request.traceId(),
+            seq,
+            version,
+            0,
+            0,
+            null));
   }
 
   /**

@@ -20,15 +20,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task}: what a task is and what became of it ({@code show}, {@code list}, from the
- * database), and the commands that change it ({@code cancel}, {@code pause}, {@code resume}),
- * produced to {@code ax.task.commands} like any client's: ingest applies them, and rejects with a
- * reason on {@code ax.task.commands.rejected} what cannot apply. Each subcommand runs on the main
- * thread.
+ * database), and the commands that change it ({@code cancel}, {@code pause}, {@code resume}, {@code
+ * run-now}), produced to {@code ax.task.commands} like any client's: ingest applies them, and
+ * rejects with a reason on {@code ax.task.commands.rejected} what cannot apply. Each subcommand
+ * runs on the main thread.
  */
 @Command(
     name = "task",
     mixinStandardHelpOptions = true,
-    description = "Tasks: show, list, and cancel, pause or resume one.",
+    description = "Tasks: show, list, and cancel, pause, resume or run one now.",
     subcommands = {TaskShowCommand.class, TaskListCommand.class})
 public final class TasksCommand implements Runnable {
 
@@ -47,7 +47,8 @@ public final class TasksCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing command: give one of show, list, cancel, pause, resume");
+        spec.commandLine(),
+        "Missing command: give one of show, list, cancel, pause, resume, run-now");
   }
 
   /** The work dir, given to {@code ax task} or to its subcommand (the option is inherited). */
@@ -112,6 +113,24 @@ public final class TasksCommand implements Runnable {
     return send("RESUME", taskId, reason, commandId);
   }
 
+  @Command(
+      name = "run-now",
+      mixinStandardHelpOptions = true,
+      description =
+          "Run an active task once more, now, besides its schedule; once per --command-id.")
+  int runNow(
+      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
+          String reason,
+      @Option(
+              names = "--command-id",
+              paramLabel = "<id>",
+              description = "Makes a repeat change nothing (default: a new random id).")
+          String commandId)
+      throws InterruptedException {
+    return send("RUN_NOW", taskId, reason, commandId);
+  }
+
   /** Produces one lifecycle command, keyed by the task id, and says where it went. */
   private int send(String type, String taskId, String reason, String commandId)
       throws InterruptedException {
@@ -131,7 +150,7 @@ public final class TasksCommand implements Runnable {
     command.put("v", AxJson.VERSION).put("type", type).put("taskId", taskId).put("commandId", id);
     command.put(
         "reason",
-        (reason == null ? "by ax task " + type.toLowerCase(Locale.ROOT) : reason)
+        (reason == null ? "by ax task " + type.toLowerCase(Locale.ROOT).replace('_', '-') : reason)
             + " (by "
             + Operator.name()
             + ")");

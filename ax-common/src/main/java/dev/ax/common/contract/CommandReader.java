@@ -220,7 +220,7 @@ public final class CommandReader {
     }
     String commandId = null;
     String reason = null;
-    if (type == CommandType.CANCEL || type == CommandType.PAUSE || type == CommandType.RESUME) {
+    if (type != CommandType.CREATE && type != CommandType.TRIGGER) {
       commandId = JsonFields.optionalText(root, "commandId", null);
       if (commandId != null && !TRACE_ID.matcher(commandId).matches()) {
         throw new InvalidFieldException(

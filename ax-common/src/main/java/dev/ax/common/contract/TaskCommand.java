@@ -10,9 +10,9 @@ import java.util.Objects;
  * @param traceId from the message, or generated at ingest when the producer sent none
  * @param timeoutDefaulted true when the task set no timeoutMs and got the default
  * @param flowRunId for TRIGGER: the flow run the instance joins; else null
- * @param commandId for a lifecycle command (CANCEL, PAUSE, RESUME): what makes a second delivery of
- *     the same command a duplicate; null when the producer sent none (ingest then uses the record's
- *     position)
+ * @param commandId for a lifecycle command (CANCEL, PAUSE, RESUME, RUN_NOW): what makes a second
+ *     delivery of the same command a duplicate; null when the producer sent none (ingest then uses
+ *     the record's position)
  * @param reason for a lifecycle command: the operator's why, kept in the audit; null when none
  */
 public record TaskCommand(
@@ -31,10 +31,13 @@ public record TaskCommand(
   }
 
   /**
-   * A command that changes an existing task (CANCEL, PAUSE, RESUME), as opposed to CREATE and
-   * TRIGGER.
+   * A command that changes an existing task (CANCEL, PAUSE, RESUME, RUN_NOW), as opposed to CREATE
+   * and TRIGGER.
    */
   public boolean isLifecycle() {
-    return type == CommandType.CANCEL || type == CommandType.PAUSE || type == CommandType.RESUME;
+    return type == CommandType.CANCEL
+        || type == CommandType.PAUSE
+        || type == CommandType.RESUME
+        || type == CommandType.RUN_NOW;
   }
 }

@@ -126,6 +126,9 @@ public final class FirePlanner {
     if (!(trigger instanceof Trigger.Cron || trigger instanceof Trigger.FixedRate)) {
       return true;
     }
+    if (!isSlotId(row.instanceId())) {
+      return true; // an extra instance (RUN_NOW): fires, is no slot, extends no chain
+    }
     long slotMs = slotOf(row);
     // Saturating: both come from stored rows and may be anything.
     if (SaturatingMillis.subtract(row.dueAtMs(), slotMs) > misfireThresholdMs) {
@@ -198,6 +201,20 @@ public final class FirePlanner {
   }
 
   /** The slot (fire time) an instance stands for: the millis in its id {@code taskId@slot}. */
+  /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots. */
+  static boolean isSlotId(String instanceId) {
+    int at = instanceId.lastIndexOf('@');
+    if (at < 0 || at == instanceId.length() - 1 || instanceId.length() - at > 20) {
+      return false;
+    }
+    for (int i = at + 1; i < instanceId.length(); i++) {
+      if (!Character.isDigit(instanceId.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static long slotOf(DueInstance row) {
     String id = row.instanceId();
     return Long.parseLong(id.substring(id.lastIndexOf('@') + 1));

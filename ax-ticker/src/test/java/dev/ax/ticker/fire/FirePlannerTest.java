@@ -80,6 +80,29 @@ class FirePlannerTest {
   }
 
   @Test
+  void anExtraInstanceOfAPeriodicTaskFiresWithoutExtendingTheChain() {
+    // RUN_NOW's instance: no slot in its id, due now, even long after the task's last slot.
+    DueInstance extra = new DueInstance("c@run:op-1", "c", T0 + 60_000, "trace", 9, 1);
+
+    FirePlan plan = planEverySecond(extra, MisfirePolicy.SKIP, T0 + 60_010);
+
+    assertThat(plan.dispatch()).containsExactly(9L);
+    assertThat(plan.skip()).isEmpty();
+    assertThat(plan.successorsOf(extra.instanceId())).isEmpty();
+    assertThat(plan.chainsEnded()).isEmpty();
+  }
+
+  @Test
+  void onlyDigitsAfterTheLastAtNameASlot() {
+    assertThat(FirePlanner.isSlotId("c@1767225600000")).isTrue();
+    assertThat(FirePlanner.isSlotId("a@b@5")).isTrue();
+    assertThat(FirePlanner.isSlotId("c@run:op-1")).isFalse();
+    assertThat(FirePlanner.isSlotId("c@")).isFalse();
+    assertThat(FirePlanner.isSlotId("c")).isFalse();
+    assertThat(FirePlanner.isSlotId("c@" + "9".repeat(25))).as("beyond a long").isFalse();
+  }
+
+  @Test
   void anOnTimePeriodicFiringDispatchesAndChainsItsNextSlot() {
     DueInstance row = row("c", T0, T0, 1);
 
