@@ -36,6 +36,7 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -252,7 +253,11 @@ class DlqCommandIT {
       assertThat(off.exitCode()).as(off.err()).isZero();
       assertThat(off.out()).contains("switch retries set to off");
       try (Switches switches =
-          new Switches(new SwitchStore(runtime.dataSource()), Duration.ofSeconds(1), "test")
+          new Switches(
+                  new SwitchStore(runtime.dataSource()),
+                  Duration.ofSeconds(1),
+                  "test",
+                  Set.of(Switches.RETRIES))
               .start()) {
         assertThat(switches.retriesEnabled()).isFalse();
       }

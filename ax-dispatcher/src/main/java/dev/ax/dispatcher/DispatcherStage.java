@@ -23,6 +23,7 @@ import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -90,7 +91,10 @@ public final class DispatcherStage implements AutoCloseable {
         KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
     this.switches =
         new Switches(
-            new SwitchStore(context.dataSource()), context.common().switchPoll(), "ax-dispatcher");
+            new SwitchStore(context.dataSource()),
+            context.common().switchPoll(),
+            "ax-dispatcher",
+            Set.of(Switches.RETRIES));
     this.upstreams =
         new UpstreamTasks(
             context.bootstrapServers(),

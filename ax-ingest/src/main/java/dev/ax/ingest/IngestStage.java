@@ -14,9 +14,11 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.stage.Switches;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
@@ -78,6 +80,7 @@ public final class IngestStage implements AutoCloseable {
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
   private final LifecycleIntake lifecycle;
+  private final Switches switches;
   private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
       DaemonThreads.scheduler("ax-ingest-graph");
@@ -102,6 +105,12 @@ public final class IngestStage implements AutoCloseable {
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
     this.dependencies =
         new DependencyIntake(context.dataSource(), context.topics(), context.nodeId());
+    this.switches =
+        new Switches(
+            new SwitchStore(context.dataSource()),
+            context.common().switchPoll(),
+            "ax-ingest",
+            Set.of(Switches.INTAKE));
     this.lifecycle =
         new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), producer, context);
     this.loop =
@@ -109,7 +118,7 @@ public final class IngestStage implements AutoCloseable {
             "ingest",
             MAX_POLL_RECORDS,
             List.of(context.topics().commands()),
-            this::handle,
+            new IntakeGate(this::handle, switches::intakeEnabled),
             context.commandParking(producer));
   }
 
@@ -117,6 +126,7 @@ public final class IngestStage implements AutoCloseable {
     long everyMs = republishEvery.toMillis();
     graphRepublisher.scheduleWithFixedDelay(
         this::republishGraphQuietly, everyMs, everyMs, TimeUnit.MILLISECONDS);
+    switches.start(); // before the loop: a stage started with intake off reads nothing
     loop.start();
     log.info("Ingest started on {}", context.topics().commands());
     return this;
@@ -372,6 +382,7 @@ public final class IngestStage implements AutoCloseable {
   public void close() {
     graphRepublisher.shutdownNow();
     loop.close();
+    switches.close();
     producer.close(Duration.ofSeconds(5));
     log.info("Ingest stopped");
   }

@@ -111,7 +111,10 @@ public final class RetryStage implements AutoCloseable {
     this.fireThread = new Thread(this::fireLoop, "ax-retry-fire");
     this.switches =
         new Switches(
-            new SwitchStore(context.dataSource()), context.common().switchPoll(), "ax-retry");
+            new SwitchStore(context.dataSource()),
+            context.common().switchPoll(),
+            "ax-retry",
+            Set.of(Switches.RETRIES));
     this.loop =
         context.groupLoop(
             "retry",

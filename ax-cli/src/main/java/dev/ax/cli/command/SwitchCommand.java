@@ -5,6 +5,7 @@ import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,17 +27,26 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Show the emergency switches, or set one: `ax switch retries off` sends every failure"
-          + " straight to a dead letter and holds pending retries; `ax switch retries on` undoes it.",
-      "Every stage picks a change up within AX_SWITCH_POLL and logs it once."
+          + " straight to a dead letter and holds pending retries; `ax switch intake off` stops"
+          + " ingest reading commands (they wait in Kafka); `on` undoes either.",
+      "Every stage a switch concerns picks a change up within AX_SWITCH_POLL and logs it once."
     })
 public final class SwitchCommand implements Callable<Integer> {
 
-  private static final Map<String, List<String>> KNOWN =
-      Map.of(Switches.RETRIES, List.of("on", "off"));
+  private static final Map<String, List<String>> KNOWN = new LinkedHashMap<>();
+
+  static {
+    KNOWN.put(Switches.INTAKE, List.of("on", "off"));
+    KNOWN.put(Switches.RETRIES, List.of("on", "off"));
+  }
 
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<switch>", description = "retries")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<switch>",
+      description = "intake or retries")
   private String name;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")

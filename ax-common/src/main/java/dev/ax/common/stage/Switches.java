@@ -5,6 +5,7 @@ import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -12,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The emergency switches as one stage sees them: read from the database every {@code poll}; each
- * change is logged once by each stage when it takes effect there. Until the first read succeeds,
- * and while the database is away, the last values read hold (all on at start).
+ * change of a switch the stage applies is logged once by the stage when it takes effect there.
+ * Until the first read succeeds, and while the database is away, the last values read hold (all on
+ * at start).
  *
  * <p>Thread-safe: one thread reads the database; the getters read a volatile snapshot.
  */
@@ -22,18 +24,26 @@ public final class Switches implements AutoCloseable {
   /** {@code off}: every failure goes straight to a dead letter and pending retries are held. */
   public static final String RETRIES = "retries";
 
+  /** {@code off}: ingest stops reading {@code ax.task.commands}; commands wait in Kafka. */
+  public static final String INTAKE = "intake";
+
   private static final Logger log = LoggerFactory.getLogger(Switches.class);
 
   private final SwitchStore store;
   private final Duration poll;
   private final String stage;
+  private final Set<String> applied;
   private final ScheduledExecutorService reader;
   private volatile Map<String, SwitchStore.Switch> current = Map.of();
 
-  public Switches(SwitchStore store, Duration poll, String stage) {
+  /**
+   * @param applied the switches this stage applies: only their changes are logged here
+   */
+  public Switches(SwitchStore store, Duration poll, String stage, Set<String> applied) {
     this.store = store;
     this.poll = poll;
     this.stage = stage;
+    this.applied = Set.copyOf(applied);
     this.reader = DaemonThreads.scheduler(stage + "-switches");
   }
 
@@ -46,8 +56,17 @@ public final class Switches implements AutoCloseable {
   }
 
   public boolean retriesEnabled() {
-    SwitchStore.Switch retries = current.get(RETRIES);
-    return retries == null || !retries.value().equalsIgnoreCase("off");
+    return isOn(RETRIES);
+  }
+
+  public boolean intakeEnabled() {
+    return isOn(INTAKE);
+  }
+
+  /** A switch never set is on. */
+  private boolean isOn(String name) {
+    SwitchStore.Switch s = current.get(name);
+    return s == null || !s.value().equalsIgnoreCase("off");
   }
 
   /** Reads the switches and logs each one whose version moved since the last read. */
@@ -62,7 +81,7 @@ public final class Switches implements AutoCloseable {
     Map<String, SwitchStore.Switch> before = current;
     for (SwitchStore.Switch s : read.values()) {
       SwitchStore.Switch old = before.get(s.name());
-      if (old == null || old.version() != s.version()) {
+      if (applied.contains(s.name()) && (old == null || old.version() != s.version())) {
         log.info(
             "{}: switch {} is {} (version {}, set by {}) and takes effect here now",
             stage,
