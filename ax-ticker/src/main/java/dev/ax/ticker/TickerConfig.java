@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param reaperInterval how often the reaper runs
  * @param reaperUnclaimedAfter a DISPATCHED instance unclaimed this long is emitted again
  * @param maxTakebacks take-backs of one instance's run before it ends DEAD
+ * @param retention finished rows older than this are deleted; zero: never
+ * @param retentionBatch most instances (and dead letters) one retention pass deletes
  */
 public record TickerConfig(
     Duration horizon,
@@ -34,7 +36,9 @@ public record TickerConfig(
     Duration heartbeat,
     Duration reaperInterval,
     Duration reaperUnclaimedAfter,
-    int maxTakebacks) {
+    int maxTakebacks,
+    Duration retention,
+    int retentionBatch) {
 
   public static TickerConfig from(AxConfig config) {
     return new TickerConfig(
@@ -50,6 +54,8 @@ public record TickerConfig(
         config.get(TickerKeys.HEARTBEAT),
         config.get(TickerKeys.REAPER_INTERVAL),
         config.get(TickerKeys.REAPER_UNCLAIMED_AFTER),
-        config.get(TickerKeys.MAX_TAKEBACKS));
+        config.get(TickerKeys.MAX_TAKEBACKS),
+        config.get(TickerKeys.RETENTION),
+        config.get(TickerKeys.RETENTION_BATCH));
   }
 }

@@ -110,6 +110,22 @@ public final class TickerKeys implements ConfigKeySet {
           1000,
           "How often the reaper takes back one instance's run whose dispatcher died (its lease expired) before the instance ends DEAD instead, with a dead letter saying so. A take-back starts the next attempt but does not count against the task's maxRetries; a replayed dead letter starts counting again. 0: the first such run ends the instance DEAD.");
 
+  public static final ConfigKey<Duration> RETENTION =
+      ConfigKey.duration(
+          "AX_RETENTION",
+          "30d",
+          Duration.ZERO,
+          Duration.ofDays(3650),
+          "Finished instances (SUCCESS, CANCELLED, SKIPPED, and DEAD ones whose dead letter is closed), their audit rows and closed dead letters older than this are deleted by the ticker leader, a batch per reaper interval. 0: nothing is ever deleted.");
+
+  public static final ConfigKey<Integer> RETENTION_BATCH =
+      ConfigKey.integer(
+          "AX_RETENTION_BATCH",
+          500,
+          1,
+          10_000,
+          "Most instances (and most dead letters) one retention pass deletes: small batches keep each delete transaction short.");
+
   /** For the {@link java.util.ServiceLoader} only. */
   public TickerKeys() {}
 }

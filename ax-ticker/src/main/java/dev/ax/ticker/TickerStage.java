@@ -22,6 +22,7 @@ import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
 import dev.ax.ticker.reaper.ReaperStore;
+import dev.ax.ticker.reaper.Retention;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -60,6 +61,7 @@ public final class TickerStage implements AutoCloseable {
   private final StoreTickerPort port;
   private final WindowLoader loader;
   private final Reaper reaper;
+  private final Retention retention;
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
@@ -132,6 +134,14 @@ public final class TickerStage implements AutoCloseable {
             maxBatch,
             config.maxTakebacks(),
             context.meters());
+    this.retention =
+        new Retention(
+            context.dataSource(),
+            context.clock(),
+            elector::fence,
+            config.retention(),
+            config.retentionBatch(),
+            context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     RecordParking parking = context.parking(producer, "ticker");
     // Every ticker reads every announcement partition, leader or not, so none is lost to a
@@ -173,6 +183,13 @@ public final class TickerStage implements AutoCloseable {
         loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(
         reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
+    if (retention.enabled()) {
+      scheduler.scheduleWithFixedDelay(
+          retention::pass,
+          reaperInterval.toMillis(),
+          reaperInterval.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
     long resendMs = DueEmitter.RESEND_EVERY.toMillis();
     scheduler.scheduleWithFixedDelay(
         emitter::resendFailed, resendMs, resendMs, TimeUnit.MILLISECONDS);

@@ -1,0 +1,133 @@
+package dev.ax.ticker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.RawSql;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Retention on a running ticker: finished instances older than {@code AX_RETENTION} go, with their
+ * audit rows, a batch per pass, while active rows, a DEAD one without a closed dead letter, and
+ * recent ones are left exactly as they were.
+ */
+@ExtendWith(AxInfraExtension.class)
+class RetentionIT {
+
+  private static final int OLD_FINISHED = 300;
+  private static final int BATCH = 40;
+
+  @Test
+  void deletesOldFinishedRowsInBatchesAndNothingElse(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      long nowMs = runtime.clock().millis();
+      long oldMs = nowMs - Duration.ofHours(2).toMillis();
+      List<NewTask> tasks = new ArrayList<>();
+      for (int i = 0; i < OLD_FINISHED; i++) {
+        tasks.add(new NewTask(TestTasks.onceNoop("done-" + i), "trace", oldMs));
+      }
+      for (String kept : List.of("paused-1", "paused-2", "dead-1", "recent-1", "running-1")) {
+        tasks.add(new NewTask(TestTasks.onceNoop(kept), "trace", oldMs));
+      }
+      new TaskStore(runtime.dataSource()).create(tasks, "test", oldMs);
+      // As the pipeline would have left them (their audit rows are the creation's).
+      set(runtime, "SUCCESS", oldMs, "task_id LIKE 'done-%'");
+      set(runtime, "PAUSED", oldMs, "task_id LIKE 'paused-%'");
+      set(runtime, "DEAD", oldMs, "task_id = 'dead-1'");
+      set(runtime, "SUCCESS", nowMs, "task_id = 'recent-1'");
+      set(runtime, "RUNNING", oldMs, "task_id = 'running-1'");
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      Map<String, InstanceRow> keptBefore = kept(instances);
+      long keptAuditBefore = audit(runtime, "task_id NOT LIKE 'done-%'");
+      assertThat(count(runtime, "done-%")).isEqualTo(OLD_FINISHED);
+
+      Set<Long> seen = new ConcurrentSkipListSet<>();
+      TickerConfig config =
+          TickerConfig.from(
+              runtime.config(
+                  Map.of(
+                      "AX_RETENTION", "1h",
+                      "AX_RETENTION_BATCH", Integer.toString(BATCH),
+                      "AX_REAPER_INTERVAL", "200ms")));
+      try (TickerStage ticker = new TickerStage(runtime.context("ticker-1"), config).start()) {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(50))
+            .until(
+                () -> {
+                  long left = count(runtime, "done-%");
+                  seen.add(left);
+                  return left == 0;
+                });
+      }
+      assertThat(seen)
+          .as("the backlog shrinks a batch at a time, not at once")
+          .anyMatch(left -> left > 0 && left < OLD_FINISHED);
+      assertThat(audit(runtime, "task_id LIKE 'done-%'")).as("their audit rows").isZero();
+      assertThat(kept(instances)).as("nothing else touched").isEqualTo(keptBefore);
+      assertThat(audit(runtime, "task_id NOT LIKE 'done-%'")).isEqualTo(keptAuditBefore);
+    }
+  }
+
+  private static void set(TestRuntime runtime, String status, long atMs, String where)
+      throws Exception {
+    RawSql.execute(
+        runtime.dataSource(),
+        "UPDATE ax_instance SET status = '"
+            + status
+            + "', updated_at_ms = "
+            + atMs
+            + (status.equals("SUCCESS") ? ", finished_at_ms = " + atMs : "")
+            + (status.equals("RUNNING")
+                ? ", owner = 'gone', lease_until_ms = " + Long.MAX_VALUE / 2
+                : "")
+            + " WHERE "
+            + where);
+  }
+
+  private static Map<String, InstanceRow> kept(InstanceStore instances) {
+    Map<String, InstanceRow> rows = new TreeMap<>();
+    for (String taskId : List.of("paused-1", "paused-2", "dead-1", "recent-1", "running-1")) {
+      instances.findByTask(taskId).forEach(r -> rows.put(r.instanceId(), r));
+    }
+    assertThat(rows).hasSize(5);
+    assertThat(rows.values())
+        .extracting(InstanceRow::status)
+        .contains(InstanceStatus.PAUSED, InstanceStatus.DEAD, InstanceStatus.RUNNING);
+    return rows;
+  }
+
+  private static long count(TestRuntime runtime, String taskIdLike) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting instances",
+            "SELECT COUNT(*) FROM ax_instance WHERE task_id LIKE ?",
+            Jdbc.Binder.values(taskIdLike));
+  }
+
+  private static long audit(TestRuntime runtime, String where) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting audit rows",
+            "SELECT COUNT(*) FROM ax_instance_log WHERE " + where,
+            Jdbc.Binder.values());
+  }
+}
