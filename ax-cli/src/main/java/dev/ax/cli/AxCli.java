@@ -1,10 +1,12 @@
 package dev.ax.cli;
 
+import dev.ax.cli.command.AuditCommand;
 import dev.ax.cli.command.CliErrorHandler;
 import dev.ax.cli.command.DemoCommand;
 import dev.ax.cli.command.DlqCommand;
 import dev.ax.cli.command.FlowCommand;
 import dev.ax.cli.command.MigrateCommand;
+import dev.ax.cli.command.Operator;
 import dev.ax.cli.command.ShortUsageErrors;
 import dev.ax.cli.command.SubmitCommand;
 import dev.ax.cli.command.SwitchCommand;
@@ -16,13 +18,15 @@ import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code dlq}, {@code
- * switch}, {@code migrate} and {@code flow}, and every {@link AxSubcommand} on the class path (e.g.
- * {@code bench} from ax-bench). Exit codes are those of {@link dev.ax.cli.command.ExitCodes}.
+ * The {@code ax} command line: {@code up}, {@code submit}, {@code demo}, {@code dlq}, {@code task},
+ * {@code switch}, {@code audit}, {@code migrate} and {@code flow}, and every {@link AxSubcommand}
+ * on the class path (e.g. {@code bench} from ax-bench). Exit codes are those of {@link
+ * dev.ax.cli.command.ExitCodes}.
  *
  * <p>Each run builds its own {@link CommandLine}; nothing here is shared between threads.
  */
@@ -38,6 +42,7 @@ import picocli.CommandLine.Spec;
       DemoCommand.class,
       DlqCommand.class,
       TasksCommand.class,
+      AuditCommand.class,
       SwitchCommand.class,
       MigrateCommand.class,
       FlowCommand.class
@@ -45,6 +50,20 @@ import picocli.CommandLine.Spec;
 public final class AxCli implements Runnable {
 
   @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--operator",
+      paramLabel = "<name>",
+      description =
+          "Who runs this command, as the audit and `ax audit` name them (default: AX_OPERATOR,"
+              + " else the operating-system user).")
+  void operator(String name) {
+    try {
+      Operator.setFromFlag(name);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
 
   @Override
   public void run() {
@@ -57,6 +76,7 @@ public final class AxCli implements Runnable {
 
   /** A configured command line for {@code ax}, e.g. for tests that set their own out and err. */
   public static CommandLine commandLine() {
+    Operator.setFromFlag(null); // a flag given to an earlier run in this JVM does not carry over
     CommandLine commandLine = new CommandLine(new AxCli());
     for (AxSubcommand subcommand : ServiceLoader.load(AxSubcommand.class)) {
       commandLine.addSubcommand(subcommand);

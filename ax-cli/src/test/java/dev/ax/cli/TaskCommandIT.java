@@ -124,14 +124,14 @@ class TaskCommandIT {
           .isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(ax("task", "list", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
 
-      Run pause = ax("task", "pause", "tick", "--reason", "maintenance");
+      Run pause = ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
       assertThat(pause.exitCode()).as(pause.err()).isZero();
       assertThat(pause.out()).contains("sent PAUSE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("tick").orElseThrow().state(), "PAUSED"::equals);
       assertThat(ax("task", "list", "--state", "PAUSED").out()).contains("tick", "1 task(s)");
-      assertThat(ax("task", "show", "tick").out()).contains("PAUSE", "maintenance (by ");
+      assertThat(ax("task", "show", "tick").out()).contains("PAUSE", "maintenance (by alice)");
 
       assertThat(ax("task", "resume", "tick").exitCode()).isZero();
       await()
@@ -160,6 +160,20 @@ class TaskCommandIT {
       assertThat(badId.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badId.err()).contains("--command-id must match");
       assertThat(ax("task").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+
+      // Every change made through the CLI is in the operator log, with who made it.
+      Run audit = ax("audit");
+      assertThat(audit.exitCode()).as(audit.err()).isZero();
+      assertThat(audit.out())
+          .contains("alice", "task pause", "tick", "maintenance (by alice)")
+          .contains("task resume", "task cancel", "[commandId op-1]")
+          .contains("3 action(s)");
+      assertThat(ax("audit", "--actor", "alice").out()).contains("1 action(s)");
+      JsonNode logged = AxJson.MAPPER.readTree(ax("audit", "--json", "--limit", "1").out());
+      assertThat(logged).hasSize(1);
+      assertThat(logged.get(0).path("action").asText()).isEqualTo("task cancel");
+      assertThat(ax("audit", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(ax("--operator", "", "audit").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
     }
   }
 }

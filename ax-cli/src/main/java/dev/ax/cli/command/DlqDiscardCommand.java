@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import dev.ax.cli.audit.OperatorLog;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -45,10 +46,13 @@ final class DlqDiscardCommand implements Callable<Integer> {
     if (letters.find(id).isEmpty()) {
       throw new CliFailure(ExitCodes.FAILED, "no dead letter " + id);
     }
-    if (!letters.discard(id, reason + " (by " + Operator.name() + ")", db.clock.millis())) {
+    String operator = Operator.name();
+    if (!letters.discard(id, reason + " (by " + operator + ")", db.clock.millis())) {
       throw new CliFailure(
           ExitCodes.FAILED, "dead letter " + id + " is not open (replayed or discarded before)");
     }
+    new OperatorLog(db.dataSource)
+        .record(operator, "dlq discard", "dead letter " + id, reason, db.clock.millis());
     out.println("dead letter " + id + ": discarded");
     return ExitCodes.OK;
   }

@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import dev.ax.cli.audit.OperatorLog;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.InstanceStore;
@@ -102,12 +103,16 @@ final class DlqReplayCommand implements Callable<Integer> {
               new InstanceStore(db.dataSource),
               producer,
               new Topics(broker.topicPrefix()));
+      String operator = Operator.name();
+      OperatorLog operatorLog = new OperatorLog(db.dataSource);
       for (long id : targets) {
         DeadLetterStore.ReplayResult result =
-            replayer.replay(id, "ax dlq (" + Operator.name() + ")", reason, db.clock.millis());
+            replayer.replay(id, "ax dlq (" + operator + ")", reason, db.clock.millis());
         out.println("dead letter " + id + ": " + describe(result));
         out.flush();
         if (result == DeadLetterStore.ReplayResult.REPLAYED) {
+          operatorLog.record(
+              operator, "dlq replay", "dead letter " + id, reason, db.clock.millis());
           replayed++;
           Thread.sleep(pauseMs); // the rate limit, not synchronisation
         } else {

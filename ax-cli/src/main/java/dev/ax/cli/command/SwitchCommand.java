@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import dev.ax.cli.audit.OperatorLog;
 import dev.ax.cli.text.TextTable;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
@@ -77,8 +78,13 @@ public final class SwitchCommand implements Callable<Integer> {
   private int setAndPrint(CliDatabase db, PrintWriter out, String normalised) {
     SwitchStore switches = new SwitchStore(db.dataSource);
     if (name != null) {
+      String operator = Operator.name();
       boolean changed =
-          switches.set(name, normalised, "ax switch (" + Operator.name() + ")", db.clock.millis());
+          switches.set(name, normalised, "ax switch (" + operator + ")", db.clock.millis());
+      if (changed) {
+        new OperatorLog(db.dataSource)
+            .record(operator, "switch", name, "set to " + normalised, db.clock.millis());
+      }
       out.println(
           "switch "
               + name

@@ -1,11 +1,10 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.cli.audit.OperatorLog;
 import dev.ax.cli.kafka.CommandSender;
-import dev.ax.cli.local.ConfigCheck;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.Topics;
-import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -148,33 +147,45 @@ public final class TasksCommand implements Runnable {
     }
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.put("v", AxJson.VERSION).put("type", type).put("taskId", taskId).put("commandId", id);
+    String operator = Operator.name();
     command.put(
         "reason",
         (reason == null ? "by ax task " + type.toLowerCase(Locale.ROOT).replace('_', '-') : reason)
             + " (by "
-            + Operator.name()
+            + operator
             + ")");
-    BrokerLocator.Target target = workDir.locateBroker(ConfigCheck.commonFromEnvironment());
-    Topics topics = new Topics(target.topicPrefix());
-    PrintWriter out = spec.commandLine().getOut();
-    try (CommandSender sender = CommandSender.open(target.bootstrapServers(), PROCESS_NAME)) {
-      RecordMetadata sent = sender.send(topics.commands(), taskId, AxJson.write(command));
-      out.printf(
-          Locale.ROOT,
-          "sent %s for task %s (commandId %s) to %s partition %d offset %d; `ax task show %s`"
-              + " shows its effect, %s a rejection%n",
-          type,
-          taskId,
-          id,
-          sent.topic(),
-          sent.partition(),
-          sent.offset(),
-          taskId,
-          topics.commandsRejected());
-      out.flush();
-      return ExitCodes.OK;
-    } catch (CommandSender.SendFailedException e) {
-      throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + target.hint());
-    }
+    return CliDatabase.run(
+        spec,
+        workDir,
+        PROCESS_NAME,
+        (db, out) -> {
+          BrokerLocator.Target target = workDir.locateBroker(db.config);
+          Topics topics = new Topics(target.topicPrefix());
+          try (CommandSender sender = CommandSender.open(target.bootstrapServers(), PROCESS_NAME)) {
+            RecordMetadata sent = sender.send(topics.commands(), taskId, AxJson.write(command));
+            new OperatorLog(db.dataSource)
+                .record(
+                    operator,
+                    "task " + type.toLowerCase(Locale.ROOT).replace('_', '-'),
+                    taskId,
+                    command.path("reason").asText() + " [commandId " + id + "]",
+                    db.clock.millis());
+            out.printf(
+                Locale.ROOT,
+                "sent %s for task %s (commandId %s) to %s partition %d offset %d; `ax task show"
+                    + " %s` shows its effect, %s a rejection%n",
+                type,
+                taskId,
+                id,
+                sent.topic(),
+                sent.partition(),
+                sent.offset(),
+                taskId,
+                topics.commandsRejected());
+            return ExitCodes.OK;
+          } catch (CommandSender.SendFailedException e) {
+            throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + target.hint());
+          }
+        });
   }
 }

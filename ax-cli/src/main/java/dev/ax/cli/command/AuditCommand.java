@@ -1,0 +1,82 @@
+package dev.ax.cli.command;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ax.cli.audit.OperatorLog;
+import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Times;
+import dev.ax.common.contract.AxJson;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ax audit}: what operators did through the CLI ({@code ax_operator_log}), newest first.
+ * Runs on the main thread.
+ */
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    description =
+        "What operators did through ax (switches, dead-letter replays and discards, task"
+            + " commands): who, when, on what, why; newest first.")
+public final class AuditCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Mixin private WorkDirOptions workDir;
+
+  @Option(names = "--actor", paramLabel = "<name>", description = "Only this operator's actions.")
+  private String actor;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "50",
+      paramLabel = "<n>",
+      description = "At most this many (default: ${DEFAULT-VALUE}).")
+  private int limit;
+
+  @Option(names = "--json", description = "A JSON array, for scripts.")
+  private boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    if (limit < 1 || limit > 10_000) {
+      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
+    }
+    return CliDatabase.run(spec, workDir, "ax-audit", this::print);
+  }
+
+  private int print(CliDatabase db, PrintWriter out) throws Exception {
+    List<OperatorLog.Entry> entries = new OperatorLog(db.dataSource).newest(actor, limit);
+    if (json) {
+      ArrayNode array = AxJson.MAPPER.createArrayNode();
+      entries.forEach(e -> array.add(AxJson.MAPPER.valueToTree(e)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
+      return ExitCodes.OK;
+    }
+    TextTable table =
+        new TextTable(
+            TextTable.Column.left("at"),
+            TextTable.Column.left("actor"),
+            TextTable.Column.left("action"),
+            TextTable.Column.left("target"),
+            TextTable.Column.left("why").maxWidth(80));
+    for (OperatorLog.Entry entry : entries) {
+      table.row(
+          Times.clock(entry.atMs()),
+          entry.actor(),
+          entry.action(),
+          entry.target(),
+          entry.reason() == null ? "" : entry.reason());
+    }
+    table.print(out, "");
+    out.println(entries.size() + " action(s)");
+    return ExitCodes.OK;
+  }
+}
