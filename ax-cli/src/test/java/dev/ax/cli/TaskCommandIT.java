@@ -17,6 +17,8 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -137,6 +139,22 @@ class TaskCommandIT {
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("tick").orElseThrow().state(), "ACTIVE"::equals);
+      Path newSpec = Files.createTempFile("tick-v2", ".json");
+      Files.writeString(
+          newSpec,
+          "{\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"*/2 * * * * ?\"},"
+              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}");
+      Run update = ax("task", "update", "tick", "--file", newSpec.toString());
+      assertThat(update.exitCode()).as(update.err()).isZero();
+      assertThat(update.out()).contains("sent UPDATE for task tick");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tasks.find("tick").orElseThrow().version() == 2);
+      assertThat(ax("task", "show", "tick").out())
+          .contains("task tick (ACTIVE, version 2)", "*/2 * * * * ?");
+      Files.writeString(newSpec, "[1, 2]");
+      assertThat(ax("task", "update", "tick", "--file", newSpec.toString()).exitCode())
+          .isEqualTo(ExitCodes.BAD_CONFIG);
       Run cancel = ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
       assertThat(cancel.exitCode()).as(cancel.err()).isZero();
       await()
@@ -166,8 +184,8 @@ class TaskCommandIT {
       assertThat(audit.exitCode()).as(audit.err()).isZero();
       assertThat(audit.out())
           .contains("alice", "task pause", "tick", "maintenance (by alice)")
-          .contains("task resume", "task cancel", "[commandId op-1]")
-          .contains("3 action(s)");
+          .contains("task resume", "task update", "task cancel", "[commandId op-1]")
+          .contains("4 action(s)");
       assertThat(ax("audit", "--actor", "alice").out()).contains("1 action(s)");
       JsonNode logged = AxJson.MAPPER.readTree(ax("audit", "--json", "--limit", "1").out());
       assertThat(logged).hasSize(1);

@@ -325,8 +325,8 @@ public final class IngestStage implements AutoCloseable {
     if (command.type() != CommandType.CREATE) {
       return "command type "
           + command.type()
-          + " is not supported yet (this version accepts CREATE, CANCEL, PAUSE, RESUME and"
-          + " RUN_NOW, and TRIGGER from the dependency resolver)";
+          + " is not supported yet (this version accepts CREATE, UPDATE, CANCEL, PAUSE, RESUME"
+          + " and RUN_NOW, and TRIGGER from the dependency resolver)";
     }
     return null;
   }

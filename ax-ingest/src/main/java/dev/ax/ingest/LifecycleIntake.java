@@ -2,13 +2,16 @@ package dev.ax.ingest;
 
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.kafka.AnnouncementRecords;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,8 @@ final class LifecycleIntake {
   private static final Logger log = LoggerFactory.getLogger(LifecycleIntake.class);
 
   private final TaskLifecycleStore store;
+  private final TaskUpdateStore updates;
+  private final FireTimes fireTimes = new FireTimes();
   private final TaskStore tasks;
   private final KafkaProducer<String, byte[]> producer;
   private final StageContext context;
@@ -46,6 +51,7 @@ final class LifecycleIntake {
   LifecycleIntake(
       TaskLifecycleStore store, KafkaProducer<String, byte[]> producer, StageContext context) {
     this.store = store;
+    this.updates = new TaskUpdateStore(context.dataSource());
     this.tasks = new TaskStore(context.dataSource());
     this.producer = producer;
     this.context = context;
@@ -72,16 +78,19 @@ final class LifecycleIntake {
         command.commandId() != null
             ? command.commandId()
             : record.topic() + "-" + record.partition() + "@" + record.offset();
+    long nowMs = context.clock().millis();
+    TaskLifecycleStore.Request request =
+        new TaskLifecycleStore.Request(
+            commandId,
+            command.taskId(),
+            command.reason(),
+            command.traceId(),
+            context.nodeId(),
+            nowMs);
     TaskLifecycleStore.Result result =
-        store.apply(
-            transition,
-            new TaskLifecycleStore.Request(
-                commandId,
-                command.taskId(),
-                command.reason(),
-                command.traceId(),
-                context.nodeId(),
-                context.clock().millis()));
+        transition == TaskLifecycleStore.Transition.UPDATE
+            ? updates.update(request, command.spec(), firstDueAtMs(command, nowMs))
+            : store.apply(transition, request);
     if (result instanceof TaskLifecycleStore.Result.Refused refused) {
       return Optional.of(refused.reason());
     }
@@ -106,6 +115,19 @@ final class LifecycleIntake {
           command.traceId());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The new trigger's first firing after now; null for DEPENDENCY or a trigger that never fires.
+   */
+  private Long firstDueAtMs(TaskCommand command, long nowMs) {
+    if (command.spec().trigger() instanceof Trigger.Dependency) {
+      return null;
+    }
+    return fireTimes
+        .first(command.spec().trigger(), Instant.ofEpochMilli(nowMs))
+        .map(Instant::toEpochMilli)
+        .orElse(null);
   }
 
   /**

@@ -74,7 +74,11 @@ final class TaskLifecycleStore {
     static final Transition RUN_NOW =
         new Transition("RUN_NOW", Set.of("ACTIVE"), "ACTIVE", List.of(), SCHEDULED, "run now");
 
-    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW);
+    /** A new spec version: applied by {@link TaskUpdateStore}, not by {@link #apply}. */
+    static final Transition UPDATE =
+        new Transition("UPDATE", Set.of("ACTIVE", "PAUSED"), "", List.of(), SCHEDULED, "updated");
+
+    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE);
 
     static Transition of(CommandType type) {
       return switch (type) {
@@ -82,6 +86,7 @@ final class TaskLifecycleStore {
         case PAUSE -> PAUSE;
         case RESUME -> RESUME;
         case RUN_NOW -> RUN_NOW;
+        case UPDATE -> UPDATE;
         default -> throw new IllegalArgumentException("not a lifecycle command: " + type);
       };
     }
@@ -119,6 +124,9 @@ final class TaskLifecycleStore {
    * task's misfire policy). A RUNNING attempt is left to finish.
    */
   Result apply(Transition transition, Request request) {
+    if (transition == Transition.UPDATE) {
+      throw new IllegalArgumentException("UPDATE is TaskUpdateStore's");
+    }
     return jdbc.inPacketTransaction(
         transition.verb() + " task " + request.taskId(),
         tx -> {
@@ -255,7 +263,7 @@ final class TaskLifecycleStore {
         });
   }
 
-  private static boolean isRecorded(JdbcTransaction statements, String taskId, String commandId)
+  static boolean isRecorded(JdbcTransaction statements, String taskId, String commandId)
       throws SQLException {
     return statements
         .queryFirst(
@@ -286,8 +294,7 @@ final class TaskLifecycleStore {
     return byStatus;
   }
 
-  private static void record(JdbcTransaction statements, Request request, String type)
-      throws SQLException {
+  static void record(JdbcTransaction statements, Request request, String type) throws SQLException {
     statements.update(
         "INSERT INTO ax_task_command (command_id, task_id, command_type, reason, trace_id,"
             + " applied_by, applied_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",

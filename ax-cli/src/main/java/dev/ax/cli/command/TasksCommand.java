@@ -1,10 +1,14 @@
 package dev.ax.cli.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.cli.audit.OperatorLog;
 import dev.ax.cli.kafka.CommandSender;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -27,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "task",
     mixinStandardHelpOptions = true,
-    description = "Tasks: show, list, and cancel, pause, resume or run one now.",
+    description = "Tasks: show, list, and update, cancel, pause, resume or run one now.",
     subcommands = {TaskShowCommand.class, TaskListCommand.class})
 public final class TasksCommand implements Runnable {
 
@@ -47,7 +51,7 @@ public final class TasksCommand implements Runnable {
   public void run() {
     throw new ParameterException(
         spec.commandLine(),
-        "Missing command: give one of show, list, cancel, pause, resume, run-now");
+        "Missing command: give one of show, list, update, cancel, pause, resume, run-now");
   }
 
   /** The work dir, given to {@code ax task} or to its subcommand (the option is inherited). */
@@ -130,8 +134,53 @@ public final class TasksCommand implements Runnable {
     return send("RUN_NOW", taskId, reason, commandId);
   }
 
-  /** Produces one lifecycle command, keyed by the task id, and says where it went. */
+  @Command(
+      name = "update",
+      mixinStandardHelpOptions = true,
+      description =
+          "Store a new version of a task from a JSON file holding its whole spec (trigger,"
+              + " executor, timeoutMs, retry, ...), as for a CREATE; its next firing follows it.")
+  int update(
+      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Option(
+              names = "--file",
+              required = true,
+              paramLabel = "<spec.json>",
+              description = "The new spec: one JSON object, as a CREATE command's fields.")
+          Path file,
+      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
+          String reason,
+      @Option(
+              names = "--command-id",
+              paramLabel = "<id>",
+              description = "Makes a repeat change nothing (default: a new random id).")
+          String commandId)
+      throws Exception {
+    JsonNode specJson;
+    try {
+      specJson = AxJson.MAPPER.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--file " + file + " is not readable JSON: " + e.getMessage());
+    }
+    if (!(specJson instanceof ObjectNode fields)) {
+      throw new ParameterException(spec.commandLine(), "--file " + file + " must hold one object");
+    }
+    ObjectNode command = AxJson.MAPPER.createObjectNode();
+    command.setAll(fields);
+    return send(command, "UPDATE", taskId, reason, commandId);
+  }
+
   private int send(String type, String taskId, String reason, String commandId)
+      throws InterruptedException {
+    return send(AxJson.MAPPER.createObjectNode(), type, taskId, reason, commandId);
+  }
+
+  /**
+   * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id,
+   * records it in the operator log and says where it went.
+   */
+  private int send(ObjectNode command, String type, String taskId, String reason, String commandId)
       throws InterruptedException {
     String id = commandId == null ? "ax-" + UUID.randomUUID() : commandId;
     if (!COMMAND_ID.matcher(id).matches()) {
@@ -145,7 +194,6 @@ public final class TasksCommand implements Runnable {
       throw new ParameterException(
           spec.commandLine(), "--reason must be at most " + MAX_REASON_CHARS + " characters");
     }
-    ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.put("v", AxJson.VERSION).put("type", type).put("taskId", taskId).put("commandId", id);
     String operator = Operator.name();
     command.put(

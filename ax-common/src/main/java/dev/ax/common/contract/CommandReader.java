@@ -207,7 +207,7 @@ public final class CommandReader {
           "traceId must match " + TRACE_ID.pattern() + ": " + Echo.of(traceId));
     }
     TaskSpec spec = null;
-    if (type == CommandType.CREATE) {
+    if (type == CommandType.CREATE || type == CommandType.UPDATE) {
       spec = TaskSpecJson.read(taskId, root, defaultTimeout, IntakeCheck.of(limits, clock.now()));
     }
     String flowRunId = null;

@@ -7,6 +7,8 @@ public enum CommandType {
   PAUSE,
   RESUME,
   RUN_NOW,
+  /** A new version of an existing task's spec (a full spec, as for CREATE). */
+  UPDATE,
   /**
    * Run a DEPENDENCY task in a flow run: sent by the dependency resolver when every upstream of the
    * task succeeded in that flow run ({@code flowRunId} required).

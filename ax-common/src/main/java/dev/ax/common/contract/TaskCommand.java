@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * A parsed, valid command from {@code ax.task.commands}.
  *
- * @param spec the task for CREATE; null for commands that only name a task
+ * @param spec the task for CREATE, its new version for UPDATE; null for commands that only name a
+ *     task
  * @param traceId from the message, or generated at ingest when the producer sent none
  * @param timeoutDefaulted true when the task set no timeoutMs and got the default
  * @param flowRunId for TRIGGER: the flow run the instance joins; else null
@@ -31,13 +32,14 @@ public record TaskCommand(
   }
 
   /**
-   * A command that changes an existing task (CANCEL, PAUSE, RESUME, RUN_NOW), as opposed to CREATE
-   * and TRIGGER.
+   * A command that changes an existing task (CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE), as opposed to
+   * CREATE and TRIGGER.
    */
   public boolean isLifecycle() {
     return type == CommandType.CANCEL
         || type == CommandType.PAUSE
         || type == CommandType.RESUME
-        || type == CommandType.RUN_NOW;
+        || type == CommandType.RUN_NOW
+        || type == CommandType.UPDATE;
   }
 }

@@ -1,0 +1,133 @@
+package dev.ax.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * UPDATE through the whole pipeline: a task firing every second is updated to every three seconds
+ * between two firings; its next firings follow the new version, the superseded one is CANCELLED,
+ * the same command again changes nothing, and an update that cannot apply is rejected.
+ */
+@ExtendWith(AxInfraExtension.class)
+class TaskUpdateIT {
+
+  private static final String NOOP = "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
+
+  @Test
+  void theNextFiringsFollowTheNewVersion(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.bootstrapServers(), "user");
+        TopicReader rejected =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      TaskStore tasks = new TaskStore(runtime.dataSource());
+      Jdbc jdbc = new Jdbc(runtime.dataSource());
+      Commands.send(
+          producer,
+          runtime,
+          "rate",
+          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":1000}," + NOOP);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  instances.findByTask("rate").stream()
+                          .filter(r -> r.status() == InstanceStatus.SUCCESS)
+                          .count()
+                      >= 2);
+
+      String update =
+          "{\"v\":1,\"type\":\"UPDATE\",\"taskId\":\"rate\",\"commandId\":\"u-1\","
+              + "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":3000},"
+              + NOOP
+              + ",\"timeoutMs\":5000}";
+      Commands.sendJson(producer, runtime, "rate", update);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> tasks.find("rate").orElseThrow().version() == 2);
+      List<Long> newDue =
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(() -> succeededDueTimes(jdbc, 2), due -> due.size() >= 3);
+      for (int i = 1; i < newDue.size(); i++) {
+        assertThat(newDue.get(i) - newDue.get(i - 1)).as("the new interval").isEqualTo(3000);
+      }
+      assertThat(
+              jdbc.queryLong(
+                  "counting",
+                  "SELECT COUNT(*) FROM ax_instance WHERE task_id = 'rate' AND task_version = 1"
+                      + " AND status IN ('SCHEDULED', 'DISPATCHED')",
+                  Jdbc.Binder.values()))
+          .as("nothing of version 1 left to fire")
+          .isZero();
+      assertThat(
+              jdbc.queryLong(
+                  "counting",
+                  "SELECT COUNT(*) FROM ax_instance_log WHERE task_id = 'rate'"
+                      + " AND to_status = 'CANCELLED' AND reason LIKE 'superseded by version 2%'",
+                  Jdbc.Binder.values()))
+          .as("the firing of version 1 it replaced")
+          .isEqualTo(1);
+
+      // Again under the same id: nothing changes; a change it cannot make is rejected.
+      Commands.sendJson(producer, runtime, "rate", update);
+      Commands.sendJson(
+          producer,
+          runtime,
+          "rate",
+          update
+              .replace("u-1", "u-2")
+              .replace(
+                  "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":3000}",
+                  "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"rate\"]}"));
+      Commands.sendJson(producer, runtime, "ghost", update.replace("\"rate\"", "\"ghost\""));
+      List<String> reasons =
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () ->
+                      rejected.poll().stream()
+                          .map(
+                              r ->
+                                  new String(
+                                      r.headers().lastHeader(RejectHeaders.REASON).value(),
+                                      StandardCharsets.UTF_8))
+                          .toList(),
+                  all -> all.size() >= 2);
+      assertThat(reasons)
+          .containsExactlyInAnyOrder(
+              "UPDATE cannot make task rate a DEPENDENCY task; cancel it and create another",
+              "UPDATE for unknown task ghost");
+      assertThat(tasks.find("rate").orElseThrow().version()).isEqualTo(2);
+    }
+  }
+
+  private static List<Long> succeededDueTimes(Jdbc jdbc, int version) {
+    return jdbc.query(
+        "reading due times",
+        "SELECT due_at_ms FROM ax_instance WHERE task_id = 'rate' AND task_version = ?"
+            + " AND status = 'SUCCESS' ORDER BY due_at_ms",
+        Jdbc.Binder.values(version),
+        rs -> rs.getLong(1));
+  }
+}

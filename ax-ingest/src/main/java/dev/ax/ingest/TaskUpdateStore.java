@@ -1,0 +1,246 @@
+package dev.ax.ingest;
+
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.store.Jdbc.Binder.values;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerGroups;
+import dev.ax.common.model.TriggerType;
+import dev.ax.common.store.AuditLog;
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.Sql;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Ingest's SQL for UPDATE: a new version of a task's spec, in one transaction. The task's row is
+ * locked and gets the new spec and version; its next firing follows the new spec: a pending
+ * (SCHEDULED or PAUSED) instance due at the new trigger's first firing is kept and moves to the new
+ * version, any other pending one is CANCELLED as superseded and the first firing of the new trigger
+ * is created instead (PAUSED when the task is). Instances already DISPATCHED, RUNNING or RETRYING
+ * keep the version they were fired with. A DEPENDENCY task keeps its upstream tasks and its pending
+ * instances (they were triggered by a flow run, not by time); a task cannot become or stop being a
+ * DEPENDENCY task. Every instance moved gets its audit row; the command's id is recorded, so a
+ * repeat changes nothing (see {@link TaskLifecycleStore}).
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+final class TaskUpdateStore {
+
+  private final Jdbc jdbc;
+
+  TaskUpdateStore(DataSource dataSource) {
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * @param firstDueAtMs the new trigger's first firing after now; null for a DEPENDENCY task, or
+   *     when the trigger never fires again
+   */
+  TaskLifecycleStore.Result update(
+      TaskLifecycleStore.Request request, TaskSpec spec, Long firstDueAtMs) {
+    return jdbc.inPacketTransaction(
+        "updating task " + request.taskId(),
+        tx -> {
+          JdbcTransaction statements = tx.statements();
+          Optional<Object[]> row =
+              statements.queryFirst(
+                  "SELECT state, version, trigger_type FROM ax_task WHERE task_id = ? FOR UPDATE",
+                  values(request.taskId()),
+                  rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getString(3)});
+          if (row.isEmpty()) {
+            return refused("UPDATE for unknown task " + request.taskId());
+          }
+          if (TaskLifecycleStore.isRecorded(statements, request.taskId(), request.commandId())) {
+            return new TaskLifecycleStore.Result.Duplicate();
+          }
+          String state = (String) row.get()[0];
+          int version = (Integer) row.get()[1] + 1;
+          boolean wasDependency = TriggerType.DEPENDENCY.name().equals(row.get()[2]);
+          String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
+          if (refusal == null && wasDependency) {
+            refusal = upstreamChange(statements, request.taskId(), spec);
+          }
+          if (refusal != null) {
+            return refused(refusal);
+          }
+          statements.update(
+              "UPDATE ax_task SET version = ?, task_group = ?, trigger_type = ?, trigger_group = ?,"
+                  + " spec_json = ?, updated_at_ms = ? WHERE task_id = ?",
+              values(
+                  version,
+                  spec.group(),
+                  spec.trigger().type().name(),
+                  TriggerGroups.keyOf(spec.trigger()),
+                  AxJson.writeString(TaskSpecJson.write(spec)),
+                  request.nowMs(),
+                  request.taskId()));
+          List<DueInstance> toAnnounce = new ArrayList<>();
+          int moved = 0;
+          if (!wasDependency) {
+            moved = replan(tx, statements, request, version, firstDueAtMs, state, toAnnounce);
+          }
+          TaskLifecycleStore.record(statements, request, "UPDATE");
+          return new TaskLifecycleStore.Result.Applied(moved, toAnnounce);
+        });
+  }
+
+  private static String refusal(
+      String taskId, String state, boolean wasDependency, TaskSpec spec, Long firstDueAtMs) {
+    boolean isDependency = spec.trigger() instanceof Trigger.Dependency;
+    if (state.equals("CANCELLED")) {
+      return "UPDATE of task " + taskId + ", which is CANCELLED";
+    }
+    if (wasDependency != isDependency) {
+      return "UPDATE cannot make task "
+          + taskId
+          + (isDependency ? " a DEPENDENCY task" : " stop being a DEPENDENCY task")
+          + "; cancel it and create another";
+    }
+    if (!isDependency && firstDueAtMs == null) {
+      return "trigger never fires: no fire time after now";
+    }
+    return null;
+  }
+
+  /** The reason to refuse a DEPENDENCY task's update that changes its upstream tasks, or null. */
+  private static String upstreamChange(JdbcTransaction statements, String taskId, TaskSpec spec)
+      throws SQLException {
+    List<String> stored =
+        statements.query(
+            "SELECT upstream_task_id FROM ax_task_dependency WHERE task_id = ?"
+                + " ORDER BY upstream_task_id",
+            values(taskId),
+            rs -> rs.getString(1));
+    List<String> wanted =
+        ((Trigger.Dependency) spec.trigger()).upstreamTaskIds().stream().sorted().toList();
+    return stored.equals(wanted)
+        ? null
+        : "UPDATE cannot change the upstream tasks of DEPENDENCY task "
+            + taskId
+            + " yet; cancel it and create another";
+  }
+
+  /**
+   * Keeps the pending instance due at {@code firstDueAtMs} (now at {@code version}) and supersedes
+   * the others, creating the first firing of the new trigger when none was kept.
+   *
+   * @return the instances moved or created
+   */
+  private static int replan(
+      PacketTransaction tx,
+      JdbcTransaction statements,
+      TaskLifecycleStore.Request request,
+      int version,
+      long firstDueAtMs,
+      String state,
+      List<DueInstance> toAnnounce)
+      throws SQLException {
+    String firstId = InstanceIds.of(request.taskId(), firstDueAtMs);
+    List<Map.Entry<String, InstanceStatus>> pending =
+        statements.query(
+            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
+                + " FOR UPDATE",
+            values(request.taskId(), SCHEDULED.name(), PAUSED.name()),
+            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
+    String reason =
+        Sql.truncate(
+            "superseded by version " + version + " (command " + request.commandId() + ")", 512);
+    int moved = 0;
+    boolean kept = false;
+    for (Map.Entry<String, InstanceStatus> instance : pending) {
+      if (instance.getKey().equals(firstId)) {
+        kept = true;
+        moved +=
+            statements.update(
+                "UPDATE ax_instance SET task_version = ?, updated_at_ms = ? WHERE instance_id = ?",
+                values(version, request.nowMs(), firstId));
+        tx.audit(
+            List.of(
+                new AuditLog.Entry(
+                    firstId,
+                    request.taskId(),
+                    0,
+                    instance.getValue(),
+                    instance.getValue(),
+                    "now version " + version + " (command " + request.commandId() + ")")),
+            request.actor(),
+            request.nowMs());
+        continue;
+      }
+      BatchMove<String> supersede =
+          BatchMove.from(instance.getValue())
+              .<String>to(CANCELLED)
+              .set("last_error = ?", reason)
+              .readBack("instance_id", rs -> rs.getString(1))
+              .audit(request.actor(), reason);
+      moved +=
+          tx.move("instance_id", List.of(instance.getKey()), supersede, request.nowMs(), false)
+              .size();
+    }
+    if (!kept) {
+      Map<String, Long> created =
+          tx.create(
+              List.of(
+                  new NewInstance(
+                      firstId,
+                      request.taskId(),
+                      version,
+                      firstDueAtMs,
+                      request.traceId(),
+                      "first firing of version " + version,
+                      null)),
+              request.actor(),
+              request.nowMs());
+      Long seq = created.get(firstId);
+      if (seq != null) {
+        moved++;
+        if (state.equals("PAUSED")) {
+          tx.move(
+              "seq",
+              List.of(seq),
+              BatchMove.from(SCHEDULED)
+                  .<String>to(PAUSED)
+                  .set("owner = NULL")
+                  .readBack("instance_id", rs -> rs.getString(1))
+                  .audit(request.actor(), "its task is paused: waits for RESUME"),
+              request.nowMs(),
+              false);
+        } else {
+          toAnnounce.add(
+              new DueInstance(
+                  firstId,
+                  request.taskId(),
+                  firstDueAtMs,
+                  request.traceId(),
+                  seq,
+                  version,
+                  0,
+                  0,
+                  null));
+        }
+      }
+    }
+    return moved;
+  }
+
+  private static TaskLifecycleStore.Result refused(String reason) {
+    return new TaskLifecycleStore.Result.Refused(reason);
+  }
+}
