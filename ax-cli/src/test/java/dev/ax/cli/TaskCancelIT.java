@@ -3,8 +3,6 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
@@ -15,13 +13,10 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,10 +37,8 @@ class TaskCancelIT {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages =
             RunningStages.on(runtime, "node-1").ingest(Map.of()).ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader rejected =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader rejected = UserClients.rejected(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       Commands.send(producer, runtime, "tick", EVERY_SECOND);
@@ -91,9 +84,7 @@ class TaskCancelIT {
       List<String> reasons =
           await()
               .atMost(Duration.ofSeconds(30))
-              .until(
-                  () -> rejected.poll().stream().map(r -> header(r, RejectHeaders.REASON)).toList(),
-                  all -> all.size() >= 2);
+              .until(() -> UserClients.reasons(rejected), all -> all.size() >= 2);
       assertThat(reasons)
           .containsExactlyInAnyOrder(
               "task tick is cancelled already", "CANCEL for unknown task nobody");
@@ -116,10 +107,5 @@ class TaskCancelIT {
 
   private static long count(List<InstanceRow> rows, InstanceStatus status) {
     return rows.stream().filter(r -> r.status() == status).count();
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.contract.AxJson;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -64,8 +63,7 @@ class TaskCommandIT {
   void showsListsAndChangesATaskThroughTheCli(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user")) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       DatabaseCoordinates db = env.database();
       System.setProperty("AX_JDBC_URL", db.jdbcUrl());

@@ -3,7 +3,6 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -37,8 +36,7 @@ class TaskPauseIT {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages =
             RunningStages.on(runtime, "node-1").ingest().ticker(THRESHOLD_1S).dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user")) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       TaskStore tasks = new TaskStore(runtime.dataSource());

@@ -3,8 +3,6 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -13,10 +11,8 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,10 +28,8 @@ class TaskRunNowIT {
   void runNowAddsOneRunPerCommandAndIsRefusedWhilePaused(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader rejected =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader rejected = UserClients.rejected(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       Commands.send(
@@ -77,12 +71,11 @@ class TaskRunNowIT {
               () -> new TaskStore(runtime.dataSource()).find("nightly").orElseThrow().state(),
               "PAUSED"::equals);
       Commands.sendJson(producer, runtime, "nightly", runNow.replace("rn-1", "rn-3"));
-      List<ConsumerRecord<String, byte[]>> rejections =
-          await().atMost(Duration.ofSeconds(30)).until(rejected::poll, all -> !all.isEmpty());
       String reason =
-          new String(
-              rejections.get(0).headers().lastHeader(RejectHeaders.REASON).value(),
-              StandardCharsets.UTF_8);
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(() -> UserClients.reasons(rejected), all -> !all.isEmpty())
+              .get(0);
       assertThat(reason).isEqualTo("RUN_NOW of task nightly, which is PAUSED (resume it first)");
       assertThat(extraRuns(instances)).hasSize(2);
     }

@@ -3,8 +3,6 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.kafka.KafkaClients;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Jdbc;
@@ -13,7 +11,6 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -34,10 +31,8 @@ class TaskUpdateIT {
   void theNextFiringsFollowTheNewVersion(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "user");
-        TopicReader rejected =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        TopicReader rejected = UserClients.rejected(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       TaskStore tasks = new TaskStore(runtime.dataSource());
@@ -104,16 +99,7 @@ class TaskUpdateIT {
       List<String> reasons =
           await()
               .atMost(Duration.ofSeconds(30))
-              .until(
-                  () ->
-                      rejected.poll().stream()
-                          .map(
-                              r ->
-                                  new String(
-                                      r.headers().lastHeader(RejectHeaders.REASON).value(),
-                                      StandardCharsets.UTF_8))
-                          .toList(),
-                  all -> all.size() >= 2);
+              .until(() -> UserClients.reasons(rejected), all -> all.size() >= 2);
       assertThat(reasons)
           .containsExactlyInAnyOrder(
               "UPDATE cannot make task rate a DEPENDENCY task; cancel it and create another",

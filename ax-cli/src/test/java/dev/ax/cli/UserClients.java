@@ -1,8 +1,11 @@
 package dev.ax.cli;
 
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -27,5 +30,13 @@ final class UserClients {
   /** Everything on the rejected-commands topic from the beginning, each with its reason header. */
   static TopicReader rejected(TestRuntime runtime) {
     return new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected());
+  }
+
+  /** The reason header of every rejection {@code rejected} has read so far, in order. */
+  static List<String> reasons(TopicReader rejected) {
+    return rejected.poll().stream()
+        .map(r -> r.headers().lastHeader(RejectHeaders.REASON))
+        .map(h -> h == null ? null : new String(h.value(), StandardCharsets.UTF_8))
+        .toList();
   }
 }

@@ -18,7 +18,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -65,17 +64,8 @@ public final class TasksCommand implements Runnable {
       description =
           "Cancel a task: it fires no more; its pending instances are CANCELLED, a running"
               + " attempt finishes.")
-  int cancel(
-      @Parameters(paramLabel = "<taskId>") String taskId,
-      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
-          String reason,
-      @Option(
-              names = "--command-id",
-              paramLabel = "<id>",
-              description = "Makes a repeat change nothing (default: a new random id).")
-          String commandId)
-      throws InterruptedException {
-    return send("CANCEL", taskId, reason, commandId);
+  int cancel(@Mixin TaskChangeOptions change) throws InterruptedException {
+    return send("CANCEL", change);
   }
 
   @Command(
@@ -84,17 +74,8 @@ public final class TasksCommand implements Runnable {
       description =
           "Pause a task: its pending instances are held PAUSED until it is resumed; a running"
               + " attempt finishes.")
-  int pause(
-      @Parameters(paramLabel = "<taskId>") String taskId,
-      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
-          String reason,
-      @Option(
-              names = "--command-id",
-              paramLabel = "<id>",
-              description = "Makes a repeat change nothing (default: a new random id).")
-          String commandId)
-      throws InterruptedException {
-    return send("PAUSE", taskId, reason, commandId);
+  int pause(@Mixin TaskChangeOptions change) throws InterruptedException {
+    return send("PAUSE", change);
   }
 
   @Command(
@@ -103,17 +84,8 @@ public final class TasksCommand implements Runnable {
       description =
           "Resume a paused task: its held instances fire at once; missed firings follow the"
               + " task's misfire policy.")
-  int resume(
-      @Parameters(paramLabel = "<taskId>") String taskId,
-      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
-          String reason,
-      @Option(
-              names = "--command-id",
-              paramLabel = "<id>",
-              description = "Makes a repeat change nothing (default: a new random id).")
-          String commandId)
-      throws InterruptedException {
-    return send("RESUME", taskId, reason, commandId);
+  int resume(@Mixin TaskChangeOptions change) throws InterruptedException {
+    return send("RESUME", change);
   }
 
   @Command(
@@ -121,17 +93,8 @@ public final class TasksCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Run an active task once more, now, besides its schedule; once per --command-id.")
-  int runNow(
-      @Parameters(paramLabel = "<taskId>") String taskId,
-      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
-          String reason,
-      @Option(
-              names = "--command-id",
-              paramLabel = "<id>",
-              description = "Makes a repeat change nothing (default: a new random id).")
-          String commandId)
-      throws InterruptedException {
-    return send("RUN_NOW", taskId, reason, commandId);
+  int runNow(@Mixin TaskChangeOptions change) throws InterruptedException {
+    return send("RUN_NOW", change);
   }
 
   @Command(
@@ -141,20 +104,13 @@ public final class TasksCommand implements Runnable {
           "Store a new version of a task from a JSON file holding its whole spec (trigger,"
               + " executor, timeoutMs, retry, ...), as for a CREATE; its next firing follows it.")
   int update(
-      @Parameters(paramLabel = "<taskId>") String taskId,
+      @Mixin TaskChangeOptions change,
       @Option(
               names = "--file",
               required = true,
               paramLabel = "<spec.json>",
               description = "The new spec: one JSON object, as a CREATE command's fields.")
-          Path file,
-      @Option(names = "--reason", paramLabel = "<text>", description = "Why; kept in the audit.")
-          String reason,
-      @Option(
-              names = "--command-id",
-              paramLabel = "<id>",
-              description = "Makes a repeat change nothing (default: a new random id).")
-          String commandId)
+          Path file)
       throws Exception {
     JsonNode specJson;
     try {
@@ -168,20 +124,22 @@ public final class TasksCommand implements Runnable {
     }
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.setAll(fields);
-    return send(command, "UPDATE", taskId, reason, commandId);
+    return send(command, "UPDATE", change);
   }
 
-  private int send(String type, String taskId, String reason, String commandId)
-      throws InterruptedException {
-    return send(AxJson.MAPPER.createObjectNode(), type, taskId, reason, commandId);
+  private int send(String type, TaskChangeOptions change) throws InterruptedException {
+    return send(AxJson.MAPPER.createObjectNode(), type, change);
   }
 
   /**
    * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id,
    * records it in the operator log and says where it went.
    */
-  private int send(ObjectNode command, String type, String taskId, String reason, String commandId)
+  private int send(ObjectNode command, String type, TaskChangeOptions change)
       throws InterruptedException {
+    String taskId = change.taskId;
+    String reason = change.reason;
+    String commandId = change.commandId;
     String id = commandId == null ? "ax-" + UUID.randomUUID() : commandId;
     if (!COMMAND_ID.matcher(id).matches()) {
       throw new ParameterException(
