@@ -270,6 +270,13 @@ class DlqCommandIT {
       Run badName = ax("switch", "everything", "off");
       assertThat(badName.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badName.err()).contains("unknown switch 'everything'");
+      // A group's dispatch switch: set, listed, and refused for a name no group can have.
+      assertThat(ax("switch", "dispatch.reports", "off").out())
+          .contains("switch dispatch.reports set to off");
+      assertThat(ax("switch").out()).contains("dispatch.reports", "off", "intake", "dispatch");
+      assertThat(ax("switch", "dispatch.no group", "off").exitCode())
+          .isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(ax("switch", "dispatch.reports", "on").exitCode()).isZero();
     }
   }
 }

@@ -315,7 +315,16 @@ final class ClaimLoop implements AutoCloseable {
       return;
     }
     Map<String, PooledEvent> events = new LinkedHashMap<>();
-    due.forEach(p -> events.putIfAbsent(p.event().instanceId(), p));
+    for (PooledEvent p : due) {
+      if (port.dispatching(p.pool())) {
+        events.putIfAbsent(p.event().instanceId(), p);
+      } else {
+        held.add(p.pool(), p.event()); // its pool is switched off: it waits with the others
+      }
+    }
+    if (events.isEmpty()) {
+      return;
+    }
     try {
       List<ClaimedInstance> won = port.claim(events.keySet(), nowMs);
       claimed.increment(won.size());

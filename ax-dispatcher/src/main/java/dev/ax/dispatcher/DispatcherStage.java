@@ -94,7 +94,7 @@ public final class DispatcherStage implements AutoCloseable {
             new SwitchStore(context.dataSource()),
             context.common().switchPoll(),
             "ax-dispatcher",
-            Set.of(Switches.RETRIES));
+            Set.of(Switches.RETRIES, Switches.DISPATCH));
     this.upstreams =
         new UpstreamTasks(
             context.bootstrapServers(),
@@ -134,7 +134,8 @@ public final class DispatcherStage implements AutoCloseable {
                 specs,
                 leases,
                 new RunStarter(specs, bulkheads, registry, context.meters()),
-                new HandBack(producer, context.topics(), context.meters())),
+                new HandBack(producer, context.topics(), context.meters()),
+                switches::dispatchEnabled),
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
@@ -181,9 +182,9 @@ public final class DispatcherStage implements AutoCloseable {
   }
 
   public DispatcherStage start() {
+    switches.start(); // first: a dispatcher started with dispatch off claims nothing
     renewer.start();
     claims.start();
-    switches.start();
     upstreams.start();
     outbox.start();
     recorder.start();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.function.Predicate;
 
 /**
  * The {@link DispatcherPort} of a running stage: rooms from the {@link Bulkheads}, specs from
@@ -16,12 +17,23 @@ import java.util.concurrent.Future;
  * through Kafka. Safe to call from any one thread at a time; the claim loop is its only caller.
  */
 record StoreDispatcherPort(
-    Bulkheads bulkheads, TaskSpecs specs, RunLeases leases, RunStarter runs, HandBack handBacks)
+    Bulkheads bulkheads,
+    TaskSpecs specs,
+    RunLeases leases,
+    RunStarter runs,
+    HandBack handBacks,
+    Predicate<String> dispatching)
     implements DispatcherPort {
 
+  /** No room at all while the {@code dispatch} switch is off for the pool. */
   @Override
   public int room(String pool) {
-    return bulkheads.freeCapacity(pool);
+    return dispatching.test(pool) ? bulkheads.freeCapacity(pool) : 0;
+  }
+
+  @Override
+  public boolean dispatching(String pool) {
+    return dispatching.test(pool);
   }
 
   @Override

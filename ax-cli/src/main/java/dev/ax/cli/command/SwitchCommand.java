@@ -6,11 +6,13 @@ import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,8 +40,15 @@ public final class SwitchCommand implements Callable<Integer> {
 
   static {
     KNOWN.put(Switches.INTAKE, List.of("on", "off"));
+    KNOWN.put(Switches.DISPATCH, List.of("on", "off"));
     KNOWN.put(Switches.RETRIES, List.of("on", "off"));
   }
+
+  private static final List<String> ON_OFF = List.of("on", "off");
+
+  /** {@code dispatch.<group>}: the dispatch switch of one task group. */
+  private static final Pattern GROUP_DISPATCH =
+      Pattern.compile(Pattern.quote(Switches.DISPATCH + ".") + "[A-Za-z0-9._-]{1,64}");
 
   @Spec private CommandSpec spec;
 
@@ -47,7 +56,7 @@ public final class SwitchCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "<switch>",
-      description = "intake or retries")
+      description = "intake, dispatch, dispatch.<group> or retries")
   private String name;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
@@ -57,18 +66,18 @@ public final class SwitchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (name != null && !KNOWN.containsKey(name)) {
+    if (name != null && !KNOWN.containsKey(name) && !GROUP_DISPATCH.matcher(name).matches()) {
       throw new ParameterException(
           spec.commandLine(), "unknown switch '" + name + "'; known: " + KNOWN.keySet());
     }
+    List<String> values = name == null ? List.of() : KNOWN.getOrDefault(name, ON_OFF);
     if (name != null && value == null) {
-      throw new ParameterException(
-          spec.commandLine(), "give the value to set: one of " + KNOWN.get(name));
+      throw new ParameterException(spec.commandLine(), "give the value to set: one of " + values);
     }
     String normalised = value == null ? null : value.toLowerCase(Locale.ROOT);
-    if (normalised != null && !KNOWN.get(name).contains(normalised)) {
+    if (normalised != null && !values.contains(normalised)) {
       throw new ParameterException(
-          spec.commandLine(), "switch " + name + " takes one of " + KNOWN.get(name) + ": " + value);
+          spec.commandLine(), "switch " + name + " takes one of " + values + ": " + value);
     }
     return CliDatabase.run(
         spec, workDir, "ax-switch", (db, out) -> setAndPrint(db, out, normalised));
@@ -100,7 +109,9 @@ public final class SwitchCommand implements Callable<Integer> {
             TextTable.Column.left("set by"),
             TextTable.Column.left("at"));
     Map<String, SwitchStore.Switch> all = switches.all();
-    for (String known : KNOWN.keySet()) {
+    List<String> shown = new ArrayList<>(KNOWN.keySet());
+    all.keySet().stream().filter(n -> !KNOWN.containsKey(n)).sorted().forEach(shown::add);
+    for (String known : shown) {
       SwitchStore.Switch s = all.get(known);
       if (s == null) {
         table.row(known, "on (never set)", 0, "", "");

@@ -27,6 +27,12 @@ public final class Switches implements AutoCloseable {
   /** {@code off}: ingest stops reading {@code ax.task.commands}; commands wait in Kafka. */
   public static final String INTAKE = "intake";
 
+  /**
+   * {@code off}: dispatchers claim nothing; due instances wait DISPATCHED. {@code dispatch.<group>}
+   * does the same for one task group (one dispatcher pool).
+   */
+  public static final String DISPATCH = "dispatch";
+
   private static final Logger log = LoggerFactory.getLogger(Switches.class);
 
   private final SwitchStore store;
@@ -63,6 +69,17 @@ public final class Switches implements AutoCloseable {
     return isOn(INTAKE);
   }
 
+  /** Whether dispatchers may claim for {@code pool}: {@code dispatch} and its own switch on. */
+  public boolean dispatchEnabled(String pool) {
+    return isOn(DISPATCH) && isOn(DISPATCH + "." + pool);
+  }
+
+  /** Whether this stage applies switch {@code name} ({@code dispatch.<group>} with dispatch). */
+  private boolean applies(String name) {
+    return applied.contains(name)
+        || (name.startsWith(DISPATCH + ".") && applied.contains(DISPATCH));
+  }
+
   /** A switch never set is on. */
   private boolean isOn(String name) {
     SwitchStore.Switch s = current.get(name);
@@ -81,7 +98,7 @@ public final class Switches implements AutoCloseable {
     Map<String, SwitchStore.Switch> before = current;
     for (SwitchStore.Switch s : read.values()) {
       SwitchStore.Switch old = before.get(s.name());
-      if (applied.contains(s.name()) && (old == null || old.version() != s.version())) {
+      if (applies(s.name()) && (old == null || old.version() != s.version())) {
         log.info(
             "{}: switch {} is {} (version {}, set by {}) and takes effect here now",
             stage,
