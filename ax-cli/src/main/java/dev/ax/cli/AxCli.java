@@ -7,6 +7,7 @@ import dev.ax.cli.command.DlqCommand;
 import dev.ax.cli.command.FlowCommand;
 import dev.ax.cli.command.MigrateCommand;
 import dev.ax.cli.command.Operator;
+import dev.ax.cli.command.RequeueCommand;
 import dev.ax.cli.command.ShortUsageErrors;
 import dev.ax.cli.command.SubmitCommand;
 import dev.ax.cli.command.SwitchCommand;
@@ -43,6 +44,7 @@ import picocli.CommandLine.Spec;
       DlqCommand.class,
       TasksCommand.class,
       AuditCommand.class,
+      RequeueCommand.class,
       SwitchCommand.class,
       MigrateCommand.class,
       FlowCommand.class

@@ -48,6 +48,11 @@ public final class CommandSender implements AutoCloseable {
     return new CommandSender(new KafkaProducer<>(props), bootstrapServers);
   }
 
+  /** Sends {@code record} as it is, headers included, without waiting. */
+  public Future<RecordMetadata> sendAsync(ProducerRecord<String, byte[]> record) {
+    return producer.send(record);
+  }
+
   /** Sends without waiting; the future completes when the broker has the message. */
   public Future<RecordMetadata> sendAsync(String topic, String key, byte[] value) {
     return producer.send(new ProducerRecord<>(topic, key, value));

@@ -28,6 +28,7 @@ class StatusTransitionsTest {
   void aPausedTaskHoldsItsPendingInstancesUntilResumedOrCancelled() {
     assertThat(StatusTransitions.isAllowed(SCHEDULED, PAUSED)).isTrue();
     assertThat(StatusTransitions.isAllowed(DISPATCHED, PAUSED)).isTrue();
+    assertThat(StatusTransitions.isAllowed(DISPATCHED, SCHEDULED)).as("requeue").isTrue();
     assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED)).as("a run finishes").isFalse();
     assertThat(StatusTransitions.allowedFrom(PAUSED))
         .containsExactlyInAnyOrder(SCHEDULED, CANCELLED);
