@@ -161,6 +161,8 @@ class TaskCommandIT {
       InstanceRow cancelled =
           instances.findByTask("tick").stream()
               .filter(r -> r.status() == InstanceStatus.CANCELLED)
+              // not the one the update superseded before
+              .filter(r -> r.lastError() != null && r.lastError().contains("command op-1"))
               .findFirst()
               .orElseThrow();
       Run history = ax("task", "show", "tick", "--instance", cancelled.instanceId());
