@@ -28,11 +28,8 @@ import dev.ax.deadletter.DeadLetterStage;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.OutcomeStore;
-import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,35 +39,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /** {@code ax dlq} end to end against a real database and broker, bad input included. */
 @ExtendWith(AxInfraExtension.class)
 class DlqCommandIT {
 
-  private static final List<String> PROPERTIES =
-      List.of(
-          "AX_JDBC_URL",
-          "AX_JDBC_USER",
-          "AX_JDBC_PASSWORD",
-          "AX_KAFKA_BOOTSTRAP",
-          "AX_TOPIC_PREFIX");
-
-  private record Run(int exitCode, String out, String err) {}
-
   @AfterEach
   void clearProperties() {
-    PROPERTIES.forEach(System::clearProperty);
-  }
-
-  private static Run ax(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = AxCli.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Run(code, out.toString(), err.toString());
+    CliRun.clear();
   }
 
   /** A task whose only attempt failed for good, recorded as the dispatcher would. */
@@ -145,22 +121,17 @@ class DlqCommandIT {
       long idB =
           letters.list(new DeadLetterStore.Filter("dlq-b", null, null, null, null), 1).get(0).id();
 
-      DatabaseCoordinates db = env.database();
-      System.setProperty("AX_JDBC_URL", db.jdbcUrl());
-      System.setProperty("AX_JDBC_USER", db.user());
-      System.setProperty("AX_JDBC_PASSWORD", db.password());
-      System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
-      System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
+      CliRun.pointAt(env, runtime);
 
-      Run list = ax("dlq", "list");
+      CliRun list = CliRun.ax("dlq", "list");
       assertThat(list.exitCode()).as(list.err()).isZero();
       assertThat(list.out()).contains("dlq-a", "dlq-b", "reports", "boom", "2 dead letter(s)");
-      assertThat(ax("dlq", "list", "--task", "dlq-a", "--since", "1h").out())
+      assertThat(CliRun.ax("dlq", "list", "--task", "dlq-a", "--since", "1h").out())
           .contains("dlq-a")
           .doesNotContain("dlq-b")
           .contains("1 dead letter(s)");
 
-      Run show = ax("dlq", "show", Long.toString(idA));
+      CliRun show = CliRun.ax("dlq", "show", Long.toString(idA));
       assertThat(show.exitCode()).as(show.err()).isZero();
       assertThat(show.out())
           .contains("instance    dlq-a@")
@@ -169,7 +140,7 @@ class DlqCommandIT {
           .contains("\"taskId\" : \"dlq-a\"")
           .contains("at example.Job.run(Job.java:42)");
 
-      Run replay = ax("dlq", "replay", Long.toString(idA), "--reason", "fixed");
+      CliRun replay = CliRun.ax("dlq", "replay", Long.toString(idA), "--reason", "fixed");
       assertThat(replay.exitCode()).as(replay.out() + replay.err()).isZero();
       assertThat(replay.out()).contains("dead letter " + idA + ": replayed");
       String instanceA = letters.find(idA).orElseThrow().instanceId();
@@ -178,7 +149,7 @@ class DlqCommandIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> !dueRetry.poll().isEmpty());
       assertThat(AxJson.read(dueRetry.poll().get(0).value(), TaskDueEvent.class).instanceId())
           .isEqualTo(instanceA);
-      Run again = ax("dlq", "replay", Long.toString(idA));
+      CliRun again = CliRun.ax("dlq", "replay", Long.toString(idA));
       assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(again.out()).contains("not open");
 
@@ -222,34 +193,34 @@ class DlqCommandIT {
       assertThat(letters.find(idA).orElseThrow().lastError()).isEqualTo("boom again");
       assertThat(letters.find(idA).orElseThrow().stateReason())
           .startsWith("dead again after a replay");
-      assertThat(ax("dlq", "replay", Long.toString(idA)).exitCode()).isZero();
+      assertThat(CliRun.ax("dlq", "replay", Long.toString(idA)).exitCode()).isZero();
 
-      Run discard = ax("dlq", "discard", Long.toString(idB), "--reason", "obsolete");
+      CliRun discard = CliRun.ax("dlq", "discard", Long.toString(idB), "--reason", "obsolete");
       assertThat(discard.exitCode()).as(discard.err()).isZero();
       assertThat(letters.find(idB).orElseThrow().state()).isEqualTo("DISCARDED");
       assertThat(letters.find(idB).orElseThrow().stateReason()).startsWith("obsolete");
 
       // Bad input: a clear message and a non-zero exit.
-      Run unknown = ax("dlq", "show", "999999");
+      CliRun unknown = CliRun.ax("dlq", "show", "999999");
       assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(unknown.err()).contains("no dead letter 999999");
-      Run badFrom = ax("dlq", "list", "--from", "yesterday");
+      CliRun badFrom = CliRun.ax("dlq", "list", "--from", "yesterday");
       assertThat(badFrom.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badFrom.err()).contains("--from must be an ISO-8601 instant");
-      Run badState = ax("dlq", "list", "--state", "ZOMBIE");
+      CliRun badState = CliRun.ax("dlq", "list", "--state", "ZOMBIE");
       assertThat(badState.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badState.err()).contains("--state must be OPEN, REPLAYED or DISCARDED");
-      Run noReason = ax("dlq", "discard", Long.toString(idB));
+      CliRun noReason = CliRun.ax("dlq", "discard", Long.toString(idB));
       assertThat(noReason.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(noReason.err()).contains("--reason");
-      Run discardAgain = ax("dlq", "discard", Long.toString(idB), "--reason", "twice");
+      CliRun discardAgain = CliRun.ax("dlq", "discard", Long.toString(idB), "--reason", "twice");
       assertThat(discardAgain.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(discardAgain.err()).contains("not open");
-      Run notANumber = ax("dlq", "show", "abc");
+      CliRun notANumber = CliRun.ax("dlq", "show", "abc");
       assertThat(notANumber.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
 
       // The retries switch, set through the CLI and read the way every stage reads it.
-      Run off = ax("switch", "retries", "off");
+      CliRun off = CliRun.ax("switch", "retries", "off");
       assertThat(off.exitCode()).as(off.err()).isZero();
       assertThat(off.out()).contains("switch retries set to off");
       try (Switches switches =
@@ -261,22 +232,23 @@ class DlqCommandIT {
               .start()) {
         assertThat(switches.retriesEnabled()).isFalse();
       }
-      assertThat(ax("switch", "retries", "off").out()).contains("was already off");
-      assertThat(ax("switch", "retries", "on").exitCode()).isZero();
-      assertThat(ax("switch").out()).contains("retries").contains("on");
-      Run badValue = ax("switch", "retries", "maybe");
+      assertThat(CliRun.ax("switch", "retries", "off").out()).contains("was already off");
+      assertThat(CliRun.ax("switch", "retries", "on").exitCode()).isZero();
+      assertThat(CliRun.ax("switch").out()).contains("retries").contains("on");
+      CliRun badValue = CliRun.ax("switch", "retries", "maybe");
       assertThat(badValue.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badValue.err()).contains("takes one of [on, off]");
-      Run badName = ax("switch", "everything", "off");
+      CliRun badName = CliRun.ax("switch", "everything", "off");
       assertThat(badName.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badName.err()).contains("unknown switch 'everything'");
       // A group's dispatch switch: set, listed, and refused for a name no group can have.
-      assertThat(ax("switch", "dispatch.reports", "off").out())
+      assertThat(CliRun.ax("switch", "dispatch.reports", "off").out())
           .contains("switch dispatch.reports set to off");
-      assertThat(ax("switch").out()).contains("dispatch.reports", "off", "intake", "dispatch");
-      assertThat(ax("switch", "dispatch.no group", "off").exitCode())
+      assertThat(CliRun.ax("switch").out())
+          .contains("dispatch.reports", "off", "intake", "dispatch");
+      assertThat(CliRun.ax("switch", "dispatch.no group", "off").exitCode())
           .isEqualTo(ExitCodes.BAD_CONFIG);
-      assertThat(ax("switch", "dispatch.reports", "on").exitCode()).isZero();
+      assertThat(CliRun.ax("switch", "dispatch.reports", "on").exitCode()).isZero();
     }
   }
 }

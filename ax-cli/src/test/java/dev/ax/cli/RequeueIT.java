@@ -13,11 +13,8 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +22,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /**
  * {@code ax requeue}: 1,000 instances left DISPATCHED with their due events lost (and nothing to
@@ -39,13 +35,7 @@ class RequeueIT {
 
   @AfterEach
   void clearProperties() {
-    List.of(
-            "AX_JDBC_URL",
-            "AX_JDBC_USER",
-            "AX_JDBC_PASSWORD",
-            "AX_KAFKA_BOOTSTRAP",
-            "AX_TOPIC_PREFIX")
-        .forEach(System::clearProperty);
+    CliRun.clear();
   }
 
   @Test
@@ -95,17 +85,9 @@ class RequeueIT {
             .until(() -> count(jdbc, "DISPATCHED") == STUCK);
         long stuck = STUCK;
 
-        DatabaseCoordinates db = env.database();
-        System.setProperty("AX_JDBC_URL", db.jdbcUrl());
-        System.setProperty("AX_JDBC_USER", db.user());
-        System.setProperty("AX_JDBC_PASSWORD", db.password());
-        System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
-        System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
-        StringWriter out = new StringWriter();
-        CommandLine cli = AxCli.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        int code =
-            cli.execute(
+        CliRun.pointAt(env, runtime);
+        CliRun requeue =
+            CliRun.ax(
                 "requeue",
                 "--group",
                 "stuck",
@@ -115,8 +97,8 @@ class RequeueIT {
                 "lost after the dispatch switch",
                 "--rate",
                 "5000");
-        assertThat(code).as(out.toString()).isZero();
-        assertThat(out.toString()).contains(stuck + " instance(s) of group stuck requeued");
+        assertThat(requeue.exitCode()).as(requeue.out() + requeue.err()).isZero();
+        assertThat(requeue.out()).contains(stuck + " instance(s) of group stuck requeued");
 
         await().atMost(Duration.ofSeconds(60)).until(() -> count(jdbc, "SUCCESS") == STUCK);
         assertThat(

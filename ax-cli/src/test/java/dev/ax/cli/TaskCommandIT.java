@@ -11,20 +11,15 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
-import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /**
  * {@code ax task} through the CLI against a running pipeline: show and list (text and JSON, unknown
@@ -34,29 +29,9 @@ import picocli.CommandLine;
 @ExtendWith(AxInfraExtension.class)
 class TaskCommandIT {
 
-  private static final List<String> PROPERTIES =
-      List.of(
-          "AX_JDBC_URL",
-          "AX_JDBC_USER",
-          "AX_JDBC_PASSWORD",
-          "AX_KAFKA_BOOTSTRAP",
-          "AX_TOPIC_PREFIX");
-
-  private record Run(int exitCode, String out, String err) {}
-
   @AfterEach
   void clearProperties() {
-    PROPERTIES.forEach(System::clearProperty);
-  }
-
-  private static Run ax(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = AxCli.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Run(code, out.toString(), err.toString());
+    CliRun.clear();
   }
 
   @Test
@@ -65,12 +40,7 @@ class TaskCommandIT {
         RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      DatabaseCoordinates db = env.database();
-      System.setProperty("AX_JDBC_URL", db.jdbcUrl());
-      System.setProperty("AX_JDBC_USER", db.user());
-      System.setProperty("AX_JDBC_PASSWORD", db.password());
-      System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
-      System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
+      CliRun.pointAt(env, runtime);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       TaskStore tasks = new TaskStore(runtime.dataSource());
       Commands.send(
@@ -87,7 +57,7 @@ class TaskCommandIT {
                   instances.findByTask("tick").stream()
                       .anyMatch(r -> r.status() == InstanceStatus.SUCCESS));
 
-      Run show = ax("task", "show", "tick");
+      CliRun show = CliRun.ax("task", "show", "tick");
       assertThat(show.exitCode()).as(show.err()).isZero();
       assertThat(show.out())
           .contains("task tick (ACTIVE, version 1)")
@@ -96,44 +66,48 @@ class TaskCommandIT {
           .contains("\"token\" : \"****\"")
           .doesNotContain("s3cret")
           .contains("commands applied: none");
-      JsonNode shown = AxJson.MAPPER.readTree(ax("task", "show", "tick", "--json").out());
+      JsonNode shown = AxJson.MAPPER.readTree(CliRun.ax("task", "show", "tick", "--json").out());
       assertThat(shown.path("state").asText()).isEqualTo("ACTIVE");
       assertThat(shown.path("nextFiringAtMs").isNumber()).isTrue();
       assertThat(shown.path("instances").size()).isPositive();
-      assertThat(ax("task", "show", "tick", "--reveal").out()).contains("s3cret");
+      assertThat(CliRun.ax("task", "show", "tick", "--reveal").out()).contains("s3cret");
 
-      Run unknown = ax("task", "show", "nobody");
+      CliRun unknown = CliRun.ax("task", "show", "nobody");
       assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(unknown.err()).contains("no task nobody");
-      Run badCount = ax("task", "show", "tick", "--instances", "0");
+      CliRun badCount = CliRun.ax("task", "show", "tick", "--instances", "0");
       assertThat(badCount.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badCount.err()).contains("--instances must be in 1..1000");
 
-      Run list = ax("task", "list", "--group", "ops");
+      CliRun list = CliRun.ax("task", "list", "--group", "ops");
       assertThat(list.exitCode()).as(list.err()).isZero();
       assertThat(list.out()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
-      assertThat(ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
+      assertThat(CliRun.ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
       JsonNode listed =
-          AxJson.MAPPER.readTree(ax("task", "list", "--trigger", "cron", "--json").out());
+          AxJson.MAPPER.readTree(CliRun.ax("task", "list", "--trigger", "cron", "--json").out());
       assertThat(listed).hasSize(1);
       assertThat(listed.get(0).path("taskId").asText()).isEqualTo("tick");
-      Run badState = ax("task", "list", "--state", "sleeping");
+      CliRun badState = CliRun.ax("task", "list", "--state", "sleeping");
       assertThat(badState.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badState.err()).contains("--state must be one of ACTIVE, PAUSED, CANCELLED");
-      assertThat(ax("task", "list", "--last-status", "NOPE").exitCode())
+      assertThat(CliRun.ax("task", "list", "--last-status", "NOPE").exitCode())
           .isEqualTo(ExitCodes.BAD_CONFIG);
-      assertThat(ax("task", "list", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(CliRun.ax("task", "list", "--limit", "0").exitCode())
+          .isEqualTo(ExitCodes.BAD_CONFIG);
 
-      Run pause = ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
+      CliRun pause =
+          CliRun.ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
       assertThat(pause.exitCode()).as(pause.err()).isZero();
       assertThat(pause.out()).contains("sent PAUSE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("tick").orElseThrow().state(), "PAUSED"::equals);
-      assertThat(ax("task", "list", "--state", "PAUSED").out()).contains("tick", "1 task(s)");
-      assertThat(ax("task", "show", "tick").out()).contains("PAUSE", "maintenance (by alice)");
+      assertThat(CliRun.ax("task", "list", "--state", "PAUSED").out())
+          .contains("tick", "1 task(s)");
+      assertThat(CliRun.ax("task", "show", "tick").out())
+          .contains("PAUSE", "maintenance (by alice)");
 
-      assertThat(ax("task", "resume", "tick").exitCode()).isZero();
+      assertThat(CliRun.ax("task", "resume", "tick").exitCode()).isZero();
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("tick").orElseThrow().state(), "ACTIVE"::equals);
@@ -142,18 +116,19 @@ class TaskCommandIT {
           newSpec,
           "{\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"*/2 * * * * ?\"},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}");
-      Run update = ax("task", "update", "tick", "--file", newSpec.toString());
+      CliRun update = CliRun.ax("task", "update", "tick", "--file", newSpec.toString());
       assertThat(update.exitCode()).as(update.err()).isZero();
       assertThat(update.out()).contains("sent UPDATE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("tick").orElseThrow().version() == 2);
-      assertThat(ax("task", "show", "tick").out())
+      assertThat(CliRun.ax("task", "show", "tick").out())
           .contains("task tick (ACTIVE, version 2)", "*/2 * * * * ?");
       Files.writeString(newSpec, "[1, 2]");
-      assertThat(ax("task", "update", "tick", "--file", newSpec.toString()).exitCode())
+      assertThat(CliRun.ax("task", "update", "tick", "--file", newSpec.toString()).exitCode())
           .isEqualTo(ExitCodes.BAD_CONFIG);
-      Run cancel = ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
+      CliRun cancel =
+          CliRun.ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
       assertThat(cancel.exitCode()).as(cancel.err()).isZero();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -165,33 +140,33 @@ class TaskCommandIT {
               .filter(r -> r.lastError() != null && r.lastError().contains("command op-1"))
               .findFirst()
               .orElseThrow();
-      Run history = ax("task", "show", "tick", "--instance", cancelled.instanceId());
+      CliRun history = CliRun.ax("task", "show", "tick", "--instance", cancelled.instanceId());
       assertThat(history.exitCode()).as(history.err()).isZero();
       assertThat(history.out())
           .contains("instance " + cancelled.instanceId() + " (CANCELLED)")
           .contains("(created)")
           .contains("cancelled by command op-1: done (by ");
-      assertThat(ax("task", "show", "tick").out()).contains("CANCEL  op-1");
-      assertThat(ax("task", "show", "tick", "--instance", "tick@1").exitCode())
+      assertThat(CliRun.ax("task", "show", "tick").out()).contains("CANCEL  op-1");
+      assertThat(CliRun.ax("task", "show", "tick", "--instance", "tick@1").exitCode())
           .isEqualTo(ExitCodes.FAILED);
-      Run badId = ax("task", "cancel", "tick", "--command-id", "has space");
+      CliRun badId = CliRun.ax("task", "cancel", "tick", "--command-id", "has space");
       assertThat(badId.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badId.err()).contains("--command-id must match");
-      assertThat(ax("task").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(CliRun.ax("task").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
 
       // Every change made through the CLI is in the operator log, with who made it.
-      Run audit = ax("audit");
+      CliRun audit = CliRun.ax("audit");
       assertThat(audit.exitCode()).as(audit.err()).isZero();
       assertThat(audit.out())
           .contains("alice", "task pause", "tick", "maintenance (by alice)")
           .contains("task resume", "task update", "task cancel", "[commandId op-1]")
           .contains("4 action(s)");
-      assertThat(ax("audit", "--actor", "alice").out()).contains("1 action(s)");
-      JsonNode logged = AxJson.MAPPER.readTree(ax("audit", "--json", "--limit", "1").out());
+      assertThat(CliRun.ax("audit", "--actor", "alice").out()).contains("1 action(s)");
+      JsonNode logged = AxJson.MAPPER.readTree(CliRun.ax("audit", "--json", "--limit", "1").out());
       assertThat(logged).hasSize(1);
       assertThat(logged.get(0).path("action").asText()).isEqualTo("task cancel");
-      assertThat(ax("audit", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
-      assertThat(ax("--operator", "", "audit").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(CliRun.ax("audit", "--limit", "0").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(CliRun.ax("--operator", "", "audit").exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
     }
   }
 }

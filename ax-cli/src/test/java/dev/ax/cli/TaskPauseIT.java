@@ -66,7 +66,7 @@ class TaskPauseIT {
               "skip", count(instances.findByTask("skip"), InstanceStatus.SUCCESS),
               "all", count(instances.findByTask("all"), InstanceStatus.SUCCESS));
       await()
-          .pollDelay(Duration.ofSeconds(5))
+          .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(7))
           .untilAsserted(
               () -> {
