@@ -226,6 +226,7 @@ class DlqCommandIT {
       try (Switches switches =
           new Switches(
                   new SwitchStore(runtime.dataSource()),
+                  runtime.clock(),
                   Duration.ofSeconds(1),
                   "test",
                   Set.of(Switches.RETRIES))

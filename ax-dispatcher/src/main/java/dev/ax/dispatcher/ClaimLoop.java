@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -315,11 +316,16 @@ final class ClaimLoop implements AutoCloseable {
       return;
     }
     Map<String, PooledEvent> events = new LinkedHashMap<>();
+    Map<String, Integer> roomLeft = new HashMap<>();
     for (PooledEvent p : due) {
-      if (port.dispatching(p.pool())) {
-        events.putIfAbsent(p.event().instanceId(), p);
-      } else {
-        held.add(p.pool(), p.event()); // its pool is switched off: it waits with the others
+      // Its pool may have filled (or be switched off, or serial) since it was taken: then it waits
+      // with the others, so a late claim never starts more than the pool has room for.
+      int room = roomLeft.computeIfAbsent(p.pool(), port::room);
+      if (room > 0 && events.putIfAbsent(p.event().instanceId(), p) == null) {
+        roomLeft.put(p.pool(), room - 1);
+      } else if (room <= 0) {
+        held.add(p.pool(), p.event());
+        heldCount = held.size();
       }
     }
     if (events.isEmpty()) {

@@ -17,14 +17,9 @@ interface DispatcherPort {
 
   /**
    * Attempts the pool named {@code pool} can take now without queueing beyond its bound; none while
-   * the {@code dispatch} switch is off for it.
+   * the {@code dispatch} switch is off for it, at most one while {@code serial} is on.
    */
   int room(String pool);
-
-  /** False while the {@code dispatch} switch is off for {@code pool}: nothing of it is claimed. */
-  default boolean dispatching(String pool) {
-    return true;
-  }
 
   /**
    * Starts reading the specs of those of {@code taskIds} never read before and returns at once, so

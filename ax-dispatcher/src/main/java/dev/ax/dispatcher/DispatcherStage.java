@@ -92,9 +92,10 @@ public final class DispatcherStage implements AutoCloseable {
     this.switches =
         new Switches(
             new SwitchStore(context.dataSource()),
+            context.clock(),
             context.common().switchPoll(),
-            "ax-dispatcher",
-            Set.of(Switches.RETRIES, Switches.DISPATCH));
+            "ax-dispatcher@" + context.nodeId(),
+            Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
     this.upstreams =
         new UpstreamTasks(
             context.bootstrapServers(),
@@ -135,7 +136,8 @@ public final class DispatcherStage implements AutoCloseable {
                 leases,
                 new RunStarter(specs, bulkheads, registry, context.meters()),
                 new HandBack(producer, context.topics(), context.meters()),
-                switches::dispatchEnabled),
+                switches::dispatchEnabled,
+                switches::serial),
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());

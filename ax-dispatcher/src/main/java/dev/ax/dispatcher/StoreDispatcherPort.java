@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -22,18 +23,22 @@ record StoreDispatcherPort(
     RunLeases leases,
     RunStarter runs,
     HandBack handBacks,
-    Predicate<String> dispatching)
+    Predicate<String> dispatching,
+    BooleanSupplier serial)
     implements DispatcherPort {
 
-  /** No room at all while the {@code dispatch} switch is off for the pool. */
+  /**
+   * No room at all while the {@code dispatch} switch is off for the pool; while {@code serial} is
+   * on, room for one attempt only when none is in flight in the pool. The claim loop is the only
+   * caller and starts what it claims before it asks again, so the count it reads is current.
+   */
   @Override
   public int room(String pool) {
-    return dispatching.test(pool) ? bulkheads.freeCapacity(pool) : 0;
-  }
-
-  @Override
-  public boolean dispatching(String pool) {
-    return dispatching.test(pool);
+    if (!dispatching.test(pool)) {
+      return 0;
+    }
+    int free = bulkheads.freeCapacity(pool);
+    return serial.getAsBoolean() ? Math.min(free, bulkheads.inFlight(pool) == 0 ? 1 : 0) : free;
   }
 
   @Override

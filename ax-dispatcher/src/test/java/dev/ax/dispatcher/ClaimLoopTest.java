@@ -99,6 +99,25 @@ class ClaimLoopTest {
   }
 
   @Test
+  void aLateClaimWhosePoolFilledMeanwhileWaitsHeldForRoom() {
+    port.setRoom("g", 1);
+    loop.offer(in("g", due("early", T0 + 500)));
+    loop.step(); // lost: not due yet; its room is given back
+    loop.offer(in("g", due("now", T0 - 1)));
+    loop.step();
+    assertThat(port.startedIds()).containsExactly("now");
+
+    clock.set(Instant.ofEpochMilli(T0 + 500)); // the late claim is due, but the pool is full
+    loop.step();
+    assertThat(port.startedIds()).as("never more than the pool's room").containsExactly("now");
+    assertThat(loop.backlog()).as("held with the others").isEqualTo(1);
+
+    port.setRoom("g", 1);
+    loop.step();
+    assertThat(port.startedIds()).containsExactly("now", "early");
+  }
+
+  @Test
   void aStalledGroupShedsItsBacklogBeyondWhatItStartedOnceHeldForTheHoldTime() {
     ClaimLoop small = loop(4);
     port.setRoom("fast", 10);

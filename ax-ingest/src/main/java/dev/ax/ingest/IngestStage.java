@@ -108,8 +108,9 @@ public final class IngestStage implements AutoCloseable {
     this.switches =
         new Switches(
             new SwitchStore(context.dataSource()),
+            context.clock(),
             context.common().switchPoll(),
-            "ax-ingest",
+            "ax-ingest@" + context.nodeId(),
             Set.of(Switches.INTAKE));
     this.lifecycle =
         new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), producer, context);

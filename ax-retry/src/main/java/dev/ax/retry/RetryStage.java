@@ -112,8 +112,9 @@ public final class RetryStage implements AutoCloseable {
     this.switches =
         new Switches(
             new SwitchStore(context.dataSource()),
+            context.clock(),
             context.common().switchPoll(),
-            "ax-retry",
+            "ax-retry@" + context.nodeId(),
             Set.of(Switches.RETRIES));
     this.loop =
         context.groupLoop(

@@ -8,6 +8,7 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
@@ -58,6 +59,14 @@ class RetentionIT {
       Map<String, InstanceRow> keptBefore = kept(instances);
       long keptAuditBefore = audit(runtime, "task_id NOT LIKE 'done-%'");
       assertThat(count(runtime, "done-%")).isEqualTo(OLD_FINISHED);
+      // Switch records: one of a stage long gone (superseded, old), one of a stage that applied
+      // the current version long ago, one superseded only a moment ago.
+      SwitchStore switches = new SwitchStore(runtime.dataSource());
+      switches.set("retries", "off", "test", oldMs);
+      switches.set("retries", "on", "test", oldMs);
+      switches.recordApplied("retries", "ax-retry@gone", 1, oldMs);
+      switches.recordApplied("retries", "ax-retry@live", 2, oldMs);
+      switches.recordApplied("retries", "ax-retry@restarting", 1, nowMs);
 
       Set<Long> seen = new ConcurrentSkipListSet<>();
       TickerConfig config =
@@ -84,6 +93,10 @@ class RetentionIT {
       assertThat(audit(runtime, "task_id LIKE 'done-%'")).as("their audit rows").isZero();
       assertThat(kept(instances)).as("nothing else touched").isEqualTo(keptBefore);
       assertThat(audit(runtime, "task_id NOT LIKE 'done-%'")).isEqualTo(keptAuditBefore);
+      assertThat(switches.applied())
+          .as("only the old superseded switch record goes")
+          .extracting(SwitchStore.Applied::stage)
+          .containsExactly("ax-retry@live", "ax-retry@restarting");
     }
   }
 

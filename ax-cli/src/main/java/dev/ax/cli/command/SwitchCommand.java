@@ -7,10 +7,12 @@ import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -31,20 +33,26 @@ import picocli.CommandLine.Spec;
     description = {
       "Show the emergency switches, or set one: `ax switch retries off` sends every failure"
           + " straight to a dead letter and holds pending retries; `ax switch intake off` stops"
-          + " ingest reading commands (they wait in Kafka); `on` undoes either.",
-      "Every stage a switch concerns picks a change up within AX_SWITCH_POLL and logs it once."
+          + " ingest reading commands (they wait in Kafka); `ax switch dispatch off` (or"
+          + " dispatch.<group>) stops dispatchers claiming (due instances wait DISPATCHED);"
+          + " `ax switch serial on` makes each dispatcher run one attempt at a time per pool.",
+      "Every stage a switch concerns picks a change up within AX_SWITCH_POLL, logs it once and"
+          + " records it: the table shows which stages (name@node) have applied the current"
+          + " version and which are still behind."
     })
 public final class SwitchCommand implements Callable<Integer> {
 
-  private static final Map<String, List<String>> KNOWN = new LinkedHashMap<>();
+  private static final List<String> ON_OFF = List.of("on", "off");
+
+  /** The switches by name, with the value they have until first set. */
+  private static final Map<String, String> KNOWN = new LinkedHashMap<>();
 
   static {
-    KNOWN.put(Switches.INTAKE, List.of("on", "off"));
-    KNOWN.put(Switches.DISPATCH, List.of("on", "off"));
-    KNOWN.put(Switches.RETRIES, List.of("on", "off"));
+    KNOWN.put(Switches.INTAKE, "on");
+    KNOWN.put(Switches.DISPATCH, "on");
+    KNOWN.put(Switches.RETRIES, "on");
+    KNOWN.put(Switches.SERIAL, "off");
   }
-
-  private static final List<String> ON_OFF = List.of("on", "off");
 
   /** {@code dispatch.<group>}: the dispatch switch of one task group. */
   private static final Pattern GROUP_DISPATCH =
@@ -56,7 +64,7 @@ public final class SwitchCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "<switch>",
-      description = "intake, dispatch, dispatch.<group> or retries")
+      description = "intake, dispatch, dispatch.<group>, retries or serial")
   private String name;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
@@ -70,7 +78,7 @@ public final class SwitchCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "unknown switch '" + name + "'; known: " + KNOWN.keySet());
     }
-    List<String> values = name == null ? List.of() : KNOWN.getOrDefault(name, ON_OFF);
+    List<String> values = name == null ? List.of() : ON_OFF;
     if (name != null && value == null) {
       throw new ParameterException(spec.commandLine(), "give the value to set: one of " + values);
     }
@@ -107,20 +115,49 @@ public final class SwitchCommand implements Callable<Integer> {
             TextTable.Column.left("value"),
             TextTable.Column.right("version"),
             TextTable.Column.left("set by"),
-            TextTable.Column.left("at"));
+            TextTable.Column.left("at"),
+            TextTable.Column.left("applied by"),
+            TextTable.Column.left("behind"));
     Map<String, SwitchStore.Switch> all = switches.all();
+    Map<String, List<SwitchStore.Applied>> applied = new HashMap<>();
+    switches
+        .applied()
+        .forEach(a -> applied.computeIfAbsent(a.name(), n -> new ArrayList<>()).add(a));
     List<String> shown = new ArrayList<>(KNOWN.keySet());
     all.keySet().stream().filter(n -> !KNOWN.containsKey(n)).sorted().forEach(shown::add);
     for (String known : shown) {
       SwitchStore.Switch s = all.get(known);
       if (s == null) {
-        table.row(known, "on (never set)", 0, "", "");
+        table.row(known, KNOWN.get(known) + " (never set)", 0, "", "", "", "");
       } else {
+        List<SwitchStore.Applied> stages = applied.getOrDefault(known, List.of());
         table.row(
-            s.name(), s.value(), s.version(), s.updatedBy(), Instant.ofEpochMilli(s.updatedAtMs()));
+            s.name(),
+            s.value(),
+            s.version(),
+            s.updatedBy(),
+            Instant.ofEpochMilli(s.updatedAtMs()),
+            stagesAt(stages, s.version(), true),
+            stagesAt(stages, s.version(), false));
       }
     }
     table.print(out, "");
     return ExitCodes.OK;
+  }
+
+  /**
+   * The stages that applied {@code version} ({@code current}), or those still at an older one, with
+   * the version they applied.
+   */
+  private static String stagesAt(List<SwitchStore.Applied> stages, long version, boolean current) {
+    StringJoiner joined = new StringJoiner(", ");
+    for (SwitchStore.Applied a : stages) {
+      if (current && a.version() == version) {
+        joined.add(a.stage());
+      } else if (!current && a.version() < version) {
+        joined.add(a.stage() + " (v" + a.version() + ")");
+      }
+    }
+    return joined.toString();
   }
 }

@@ -2,6 +2,7 @@ package dev.ax.common.stage;
 
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,9 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The emergency switches as one stage sees them: read from the database every {@code poll}; each
- * change of a switch the stage applies is logged once by the stage when it takes effect there.
- * Until the first read succeeds, and while the database is away, the last values read hold (all on
- * at start).
+ * change of a switch the stage applies is logged once by the stage when it takes effect there, and
+ * recorded in {@code ax_switch_applied} under the stage's name ({@code ax switch} shows it; a
+ * record that fails is written again at the next read). Until the first read succeeds, and while
+ * the database is away, the last values read hold (at start: every switch at its default, on, and
+ * {@code serial} off).
  *
  * <p>Thread-safe: one thread reads the database; the getters read a volatile snapshot.
  */
@@ -33,20 +36,35 @@ public final class Switches implements AutoCloseable {
    */
   public static final String DISPATCH = "dispatch";
 
+  /**
+   * {@code on}: each dispatcher runs at most one attempt at a time per pool (a task group with a
+   * pool of its own; the groups sharing the overflow pool, and retried attempts, one at a time
+   * each). Off when never set.
+   */
+  public static final String SERIAL = "serial";
+
   private static final Logger log = LoggerFactory.getLogger(Switches.class);
 
   private final SwitchStore store;
+  private final Clock clock;
   private final Duration poll;
   private final String stage;
   private final Set<String> applied;
   private final ScheduledExecutorService reader;
   private volatile Map<String, SwitchStore.Switch> current = Map.of();
 
+  /** The version of each applied switch whose record in {@code ax_switch_applied} is written. */
+  private final Map<String, Long> recorded = new HashMap<>();
+
   /**
+   * @param stage the stage's name and node, as {@code ax switch} shows it ({@code
+   *     ax-ingest@node-1})
    * @param applied the switches this stage applies: only their changes are logged here
    */
-  public Switches(SwitchStore store, Duration poll, String stage, Set<String> applied) {
+  public Switches(
+      SwitchStore store, Clock clock, Duration poll, String stage, Set<String> applied) {
     this.store = store;
+    this.clock = clock;
     this.poll = poll;
     this.stage = stage;
     this.applied = Set.copyOf(applied);
@@ -72,6 +90,12 @@ public final class Switches implements AutoCloseable {
   /** Whether dispatchers may claim for {@code pool}: {@code dispatch} and its own switch on. */
   public boolean dispatchEnabled(String pool) {
     return isOn(DISPATCH) && isOn(DISPATCH + "." + pool);
+  }
+
+  /** Whether dispatchers run one attempt at a time per pool: {@code serial} is {@code on}. */
+  public boolean serial() {
+    SwitchStore.Switch s = current.get(SERIAL);
+    return s != null && s.value().equalsIgnoreCase("on");
   }
 
   /** Whether this stage applies switch {@code name} ({@code dispatch.<group>} with dispatch). */
@@ -109,6 +133,28 @@ public final class Switches implements AutoCloseable {
       }
     }
     current = new HashMap<>(read);
+    recordApplied(read);
+  }
+
+  /** Writes the applied version of every switch this stage applies whose record is behind. */
+  private void recordApplied(Map<String, SwitchStore.Switch> read) {
+    for (SwitchStore.Switch s : read.values()) {
+      Long done = recorded.get(s.name());
+      if (!applies(s.name()) || (done != null && done == s.version())) {
+        continue;
+      }
+      try {
+        store.recordApplied(s.name(), stage, s.version(), clock.millis());
+        recorded.put(s.name(), s.version());
+      } catch (RuntimeException e) {
+        log.warn(
+            "{}: could not record that switch {} applies here; trying at the next read: {}",
+            stage,
+            s.name(),
+            e.toString());
+        return;
+      }
+    }
   }
 
   @Override

@@ -3,18 +3,23 @@ package dev.ax.common.store;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 
 /**
  * The emergency switches ({@code ax_switch}): a name, a value and a version that every change
- * increments, so each stage can tell a change it has not acted on yet. Thread-safe.
+ * increments, so each stage can tell a change it has not acted on yet; and which stage has applied
+ * which version ({@code ax_switch_applied}). Thread-safe.
  */
 public final class SwitchStore {
 
   /** One switch as stored. */
   public record Switch(
       String name, String value, long version, String updatedBy, long updatedAtMs) {}
+
+  /** That {@code stage} (stage name @ node id) applied {@code version} of a switch. */
+  public record Applied(String name, String stage, long version, long appliedAtMs) {}
 
   private final Jdbc jdbc;
 
@@ -63,5 +68,27 @@ public final class SwitchStore {
                         + " switch_value = VALUES(switch_value)",
                     values(name, value, actor, nowMs))
                 > 0);
+  }
+
+  /** Records that {@code stage} now applies {@code version} of switch {@code name}. */
+  public void recordApplied(String name, String stage, long version, long nowMs) {
+    jdbc.inTransaction(
+        "recording that " + stage + " applied switch " + name,
+        tx ->
+            tx.update(
+                "INSERT INTO ax_switch_applied (switch_name, stage, version, applied_at_ms)"
+                    + " VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE version = VALUES(version),"
+                    + " applied_at_ms = VALUES(applied_at_ms)",
+                values(name, stage, version, nowMs)));
+  }
+
+  /** Which stage applied which version of each switch, by switch name then stage. */
+  public List<Applied> applied() {
+    return jdbc.query(
+        "reading which stages applied the switches",
+        "SELECT switch_name, stage, version, applied_at_ms FROM ax_switch_applied"
+            + " ORDER BY switch_name, stage",
+        values(),
+        rs -> new Applied(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
   }
 }

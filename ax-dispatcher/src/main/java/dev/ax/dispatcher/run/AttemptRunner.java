@@ -135,6 +135,11 @@ public final class AttemptRunner implements AutoCloseable {
     return Set.copyOf(running);
   }
 
+  /** Attempts submitted and not yet settled (running or queued). */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
   /** Attempts this runner can still take without queueing beyond its bound. */
   public int freeCapacity() {
     return capacity - inFlight.get();

@@ -136,6 +136,11 @@ public final class Bulkheads {
     return runnerFor(pool).freeCapacity();
   }
 
+  /** Attempts of a pool started or queued and not yet settled. */
+  public int inFlight(String pool) {
+    return runnerFor(pool).inFlight();
+  }
+
   /** Pools created so far (at most {@code maxGroups + 2}). */
   public int pools() {
     return runners.size();

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Keeps {@code ax_instance}, {@code ax_instance_log} and {@code ax_dead_letter} from growing
  * forever: on the ticker leader, each pass deletes one batch of finished instances older than
  * {@code AX_RETENTION} with their audit rows and dead letters ({@link RetentionStore} says which
- * count as finished). One node deletes, so two passes never fight over rows; a pass that fails is
- * tried at the next. Off when the retention is zero.
+ * count as finished), and the switch records of stages long gone. One node deletes, so two passes
+ * never fight over rows; a pass that fails is tried at the next. Off when the retention is zero.
  *
  * <p>Threading: {@link #pass} from the ticker's scheduler thread only.
  */
@@ -72,8 +72,9 @@ public final class Retention {
       return;
     }
     try {
-      RetentionStore.Deleted deleted =
-          store.deleteFinishedBefore(clock.millis() - retention.toMillis(), batch);
+      long cutoffMs = clock.millis() - retention.toMillis();
+      RetentionStore.Deleted deleted = store.deleteFinishedBefore(cutoffMs, batch);
+      store.deleteSupersededSwitchRecords(cutoffMs);
       instances.increment(deleted.instances());
       auditRows.increment(deleted.auditRows());
       deadLetters.increment(deleted.deadLetters());

@@ -61,6 +61,22 @@ final class RetentionStore {
         });
   }
 
+  /**
+   * Deletes the records of stages that applied an older version of a switch than its current one
+   * and did so before {@code cutoffMs}: stages long gone (a node id per deployment). A live stage
+   * rewrites its record at each change, so it never has a superseded one that old.
+   */
+  int deleteSupersededSwitchRecords(long cutoffMs) {
+    return jdbc.inTransaction(
+        "deleting superseded switch records older than " + cutoffMs,
+        tx ->
+            tx.update(
+                "DELETE a FROM ax_switch_applied a JOIN ax_switch s"
+                    + " ON s.switch_name = a.switch_name"
+                    + " WHERE a.version < s.version AND a.applied_at_ms < ?",
+                values(cutoffMs)));
+  }
+
   private static int deleteIn(JdbcTransaction tx, String table, List<String> ids)
       throws SQLException {
     int deleted = 0;
