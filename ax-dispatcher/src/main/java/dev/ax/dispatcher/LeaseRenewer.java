@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Extends the lease of every run in progress every third of a lease (at least every second), so
- * that only runs whose dispatcher died are taken back by the reaper, however long they run.
+ * that only runs whose dispatcher died are taken back by the reaper, however long they run. When
+ * some were not renewed, it asks which of those were CANCELLED meanwhile (a CANCEL with {@code
+ * "interrupt": true}) and interrupts their attempts: the one moment a dispatcher learns of it.
  *
  * <p>Threading: its own scheduler thread does every renewal; it reads the running attempts from the
  * thread-safe {@link Bulkheads} and shares nothing else. {@link #close()} from any thread.
@@ -46,9 +48,12 @@ final class LeaseRenewer implements AutoCloseable {
       int renewed = leases.renew(runs, clock.millis());
       if (renewed < runs.size()) {
         log.debug(
-            "{} of {} run lease(s) not renewed: those runs finished or were taken back",
+            "{} of {} run lease(s) not renewed: those runs finished, were taken back or cancelled",
             runs.size() - renewed,
             runs.size());
+        for (RunKey cancelled : leases.cancelledAmong(runs)) {
+          bulkheads.interrupt(cancelled, "its instance was cancelled (CANCEL with interrupt)");
+        }
       }
     } catch (RuntimeException e) {
       log.warn("Could not renew run leases; retrying at the next interval: {}", e.toString());

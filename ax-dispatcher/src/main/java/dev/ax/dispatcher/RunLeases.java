@@ -28,4 +28,9 @@ record RunLeases(ClaimStore store, String owner, Duration lease) {
   int renew(Collection<RunKey> runs, long nowMs) {
     return store.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
+
+  /** Those of {@code runs} whose instance was cancelled meanwhile (to interrupt). */
+  List<RunKey> cancelledAmong(Collection<RunKey> runs) {
+    return store.cancelledAmong(runs);
+  }
 }

@@ -13,6 +13,7 @@ import dev.ax.spi.TaskExecutor;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,7 +57,7 @@ public final class AttemptRunner implements AutoCloseable {
   private final Consumer<Completion> sink;
   private final int capacity;
   private final AtomicInteger inFlight = new AtomicInteger();
-  private final Set<RunKey> running = ConcurrentHashMap.newKeySet();
+  private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
   private volatile boolean stopping;
 
   /** How long an idle worker thread lives before it ends (a standalone runner's default). */
@@ -132,7 +133,7 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** The attempts started and not yet settled: their run leases must be kept alive. */
   public Set<RunKey> running() {
-    return Set.copyOf(running);
+    return Set.copyOf(running.keySet());
   }
 
   /** Attempts submitted and not yet settled (running or queued). */
@@ -161,10 +162,11 @@ public final class AttemptRunner implements AutoCloseable {
             deadline);
     Attempt attempt = Attempt.of(claimed, task, executor, context, timeout);
     inFlight.incrementAndGet();
-    running.add(new RunKey(claimed.instanceId(), claimed.attempt()));
+    running.put(new RunKey(claimed.instanceId(), claimed.attempt()), attempt);
     Future<?> run;
     try {
       run = submitRun(attempt);
+      attempt.run().set(run);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
       running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
@@ -201,7 +203,8 @@ public final class AttemptRunner implements AutoCloseable {
       Duration timeout,
       AtomicBoolean settled,
       AtomicReference<Long> startedAtMs,
-      AtomicReference<ScheduledFuture<?>> timer) {
+      AtomicReference<ScheduledFuture<?>> timer,
+      AtomicReference<Future<?>> run) {
 
     static Attempt of(
         ClaimedInstance claimed,
@@ -217,6 +220,7 @@ public final class AttemptRunner implements AutoCloseable {
           timeout,
           new AtomicBoolean(),
           new AtomicReference<>(),
+          new AtomicReference<>(),
           new AtomicReference<>());
     }
 
@@ -228,6 +232,9 @@ public final class AttemptRunner implements AutoCloseable {
   private Future<?> submitRun(Attempt attempt) {
     return workers.submit(
         () -> {
+          if (attempt.settled().get()) {
+            return; // interrupted while queued: nothing to run, nothing to record
+          }
           long startMs = clock.millis();
           attempt.startedAtMs().set(startMs);
           InstanceStatus status;
@@ -285,6 +292,37 @@ public final class AttemptRunner implements AutoCloseable {
     if (attempt.settled().get()) {
       attempt.timer().get().cancel(false);
     }
+  }
+
+  /**
+   * Interrupts attempt {@code key} if it runs (or waits) here and has not settled, and records no
+   * outcome for it: its row was settled by someone else (CANCELLED by a CANCEL with interrupt), so
+   * an outcome could not be recorded anyway. The executor sees an interrupt, as at a timeout.
+   *
+   * @return whether this runner had the attempt unsettled
+   */
+  public boolean interrupt(RunKey key, String why) {
+    Attempt attempt = running.get(key);
+    if (attempt == null || !attempt.settled().compareAndSet(false, true)) {
+      return false;
+    }
+    ScheduledFuture<?> timer = attempt.timer().get();
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    Future<?> run = attempt.run().get();
+    if (run != null) {
+      run.cancel(true);
+    }
+    inFlight.decrementAndGet();
+    running.remove(key);
+    log.info(
+        "{} attempt {} interrupted: {} [traceId={}]",
+        key.instanceId(),
+        key.attempt(),
+        why,
+        attempt.claimed().traceId());
+    return true;
   }
 
   /** Timers queued for attempts' deadlines; for tests. */

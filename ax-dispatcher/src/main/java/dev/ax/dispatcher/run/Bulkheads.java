@@ -162,6 +162,19 @@ public final class Bulkheads {
     return all;
   }
 
+  /**
+   * Interrupts attempt {@code run} wherever it runs here, recording no outcome for it (its row was
+   * settled by someone else); whether it was still running.
+   */
+  public boolean interrupt(RunKey run, String why) {
+    for (AttemptRunner runner : runners.values()) {
+      if (runner.interrupt(run, why)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Lets running attempts finish within {@code grace} (shared by all groups), then stops. */
   public void shutdown(Duration grace) {
     long deadlineNanos = System.nanoTime() + grace.toNanos();

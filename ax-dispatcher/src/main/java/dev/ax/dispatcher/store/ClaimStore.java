@@ -4,6 +4,7 @@ import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Jdbc;
@@ -68,6 +69,29 @@ public final class ClaimStore {
                     InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
                     rs.getInt(10)))
         .audit(owner, "claimed");
+  }
+
+  /**
+   * Which of {@code runs} have been CANCELLED in the meantime (by a CANCEL with {@code "interrupt":
+   * true}): their attempts are to be interrupted, their outcome is not recorded.
+   */
+  public List<RunKey> cancelledAmong(Collection<RunKey> runs) {
+    Map<String, RunKey> byInstance = new HashMap<>();
+    runs.forEach(r -> byInstance.put(r.instanceId(), r));
+    return jdbc
+        .queryIn(
+            "reading which of " + runs.size() + " run(s) were cancelled",
+            byInstance.keySet(),
+            in ->
+                "SELECT instance_id, attempt FROM ax_instance FORCE INDEX (PRIMARY)"
+                    + " WHERE instance_id IN ("
+                    + in
+                    + ") AND status = ?",
+            List.of(InstanceStatus.CANCELLED.name()),
+            rs -> new RunKey(rs.getString(1), rs.getInt(2)))
+        .stream()
+        .filter(r -> r.equals(byInstance.get(r.instanceId())))
+        .toList();
   }
 
   /**
