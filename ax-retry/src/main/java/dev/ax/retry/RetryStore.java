@@ -1,9 +1,12 @@
 package dev.ax.retry;
 
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -47,19 +50,51 @@ final class RetryStore {
    * @return the instances to emit on {@code ax.task.due.retry}
    */
   List<DueInstance> dispatchRetries(Collection<Long> seqs, String actor, long nowMs) {
-    return jdbc.move(
-        "seq",
-        seqs,
-        BatchMove.from(RETRYING)
-            .<DueInstance>to(DISPATCHED)
-            .set(
-                "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT"
-                    + " l.epoch FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
-                nowMs)
-            .where("next_attempt_at_ms <= ?", nowMs)
-            .readBack(DueInstance.COLUMNS, DueInstance::read)
-            .audit(actor, "backoff over: next attempt dispatched"),
-        nowMs);
+    List<DueInstance> moved =
+        jdbc.move(
+            "seq",
+            seqs,
+            BatchMove.from(RETRYING)
+                .<DueInstance>to(DISPATCHED)
+                .set(
+                    "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT"
+                        + " l.epoch FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
+                    nowMs)
+                .where("next_attempt_at_ms <= ?", nowMs)
+                .where(TASK_IN_STATE, "ACTIVE")
+                .readBack(DueInstance.COLUMNS, DueInstance::read)
+                .audit(actor, "backoff over: next attempt dispatched"),
+            nowMs);
+    if (moved.size() < seqs.size()) {
+      settleStopped(seqs, actor, nowMs); // rare: only when some were left, for whatever reason
+    }
+    return moved;
+  }
+
+  /** The task of the instance is in the state given. */
+  private static final String TASK_IN_STATE =
+      "(SELECT t.state FROM ax_task t WHERE t.task_id = ax_instance.task_id) = ?";
+
+  /**
+   * The retries among {@code seqs} whose backoff is over but whose task was stopped while they
+   * waited: CANCELLED for a cancelled (or deleted) task, PAUSED for a paused one (a RESUME fires it
+   * again, as any paused instance). Left RETRYING they would never run nor be deleted.
+   */
+  private void settleStopped(Collection<Long> seqs, String actor, long nowMs) {
+    for (String state : List.of("CANCELLED", "DELETED", "PAUSED")) {
+      InstanceStatus to = state.equals("PAUSED") ? PAUSED : CANCELLED;
+      jdbc.move(
+          "seq",
+          seqs,
+          BatchMove.from(RETRYING)
+              .<Long>to(to)
+              .set("next_attempt_at_ms = NULL, owner = NULL")
+              .where("next_attempt_at_ms <= ?", nowMs)
+              .where(TASK_IN_STATE, state)
+              .readBack("seq", rs -> rs.getLong(1))
+              .audit(actor, "backoff over, but the task is " + state + ": retry not dispatched"),
+          nowMs);
+    }
   }
 
   /**

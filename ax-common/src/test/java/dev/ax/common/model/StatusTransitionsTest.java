@@ -20,7 +20,7 @@ class StatusTransitionsTest {
     assertThat(StatusTransitions.allowedFrom(FAILED)).containsExactlyInAnyOrder(RETRYING, DEAD);
     assertThat(StatusTransitions.allowedFrom(TIMEOUT)).containsExactlyInAnyOrder(RETRYING, DEAD);
     assertThat(StatusTransitions.allowedFrom(RETRYING))
-        .containsExactlyInAnyOrder(DISPATCHED, DEAD, CANCELLED);
+        .containsExactlyInAnyOrder(DISPATCHED, DEAD, CANCELLED, PAUSED);
     assertThat(StatusTransitions.isAllowed(RUNNING, DISPATCHED)).as("reaper").isTrue();
   }
 
