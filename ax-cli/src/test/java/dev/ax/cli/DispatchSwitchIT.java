@@ -7,6 +7,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -58,11 +59,16 @@ class DispatchSwitchIT {
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> count(instances, "free-", InstanceStatus.SUCCESS) == PER_GROUP);
-        // The other group ran; this one waits DISPATCHED, through the reaper's re-emits too.
+        // The other group ran; this one waits DISPATCHED, and the reaper (which applies the
+        // switch too) leaves it be: not one re-emit (each would be an event and an audit row).
         await()
             .during(Duration.ofSeconds(5))
             .atMost(Duration.ofSeconds(8))
             .until(() -> count(instances, "held-", InstanceStatus.DISPATCHED) == PER_GROUP);
+        assertThat(reemits(runtime, "held-%")).as("held instances re-emitted").isZero();
+        assertThat(switches.applied())
+            .extracting(SwitchStore.Applied::stage)
+            .contains("ax-dispatcher@node-1", "ax-ticker@node-1");
 
         switches.set(Switches.DISPATCH + ".held", "on", "test", runtime.clock().millis());
         await()
@@ -72,8 +78,20 @@ class DispatchSwitchIT {
           InstanceRow row = instances.findByTask("held-" + i).get(0);
           assertThat(row.attempt()).as("held-%d ran once", i).isEqualTo(1);
         }
+        assertThat(reemits(runtime, "held-%"))
+            .as("once on, the reaper emits again those the dispatcher did not keep")
+            .isPositive();
       }
     }
+  }
+
+  /** Audit rows of the reaper's re-emits of unclaimed instances of tasks {@code like}. */
+  private static long reemits(TestRuntime runtime, String like) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting re-emits",
+            "SELECT COUNT(*) FROM ax_instance_log WHERE task_id LIKE ? AND reason = ?",
+            Jdbc.Binder.values(like, "not claimed in time: emitted again"));
   }
 
   private static long count(InstanceStore instances, String prefix, InstanceStatus status) {

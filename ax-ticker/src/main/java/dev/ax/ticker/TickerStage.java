@@ -8,11 +8,13 @@ import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
+import dev.ax.common.stage.Switches;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
@@ -62,6 +64,7 @@ public final class TickerStage implements AutoCloseable {
   private final WindowLoader loader;
   private final Reaper reaper;
   private final Retention retention;
+  private final Switches switches;
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
@@ -121,6 +124,13 @@ public final class TickerStage implements AutoCloseable {
             maxHeld,
             config.rescanEvery(),
             port::prefetch);
+    this.switches =
+        new Switches(
+            new SwitchStore(context.dataSource()),
+            context.clock(),
+            context.common().switchPoll(),
+            "ax-ticker@" + context.nodeId(),
+            Set.of(Switches.DISPATCH));
     this.reaper =
         new Reaper(
             instances,
@@ -133,6 +143,7 @@ public final class TickerStage implements AutoCloseable {
             config.reaperUnclaimedAfter(),
             maxBatch,
             config.maxTakebacks(),
+            switches::dispatchHold,
             context.meters());
     this.retention =
         new Retention(
@@ -176,6 +187,7 @@ public final class TickerStage implements AutoCloseable {
    * as leader, loads its first window.
    */
   public TickerStage start() {
+    switches.start(); // before the first reaper pass: a switched-off group is not re-emitted
     scheduledConsumer.start();
     elector.start();
     firingThread.start();
@@ -271,6 +283,7 @@ public final class TickerStage implements AutoCloseable {
     scheduledConsumer.close();
     chainConsumer.close();
     scheduler.shutdownNow();
+    switches.close();
     firingThread.interrupt();
     DaemonThreads.awaitEnd(firingThread, Duration.ofSeconds(10));
   }

@@ -5,6 +5,7 @@ import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,6 +91,31 @@ public final class Switches implements AutoCloseable {
   /** Whether dispatchers may claim for {@code pool}: {@code dispatch} and its own switch on. */
   public boolean dispatchEnabled(String pool) {
     return isOn(DISPATCH) && isOn(DISPATCH + "." + pool);
+  }
+
+  /**
+   * What the {@code dispatch} switches hold: every group's due instances ({@code all}), or those of
+   * the groups named.
+   */
+  public record DispatchHold(boolean all, Set<String> groups) {
+
+    /** Nothing held. */
+    public static final DispatchHold NONE = new DispatchHold(false, Set.of());
+
+    public boolean holds(String group) {
+      return all || groups.contains(group);
+    }
+  }
+
+  /** The groups whose due instances the {@code dispatch} switches hold now. */
+  public DispatchHold dispatchHold() {
+    Set<String> groups = new HashSet<>();
+    for (SwitchStore.Switch s : current.values()) {
+      if (s.name().startsWith(DISPATCH + ".") && s.value().equalsIgnoreCase("off")) {
+        groups.add(s.name().substring(DISPATCH.length() + 1));
+      }
+    }
+    return new DispatchHold(!isOn(DISPATCH), Set.copyOf(groups));
   }
 
   /** Whether dispatchers run one attempt at a time per pool: {@code serial} is {@code on}. */

@@ -5,6 +5,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryBudget;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.stage.Switches;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *       the instance DEAD, with a reason that says so, and the completion and dead-letter events a
  *       dispatcher would have owed go through the outbox (see {@link EndedRunEmitter}).
  *   <li>DISPATCHED instances nobody claimed within {@code unclaimedAfter} (the due event was lost,
- *       or sent before a ticker crash) are stamped again and re-emitted.
+ *       or sent before a ticker crash) are stamped again and re-emitted; not while the {@code
+ *       dispatch} switch holds their group (they are unclaimed on purpose then).
  *   <li>DISPATCHED instances a previous leader emitted and nobody claimed yet are stamped with this
  *       leader's epoch and emitted again (dispatchers drop events of an older epoch than the newest
  *       they saw, so this is what keeps a hand-over from stranding them until {@code
@@ -78,10 +80,12 @@ public final class Reaper {
   private final TaskStore tasks;
   private final EndedRunEmitter endedEmitter;
   private final int maxTakebacks;
+  private final Supplier<Switches.DispatchHold> dispatchHold;
 
   /**
    * @param maxTakebacks how often one instance's run is taken back in its retry budget before the
    *     next expired run ends it DEAD instead ({@code AX_MAX_TAKEBACKS})
+   * @param dispatchHold the groups the {@code dispatch} switches hold now: not emitted again
    */
   public Reaper(
       InstanceStore instances,
@@ -94,8 +98,10 @@ public final class Reaper {
       Duration unclaimedAfter,
       int maxPerPass,
       int maxTakebacks,
+      Supplier<Switches.DispatchHold> dispatchHold,
       MeterRegistry meters) {
     this.instances = instances;
+    this.dispatchHold = dispatchHold;
     this.store = store;
     this.endedEmitter = endedEmitter;
     this.maxTakebacks = maxTakebacks;
@@ -165,6 +171,22 @@ public final class Reaper {
       ended.increment();
     }
     endedEmitter.send(token, owed);
+  }
+
+  /**
+   * The unclaimed rows to emit again: none while {@code dispatch} is off (every row is unclaimed on
+   * purpose, and a re-emit would only add an audit row and an event per row per pass), none of a
+   * group whose {@code dispatch.<group>} is off.
+   */
+  private List<DueInstance> restampUnclaimed(LeaseFence fence, long nowMs) {
+    Switches.DispatchHold hold = dispatchHold.get();
+    if (hold.all()) {
+      return List.of();
+    }
+    long olderThanMs = SaturatingMillis.atMs(nowMs, unclaimedAfter.negated());
+    return hold.groups().isEmpty()
+        ? store.restampUnclaimed(fence, olderThanMs, nowMs, maxPerPass)
+        : store.restampUnclaimedExcept(fence, olderThanMs, nowMs, maxPerPass, hold.groups());
   }
 
   private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
@@ -253,12 +275,7 @@ public final class Reaper {
         reclaimed.increment(expired.size());
       }
       adopt(current.get(), nowMs);
-      List<DueInstance> unclaimed =
-          store.restampUnclaimed(
-              current.get(),
-              SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()),
-              nowMs,
-              maxPerPass);
+      List<DueInstance> unclaimed = restampUnclaimed(current.get(), nowMs);
       if (!unclaimed.isEmpty()) {
         log.warn(
             "Reaper re-emits {} instance(s) DISPATCHED but unclaimed for over {} ms",

@@ -23,6 +23,9 @@ import dev.ax.common.store.Transactions;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -230,6 +233,58 @@ public final class ReaperStore {
   }
 
   /**
+   * As {@link #restampUnclaimed}, while the {@code dispatch} switch holds the task groups in {@code
+   * held}: their rows are left unclaimed on purpose, so they are not emitted again (nor audited)
+   * but only get a new {@code dispatched_at_ms}, which keeps them out of the next passes' reads;
+   * once the switch is on, they are emitted again after {@code AX_REAPER_UNCLAIMED_AFTER}, as any
+   * unclaimed row. Every other group's rows are re-stamped and returned as usual.
+   */
+  List<DueInstance> restampUnclaimedExcept(
+      LeaseFence fence, long olderThanMs, long nowMs, int limit, Set<String> held) {
+    Map<Boolean, List<String>> byHeld =
+        jdbc
+            .query(
+                "selecting unclaimed instances with their group",
+                "SELECT i.instance_id, t.task_group FROM ax_instance i FORCE INDEX ("
+                    + STATUS_INDEX
+                    + ") JOIN ax_task t ON t.task_id = i.task_id"
+                    + " WHERE i.status = ? AND i.dispatched_at_ms < ? LIMIT ?",
+                Jdbc.Binder.values(DISPATCHED.name(), olderThanMs, limit),
+                rs -> Map.entry(rs.getString(1), held.contains(rs.getString(2))))
+            .stream()
+            .collect(
+                Collectors.partitioningBy(
+                    Map.Entry::getValue,
+                    Collectors.mapping(Map.Entry::getKey, Collectors.toList())));
+    List<String> quiet = byHeld.get(true);
+    if (!quiet.isEmpty()) {
+      jdbc.inTransaction(
+          "holding " + quiet.size() + " unclaimed instance(s) of switched-off groups",
+          tx -> {
+            for (List<String> chunk : Sql.chunks(quiet)) {
+              List<Object> bound = new ArrayList<>();
+              bound.add(nowMs);
+              bound.addAll(chunk);
+              bound.add(DISPATCHED.name());
+              tx.update(
+                  "UPDATE ax_instance SET dispatched_at_ms = ? WHERE instance_id IN ("
+                      + Sql.placeholders(chunk.size())
+                      + ") AND status = ?",
+                  Jdbc.Binder.values(bound.toArray()));
+            }
+            return null;
+          });
+    }
+    return restamp(
+        fence,
+        byHeld.get(false),
+        "dispatched_at_ms",
+        olderThanMs,
+        "not claimed in time: emitted again",
+        nowMs);
+  }
+
+  /**
    * Re-stamps with this leader's epoch the instances a previous leader marked DISPATCHED that are
    * still unclaimed, so they can be emitted again at once. Dispatchers drop due events of an epoch
    * older than the newest they have seen; this is what makes dropping them lose nothing.
@@ -254,6 +309,12 @@ public final class ReaperStore {
       LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
     List<String> ids =
         selectIds("status = ? AND " + column + " < ?", List.of(DISPATCHED.name(), below), limit);
+    return restamp(fence, ids, column, below, reason, nowMs);
+  }
+
+  /** DISPATCHED → DISPATCHED at this leader's epoch for those of {@code ids} still unclaimed. */
+  private List<DueInstance> restamp(
+      LeaseFence fence, List<String> ids, String column, long below, String reason, long nowMs) {
     return jdbc.move(
         "instance_id",
         ids,
