@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -130,8 +131,10 @@ final class DependencyIntake {
         rejections.put(command, "TRIGGER for unknown task " + command.taskId());
         continue;
       }
-      if (task.state().equals("CANCELLED")) {
-        rejections.put(command, "TRIGGER for cancelled task " + command.taskId());
+      if (task.state().equals("CANCELLED") || task.state().equals("DELETED")) {
+        rejections.put(
+            command,
+            "TRIGGER for " + task.state().toLowerCase(Locale.ROOT) + " task " + command.taskId());
         continue;
       }
       if (!(task.spec().trigger() instanceof Trigger.Dependency)) {

@@ -33,7 +33,7 @@ public final class IngestKeys implements ConfigKeySet {
           100_000,
           1,
           Integer.MAX_VALUE,
-          "Most active tasks one task group may hold (not cancelled; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
+          "Most active tasks one task group may hold (not cancelled or deleted; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
 
   public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
       ConfigKey.integer(

@@ -311,14 +311,19 @@ public final class IngestStage implements AutoCloseable {
 
   /**
    * The reason a record's key does not fit its command, or null when it does: the key, when
-   * present, must be the taskId, or two producers' commands for one task could land on different
-   * partitions and be read out of order. A record without a key is accepted.
+   * present, must be the taskId (the group, for a group's PAUSE or RESUME), or two producers'
+   * commands for one task could land on different partitions and be read out of order. A record
+   * without a key is accepted.
    */
   static String keyMismatch(String key, TaskCommand command) {
-    if (key == null || key.equals(command.taskId())) {
+    if (key == null || key.equals(command.key())) {
       return null;
     }
-    return "record key " + Echo.of(key) + " does not match taskId " + Echo.of(command.taskId());
+    return "record key "
+        + Echo.of(key)
+        + " does not match "
+        + (command.isGroup() ? "group " : "taskId ")
+        + Echo.of(command.key());
   }
 
   /** The reason this version cannot take the command yet, or null when it can. */
@@ -326,8 +331,8 @@ public final class IngestStage implements AutoCloseable {
     if (command.type() != CommandType.CREATE) {
       return "command type "
           + command.type()
-          + " is not supported yet (this version accepts CREATE, UPDATE, CANCEL, PAUSE, RESUME"
-          + " and RUN_NOW, and TRIGGER from the dependency resolver)";
+          + " is not supported yet (this version accepts CREATE, UPDATE, CANCEL, DELETE, PAUSE,"
+          + " RESUME and RUN_NOW, and TRIGGER from the dependency resolver)";
     }
     return null;
   }

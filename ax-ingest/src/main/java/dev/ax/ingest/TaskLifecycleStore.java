@@ -27,10 +27,12 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Ingest's SQL for the commands that change an existing task: CANCEL, PAUSE and RESUME. Each
- * applies in one transaction: the task's row is locked, the command's id is checked against {@code
- * ax_task_command} (a command applied before changes nothing), the task's state moves, its pending
- * instances move with their audit rows ({@link BatchMove}), and the command's id is recorded.
+ * Ingest's SQL for the commands that change an existing task: CANCEL, DELETE, PAUSE, RESUME and
+ * RUN_NOW. Each applies in one transaction (a group's PAUSE or RESUME applies it to a page of tasks
+ * in one, see {@link GroupLifecycleStore}): the task's row is locked, the command's id is checked
+ * against {@code ax_task_command} (a command applied before changes nothing), the task's state
+ * moves, its pending instances move with their audit rows ({@link BatchMove}), and the command's id
+ * is recorded.
  *
  * <p>Why a concurrent firing cannot leave a cancelled or paused task with a live instance: the
  * pending instances are read with {@code FOR UPDATE} on the {@code (task_id, due_at_ms)} index, a
@@ -70,6 +72,20 @@ final class TaskLifecycleStore {
     static final Transition RESUME =
         new Transition("RESUME", Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
 
+    /**
+     * CANCEL's effect on the instances, and the task becomes DELETED: terminal, it takes no further
+     * command (none lists DELETED among its states), and retention removes its row once its
+     * instances are gone. A CANCELLED task can still be deleted.
+     */
+    static final Transition DELETE =
+        new Transition(
+            "DELETE",
+            Set.of("ACTIVE", "PAUSED", "CANCELLED"),
+            "DELETED",
+            List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
+            CANCELLED,
+            "deleted");
+
     /** Moves nothing: adds one instance, due now (see {@link #runNow}). */
     static final Transition RUN_NOW =
         new Transition("RUN_NOW", Set.of("ACTIVE"), "ACTIVE", List.of(), SCHEDULED, "run now");
@@ -78,7 +94,7 @@ final class TaskLifecycleStore {
     static final Transition UPDATE =
         new Transition("UPDATE", Set.of("ACTIVE", "PAUSED"), "", List.of(), SCHEDULED, "updated");
 
-    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE);
+    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE, DELETE);
 
     static Transition of(CommandType type) {
       return switch (type) {
@@ -87,6 +103,7 @@ final class TaskLifecycleStore {
         case RESUME -> RESUME;
         case RUN_NOW -> RUN_NOW;
         case UPDATE -> UPDATE;
+        case DELETE -> DELETE;
         default -> throw new IllegalArgumentException("not a lifecycle command: " + type);
       };
     }
@@ -103,13 +120,33 @@ final class TaskLifecycleStore {
     /** Applied before (its id is recorded): nothing changed this time. */
     record Duplicate() implements Result {}
 
-    /** Not applicable to the task as it is (unknown, cancelled, not paused): nothing changed. */
+    /**
+     * Not applicable to the task as it is (unknown, cancelled, deleted, not paused): nothing
+     * changed.
+     */
     record Refused(String reason) implements Result {}
   }
 
-  /** One lifecycle command to apply. */
+  /**
+   * One lifecycle command to apply to one task.
+   *
+   * @param group for a task reached by a group command: the group it named (kept in the audit
+   *     reason); else null
+   */
   record Request(
-      String commandId, String taskId, String reason, String traceId, String actor, long nowMs) {}
+      String commandId,
+      String taskId,
+      String group,
+      String reason,
+      String traceId,
+      String actor,
+      long nowMs) {
+
+    /** The same command for another task (a group command applies to each of its tasks). */
+    Request forTask(String otherTaskId) {
+      return new Request(commandId, otherTaskId, group, reason, traceId, actor, nowMs);
+    }
+  }
 
   private final Jdbc jdbc;
 
@@ -119,85 +156,88 @@ final class TaskLifecycleStore {
 
   /**
    * Applies {@code transition} to the task: CANCEL (fires no more; SCHEDULED, DISPATCHED, RETRYING
-   * and PAUSED instances CANCELLED), PAUSE (SCHEDULED and DISPATCHED instances PAUSED), RESUME
-   * (PAUSED instances SCHEDULED again, due when they were: the ticker fires them late, by the
-   * task's misfire policy). A RUNNING attempt is left to finish.
+   * and PAUSED instances CANCELLED), DELETE (as CANCEL, and the task DELETED), PAUSE (SCHEDULED and
+   * DISPATCHED instances PAUSED), RESUME (PAUSED instances SCHEDULED again, due when they were: the
+   * ticker fires them late, by the task's misfire policy), RUN_NOW (one more instance, due now). A
+   * RUNNING attempt is left to finish.
    */
   Result apply(Transition transition, Request request) {
+    return jdbc.inPacketTransaction(
+        transition.verb() + " task " + request.taskId(), tx -> applyIn(tx, transition, request));
+  }
+
+  /** As {@link #apply}, in {@code tx}: the caller commits (or rolls back) it. */
+  static Result applyIn(PacketTransaction tx, Transition transition, Request request)
+      throws SQLException {
     if (transition == Transition.UPDATE) {
       throw new IllegalArgumentException("UPDATE is TaskUpdateStore's");
     }
-    return jdbc.inPacketTransaction(
-        transition.verb() + " task " + request.taskId(),
-        tx -> {
-          JdbcTransaction statements = tx.statements();
-          Optional<Map.Entry<String, Integer>> row =
-              statements.queryFirst(
-                  "SELECT state, version FROM ax_task WHERE task_id = ? FOR UPDATE",
-                  values(request.taskId()),
-                  rs -> Map.entry(rs.getString(1), rs.getInt(2)));
-          Optional<String> state = row.map(Map.Entry::getKey);
-          if (state.isEmpty()) {
-            return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
-          }
-          if (isRecorded(statements, request.taskId(), request.commandId())) {
-            return new Result.Duplicate();
-          }
-          if (transition == Transition.RUN_NOW) {
-            if (!state.get().equals("ACTIVE")) {
-              return new Result.Refused(
-                  "RUN_NOW of task "
-                      + request.taskId()
-                      + ", which is "
-                      + state.get()
-                      + " (resume it first)");
-            }
-            List<DueInstance> created = runNow(tx, request, row.get().getValue());
-            record(statements, request, transition.name());
-            return new Result.Applied(created.size(), created);
-          }
-          if (state.get().equals(transition.toState())) {
-            return new Result.Refused(
-                transition == Transition.RESUME
-                    ? "task " + request.taskId() + " is not paused"
-                    : "task " + request.taskId() + " is " + transition.verb() + " already");
-          }
-          if (!transition.fromStates().contains(state.get())) {
-            return new Result.Refused(
-                transition.name() + " of task " + request.taskId() + ", which is " + state.get());
-          }
-          statements.update(
-              "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
-              values(transition.toState(), request.nowMs(), request.taskId()));
-          String auditReason = Sql.truncate(auditReason(transition, request), 512);
-          int moved = 0;
-          List<DueInstance> resumed = new ArrayList<>();
-          for (Map.Entry<InstanceStatus, List<String>> pending :
-              pendingInstances(statements, request.taskId(), transition.fromStatuses())
-                  .entrySet()) {
-            BatchMove.Builder<DueInstance> move =
-                BatchMove.from(pending.getKey())
-                    .<DueInstance>to(transition.toStatus())
-                    .readBack(DueInstance.COLUMNS, DueInstance::read);
-            move =
-                transition == Transition.CANCEL
-                    ? move.set("last_error = ?", auditReason)
-                    : move.set("owner = NULL");
-            List<DueInstance> won =
-                tx.move(
-                    "instance_id",
-                    pending.getValue(),
-                    move.audit(request.actor(), auditReason),
-                    request.nowMs(),
-                    false);
-            moved += won.size();
-            if (transition == Transition.RESUME) {
-              resumed.addAll(won);
-            }
-          }
-          record(statements, request, transition.name());
-          return new Result.Applied(moved, resumed);
-        });
+    JdbcTransaction statements = tx.statements();
+    Optional<Map.Entry<String, Integer>> row =
+        statements.queryFirst(
+            "SELECT state, version FROM ax_task WHERE task_id = ? FOR UPDATE",
+            values(request.taskId()),
+            rs -> Map.entry(rs.getString(1), rs.getInt(2)));
+    Optional<String> state = row.map(Map.Entry::getKey);
+    if (state.isEmpty()) {
+      return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
+    }
+    if (isRecorded(statements, request.taskId(), request.commandId())) {
+      return new Result.Duplicate();
+    }
+    if (transition == Transition.RUN_NOW) {
+      if (!state.get().equals("ACTIVE")) {
+        return new Result.Refused(
+            "RUN_NOW of task "
+                + request.taskId()
+                + ", which is "
+                + state.get()
+                + (state.get().equals("PAUSED") ? " (resume it first)" : ""));
+      }
+      List<DueInstance> created = runNow(tx, request, row.get().getValue());
+      record(statements, request, transition.name());
+      return new Result.Applied(created.size(), created);
+    }
+    if (state.get().equals(transition.toState())) {
+      return new Result.Refused(
+          transition == Transition.RESUME
+              ? "task " + request.taskId() + " is not paused"
+              : "task " + request.taskId() + " is " + transition.verb() + " already");
+    }
+    if (!transition.fromStates().contains(state.get())) {
+      return new Result.Refused(
+          transition.name() + " of task " + request.taskId() + ", which is " + state.get());
+    }
+    statements.update(
+        "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
+        values(transition.toState(), request.nowMs(), request.taskId()));
+    String auditReason = Sql.truncate(auditReason(transition, request), 512);
+    int moved = 0;
+    List<DueInstance> resumed = new ArrayList<>();
+    for (Map.Entry<InstanceStatus, List<String>> pending :
+        pendingInstances(statements, request.taskId(), transition.fromStatuses()).entrySet()) {
+      BatchMove.Builder<DueInstance> move =
+          BatchMove.from(pending.getKey())
+              .<DueInstance>to(transition.toStatus())
+              .readBack(DueInstance.COLUMNS, DueInstance::read);
+      move =
+          transition.toStatus() == CANCELLED
+              ? move.set("last_error = ?", auditReason)
+              : move.set("owner = NULL");
+      List<DueInstance> won =
+          tx.move(
+              "instance_id",
+              pending.getValue(),
+              move.audit(request.actor(), auditReason),
+              request.nowMs(),
+              false);
+      moved += won.size();
+      if (transition == Transition.RESUME) {
+        resumed.addAll(won);
+      }
+    }
+    record(statements, request, transition.name());
+    return new Result.Applied(moved, resumed);
   }
 
   /**
@@ -312,6 +352,7 @@ final class TaskLifecycleStore {
     return transition.verb()
         + " by command "
         + request.commandId()
+        + (request.group() == null ? "" : " for group " + request.group())
         + (request.reason() == null ? "" : ": " + request.reason());
   }
 }

@@ -104,8 +104,8 @@ final class TaskUpdateStore {
   private static String refusal(
       String taskId, String state, boolean wasDependency, TaskSpec spec, Long firstDueAtMs) {
     boolean isDependency = spec.trigger() instanceof Trigger.Dependency;
-    if (state.equals("CANCELLED")) {
-      return "UPDATE of task " + taskId + ", which is CANCELLED";
+    if (state.equals("CANCELLED") || state.equals("DELETED")) {
+      return "UPDATE of task " + taskId + ", which is " + state;
     }
     if (wasDependency != isDependency) {
       return "UPDATE cannot make task "

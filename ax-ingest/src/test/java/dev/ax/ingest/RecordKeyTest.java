@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class RecordKeyTest {
 
   private static TaskCommand command(String taskId) {
-    return new TaskCommand(1, CommandType.CREATE, taskId, null, "trace", false, null, null, null);
+    return new TaskCommand(
+        1, CommandType.CREATE, taskId, null, null, "trace", false, null, null, null);
   }
 
   @Test
@@ -28,5 +29,16 @@ class RecordKeyTest {
 
     assertThat(reason).startsWith("record key 'kkk").endsWith("does not match taskId 't'");
     assertThat(reason.length()).isLessThan(300);
+  }
+
+  @Test
+  void aGroupCommandIsKeyedByItsGroup() {
+    TaskCommand pauseGroup =
+        new TaskCommand(1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null);
+
+    assertThat(IngestStage.keyMismatch("g", pauseGroup)).isNull();
+    assertThat(IngestStage.keyMismatch(null, pauseGroup)).isNull();
+    assertThat(IngestStage.keyMismatch("t", pauseGroup))
+        .isEqualTo("record key 't' does not match group 'g'");
   }
 }

@@ -193,8 +193,9 @@ public final class CommandReader {
     }
     String typeText = JsonFields.optionalText(root, "type", "CREATE").toUpperCase(Locale.ROOT);
     CommandType type = JsonFields.constantNamed(CommandType.class, typeText, "command type");
-    String taskId = JsonFields.requireText(root, "taskId");
-    if (!TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
+    String group = targetGroup(root, type);
+    String taskId = group == null ? JsonFields.requireText(root, "taskId") : null;
+    if (taskId != null && !TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
       throw new InvalidFieldException(
           "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": " + Echo.of(taskId));
     }
@@ -236,23 +237,58 @@ public final class CommandReader {
         throw new InvalidFieldException(
             "reason must be one line without control characters: " + Echo.of(reason));
       }
-      if (type == CommandType.CANCEL
+      if ((type == CommandType.CANCEL || type == CommandType.DELETE)
           && JsonFields.optionalBoolean(root, "interrupt", "interrupt", false)) {
         throw new InvalidFieldException(
-            "interrupt is not supported yet: a RUNNING attempt of a cancelled task finishes; send"
-                + " the CANCEL without it");
+            "interrupt is not supported yet: a RUNNING attempt of a cancelled or deleted task"
+                + " finishes; send the "
+                + type
+                + " without it");
       }
     }
     return new TaskCommand(
         (int) version,
         type,
         taskId,
+        group,
         spec,
         traceId,
         spec != null && !root.hasNonNull("timeoutMs"),
         flowRunId,
         commandId,
         reason);
+  }
+
+  /**
+   * The group a PAUSE or RESUME names instead of a task, or null when the command names a task.
+   * Exactly one of {@code taskId} and {@code group} is given to those two; the other types take a
+   * {@code taskId} (a CREATE's or UPDATE's {@code group} is its spec's, read there).
+   */
+  private static String targetGroup(JsonNode root, CommandType type) {
+    boolean hasTaskId = root.hasNonNull("taskId");
+    boolean hasGroup = root.hasNonNull("group");
+    if (!type.takesGroup()) {
+      if (!hasTaskId && hasGroup && type != CommandType.CREATE && type != CommandType.UPDATE) {
+        throw new InvalidFieldException(
+            "a group is only for PAUSE and RESUME: " + type + " takes a taskId");
+      }
+      return null;
+    }
+    if (hasTaskId == hasGroup) {
+      throw new InvalidFieldException(
+          type
+              + " takes exactly one of taskId (one task) and group (every task of a group), "
+              + (hasTaskId ? "not both" : "got neither"));
+    }
+    if (!hasGroup) {
+      return null;
+    }
+    String group = JsonFields.requireText(root, "group");
+    if (!TaskSpecJson.GROUP.matcher(group).matches()) {
+      throw new InvalidFieldException(
+          "group must match " + TaskSpecJson.GROUP.pattern() + ": " + Echo.of(group));
+    }
+    return group;
   }
 
   /** Jackson's message without its location (which may quote the input), first line only. */

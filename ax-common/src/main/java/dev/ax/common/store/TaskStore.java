@@ -176,10 +176,10 @@ public final class TaskStore {
 
   /**
    * The number of <em>active</em> tasks of each of {@code groups} that has any (absent: none), in
-   * one query per chunk of groups. A task is active while AX may still run it: its state is not
-   * CANCELLED and, for a ONCE task, one of its instances is not yet terminal (SUCCESS, DEAD,
-   * CANCELLED, SKIPPED; see {@link InstanceStatus#isTerminal}). Periodic and DEPENDENCY tasks stay
-   * active until cancelled.
+   * one query per chunk of groups. A task is active while AX may still run it: its state is neither
+   * CANCELLED nor DELETED and, for a ONCE task, one of its instances is not yet terminal (SUCCESS,
+   * DEAD, CANCELLED, SKIPPED; see {@link InstanceStatus#isTerminal}). Periodic and DEPENDENCY tasks
+   * stay active until cancelled or deleted.
    */
   public Map<String, Long> countActiveByGroup(Collection<String> groups) {
     List<String> terminal = new ArrayList<>();
@@ -196,7 +196,7 @@ public final class TaskStore {
                 "SELECT t.task_group, COUNT(*) FROM ax_task t"
                     + " WHERE t.task_group IN ("
                     + in
-                    + ") AND t.state <> 'CANCELLED'"
+                    + ") AND t.state NOT IN ('CANCELLED', 'DELETED')"
                     + " AND (t.trigger_type <> 'ONCE' OR EXISTS (SELECT 1 FROM ax_instance i"
                     + " WHERE i.task_id = t.task_id AND i.status NOT IN ("
                     + Sql.placeholders(terminal.size())
