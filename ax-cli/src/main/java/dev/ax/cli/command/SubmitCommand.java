@@ -120,7 +120,7 @@ public final class SubmitCommand implements Callable<Integer> {
       rejectTaskOptionsWithFile();
       value = readFile();
       peek = TaskCommandJson.peek(value);
-      key = peek.taskId();
+      key = peek.key();
     } else {
       key = taskId != null ? taskId : "task-" + UUID.randomUUID().toString().substring(0, 8);
       value = buildCommand(key);

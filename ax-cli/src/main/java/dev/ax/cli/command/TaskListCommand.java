@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task list}: the tasks matching a filter, by task id, one page at a time ({@code
- * --after} the last id of the previous page). Runs on the main thread.
+ * --after} the last id of the previous page); DELETED tasks only when {@code --state DELETED} asks
+ * for them. Runs on the main thread.
  */
 @Command(
     name = "list",
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
     description = "List tasks by id, with the status of each one's latest instance.")
 final class TaskListCommand implements Callable<Integer> {
 
-  private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED");
+  private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED");
 
   @Spec private CommandSpec spec;
 
@@ -38,7 +39,10 @@ final class TaskListCommand implements Callable<Integer> {
   @Option(names = "--group", paramLabel = "<group>", description = "Only this group's tasks.")
   private String group;
 
-  @Option(names = "--state", paramLabel = "<state>", description = "ACTIVE, PAUSED or CANCELLED.")
+  @Option(
+      names = "--state",
+      paramLabel = "<state>",
+      description = "ACTIVE, PAUSED, CANCELLED or DELETED (deleted tasks are listed only so).")
   private String state;
 
   @Option(

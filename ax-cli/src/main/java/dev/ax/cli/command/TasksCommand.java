@@ -22,15 +22,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task}: what a task is and what became of it ({@code show}, {@code list}, from the
- * database), and the commands that change it ({@code cancel}, {@code pause}, {@code resume}, {@code
- * run-now}), produced to {@code ax.task.commands} like any client's: ingest applies them, and
- * rejects with a reason on {@code ax.task.commands.rejected} what cannot apply. Each subcommand
- * runs on the main thread.
+ * database), and the commands that change it ({@code update}, {@code cancel}, {@code delete},
+ * {@code pause}, {@code resume}, {@code run-now}; {@code pause} and {@code resume} also of a whole
+ * group), produced to {@code ax.task.commands} like any client's: ingest applies them, and rejects
+ * with a reason on {@code ax.task.commands.rejected} what cannot apply. Each subcommand runs on the
+ * main thread.
  */
 @Command(
     name = "task",
     mixinStandardHelpOptions = true,
-    description = "Tasks: show, list, and update, cancel, pause, resume or run one now.",
+    description =
+        "Tasks: show, list, and update, cancel, delete, pause, resume or run one now (pause and"
+            + " resume also a whole group).",
     subcommands = {TaskShowCommand.class, TaskListCommand.class})
 public final class TasksCommand implements Runnable {
 
@@ -50,7 +53,8 @@ public final class TasksCommand implements Runnable {
   public void run() {
     throw new ParameterException(
         spec.commandLine(),
-        "Missing command: give one of show, list, update, cancel, pause, resume, run-now");
+        "Missing command: give one of show, list, update, cancel, delete, pause, resume,"
+            + " run-now");
   }
 
   /** The work dir, given to {@code ax task} or to its subcommand (the option is inherited). */
@@ -69,23 +73,33 @@ public final class TasksCommand implements Runnable {
   }
 
   @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
+      description =
+          "Delete a task: cancelled as by cancel, and DELETED: it takes no further command and"
+              + " `ax task list` hides it; its history stays until retention removes it.")
+  int delete(@Mixin TaskChangeOptions change) throws InterruptedException {
+    return send("DELETE", change);
+  }
+
+  @Command(
       name = "pause",
       mixinStandardHelpOptions = true,
       description =
-          "Pause a task: its pending instances are held PAUSED until it is resumed; a running"
-              + " attempt finishes.")
-  int pause(@Mixin TaskChangeOptions change) throws InterruptedException {
-    return send("PAUSE", change);
+          "Pause a task, or every active task of a group with --group: pending instances are"
+              + " held PAUSED until resumed; a running attempt finishes.")
+  int pause(@Mixin TaskOrGroupOptions target) throws InterruptedException {
+    return send("PAUSE", target);
   }
 
   @Command(
       name = "resume",
       mixinStandardHelpOptions = true,
       description =
-          "Resume a paused task: its held instances fire at once; missed firings follow the"
-              + " task's misfire policy.")
-  int resume(@Mixin TaskChangeOptions change) throws InterruptedException {
-    return send("RESUME", change);
+          "Resume a paused task, or every paused task of a group with --group: held instances"
+              + " fire at once; missed firings follow each task's misfire policy.")
+  int resume(@Mixin TaskOrGroupOptions target) throws InterruptedException {
+    return send("RESUME", target);
   }
 
   @Command(
@@ -124,20 +138,45 @@ public final class TasksCommand implements Runnable {
     }
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.setAll(fields);
-    return send(command, "UPDATE", change);
+    return send(command, new Target("UPDATE", change.taskId, null), change);
   }
 
   private int send(String type, TaskChangeOptions change) throws InterruptedException {
-    return send(AxJson.MAPPER.createObjectNode(), type, change);
+    return send(AxJson.MAPPER.createObjectNode(), new Target(type, change.taskId, null), change);
+  }
+
+  private int send(String type, TaskOrGroupOptions target) throws InterruptedException {
+    if ((target.taskId == null) == (target.group == null)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "give a <taskId> or --group <group>, "
+              + (target.taskId == null ? "one of them" : "not both"));
+    }
+    return send(
+        AxJson.MAPPER.createObjectNode(), new Target(type, target.taskId, target.group), target);
   }
 
   /**
-   * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id,
-   * records it in the operator log and says where it went.
+   * A command's type and target: one task, or for PAUSE and RESUME a whole group (exactly one of
+   * {@code taskId} and {@code group} is set).
    */
-  private int send(ObjectNode command, String type, TaskChangeOptions change)
+  private record Target(String type, String taskId, String group) {
+    String key() {
+      return group != null ? group : taskId;
+    }
+
+    String describe() {
+      return group != null ? "group " + group : "task " + taskId;
+    }
+  }
+
+  /**
+   * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id
+   * (the group, for a group's), records it in the operator log and says where it went.
+   */
+  private int send(ObjectNode command, Target target, ChangeReasonOptions change)
       throws InterruptedException {
-    String taskId = change.taskId;
+    String type = target.type();
     String reason = change.reason;
     String commandId = change.commandId;
     String id = commandId == null ? "ax-" + UUID.randomUUID() : commandId;
@@ -152,7 +191,13 @@ public final class TasksCommand implements Runnable {
       throw new ParameterException(
           spec.commandLine(), "--reason must be at most " + MAX_REASON_CHARS + " characters");
     }
-    command.put("v", AxJson.VERSION).put("type", type).put("taskId", taskId).put("commandId", id);
+    command.put("v", AxJson.VERSION).put("type", type);
+    if (target.group() != null) {
+      command.put("group", target.group());
+    } else {
+      command.put("taskId", target.taskId());
+    }
+    command.put("commandId", id);
     String operator = Operator.name();
     command.put(
         "reason",
@@ -165,32 +210,35 @@ public final class TasksCommand implements Runnable {
         workDir,
         PROCESS_NAME,
         (db, out) -> {
-          BrokerLocator.Target target = workDir.locateBroker(db.config);
-          Topics topics = new Topics(target.topicPrefix());
-          try (CommandSender sender = CommandSender.open(target.bootstrapServers(), PROCESS_NAME)) {
-            RecordMetadata sent = sender.send(topics.commands(), taskId, AxJson.write(command));
+          BrokerLocator.Target broker = workDir.locateBroker(db.config);
+          Topics topics = new Topics(broker.topicPrefix());
+          try (CommandSender sender = CommandSender.open(broker.bootstrapServers(), PROCESS_NAME)) {
+            RecordMetadata sent =
+                sender.send(topics.commands(), target.key(), AxJson.write(command));
             new OperatorLog(db.dataSource)
                 .record(
                     operator,
                     "task " + type.toLowerCase(Locale.ROOT).replace('_', '-'),
-                    taskId,
+                    target.group() != null ? "group " + target.group() : target.taskId(),
                     command.path("reason").asText() + " [commandId " + id + "]",
                     db.clock.millis());
             out.printf(
                 Locale.ROOT,
-                "sent %s for task %s (commandId %s) to %s partition %d offset %d; `ax task show"
-                    + " %s` shows its effect, %s a rejection%n",
+                "sent %s for %s (commandId %s) to %s partition %d offset %d; `%s` shows its"
+                    + " effect, %s a rejection%n",
                 type,
-                taskId,
+                target.describe(),
                 id,
                 sent.topic(),
                 sent.partition(),
                 sent.offset(),
-                taskId,
+                target.group() != null
+                    ? "ax task list --group " + target.group()
+                    : "ax task show " + target.taskId(),
                 topics.commandsRejected());
             return ExitCodes.OK;
           } catch (CommandSender.SendFailedException e) {
-            throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + target.hint());
+            throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + broker.hint());
           }
         });
   }

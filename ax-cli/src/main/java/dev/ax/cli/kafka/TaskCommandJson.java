@@ -93,13 +93,14 @@ public final class TaskCommandJson {
   }
 
   /**
-   * What a producer can tell about a command file before sending it: its {@code taskId} (the key to
-   * send it with) or why it has none.
+   * What a producer can tell about a command file before sending it: the key to send it with (its
+   * {@code taskId}, or the {@code group} of a group's PAUSE or RESUME, which has no taskId) or why
+   * it has none.
    *
-   * @param taskId null when {@code problem} is set
-   * @param problem null when the bytes are a JSON object with a string {@code taskId}
+   * @param key null when {@code problem} is set
+   * @param problem null when the bytes are a JSON object with a string {@code taskId} or group
    */
-  public record Peek(String taskId, String problem) {}
+  public record Peek(String key, String problem) {}
 
   /** Reads just enough of {@code json} to key it; never throws for bad input. */
   public static Peek peek(byte[] json) {
@@ -114,9 +115,12 @@ public final class TaskCommandJson {
     if (node == null || !node.isObject()) {
       return new Peek(null, "not a JSON object");
     }
-    if (!node.path("taskId").isTextual()) {
-      return new Peek(null, "no string taskId");
+    if (node.path("taskId").isTextual()) {
+      return new Peek(node.get("taskId").asText(), null);
     }
-    return new Peek(node.get("taskId").asText(), null);
+    if (!node.has("taskId") && node.path("group").isTextual()) {
+      return new Peek(node.get("group").asText(), null); // a group's PAUSE or RESUME
+    }
+    return new Peek(null, "no string taskId");
   }
 }

@@ -30,8 +30,9 @@ public final class TaskQueries {
       String commandId, String type, String reason, String appliedBy, long appliedAtMs) {}
 
   /**
-   * What to list: each null filter matches everything; tasks come in task id order, after {@code
-   * afterTaskId} (the last id of the previous page) when given.
+   * What to list: each null filter matches everything (but a null {@code state} leaves DELETED
+   * tasks out); tasks come in task id order, after {@code afterTaskId} (the last id of the previous
+   * page) when given.
    */
   public record Filter(
       String group, String state, String triggerType, String lastStatus, String afterTaskId) {}
@@ -48,6 +49,9 @@ public final class TaskQueries {
     List<Object> bound = new ArrayList<>();
     condition(where, bound, "t.task_group = ?", filter.group());
     condition(where, bound, "t.state = ?", filter.state());
+    if (filter.state() == null) {
+      where.append(" AND t.state <> 'DELETED'"); // gone for every purpose but show and history
+    }
     condition(where, bound, "t.trigger_type = ?", filter.triggerType());
     condition(where, bound, "t.task_id > ?", filter.afterTaskId());
     // The latest instance of each task by its (task_id, due_at_ms) index.
