@@ -28,13 +28,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Retention on a running ticker: finished instances older than {@code AX_RETENTION} go, with their
  * audit rows, a batch per pass, while active rows, a DEAD one without a closed dead letter, and
- * recent ones are left exactly as they were.
+ * recent ones are left exactly as they were. The rows of tasks DELETED before the cutoff go once
+ * their instances have gone, with their applied commands; a task deleted recently, one deleted with
+ * an instance still running, and every task not deleted stay.
  */
 @ExtendWith(AxInfraExtension.class)
 class RetentionIT {
 
   private static final int OLD_FINISHED = 300;
   private static final int BATCH = 40;
+  private static final int OLD_DELETED = 50;
 
   @Test
   void deletesOldFinishedRowsInBatchesAndNothingElse(AxTestEnv env) throws Exception {
@@ -48,6 +51,12 @@ class RetentionIT {
       for (String kept : List.of("paused-1", "paused-2", "dead-1", "recent-1", "running-1")) {
         tasks.add(new NewTask(TestTasks.onceNoop(kept), "trace", oldMs));
       }
+      for (int i = 0; i < OLD_DELETED; i++) {
+        tasks.add(new NewTask(TestTasks.onceNoop("gone-" + i), "trace", oldMs));
+      }
+      for (String kept : List.of("deleted-lately", "deleted-running")) {
+        tasks.add(new NewTask(TestTasks.onceNoop(kept), "trace", oldMs));
+      }
       new TaskStore(runtime.dataSource()).create(tasks, "test", oldMs);
       // As the pipeline would have left them (their audit rows are the creation's).
       set(runtime, "SUCCESS", oldMs, "task_id LIKE 'done-%'");
@@ -55,6 +64,25 @@ class RetentionIT {
       set(runtime, "DEAD", oldMs, "task_id = 'dead-1'");
       set(runtime, "SUCCESS", nowMs, "task_id = 'recent-1'");
       set(runtime, "RUNNING", oldMs, "task_id = 'running-1'");
+      // As a DELETE would have left them: the task DELETED, its instance CANCELLED, its command.
+      set(runtime, "CANCELLED", oldMs, "task_id LIKE 'gone-%' OR task_id = 'deleted-lately'");
+      set(runtime, "RUNNING", oldMs, "task_id = 'deleted-running'");
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_task SET state = 'DELETED', updated_at_ms = "
+              + oldMs
+              + " WHERE task_id LIKE 'gone-%' OR task_id = 'deleted-running'");
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_task SET state = 'DELETED', updated_at_ms = "
+              + nowMs
+              + " WHERE task_id = 'deleted-lately'");
+      RawSql.execute(
+          runtime.dataSource(),
+          "INSERT INTO ax_task_command (command_id, task_id, command_type, trace_id, applied_by,"
+              + " applied_at_ms) SELECT 'd-1', task_id, 'DELETE', 'trace', 'test', "
+              + oldMs
+              + " FROM ax_task WHERE state = 'DELETED'");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       Map<String, InstanceRow> keptBefore = kept(instances);
       long keptAuditBefore = audit(runtime, "task_id NOT LIKE 'done-%'");
@@ -84,7 +112,7 @@ class RetentionIT {
                 () -> {
                   long left = count(runtime, "done-%");
                   seen.add(left);
-                  return left == 0;
+                  return left == 0 && tasks(runtime, "task_id LIKE 'gone-%'") == 0;
                 });
       }
       assertThat(seen)
@@ -92,7 +120,22 @@ class RetentionIT {
           .anyMatch(left -> left > 0 && left < OLD_FINISHED);
       assertThat(audit(runtime, "task_id LIKE 'done-%'")).as("their audit rows").isZero();
       assertThat(kept(instances)).as("nothing else touched").isEqualTo(keptBefore);
-      assertThat(audit(runtime, "task_id NOT LIKE 'done-%'")).isEqualTo(keptAuditBefore);
+      assertThat(audit(runtime, "task_id NOT LIKE 'done-%' AND task_id NOT LIKE 'gone-%'"))
+          .isEqualTo(keptAuditBefore - OLD_DELETED - 1 /* deleted-lately's instance */);
+      assertThat(tasks(runtime, "task_id LIKE 'done-%'"))
+          .as("tasks not deleted stay, even with no instance left")
+          .isEqualTo(OLD_FINISHED);
+      assertThat(tasks(runtime, "task_id IN ('deleted-lately', 'deleted-running')"))
+          .as("deleted lately, or with an instance left")
+          .isEqualTo(2);
+      assertThat(
+              new Jdbc(runtime.dataSource())
+                  .queryLong(
+                      "counting applied commands",
+                      "SELECT COUNT(*) FROM ax_task_command",
+                      Jdbc.Binder.values()))
+          .as("the removed tasks' commands went with them")
+          .isEqualTo(2);
       assertThat(switches.applied())
           .as("only the old superseded switch record goes")
           .extracting(SwitchStore.Applied::stage)
@@ -134,6 +177,12 @@ class RetentionIT {
             "counting instances",
             "SELECT COUNT(*) FROM ax_instance WHERE task_id LIKE ?",
             Jdbc.Binder.values(taskIdLike));
+  }
+
+  private static long tasks(TestRuntime runtime, String where) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting tasks", "SELECT COUNT(*) FROM ax_task WHERE " + where, Jdbc.Binder.values());
   }
 
   private static long audit(TestRuntime runtime, String where) {

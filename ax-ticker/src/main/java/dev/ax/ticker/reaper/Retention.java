@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Keeps {@code ax_instance}, {@code ax_instance_log} and {@code ax_dead_letter} from growing
  * forever: on the ticker leader, each pass deletes one batch of finished instances older than
  * {@code AX_RETENTION} with their audit rows and dead letters ({@link RetentionStore} says which
- * count as finished), and the switch records of stages long gone. One node deletes, so two passes
- * never fight over rows; a pass that fails is tried at the next. Off when the retention is zero.
+ * count as finished), then one batch of the rows of DELETED tasks deleted before then whose
+ * instances are all gone. One node deletes, so two passes never fight over rows; a pass that fails
+ * is tried at the next. Off when the retention is zero.
  *
  * <p>Threading: {@link #pass} from the ticker's scheduler thread only.
  */
@@ -33,6 +34,7 @@ public final class Retention {
   private final Counter instances;
   private final Counter auditRows;
   private final Counter deadLetters;
+  private final Counter tasks;
 
   /**
    * @param retention finished rows older than this are deleted; zero: none ever
@@ -53,6 +55,7 @@ public final class Retention {
     this.instances = deleted(meters, "instances");
     this.auditRows = deleted(meters, "audit");
     this.deadLetters = deleted(meters, "deadletters");
+    this.tasks = deleted(meters, "tasks");
   }
 
   private static Counter deleted(MeterRegistry meters, String kind) {
@@ -78,12 +81,16 @@ public final class Retention {
       instances.increment(deleted.instances());
       auditRows.increment(deleted.auditRows());
       deadLetters.increment(deleted.deadLetters());
-      if (deleted.instances() > 0) {
+      int removedTasks = store.deleteRemovedTasksBefore(cutoffMs, batch);
+      tasks.increment(removedTasks);
+      if (deleted.instances() > 0 || removedTasks > 0) {
         log.debug(
-            "Retention deleted {} instance(s), {} audit row(s), {} dead letter(s) older than {}",
+            "Retention deleted {} instance(s), {} audit row(s), {} dead letter(s) and {} deleted"
+                + " task(s) older than {}",
             deleted.instances(),
             deleted.auditRows(),
             deleted.deadLetters(),
+            removedTasks,
             retention);
       }
     } catch (StoreException e) {

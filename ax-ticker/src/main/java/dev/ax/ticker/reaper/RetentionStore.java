@@ -2,6 +2,7 @@ package dev.ax.ticker.reaper;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.TriggerType;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.Sql;
@@ -18,11 +19,16 @@ import javax.sql.DataSource;
  * instance that can still move. The candidates are read {@code FOR UPDATE} in the transaction that
  * deletes them, so a row that moved meanwhile (a replay) is not among them.
  *
+ * <p>Then the task rows of DELETED tasks with no instance left go too ({@link
+ * #deleteRemovedTasksBefore}): nothing gives a DELETED task an instance again (it takes no command,
+ * a TRIGGER for it is refused, and the ticker makes successors only of instances it fires), so once
+ * retention took its history, its row is all that is left of it.
+ *
  * <p>Thread-safe (stateless over a pool).
  */
 final class RetentionStore {
 
-  /** What one pass deleted. */
+  /** What one pass over instances deleted. */
   record Deleted(int instances, int auditRows, int deadLetters) {}
 
   private final Jdbc jdbc;
@@ -54,9 +60,9 @@ final class RetentionStore {
           if (ids.isEmpty()) {
             return new Deleted(0, 0, 0);
           }
-          int audit = deleteIn(tx, "ax_instance_log", ids);
-          int letters = deleteIn(tx, "ax_dead_letter", ids);
-          int instances = deleteIn(tx, "ax_instance", ids);
+          int audit = deleteIn(tx, "ax_instance_log", "instance_id", ids);
+          int letters = deleteIn(tx, "ax_dead_letter", "instance_id", ids);
+          int instances = deleteIn(tx, "ax_instance", "instance_id", ids);
           return new Deleted(instances, audit, letters);
         });
   }
@@ -77,7 +83,44 @@ final class RetentionStore {
                 values(cutoffMs)));
   }
 
-  private static int deleteIn(JdbcTransaction tx, String table, List<String> ids)
+  /**
+   * Deletes up to {@code limit} DELETED tasks last changed before {@code cutoffMs} that have no
+   * instance left, with the commands applied to them and their own dependency edges (edges naming
+   * one as an upstream are their downstream task's, and stay), in one transaction. The candidates
+   * are read by the {@code (trigger_type, state)} index, one range per trigger type, {@code FOR
+   * UPDATE}: the lock covers only DELETED tasks, which no command changes.
+   *
+   * @return how many tasks were deleted
+   */
+  int deleteRemovedTasksBefore(long cutoffMs, int limit) {
+    List<Object> bound = new ArrayList<>();
+    for (TriggerType type : TriggerType.values()) {
+      bound.add(type.name());
+    }
+    bound.add(cutoffMs);
+    bound.add(limit);
+    return jdbc.inTransaction(
+        "deleting removed tasks older than " + cutoffMs,
+        tx -> {
+          List<String> ids =
+              tx.query(
+                  "SELECT t.task_id FROM ax_task t WHERE t.trigger_type IN ("
+                      + Sql.placeholders(TriggerType.values().length)
+                      + ") AND t.state = 'DELETED' AND t.updated_at_ms < ?"
+                      + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+                      + " LIMIT ? FOR UPDATE",
+                  values(bound.toArray()),
+                  rs -> rs.getString(1));
+          if (ids.isEmpty()) {
+            return 0;
+          }
+          deleteIn(tx, "ax_task_command", "task_id", ids);
+          deleteIn(tx, "ax_task_dependency", "task_id", ids);
+          return deleteIn(tx, "ax_task", "task_id", ids);
+        });
+  }
+
+  private static int deleteIn(JdbcTransaction tx, String table, String keyColumn, List<String> ids)
       throws SQLException {
     int deleted = 0;
     for (List<?> chunk : Sql.chunks(new ArrayList<Object>(ids))) {
@@ -85,7 +128,9 @@ final class RetentionStore {
           tx.update(
               "DELETE FROM "
                   + table
-                  + " WHERE instance_id IN ("
+                  + " WHERE "
+                  + keyColumn
+                  + " IN ("
                   + Sql.placeholders(chunk.size())
                   + ")",
               values(chunk.toArray()));
