@@ -262,9 +262,10 @@ public final class CommandReader {
   /**
    * The group a PAUSE or RESUME names instead of a task, or null when the command names a task.
    * Exactly one of {@code taskId} and {@code group} is given to those two; the other types take a
-   * {@code taskId} (a CREATE's or UPDATE's {@code group} is its spec's, read there).
+   * {@code taskId} (a CREATE's or UPDATE's {@code group} is its spec's, read there). The group is
+   * checked as a task's is.
    */
-  private static String targetGroup(JsonNode root, CommandType type) {
+  private String targetGroup(JsonNode root, CommandType type) {
     boolean hasTaskId = root.hasNonNull("taskId");
     boolean hasGroup = root.hasNonNull("group");
     if (!type.takesGroup()) {
@@ -288,6 +289,7 @@ public final class CommandReader {
       throw new InvalidFieldException(
           "group must match " + TaskSpecJson.GROUP.pattern() + ": " + Echo.of(group));
     }
+    IntakeCheck.of(limits, clock.now()).group(group);
     return group;
   }
 

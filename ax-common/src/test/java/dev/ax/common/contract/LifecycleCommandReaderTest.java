@@ -122,6 +122,7 @@ class LifecycleCommandReaderTest {
             + " taskId (one task) and group (every task of a group), got neither",
         "group with a space | PAUSE | \"group\":\"a b\" | group must match",
         "group too long | PAUSE | \"group\":\"%s\" | group must match",
+        "group reserved | RESUME | \"group\":\"__retry\" | group '__retry' is reserved",
         "group empty | RESUME | \"group\":\"\" | field 'group' must be a non-empty string",
         "group not text | PAUSE | \"group\":7 | field 'group' must be a non-empty string",
         "group for a cancel | CANCEL | \"group\":\"g\" | a group is only for PAUSE and RESUME:"
