@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * forever: on the ticker leader, each pass deletes one batch of finished instances older than
  * {@code AX_RETENTION} with their audit rows and dead letters ({@link RetentionStore} says which
  * count as finished), then one batch of the rows of DELETED tasks deleted before then whose
- * instances are all gone. One node deletes, so two passes never fight over rows; a pass that fails
- * is tried at the next. Off when the retention is zero.
+ * instances are all gone, and the switch records of stages long gone. One node deletes, so two
+ * passes never fight over rows; a pass that fails is tried at the next. Off when the retention is
+ * zero.
  *
  * <p>Threading: {@link #pass} from the ticker's scheduler thread only.
  */
