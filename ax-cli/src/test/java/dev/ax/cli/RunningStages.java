@@ -95,11 +95,14 @@ final class RunningStages implements AutoCloseable {
   }
 
   RunningStages dispatcher() {
+    return dispatcher(Map.of());
+  }
+
+  /** A dispatcher with {@code settings} on top of the runtime's configuration. */
+  RunningStages dispatcher(Map<String, String> settings) {
+    DispatcherConfig config = DispatcherConfig.from(runtime.config(settings));
     return start(
-        () ->
-            new DispatcherStage(runtime.context(nodeId), DispatcherConfig.from(runtime.config()))
-                .start(),
-        DispatcherStage::close);
+        () -> new DispatcherStage(runtime.context(nodeId), config).start(), DispatcherStage::close);
   }
 
   /** The stage of {@code type} started here (the first, if several were). */

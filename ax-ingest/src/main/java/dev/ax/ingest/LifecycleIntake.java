@@ -101,7 +101,8 @@ final class LifecycleIntake {
             command.reason(),
             command.traceId(),
             context.nodeId(),
-            nowMs);
+            nowMs,
+            command.interrupt());
     if (command.isGroup()) {
       return applyToGroup(transition, request);
     }

@@ -4,6 +4,7 @@ import static dev.ax.common.model.InstanceStatus.CANCELLED;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
@@ -132,6 +133,8 @@ final class TaskLifecycleStore {
    *
    * @param group for a task reached by a group command: the group it named (kept in the audit
    *     reason); else null
+   * @param interrupt CANCEL or DELETE: RUNNING instances are CANCELLED too (their dispatcher then
+   *     interrupts the attempt)
    */
   record Request(
       String commandId,
@@ -140,11 +143,12 @@ final class TaskLifecycleStore {
       String reason,
       String traceId,
       String actor,
-      long nowMs) {
+      long nowMs,
+      boolean interrupt) {
 
     /** The same command for another task (a group command applies to each of its tasks). */
     Request forTask(String otherTaskId) {
-      return new Request(commandId, otherTaskId, group, reason, traceId, actor, nowMs);
+      return new Request(commandId, otherTaskId, group, reason, traceId, actor, nowMs, interrupt);
     }
   }
 
@@ -159,7 +163,10 @@ final class TaskLifecycleStore {
    * and PAUSED instances CANCELLED), DELETE (as CANCEL, and the task DELETED), PAUSE (SCHEDULED and
    * DISPATCHED instances PAUSED), RESUME (PAUSED instances SCHEDULED again, due when they were: the
    * ticker fires them late, by the task's misfire policy), RUN_NOW (one more instance, due now). A
-   * RUNNING attempt is left to finish.
+   * RUNNING attempt is left to finish, but for a CANCEL or DELETE with {@code interrupt}: its
+   * instance is CANCELLED too (the attempt's outcome will then not match, and its dispatcher
+   * interrupts it at its next lease renewal); such a command also applies to a task cancelled (or
+   * deleted) already, to interrupt what it left running.
    */
   Result apply(Transition transition, Request request) {
     return jdbc.inPacketTransaction(
@@ -198,13 +205,15 @@ final class TaskLifecycleStore {
       record(statements, request, transition.name());
       return new Result.Applied(created.size(), created);
     }
-    if (state.get().equals(transition.toState())) {
+    boolean interrupting = request.interrupt() && transition.toStatus() == CANCELLED;
+    if (state.get().equals(transition.toState()) && !interrupting) {
       return new Result.Refused(
           transition == Transition.RESUME
               ? "task " + request.taskId() + " is not paused"
               : "task " + request.taskId() + " is " + transition.verb() + " already");
     }
-    if (!transition.fromStates().contains(state.get())) {
+    if (!transition.fromStates().contains(state.get())
+        && !(interrupting && state.get().equals(transition.toState()))) {
       return new Result.Refused(
           transition.name() + " of task " + request.taskId() + ", which is " + state.get());
     }
@@ -212,10 +221,14 @@ final class TaskLifecycleStore {
         "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
         values(transition.toState(), request.nowMs(), request.taskId()));
     String auditReason = Sql.truncate(auditReason(transition, request), 512);
+    List<InstanceStatus> fromStatuses = new ArrayList<>(transition.fromStatuses());
+    if (interrupting) {
+      fromStatuses.add(RUNNING);
+    }
     int moved = 0;
     List<DueInstance> resumed = new ArrayList<>();
     for (Map.Entry<InstanceStatus, List<String>> pending :
-        pendingInstances(statements, request.taskId(), transition.fromStatuses()).entrySet()) {
+        pendingInstances(statements, request.taskId(), fromStatuses).entrySet()) {
       BatchMove.Builder<DueInstance> move =
           BatchMove.from(pending.getKey())
               .<DueInstance>to(transition.toStatus())
@@ -224,11 +237,15 @@ final class TaskLifecycleStore {
           transition.toStatus() == CANCELLED
               ? move.set("last_error = ?", auditReason)
               : move.set("owner = NULL");
+      String why =
+          pending.getKey() == RUNNING
+              ? Sql.truncate(auditReason + "; its running attempt is interrupted", 512)
+              : auditReason;
       List<DueInstance> won =
           tx.move(
               "instance_id",
               pending.getValue(),
-              move.audit(request.actor(), auditReason),
+              move.audit(request.actor(), why),
               request.nowMs(),
               false);
       moved += won.size();

@@ -11,7 +11,7 @@ class RecordKeyTest {
 
   private static TaskCommand command(String taskId) {
     return new TaskCommand(
-        1, CommandType.CREATE, taskId, null, null, "trace", false, null, null, null);
+        1, CommandType.CREATE, taskId, null, null, "trace", false, null, null, null, false);
   }
 
   @Test
@@ -34,7 +34,8 @@ class RecordKeyTest {
   @Test
   void aGroupCommandIsKeyedByItsGroup() {
     TaskCommand pauseGroup =
-        new TaskCommand(1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null);
+        new TaskCommand(
+            1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null, false);
 
     assertThat(IngestStage.keyMismatch("g", pauseGroup)).isNull();
     assertThat(IngestStage.keyMismatch(null, pauseGroup)).isNull();

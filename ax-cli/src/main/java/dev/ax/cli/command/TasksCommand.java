@@ -67,9 +67,10 @@ public final class TasksCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Cancel a task: it fires no more; its pending instances are CANCELLED, a running"
-              + " attempt finishes.")
-  int cancel(@Mixin TaskChangeOptions change) throws InterruptedException {
-    return send("CANCEL", change);
+              + " attempt finishes (or is interrupted, with --interrupt).")
+  int cancel(@Mixin TaskChangeOptions change, @Mixin InterruptOption interrupt)
+      throws InterruptedException {
+    return send("CANCEL", change, interrupt);
   }
 
   @Command(
@@ -78,8 +79,9 @@ public final class TasksCommand implements Runnable {
       description =
           "Delete a task: cancelled as by cancel, and DELETED: it takes no further command and"
               + " `ax task list` hides it; its history stays until retention removes it.")
-  int delete(@Mixin TaskChangeOptions change) throws InterruptedException {
-    return send("DELETE", change);
+  int delete(@Mixin TaskChangeOptions change, @Mixin InterruptOption interrupt)
+      throws InterruptedException {
+    return send("DELETE", change, interrupt);
   }
 
   @Command(
@@ -139,6 +141,15 @@ public final class TasksCommand implements Runnable {
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.setAll(fields);
     return send(command, new Target("UPDATE", change.taskId, null), change);
+  }
+
+  private int send(String type, TaskChangeOptions change, InterruptOption interrupt)
+      throws InterruptedException {
+    ObjectNode command = AxJson.MAPPER.createObjectNode();
+    if (interrupt.interrupt) {
+      command.put("interrupt", true);
+    }
+    return send(command, new Target(type, change.taskId, null), change);
   }
 
   private int send(String type, TaskChangeOptions change) throws InterruptedException {

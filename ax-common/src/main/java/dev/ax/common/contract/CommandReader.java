@@ -237,14 +237,10 @@ public final class CommandReader {
         throw new InvalidFieldException(
             "reason must be one line without control characters: " + Echo.of(reason));
       }
-      if ((type == CommandType.CANCEL || type == CommandType.DELETE)
-          && JsonFields.optionalBoolean(root, "interrupt", "interrupt", false)) {
-        throw new InvalidFieldException(
-            "interrupt is not supported yet: a RUNNING attempt of a cancelled or deleted task"
-                + " finishes; send the "
-                + type
-                + " without it");
-      }
+    }
+    boolean interrupt = JsonFields.optionalBoolean(root, "interrupt", "interrupt", false);
+    if (interrupt && type != CommandType.CANCEL && type != CommandType.DELETE) {
+      throw new InvalidFieldException("interrupt is only for CANCEL and DELETE, not " + type);
     }
     return new TaskCommand(
         (int) version,
@@ -256,7 +252,8 @@ public final class CommandReader {
         spec != null && !root.hasNonNull("timeoutMs"),
         flowRunId,
         commandId,
-        reason);
+        reason,
+        interrupt);
   }
 
   /**

@@ -18,6 +18,8 @@ import java.util.Objects;
  *     makes a second delivery of the same command a duplicate; null when the producer sent none
  *     (ingest then uses the record's position)
  * @param reason for a lifecycle command: the operator's why, kept in the audit; null when none
+ * @param interrupt for CANCEL and DELETE: a RUNNING attempt is CANCELLED too, and its dispatcher
+ *     interrupts it; false: it finishes
  */
 public record TaskCommand(
     int v,
@@ -29,7 +31,8 @@ public record TaskCommand(
     boolean timeoutDefaulted,
     String flowRunId,
     String commandId,
-    String reason) {
+    String reason,
+    boolean interrupt) {
   public TaskCommand {
     Objects.requireNonNull(type, "type");
     if ((taskId == null) == (group == null)) {

@@ -29,17 +29,17 @@ import java.util.Set;
  * </pre>
  *
  * FAILED and TIMEOUT may also go straight to DEAD (no attempts left, or retries switched off), and
- * SCHEDULED, DISPATCHED (before it is claimed), RETRYING and PAUSED are CANCELLED when their task
- * is cancelled; SCHEDULED and DISPATCHED are PAUSED when it is paused, and RETRYING when its
- * backoff ends while the task is paused (or CANCELLED if the task was cancelled meanwhile), and
- * PAUSED is SCHEDULED again (due when it was) when it is resumed; an operator's requeue makes
- * DISPATCHED SCHEDULED again for a fresh firing; DISPATCHED may also be DISPATCHED again when the
- * reaper re-emits an instance nobody claimed in time (recorded like any other move). A run whose
- * lease expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING →
- * FAILED → DEAD instead (recorded by the reaper). DEAD goes back to DISPATCHED only when an
- * operator replays its dead letter (with a fresh retry budget). The store checks every transition
- * here before it writes the conditional UPDATE, so a bug that asks for a move outside the table
- * fails loudly.
+ * SCHEDULED, DISPATCHED (before it is claimed), RETRYING and PAUSED (and RUNNING, when the command
+ * says interrupt: its dispatcher then interrupts the attempt) are CANCELLED when their task is
+ * cancelled; SCHEDULED and DISPATCHED are PAUSED when it is paused, and RETRYING when its backoff
+ * ends while the task is paused (or CANCELLED if the task was cancelled meanwhile), and PAUSED is
+ * SCHEDULED again (due when it was) when it is resumed; an operator's requeue makes DISPATCHED
+ * SCHEDULED again for a fresh firing; DISPATCHED may also be DISPATCHED again when the reaper
+ * re-emits an instance nobody claimed in time (recorded like any other move). A run whose lease
+ * expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED →
+ * DEAD instead (recorded by the reaper). DEAD goes back to DISPATCHED only when an operator replays
+ * its dead letter (with a fresh retry budget). The store checks every transition here before it
+ * writes the conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -52,7 +52,7 @@ public final class StatusTransitions {
     }
     ALLOWED.get(SCHEDULED).addAll(EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
     ALLOWED.get(DISPATCHED).addAll(EnumSet.of(RUNNING, CANCELLED, DISPATCHED));
-    ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED));
+    ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED, CANCELLED));
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED, PAUSED));

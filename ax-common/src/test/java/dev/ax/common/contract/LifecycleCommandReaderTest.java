@@ -60,7 +60,6 @@ class LifecycleCommandReaderTest {
         "command id too long | \"commandId\":\"%s\" | commandId must match",
         "reason too long | \"reason\":\"%s\" | reason must be at most 500 characters",
         "reason with a newline | \"reason\":\"one\\ntwo\" | reason must be one line",
-        "interrupt asked for | \"interrupt\":true | interrupt is not supported yet",
         "interrupt not a boolean | \"interrupt\":\"yes\" | interrupt",
         "reason not text | \"reason\":5 | reason"
       })
@@ -88,10 +87,23 @@ class LifecycleCommandReaderTest {
     assertThat(command.commandId()).isEqualTo("d-1");
   }
 
-  @Test
-  void aDeleteCannotInterrupt() {
-    assertThat(rejection("{\"v\":1,\"type\":\"DELETE\",\"taskId\":\"t\",\"interrupt\":true}"))
-        .contains("interrupt is not supported yet", "send the DELETE without it");
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"CANCEL", "DELETE"})
+  void aCancelOrDeleteMayInterruptARunningAttempt(String type) {
+    assertThat(
+            accepted("{\"v\":1,\"type\":\"" + type + "\",\"taskId\":\"t\",\"interrupt\":true}")
+                .interrupt())
+        .isTrue();
+    assertThat(accepted("{\"v\":1,\"type\":\"" + type + "\",\"taskId\":\"t\"}").interrupt())
+        .as("default")
+        .isFalse();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"PAUSE", "RESUME", "RUN_NOW"})
+  void noOtherCommandInterrupts(String type) {
+    assertThat(rejection("{\"v\":1,\"type\":\"" + type + "\",\"taskId\":\"t\",\"interrupt\":true}"))
+        .contains("interrupt is only for CANCEL and DELETE, not " + type);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -30,6 +30,7 @@ class StatusTransitionsTest {
     assertThat(StatusTransitions.isAllowed(DISPATCHED, PAUSED)).isTrue();
     assertThat(StatusTransitions.isAllowed(DISPATCHED, SCHEDULED)).as("requeue").isTrue();
     assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED)).as("a run finishes").isFalse();
+    assertThat(StatusTransitions.isAllowed(RUNNING, CANCELLED)).as("CANCEL interrupt").isTrue();
     assertThat(StatusTransitions.allowedFrom(PAUSED))
         .containsExactlyInAnyOrder(SCHEDULED, CANCELLED);
     assertThat(PAUSED.isTerminal()).isFalse();
