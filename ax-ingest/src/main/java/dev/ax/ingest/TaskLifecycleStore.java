@@ -6,11 +6,16 @@ import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.contract.CommandType;
+import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -20,6 +25,7 @@ import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -227,8 +233,12 @@ final class TaskLifecycleStore {
     }
     int moved = 0;
     List<DueInstance> resumed = new ArrayList<>();
-    for (Map.Entry<InstanceStatus, List<String>> pending :
-        pendingInstances(statements, request.taskId(), fromStatuses).entrySet()) {
+    Map<InstanceStatus, List<String>> pendingByStatus =
+        pendingInstances(statements, request.taskId(), fromStatuses);
+    if (transition == Transition.RESUME && pendingByStatus.containsKey(PAUSED)) {
+      moved += skipSupersededAtResume(tx, request, pendingByStatus.get(PAUSED));
+    }
+    for (Map.Entry<InstanceStatus, List<String>> pending : pendingByStatus.entrySet()) {
       BatchMove.Builder<DueInstance> move =
           BatchMove.from(pending.getKey())
               .<DueInstance>to(transition.toStatus())
@@ -255,6 +265,67 @@ final class TaskLifecycleStore {
     }
     record(statements, request, transition.name());
     return new Result.Applied(moved, resumed);
+  }
+
+  /**
+   * A paused periodic task may hold two firings of its trigger: one the ticker fired just before
+   * the PAUSE (DISPATCHED, not claimed yet) and the successor it created with it. Resumed, both
+   * would be late, and each would stand for every missed firing; so unless the misfire policy is
+   * FIRE_ALL (each missed firing runs, up to {@code maxFireAll}, whichever row plans it), only the
+   * earliest is resumed and the later ones are SKIPPED here, with their audit rows. Instances that
+   * stand for no slot (RUN_NOW, flow runs) always resume.
+   *
+   * @param paused the task's PAUSED instance ids; the skipped ones are removed from it
+   * @return how many were skipped
+   */
+  private static int skipSupersededAtResume(
+      PacketTransaction tx, Request request, List<String> paused) throws SQLException {
+    List<String> slots =
+        paused.stream()
+            .filter(InstanceIds::isSlotId)
+            .sorted(Comparator.comparingLong(InstanceIds::slotOf))
+            .toList();
+    if (slots.size() < 2) {
+      return 0;
+    }
+    Optional<String> specJson =
+        tx.statements()
+            .queryFirst(
+                "SELECT spec_json FROM ax_task WHERE task_id = ?",
+                values(request.taskId()),
+                rs -> rs.getString(1));
+    if (specJson.isEmpty()) {
+      return 0;
+    }
+    TaskSpec spec = TaskSpecJson.readStored(request.taskId(), specJson.get());
+    boolean periodic =
+        spec.trigger() instanceof Trigger.Cron || spec.trigger() instanceof Trigger.FixedRate;
+    if (!periodic || spec.misfirePolicy() == MisfirePolicy.FIRE_ALL) {
+      return 0;
+    }
+    List<String> superseded = slots.subList(1, slots.size());
+    List<DueInstance> skipped =
+        tx.move(
+            "instance_id",
+            superseded,
+            BatchMove.from(PAUSED)
+                .<DueInstance>to(SKIPPED)
+                .set("owner = NULL")
+                .readBack(DueInstance.COLUMNS, DueInstance::read)
+                .audit(
+                    request.actor(),
+                    Sql.truncate(
+                        auditReason(Transition.RESUME, request)
+                            + "; the earlier held firing "
+                            + slots.get(0)
+                            + " stands for this one ("
+                            + spec.misfirePolicy()
+                            + ")",
+                        512)),
+            request.nowMs(),
+            false);
+    paused.removeAll(superseded);
+    return skipped.size();
   }
 
   /**

@@ -15,6 +15,25 @@ public final class InstanceIds {
   /** The longest instance id the schema holds. */
   public static final int MAX_LENGTH = 160;
 
+  /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots ({@link #of}). */
+  public static boolean isSlotId(String instanceId) {
+    int at = instanceId.lastIndexOf('@');
+    if (at < 0 || at == instanceId.length() - 1 || instanceId.length() - at > 20) {
+      return false;
+    }
+    for (int i = at + 1; i < instanceId.length(); i++) {
+      if (!Character.isDigit(instanceId.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The slot (fire time, epoch ms) of a slot instance's id; see {@link #isSlotId}. */
+  public static long slotOf(String slotInstanceId) {
+    return Long.parseLong(slotInstanceId.substring(slotInstanceId.lastIndexOf('@') + 1));
+  }
+
   /**
    * The instance of dependency task {@code taskId} in flow run {@code flowRunId}: {@code
    * taskId@flowRunId}, or, when that would not fit, {@code taskId@h} and a hash of the flow run id.

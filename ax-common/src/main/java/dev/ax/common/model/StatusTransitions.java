@@ -59,7 +59,7 @@ public final class StatusTransitions {
     ALLOWED.get(DEAD).add(DISPATCHED);
     ALLOWED.get(SCHEDULED).add(PAUSED);
     ALLOWED.get(DISPATCHED).addAll(EnumSet.of(PAUSED, SCHEDULED));
-    ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED));
+    ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED, SKIPPED));
   }
 
   private StatusTransitions() {}

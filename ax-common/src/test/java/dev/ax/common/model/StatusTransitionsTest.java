@@ -32,7 +32,7 @@ class StatusTransitionsTest {
     assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED)).as("a run finishes").isFalse();
     assertThat(StatusTransitions.isAllowed(RUNNING, CANCELLED)).as("CANCEL interrupt").isTrue();
     assertThat(StatusTransitions.allowedFrom(PAUSED))
-        .containsExactlyInAnyOrder(SCHEDULED, CANCELLED);
+        .containsExactlyInAnyOrder(SCHEDULED, CANCELLED, SKIPPED);
     assertThat(PAUSED.isTerminal()).isFalse();
   }
 

@@ -200,23 +200,13 @@ public final class FirePlanner {
                 reason));
   }
 
-  /** The slot (fire time) an instance stands for: the millis in its id {@code taskId@slot}. */
   /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots. */
   static boolean isSlotId(String instanceId) {
-    int at = instanceId.lastIndexOf('@');
-    if (at < 0 || at == instanceId.length() - 1 || instanceId.length() - at > 20) {
-      return false;
-    }
-    for (int i = at + 1; i < instanceId.length(); i++) {
-      if (!Character.isDigit(instanceId.charAt(i))) {
-        return false;
-      }
-    }
-    return true;
+    return InstanceIds.isSlotId(instanceId);
   }
 
+  /** The slot (fire time) an instance stands for: the millis in its id {@code taskId@slot}. */
   static long slotOf(DueInstance row) {
-    String id = row.instanceId();
-    return Long.parseLong(id.substring(id.lastIndexOf('@') + 1));
+    return InstanceIds.slotOf(row.instanceId());
   }
 }

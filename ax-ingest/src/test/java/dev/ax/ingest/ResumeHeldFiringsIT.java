@@ -1,0 +1,109 @@
+package dev.ax.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ax.common.model.ConcurrencyPolicy;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.RawSql;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * RESUME of a periodic task that holds two firings (one fired just before the PAUSE, and the
+ * successor the ticker created with it): one late firing stands for every missed one, so only the
+ * earliest is resumed and the later one SKIPPED with its audit row, unless the policy is FIRE_ALL;
+ * an extra RUN_NOW instance resumes whatever the policy.
+ */
+@ExtendWith(AxInfraExtension.class)
+class ResumeHeldFiringsIT {
+
+  private static final long SLOT_1_MS = 1_900_000_000_000L;
+  private static final long SLOT_2_MS = SLOT_1_MS + 1_000;
+
+  @ParameterizedTest
+  @EnumSource(MisfirePolicy.class)
+  void resumesOneHeldFiringUnlessEveryMissedOneRuns(MisfirePolicy policy, AxTestEnv env)
+      throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      String taskId = "rate-" + policy.name().toLowerCase(java.util.Locale.ROOT);
+      long nowMs = runtime.clock().millis();
+      new TaskStore(runtime.dataSource())
+          .create(
+              List.of(
+                  new NewTask(
+                      TestTasks.noop(
+                          taskId,
+                          new Trigger.FixedRate(
+                              Duration.ofSeconds(1), Instant.ofEpochMilli(SLOT_1_MS)),
+                          policy,
+                          MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+                          true,
+                          ConcurrencyPolicy.DEFAULT),
+                      "trace",
+                      SLOT_1_MS)),
+              "test",
+              nowMs);
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      String first = InstanceIds.of(taskId, SLOT_1_MS);
+      String second = InstanceIds.of(taskId, SLOT_2_MS);
+      String extra = taskId + "@run:op-1";
+      instances.create(
+          List.of(
+              new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing"),
+              new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now")),
+          "test",
+          nowMs);
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_instance SET status = 'PAUSED' WHERE task_id = '" + taskId + "'");
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_task SET state = 'PAUSED' WHERE task_id = '" + taskId + "'");
+
+      TaskLifecycleStore.Result result =
+          new TaskLifecycleStore(runtime.dataSource())
+              .apply(
+                  TaskLifecycleStore.Transition.RESUME,
+                  new TaskLifecycleStore.Request(
+                      "r-1", taskId, null, "resume", "trace", "test", nowMs, false));
+
+      assertThat(result).isInstanceOf(TaskLifecycleStore.Result.Applied.class);
+      List<String> announced =
+          ((TaskLifecycleStore.Result.Applied) result)
+              .toAnnounce().stream().map(d -> d.instanceId()).toList();
+      assertThat(status(instances, first)).isEqualTo(InstanceStatus.SCHEDULED);
+      assertThat(status(instances, extra))
+          .as("no slot: resumes")
+          .isEqualTo(InstanceStatus.SCHEDULED);
+      if (policy == MisfirePolicy.FIRE_ALL) {
+        assertThat(status(instances, second)).isEqualTo(InstanceStatus.SCHEDULED);
+        assertThat(announced).containsExactlyInAnyOrder(first, second, extra);
+      } else {
+        assertThat(status(instances, second))
+            .as("the earlier held firing stands for it")
+            .isEqualTo(InstanceStatus.SKIPPED);
+        assertThat(announced).containsExactlyInAnyOrder(first, extra);
+      }
+    }
+  }
+
+  private static InstanceStatus status(InstanceStore instances, String instanceId) {
+    return instances.find(instanceId).map(InstanceRow::status).orElseThrow();
+  }
+}
