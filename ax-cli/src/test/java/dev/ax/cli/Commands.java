@@ -32,6 +32,17 @@ final class Commands {
         "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}");
   }
 
+  /** A lifecycle command ({@code PAUSE}, {@code RESUME}, ...) for one task, with its command id. */
+  static String lifecycle(String type, String taskId, String commandId) {
+    return "{\"v\":1,\"type\":\""
+        + type
+        + "\",\"taskId\":\""
+        + taskId
+        + "\",\"commandId\":\""
+        + commandId
+        + "\"}";
+  }
+
   /** Sends {@code json} as it is, keyed by {@code taskId}, and waits until the broker has it. */
   static void sendJson(
       KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String json)

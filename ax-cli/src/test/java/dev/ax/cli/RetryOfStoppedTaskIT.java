@@ -41,12 +41,16 @@ class RetryOfStoppedTaskIT {
       // Paused while its retry waits out the backoff: the retry waits PAUSED, attempt 1 only.
       Commands.awaitFirstInstance(
           runtime, "paused-retry", r -> r.status() == InstanceStatus.RETRYING);
-      Commands.sendJson(producer, runtime, "paused-retry", lifecycle("PAUSE", "paused-retry", "p"));
+      Commands.sendJson(
+          producer, runtime, "paused-retry", Commands.lifecycle("PAUSE", "paused-retry", "p"));
       // Cancelled while its first attempt runs; the attempt fails afterwards.
       Commands.awaitFirstInstance(
           runtime, "cancelled-retry", r -> r.status() == InstanceStatus.RUNNING);
       Commands.sendJson(
-          producer, runtime, "cancelled-retry", lifecycle("CANCEL", "cancelled-retry", "c"));
+          producer,
+          runtime,
+          "cancelled-retry",
+          Commands.lifecycle("CANCEL", "cancelled-retry", "c"));
 
       InstanceRow paused =
           Commands.awaitFirstInstance(
@@ -63,7 +67,7 @@ class RetryOfStoppedTaskIT {
           .until(() -> first(instances, "paused-retry").status() == InstanceStatus.PAUSED);
 
       Commands.sendJson(
-          producer, runtime, "paused-retry", lifecycle("RESUME", "paused-retry", "r"));
+          producer, runtime, "paused-retry", Commands.lifecycle("RESUME", "paused-retry", "r"));
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> first(instances, "paused-retry").attempt() >= 2);
@@ -83,15 +87,5 @@ class RetryOfStoppedTaskIT {
 
   private static InstanceRow first(InstanceStore instances, String taskId) {
     return instances.findByTask(taskId).get(0);
-  }
-
-  private static String lifecycle(String type, String taskId, String commandId) {
-    return "{\"v\":1,\"type\":\""
-        + type
-        + "\",\"taskId\":\""
-        + taskId
-        + "\",\"commandId\":\""
-        + commandId
-        + "\"}";
   }
 }

@@ -53,7 +53,7 @@ class TaskPauseIT {
       }
 
       for (String id : ids) {
-        Commands.sendJson(producer, runtime, id, lifecycle("PAUSE", id, "p-" + id));
+        Commands.sendJson(producer, runtime, id, Commands.lifecycle("PAUSE", id, "p-" + id));
       }
       for (String id : ids) {
         await()
@@ -90,7 +90,7 @@ class TaskPauseIT {
               "all", paused(instances.findByTask("all")));
 
       for (String id : ids) {
-        Commands.sendJson(producer, runtime, id, lifecycle("RESUME", id, "r-" + id));
+        Commands.sendJson(producer, runtime, id, Commands.lifecycle("RESUME", id, "r-" + id));
       }
       // Each chain goes on: a firing after the resume runs on time.
       for (String id : ids) {
@@ -125,8 +125,8 @@ class TaskPauseIT {
           .allMatch(r -> r.status() == InstanceStatus.SUCCESS);
 
       // Resuming twice under one id does nothing; a second RESUME under another id is refused.
-      Commands.sendJson(producer, runtime, "skip", lifecycle("RESUME", "skip", "r-skip"));
-      Commands.sendJson(producer, runtime, "skip", lifecycle("PAUSE", "skip", "p2-skip"));
+      Commands.sendJson(producer, runtime, "skip", Commands.lifecycle("RESUME", "skip", "r-skip"));
+      Commands.sendJson(producer, runtime, "skip", Commands.lifecycle("PAUSE", "skip", "p2-skip"));
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.find("skip").orElseThrow().state(), "PAUSED"::equals);
@@ -139,16 +139,6 @@ class TaskPauseIT {
         + "},\"misfire\":"
         + misfire
         + ",\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
-  }
-
-  private static String lifecycle(String type, String taskId, String commandId) {
-    return "{\"v\":1,\"type\":\""
-        + type
-        + "\",\"taskId\":\""
-        + taskId
-        + "\",\"commandId\":\""
-        + commandId
-        + "\"}";
   }
 
   private static long count(List<InstanceRow> rows, InstanceStatus status) {

@@ -6,10 +6,14 @@ import dev.ax.spi.TaskExecutor;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Test handler {@code block}: waits until interrupted and records that it was. */
+/**
+ * Test handler {@code block}: records that it started, waits until interrupted and records that it
+ * was (by instance id).
+ */
 public final class BlockingExecutor implements TaskExecutor {
 
-  static final Set<String> INTERRUPTED = ConcurrentHashMap.newKeySet();
+  public static final Set<String> STARTED = ConcurrentHashMap.newKeySet();
+  public static final Set<String> INTERRUPTED = ConcurrentHashMap.newKeySet();
 
   @Override
   public String name() {
@@ -18,6 +22,7 @@ public final class BlockingExecutor implements TaskExecutor {
 
   @Override
   public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
+    STARTED.add(context.instanceId());
     try {
       Thread.sleep(Long.MAX_VALUE);
       return ExecutionResult.ok();

@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -34,27 +33,17 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--actor", paramLabel = "<name>", description = "Only this operator's actions.")
   private String actor;
 
-  @Option(
-      names = "--limit",
-      defaultValue = "50",
-      paramLabel = "<n>",
-      description = "At most this many (default: ${DEFAULT-VALUE}).")
-  private int limit;
-
-  @Option(names = "--json", description = "A JSON array, for scripts.")
-  private boolean json;
+  @Mixin private ListingOptions listing;
 
   @Override
   public Integer call() throws Exception {
-    if (limit < 1 || limit > 10_000) {
-      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
-    }
+    listing.check(spec);
     return CliDatabase.run(spec, workDir, "ax-audit", this::print);
   }
 
   private int print(CliDatabase db, PrintWriter out) throws Exception {
-    List<OperatorLog.Entry> entries = new OperatorLog(db.dataSource).newest(actor, limit);
-    if (json) {
+    List<OperatorLog.Entry> entries = new OperatorLog(db.dataSource).newest(actor, listing.limit);
+    if (listing.json) {
       ArrayNode array = AxJson.MAPPER.createArrayNode();
       entries.forEach(e -> array.add(AxJson.MAPPER.valueToTree(e)));
       out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -63,21 +64,11 @@ final class TaskListCommand implements Callable<Integer> {
       description = "The next page: tasks after this id (the last one listed).")
   private String after;
 
-  @Option(
-      names = "--limit",
-      defaultValue = "50",
-      paramLabel = "<n>",
-      description = "At most this many (default: ${DEFAULT-VALUE}).")
-  private int limit;
-
-  @Option(names = "--json", description = "A JSON array, for scripts.")
-  private boolean json;
+  @Mixin private ListingOptions listing;
 
   @Override
   public Integer call() throws Exception {
-    if (limit < 1 || limit > 10_000) {
-      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
-    }
+    listing.check(spec);
     TaskQueries.Filter filter =
         new TaskQueries.Filter(
             group,
@@ -90,8 +81,9 @@ final class TaskListCommand implements Callable<Integer> {
   }
 
   private int list(CliDatabase db, PrintWriter out, TaskQueries.Filter filter) throws Exception {
-    List<TaskQueries.TaskSummary> tasks = new TaskQueries(db.dataSource).list(filter, limit);
-    if (json) {
+    List<TaskQueries.TaskSummary> tasks =
+        new TaskQueries(db.dataSource).list(filter, listing.limit);
+    if (listing.json) {
       ArrayNode array = AxJson.MAPPER.createArrayNode();
       tasks.forEach(t -> array.add(AxJson.MAPPER.valueToTree(t)));
       out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
@@ -120,7 +112,7 @@ final class TaskListCommand implements Callable<Integer> {
     out.println(
         tasks.size()
             + " task(s)"
-            + (tasks.size() == limit
+            + (tasks.size() == listing.limit
                 ? "; next page: --after " + tasks.get(tasks.size() - 1).taskId()
                 : ""));
     return ExitCodes.OK;

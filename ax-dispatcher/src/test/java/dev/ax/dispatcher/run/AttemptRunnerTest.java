@@ -12,19 +12,14 @@ import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
+import dev.ax.dispatcher.BlockingExecutor;
 import dev.ax.dispatcher.executor.NoopExecutor;
 import dev.ax.dispatcher.store.RunKey;
-import dev.ax.spi.ExecutionContext;
-import dev.ax.spi.ExecutionResult;
-import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class AttemptRunnerTest {
@@ -70,29 +65,9 @@ class AttemptRunnerTest {
    * attempts alone.
    */
   @Test
-  void anInterruptStopsARunningOrQueuedAttemptAndRecordsNoOutcome() throws Exception {
+  void anInterruptStopsARunningOrQueuedAttemptAndRecordsNoOutcome() {
     List<Completion> done = new CopyOnWriteArrayList<>();
-    Set<String> interrupted = ConcurrentHashMap.newKeySet();
-    CountDownLatch started = new CountDownLatch(1);
-    TaskExecutor blocking =
-        new TaskExecutor() {
-          @Override
-          public String name() {
-            return "block";
-          }
-
-          @Override
-          public ExecutionResult execute(ExecutionContext context) throws InterruptedException {
-            started.countDown();
-            try {
-              Thread.sleep(Long.MAX_VALUE);
-              return ExecutionResult.ok();
-            } catch (InterruptedException e) {
-              interrupted.add(context.instanceId());
-              throw e;
-            }
-          }
-        };
+    BlockingExecutor blocking = new BlockingExecutor();
     StoredTask task =
         TestTasks.stored(
             new TaskSpec(
@@ -107,7 +82,9 @@ class AttemptRunnerTest {
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
       runner.submit(claimed("running@1"), task, blocking);
       runner.submit(claimed("queued@1"), task, blocking);
-      started.await();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("running@1"));
       assertThat(runner.inFlight()).isEqualTo(2);
 
       assertThat(runner.interrupt(new RunKey("queued@1", 1), "cancelled")).isTrue();
@@ -115,10 +92,14 @@ class AttemptRunnerTest {
       assertThat(runner.interrupt(new RunKey("running@1", 1), "again")).as("once").isFalse();
       assertThat(runner.interrupt(new RunKey("other@1", 1), "unknown")).isFalse();
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> interrupted.contains("running@1"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.INTERRUPTED.contains("running@1"));
       assertThat(runner.inFlight()).isZero();
       assertThat(runner.running()).isEmpty();
-      assertThat(interrupted).as("the queued one never ran").doesNotContain("queued@1");
+      assertThat(BlockingExecutor.STARTED)
+          .as("the queued one never ran")
+          .doesNotContain("queued@1");
       assertThat(done).as("no outcome recorded for an interrupted attempt").isEmpty();
     }
   }
