@@ -7,6 +7,7 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.stage.Readiness;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.InstanceStore;
@@ -28,6 +29,7 @@ import dev.ax.ticker.reaper.Retention;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
  * </ul>
  */
-public final class TickerStage implements AutoCloseable {
+public final class TickerStage implements AutoCloseable, Readiness.Check {
 
   private static final Logger log = LoggerFactory.getLogger(TickerStage.class);
 
@@ -286,6 +288,12 @@ public final class TickerStage implements AutoCloseable {
     switches.close();
     firingThread.interrupt();
     DaemonThreads.awaitEnd(firingThread, Duration.ofSeconds(10));
+  }
+
+  /** Ready once this node knows whether it leads or stands by (its lease heartbeat works). */
+  @Override
+  public Optional<String> problem() {
+    return elector.roleUnknown();
   }
 
   /** Stops firing, gives the lease up (a standby takes over at its next heartbeat), stops. */

@@ -78,7 +78,9 @@ public final class Pipeline implements AutoCloseable {
     Deque<NamedStage> started = new ArrayDeque<>();
     try {
       started.push(new NamedStage("ingest", new IngestStage(context, ingest).start()));
-      started.push(new NamedStage("ticker", new TickerStage(context, ticker).start()));
+      TickerStage tickerStage = new TickerStage(context, ticker).start();
+      started.push(new NamedStage("ticker", tickerStage));
+      runtime.readiness().add("ticker", tickerStage);
       started.push(new NamedStage("dead-letter", new DeadLetterStage(context, deadLetter).start()));
       started.push(new NamedStage("retry", new RetryStage(context, retry).start()));
       started.push(new NamedStage("resolver", new ResolverStage(context, resolver).start()));
@@ -88,6 +90,7 @@ public final class Pipeline implements AutoCloseable {
         started.push(
             new NamedStage("dispatcher " + n, new DispatcherStage(replica, dispatcher).start()));
       }
+      runtime.readiness().start();
     } catch (RuntimeException e) {
       closeAll(started);
       runtime.close();

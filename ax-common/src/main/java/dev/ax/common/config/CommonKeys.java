@@ -121,7 +121,7 @@ public final class CommonKeys implements ConfigKeySet {
           "127.0.0.1:9400",
           Pattern.compile("off|[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}"),
           "host:port or off",
-          "host:port of the Prometheus endpoint (/metrics); `off` disables it. Loopback unless configured otherwise.");
+          "host:port of the Prometheus endpoint (/metrics) and the probes (/health/live: 200 while the process serves; /health/ready: 200 once the database, the broker and the stage's own condition are fine, else 503, each check's outcome as JSON); `off` disables them. Loopback unless configured otherwise.");
 
   /** For the {@link java.util.ServiceLoader} only. */
   public CommonKeys() {}

@@ -1,5 +1,6 @@
 package dev.ax.common.stage;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.ax.common.config.ConfigException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -10,7 +11,13 @@ import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves {@code GET /metrics} in Prometheus text format from the JDK's HTTP server. */
+/**
+ * Serves {@code GET /metrics} in Prometheus text format, and the probes: {@code /health/live} (200
+ * while the process serves at all) and {@code /health/ready} (200 when every readiness check
+ * passes, else 503; both with the checks' outcomes as JSON), from the JDK's HTTP server on one
+ * thread. A probe reads the last round of the checks ({@link Readiness}), so it never waits on the
+ * database or the broker.
+ */
 public final class MetricsEndpoint implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(MetricsEndpoint.class);
@@ -25,7 +32,8 @@ public final class MetricsEndpoint implements AutoCloseable {
    * @param bind host:port, e.g. 127.0.0.1:9400 (port 0 picks a free one)
    * @throws IllegalStateException naming the address when it cannot be bound
    */
-  public static MetricsEndpoint start(String bind, PrometheusMeterRegistry registry) {
+  public static MetricsEndpoint start(
+      String bind, PrometheusMeterRegistry registry, Readiness readiness) {
     int colon = bind.lastIndexOf(':');
     if (colon < 0) {
       throw new ConfigException("AX_METRICS_BIND must be host:port or off: " + bind);
@@ -50,19 +58,34 @@ public final class MetricsEndpoint implements AutoCloseable {
     }
     server.createContext(
         "/metrics",
+        exchange ->
+            answer(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+    server.createContext(
+        "/health/live", exchange -> answer(exchange, 200, JSON, "{\"status\":\"live\"}"));
+    server.createContext(
+        "/health/ready",
         exchange -> {
-          byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-          exchange
-              .getResponseHeaders()
-              .add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
+          Readiness.Report report = readiness.report();
+          answer(exchange, report.ready() ? 200 : 503, JSON, report.json());
         });
     server.start();
-    log.info("Metrics at http://{}:{}/metrics", host, server.getAddress().getPort());
+    log.info(
+        "Metrics at http://{}:{}/metrics, probes at /health/live and /health/ready",
+        host,
+        server.getAddress().getPort());
     return new MetricsEndpoint(server);
+  }
+
+  private static final String JSON = "application/json; charset=utf-8";
+
+  private static void answer(HttpExchange exchange, int status, String contentType, String text)
+      throws IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
   }
 
   public int port() {

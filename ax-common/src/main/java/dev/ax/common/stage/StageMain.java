@@ -78,6 +78,10 @@ public final class StageMain {
       return;
     }
     AutoCloseable stage = starter.start(runtime.context(), stageConfig);
+    if (stage instanceof Readiness.Check check) {
+      runtime.readiness().add(name, check); // the stage's own condition, beside database and broker
+    }
+    runtime.readiness().start(); // ready from the first round that passes, with the stage running
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -3,6 +3,7 @@ package dev.ax.common.stage;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.ConfigException;
+import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.TopicProvisioner;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.Database;
@@ -11,8 +12,17 @@ import dev.ax.common.time.DatabaseClock;
 import dev.ax.common.time.SystemClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,12 +36,17 @@ public final class StageRuntime implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StageRuntime.class);
 
+  /** How often the readiness checks (database, broker, the stage's own) run. */
+  public static final Duration READINESS_INTERVAL = Duration.ofSeconds(2);
+
   private final OpenedResources resources;
   private final StageContext context;
+  private final Readiness readiness;
 
-  private StageRuntime(OpenedResources resources, StageContext context) {
+  private StageRuntime(OpenedResources resources, StageContext context, Readiness readiness) {
     this.resources = resources;
     this.context = context;
+    this.readiness = readiness;
   }
 
   /**
@@ -77,9 +92,10 @@ public final class StageRuntime implements AutoCloseable {
     // Whatever is opened before a failure is closed again, in reverse order, by one path.
     OpenedResources opened = new OpenedResources();
     try {
+      Readiness readiness = opened.add(new Readiness(READINESS_INTERVAL, System::nanoTime));
       // First: a metrics port in use stops the stage (exit 2) before it connects to anything.
       if (!bind.equalsIgnoreCase("off")) {
-        opened.add(MetricsEndpoint.start(bind, meters));
+        opened.add(MetricsEndpoint.start(bind, meters, readiness));
       }
       // The topics are checked (and created) while the database is opened: two round trips to
       // different servers, in parallel, on every start.
@@ -97,7 +113,8 @@ public final class StageRuntime implements AutoCloseable {
         StageContext context =
             new StageContext(
                 config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
-        return new StageRuntime(opened, context);
+        readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
+        return new StageRuntime(opened, context, readiness);
       }
       HikariDataSource dataSource =
           opened.add(
@@ -126,7 +143,9 @@ public final class StageRuntime implements AutoCloseable {
       StageContext context =
           new StageContext(
               config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
-      return new StageRuntime(opened, context);
+      readiness.add("database", databaseCheck(controlDataSource));
+      readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
+      return new StageRuntime(opened, context, readiness);
     } catch (RuntimeException e) {
       opened.close();
       throw e;
@@ -144,8 +163,52 @@ public final class StageRuntime implements AutoCloseable {
     }
   }
 
+  /** The broker answers a cluster description within the readiness timeout. */
+  private static Readiness.Check brokerCheck(Admin admin) {
+    return () -> {
+      try {
+        return admin
+                .describeCluster()
+                .nodes()
+                .get(CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .isEmpty()
+            ? Optional.of("the cluster reports no broker")
+            : Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.of("interrupted");
+      } catch (ExecutionException | TimeoutException e) {
+        return Optional.of("broker unreachable: " + e);
+      }
+    };
+  }
+
+  /** A connection of the control pool (short timeouts) is valid. */
+  private static Readiness.Check databaseCheck(DataSource control) {
+    return () -> {
+      try (Connection connection = control.getConnection()) {
+        return connection.isValid((int) CHECK_TIMEOUT.toSeconds())
+            ? Optional.empty()
+            : Optional.of("database connection not valid");
+      } catch (SQLException e) {
+        return Optional.of("database unreachable: " + e.getMessage());
+      }
+    };
+  }
+
+  private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(2);
+
   public StageContext context() {
     return context;
+  }
+
+  /**
+   * The process's readiness: database and broker checked already; a stage adds its own checks, and
+   * whoever starts the stages {@link Readiness#start starts} it once they run (until then the
+   * process is not ready: it is starting).
+   */
+  public Readiness readiness() {
+    return readiness;
   }
 
   /** Closes the clock, the pools and the metrics endpoint, in the reverse order of opening. */

@@ -50,6 +50,11 @@ public final class LeaderElector implements AutoCloseable {
   private final CountDownLatch stopping = new CountDownLatch(1);
   private volatile State state;
 
+  /** Whether a heartbeat has reached the database, and when the last one did (monotonic). */
+  private volatile boolean roleKnown;
+
+  private volatile long roleKnownAtNanos;
+
   public LeaderElector(
       LeaseStore leases,
       String leaseName,
@@ -106,6 +111,7 @@ public final class LeaderElector implements AutoCloseable {
     try {
       if (current == null) {
         Optional<Lease> acquired = leases.tryAcquire(leaseName, nodeId, leaseDuration);
+        markRoleKnown(startNanos);
         if (acquired.isPresent()) {
           state = new State(acquired.get(), deadline(startNanos));
           log.info(
@@ -114,6 +120,7 @@ public final class LeaderElector implements AutoCloseable {
         return;
       }
       Optional<Lease> renewed = leases.renew(current.lease, leaseDuration);
+      markRoleKnown(startNanos);
       if (renewed.isPresent()) {
         state = new State(renewed.get(), deadline(startNanos));
       } else {
@@ -139,6 +146,27 @@ public final class LeaderElector implements AutoCloseable {
         log.warn("{} lease heartbeat failed, will retry: {}", leaseName, e.getMessage());
       }
     }
+  }
+
+  private void markRoleKnown(long atNanos) {
+    roleKnownAtNanos = atNanos;
+    roleKnown = true;
+  }
+
+  /**
+   * Empty while this node knows whether it leads or stands by: a heartbeat reached the database
+   * within the last lease duration. Else why not, for the readiness probe.
+   */
+  public Optional<String> roleUnknown() {
+    if (!roleKnown) {
+      return Optional.of("no lease heartbeat has reached the database yet");
+    }
+    long ageNanos = nanoTime.getAsLong() - roleKnownAtNanos;
+    if (ageNanos > leaseDuration.toNanos()) {
+      return Optional.of(
+          "no lease heartbeat has reached the database for " + ageNanos / 1_000_000 + " ms");
+    }
+    return Optional.empty();
   }
 
   /** Local deadline: the renewal started at {@code startNanos}, minus one heartbeat of margin. */
