@@ -1,5 +1,6 @@
 package dev.ax.dispatcher;
 
+import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
@@ -35,10 +36,8 @@ final class RunStarter {
     this.bulkheads = bulkheads;
     this.registry = registry;
     this.lateness =
-        DistributionSummary.builder("ax.dispatcher.lateness.ms")
-            .description("claim time minus due time")
-            .publishPercentiles(0.5, 0.99)
-            .register(meters);
+        LatencyHistogram.register(
+            meters, "ax.dispatcher.lateness.ms", "claim lateness: claim time minus due time");
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.ax.ticker;
 
+import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
@@ -107,10 +108,8 @@ final class TickLoop {
     this.dropped = meters.counter("ax.ticker.dropped.offers");
     this.clockHolds = meters.counter("ax.ticker.clock.unstable.holds");
     this.lateness =
-        DistributionSummary.builder("ax.ticker.emit.lateness.ms")
-            .description("emit time minus due time")
-            .publishPercentiles(0.5, 0.99)
-            .register(meters);
+        LatencyHistogram.register(
+            meters, "ax.ticker.emit.lateness.ms", "fire lateness: emit time minus due time");
     this.markTime =
         Timer.builder("ax.ticker.mark")
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")

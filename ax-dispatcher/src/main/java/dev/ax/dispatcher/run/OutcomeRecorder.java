@@ -5,6 +5,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
@@ -15,6 +16,7 @@ import dev.ax.common.thread.DaemonThreads;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -52,6 +55,12 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private final Counter succeeded;
+  private final MeterRegistry meters;
+  private final DistributionSummary startLateness;
+
+  /** Run durations by executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
+  private final Map<String, DistributionSummary> runDurations = new ConcurrentHashMap<>();
+
   private final Counter failed;
   private final Counter timedOut;
   private final Counter takenBack;
@@ -76,6 +85,12 @@ public final class OutcomeRecorder implements AutoCloseable {
     this.outcomeStore = new OutcomeStore(context.dataSource());
     this.relay = relay;
     MeterRegistry meters = context.meters();
+    this.meters = meters;
+    this.startLateness =
+        LatencyHistogram.register(
+            meters,
+            "ax.dispatcher.start.lateness.ms",
+            "end to end: a first attempt's start minus its due time (recorded with its outcome)");
     this.succeeded = meters.counter("ax.dispatcher.succeeded");
     this.failed = meters.counter("ax.dispatcher.failed");
     this.timedOut = meters.counter("ax.dispatcher.timeout");
@@ -161,6 +176,7 @@ public final class OutcomeRecorder implements AutoCloseable {
       }
       AfterFailure after = outcomes.get(i).after();
       count(c.status(), after);
+      time(c);
       logOutcome(c, after);
       owed.addAll(events.get(i));
     }
@@ -263,6 +279,23 @@ public final class OutcomeRecorder implements AutoCloseable {
       retried.increment();
     } else if (after instanceof AfterFailure.Dead) {
       dead.increment();
+    }
+  }
+
+  /** The attempt's run duration by executor type, and a first attempt's start lateness. */
+  private void time(Completion c) {
+    String type = c.context() == null ? "none" : c.context().task().executor().type().name();
+    runDurations
+        .computeIfAbsent(
+            type,
+            t ->
+                LatencyHistogram.builder(
+                        "ax.dispatcher.run.duration.ms", "how long attempts ran, by executor type")
+                    .tag("executor", t)
+                    .register(meters))
+        .record(Math.max(0, c.finishedAtMs() - c.startedAtMs()));
+    if (c.claimed().attempt() == 1) {
+      startLateness.record(Math.max(0, c.startedAtMs() - c.claimed().dueAtMs()));
     }
   }
 
