@@ -100,7 +100,7 @@ public final class IngestStage implements AutoCloseable {
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.received = context.meters().counter("ax.ingest.received");
     this.rejected = context.meters().counter("ax.ingest.rejected");
-    this.created = context.meters().counter("ax.ingest.created");
+    this.created = context.meters().counter("ax.ingest.created.tasks");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
     this.dependencies =

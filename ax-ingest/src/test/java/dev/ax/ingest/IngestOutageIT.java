@@ -92,7 +92,7 @@ class IngestOutageIT {
         TaskStore tasks = new TaskStore(runtime.dataSource());
         await().atMost(Duration.ofSeconds(60)).until(() -> tasks.findAll(ids).size() == COMMANDS);
         assertThat(rejected.poll()).isEmpty();
-        assertThat(context.meters().counter("ax.ingest.created").count()).isEqualTo(COMMANDS);
+        assertThat(context.meters().counter("ax.ingest.created.tasks").count()).isEqualTo(COMMANDS);
       }
     }
   }

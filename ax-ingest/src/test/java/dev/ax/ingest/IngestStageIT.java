@@ -83,7 +83,7 @@ class IngestStageIT {
     send("dup", command("dup", 120_000));
     send("other", command("other", 60_000));
 
-    awaitCounted(context, 4, "ax.ingest.created", "ax.ingest.duplicates");
+    awaitCounted(context, 4, "ax.ingest.created.tasks", "ax.ingest.duplicates");
     assertThat(new TaskStore(runtime.dataSource()).find("dup")).isPresent();
     assertThat(new InstanceStore(runtime.dataSource()).findByTask("dup")).hasSize(1);
     assertThat(new InstanceStore(runtime.dataSource()).findByTask("other")).hasSize(1);
@@ -320,7 +320,7 @@ class IngestStageIT {
 
     try (TopicReader rejected =
         new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
-      awaitCounted(limited, 6, "ax.ingest.created", "ax.ingest.rejected");
+      awaitCounted(limited, 6, "ax.ingest.created.tasks", "ax.ingest.rejected");
       await().atMost(DEADLINE).until(() -> rejected.poll().size() >= 2);
       List<String> reasons =
           rejected.poll().stream().map(r -> header(r, RejectHeaders.REASON)).toList();
@@ -329,7 +329,7 @@ class IngestStageIT {
               "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)",
               "group 'capped' has 3 active tasks, the limit is 3 (AX_MAX_ACTIVE_TASKS_PER_GROUP)");
     }
-    assertThat(limited.meters().counter("ax.ingest.created").count()).isEqualTo(4);
+    assertThat(limited.meters().counter("ax.ingest.created.tasks").count()).isEqualTo(4);
     assertThat(new TaskStore(runtime.dataSource()).countActiveByGroup(List.of("capped", "free")))
         .containsEntry("capped", 3L)
         .containsEntry("free", 1L);
@@ -371,7 +371,7 @@ class IngestStageIT {
             .formatted(longCron));
     send("after", command("after", 60_000));
 
-    awaitCounted(context, 3, "ax.ingest.created", "ax.ingest.rejected");
+    awaitCounted(context, 3, "ax.ingest.created.tasks", "ax.ingest.rejected");
     TaskStore tasks = new TaskStore(runtime.dataSource());
     assertThat(tasks.find("after")).isPresent();
     assertThat(tasks.find("forever")).as("a ONCE that never fires is not stored").isEmpty();
