@@ -88,6 +88,7 @@ public final class StageRuntime implements AutoCloseable {
     String nodeId = config.nodeId().isBlank() ? NodeIds.defaultNodeId() : config.nodeId();
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     meters.config().commonTags("node", nodeId);
+    ProcessMeters.bindJvm(meters);
     String bind = config.metricsBind();
     // Whatever is opened before a failure is closed again, in reverse order, by one path.
     OpenedResources opened = new OpenedResources();
@@ -137,6 +138,9 @@ public final class StageRuntime implements AutoCloseable {
           opened.add(
               DatabaseClock.start(
                   controlDataSource, config.dbClockReanchor(), config.clockSkewThreshold()));
+      ProcessMeters.bindPool(meters, dataSource, "work");
+      ProcessMeters.bindPool(meters, controlDataSource, "control");
+      ProcessMeters.bindClock(meters, clock);
       log.info("Database clock anchored; local clock is {} ms ahead of it", clock.localSkewMs());
       ServerSettings.advice(dataSource).ifPresent(advice -> log.warn("{}", advice));
       awaitTopics(topicsReady);
