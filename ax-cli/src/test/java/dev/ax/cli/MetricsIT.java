@@ -3,6 +3,7 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -71,6 +72,12 @@ class MetricsIT {
       Commands.send(
           producer,
           runtime,
+          "later",
+          "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":3600000},"
+              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(
+          producer,
+          runtime,
           "dies",
           once(
               "sleep",
@@ -132,6 +139,20 @@ class MetricsIT {
               "ax_deadletter_stored_total")) {
         assertThat(value(scrape, counter)).as("%s moved", counter).isPositive();
       }
+      // The backlog gauges are the store's: the one task due in an hour waits SCHEDULED.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  value(
+                          get(http, url + "/metrics").body(),
+                          "ax_backlog_instances",
+                          "status=\"SCHEDULED\"")
+                      == scheduledInStore(runtime));
+      assertThat(scheduledInStore(runtime)).isPositive();
+      assertThat(value(get(http, url + "/metrics").body(), "ax_backlog_oldest_due_age_ms"))
+          .as("the leader reads it")
+          .isNotNaN();
     } finally {
       up.destroy();
       assertThat(up.waitFor(60, TimeUnit.SECONDS)).as("ax up stops on SIGTERM").isTrue();
@@ -148,15 +169,28 @@ class MetricsIT {
 
   /** The sum of every series of {@code name} (any labels) in a scrape. */
   static double value(String scrape, String name) {
+    return value(scrape, name, "");
+  }
+
+  /** The sum of the series of {@code name} whose labels contain {@code label} ({@code k="v"}). */
+  static double value(String scrape, String name, String label) {
     double sum = 0;
     Pattern series = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$");
     for (String line : scrape.lines().toList()) {
       Matcher m = series.matcher(line);
-      if (m.matches()) {
+      if (m.matches() && (m.group(1) == null ? "" : m.group(1)).contains(label)) {
         sum += Double.parseDouble(m.group(2));
       }
     }
     return sum;
+  }
+
+  private static long scheduledInStore(TestRuntime runtime) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting SCHEDULED instances",
+            "SELECT COUNT(*) FROM ax_instance WHERE status = 'SCHEDULED'",
+            Jdbc.Binder.values());
   }
 
   private static HttpResponse<String> get(HttpClient http, String url) throws Exception {

@@ -141,6 +141,7 @@ public final class DispatcherStage implements AutoCloseable {
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
+    context.meters().gauge("ax.dispatcher.held.events", claims, c -> c.backlog());
     this.renewer = new LeaseRenewer(bulkheads, leases, context.clock());
     this.loop =
         context.groupLoop(

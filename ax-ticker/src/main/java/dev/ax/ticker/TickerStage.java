@@ -20,6 +20,7 @@ import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.ticker.backlog.Backlog;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
@@ -67,6 +68,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final Reaper reaper;
   private final Retention retention;
   private final Switches switches;
+  private final Backlog backlog;
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
@@ -133,6 +135,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             context.common().switchPoll(),
             "ax-ticker@" + context.nodeId(),
             Set.of(Switches.DISPATCH));
+    this.backlog =
+        new Backlog(context.dataSource(), context.clock(), elector::fence, context.meters());
     this.reaper =
         new Reaper(
             instances,
@@ -197,6 +201,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(
         reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        backlog::refresh, 0, reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
     if (retention.enabled()) {
       scheduler.scheduleWithFixedDelay(
           retention::pass,
