@@ -9,6 +9,7 @@ import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectedRecords;
+import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
@@ -80,6 +81,14 @@ public final class IngestStage implements AutoCloseable {
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
   private final LifecycleIntake lifecycle;
+
+  /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
+  private static final int REJECTION_LOGS_PER_WINDOW = 20;
+
+  private static final Duration REJECTION_LOG_WINDOW = Duration.ofSeconds(10);
+
+  private final LogBudget rejectionLogs =
+      new LogBudget(REJECTION_LOGS_PER_WINDOW, REJECTION_LOG_WINDOW, System::nanoTime);
   private final Switches switches;
   private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
@@ -347,13 +356,25 @@ public final class IngestStage implements AutoCloseable {
 
   private Future<RecordMetadata> reject(ConsumerRecord<String, byte[]> record, String reason) {
     rejected.increment();
-    log.warn(
-        "Rejected command at {}-{}@{} (key {}): {}",
-        record.topic(),
-        record.partition(),
-        record.offset(),
-        record.key() == null ? null : Echo.of(record.key()),
-        reason);
+    LogBudget.Permit permit = rejectionLogs.take();
+    if (permit.allowed()) {
+      if (permit.suppressedBefore() > 0) {
+        log.warn(
+            "{} more rejected command(s) not logged (at most {} a {} s): each is counted in"
+                + " ax_ingest_rejected_total and on {} with its reason",
+            permit.suppressedBefore(),
+            REJECTION_LOGS_PER_WINDOW,
+            REJECTION_LOG_WINDOW.toSeconds(),
+            context.topics().commandsRejected());
+      }
+      log.warn(
+          "Rejected command at {}-{}@{} (key {}): {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          record.key() == null ? null : Echo.of(record.key()),
+          reason);
+    }
     return rejections.send(record, reason);
   }
 
