@@ -2,11 +2,14 @@ package dev.ax.cli;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.testing.TestRuntime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,6 +44,20 @@ final class Commands {
         + "\",\"commandId\":\""
         + commandId
         + "\"}";
+  }
+
+  /** How many of {@code rows} are in {@code status}. */
+  static long count(List<InstanceRow> rows, InstanceStatus status) {
+    return rows.stream().filter(r -> r.status() == status).count();
+  }
+
+  /** How many lifecycle commands were applied to {@code taskId} ({@code ax_task_command} rows). */
+  static long appliedCommands(TestRuntime runtime, String taskId) {
+    return new Jdbc(runtime.dataSource())
+        .queryLong(
+            "counting applied commands",
+            "SELECT COUNT(*) FROM ax_task_command WHERE task_id = ?",
+            Jdbc.Binder.values(taskId));
   }
 
   /** Sends {@code json} as it is, keyed by {@code taskId}, and waits until the broker has it. */

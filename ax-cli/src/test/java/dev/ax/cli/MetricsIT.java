@@ -86,10 +86,10 @@ class MetricsIT {
       await()
           .atMost(Duration.ofSeconds(60))
           .until(
-              () ->
-                  value(get(http, url + "/metrics").body(), "ax_dispatcher_succeeded_total") >= 5
-                      && value(get(http, url + "/metrics").body(), "ax_deadletter_stored_total")
-                          >= 1);
+              () -> get(http, url + "/metrics").body(),
+              body ->
+                  value(body, "ax_dispatcher_succeeded_total") >= 5
+                      && value(body, "ax_deadletter_stored_total") >= 1);
       String scrape = get(http, url + "/metrics").body();
       Files.writeString(Path.of("target", "metrics-scrape.txt"), scrape);
 

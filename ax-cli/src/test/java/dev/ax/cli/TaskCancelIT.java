@@ -7,7 +7,6 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
@@ -44,7 +43,7 @@ class TaskCancelIT {
       Commands.send(producer, runtime, "tick", EVERY_SECOND);
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> count(instances.findByTask("tick"), InstanceStatus.SUCCESS) >= 2);
+          .until(() -> Commands.count(instances.findByTask("tick"), InstanceStatus.SUCCESS) >= 2);
 
       String cancel =
           "{\"v\":1,\"type\":\"CANCEL\",\"taskId\":\"tick\",\"commandId\":\"c-1\","
@@ -88,12 +87,7 @@ class TaskCancelIT {
       assertThat(reasons)
           .containsExactlyInAnyOrder(
               "task tick is cancelled already", "CANCEL for unknown task nobody");
-      long recorded =
-          new Jdbc(runtime.dataSource())
-              .queryLong(
-                  "counting applied commands",
-                  "SELECT COUNT(*) FROM ax_task_command WHERE task_id = 'tick'",
-                  Jdbc.Binder.values());
+      long recorded = Commands.appliedCommands(runtime, "tick");
       assertThat(recorded).as("c-1 applied once, c-2 refused").isEqualTo(1);
 
       // Fires no more: over three more seconds of a cron that fires every second, no new row.
@@ -103,9 +97,5 @@ class TaskCancelIT {
           .until(() -> instances.findByTask("tick").size() == atCancel.size());
       assertThat(rejected.poll()).as("no other rejection").hasSize(2);
     }
-  }
-
-  private static long count(List<InstanceRow> rows, InstanceStatus status) {
-    return rows.stream().filter(r -> r.status() == status).count();
   }
 }

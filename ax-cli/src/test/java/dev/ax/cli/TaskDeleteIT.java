@@ -7,7 +7,6 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
@@ -52,7 +51,7 @@ class TaskDeleteIT {
       Commands.send(producer, runtime, "tick", EVERY_SECOND);
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> count(instances.findByTask("tick"), InstanceStatus.SUCCESS) >= 2);
+          .until(() -> Commands.count(instances.findByTask("tick"), InstanceStatus.SUCCESS) >= 2);
 
       CliRun delete =
           CliRun.ax(
@@ -130,12 +129,7 @@ class TaskDeleteIT {
               "RESUME of task tick, which is DELETED",
               "CANCEL of task tick, which is DELETED",
               "DELETE for unknown task nobody");
-      long recorded =
-          new Jdbc(runtime.dataSource())
-              .queryLong(
-                  "counting applied commands",
-                  "SELECT COUNT(*) FROM ax_task_command WHERE task_id = 'tick'",
-                  Jdbc.Binder.values());
+      long recorded = Commands.appliedCommands(runtime, "tick");
       assertThat(recorded).as("d-1 applied once, every later command refused").isEqualTo(1);
 
       // Fires no more: over three more seconds of a cron that fires every second, no new row.
@@ -146,9 +140,5 @@ class TaskDeleteIT {
       assertThat(tasks.find("tick").orElseThrow().state()).isEqualTo("DELETED");
       assertThat(rejected.poll()).as("no other rejection").hasSize(4);
     }
-  }
-
-  private static long count(List<InstanceRow> rows, InstanceStatus status) {
-    return rows.stream().filter(r -> r.status() == status).count();
   }
 }

@@ -61,7 +61,7 @@ class TaskGroupPauseIT {
       for (String id : all()) {
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(() -> count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
+            .until(() -> Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
       }
 
       // The same group PAUSE twice, keyed by the group: the second changes nothing.
@@ -75,7 +75,7 @@ class TaskGroupPauseIT {
       assertThat(tasks.find("h-1").orElseThrow().state()).isEqualTo("ACTIVE");
       Map<String, Long> succeededAtPause = new HashMap<>();
       for (String id : all()) {
-        succeededAtPause.put(id, count(instances.findByTask(id), InstanceStatus.SUCCESS));
+        succeededAtPause.put(id, Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS));
       }
       // Four seconds paused: g's next firings are held and none of them runs; h fires on.
       await()
@@ -85,7 +85,7 @@ class TaskGroupPauseIT {
               () -> {
                 for (String id : GROUP_G) {
                   List<InstanceRow> rows = instances.findByTask(id);
-                  assertThat(count(rows, InstanceStatus.SUCCESS))
+                  assertThat(Commands.count(rows, InstanceStatus.SUCCESS))
                       .as("%s ran while paused", id)
                       .isLessThanOrEqualTo(succeededAtPause.get(id) + 1); // one was running
                   assertThat(rows)
@@ -95,7 +95,7 @@ class TaskGroupPauseIT {
                       .doesNotContain(InstanceStatus.SCHEDULED);
                 }
               });
-      assertThat(count(instances.findByTask("h-1"), InstanceStatus.SUCCESS))
+      assertThat(Commands.count(instances.findByTask("h-1"), InstanceStatus.SUCCESS))
           .as("h-1 fired on while g was paused")
           .isGreaterThanOrEqualTo(succeededAtPause.get("h-1") + 2);
       InstanceRow held =
@@ -165,9 +165,5 @@ class TaskGroupPauseIT {
         + group
         + "\",\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":1000},"
         + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
-  }
-
-  private static long count(List<InstanceRow> rows, InstanceStatus status) {
-    return rows.stream().filter(r -> r.status() == status).count();
   }
 }

@@ -49,7 +49,7 @@ class TaskPauseIT {
       for (String id : ids) {
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(() -> count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
+            .until(() -> Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
       }
 
       for (String id : ids) {
@@ -63,9 +63,9 @@ class TaskPauseIT {
       // Five seconds paused: every one of their next firings is held, nothing of theirs runs.
       Map<String, Long> succeededAtPause =
           Map.of(
-              "once-now", count(instances.findByTask("once-now"), InstanceStatus.SUCCESS),
-              "skip", count(instances.findByTask("skip"), InstanceStatus.SUCCESS),
-              "all", count(instances.findByTask("all"), InstanceStatus.SUCCESS));
+              "once-now", Commands.count(instances.findByTask("once-now"), InstanceStatus.SUCCESS),
+              "skip", Commands.count(instances.findByTask("skip"), InstanceStatus.SUCCESS),
+              "all", Commands.count(instances.findByTask("all"), InstanceStatus.SUCCESS));
       await()
           .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(7))
@@ -73,7 +73,7 @@ class TaskPauseIT {
               () -> {
                 for (String id : ids) {
                   List<InstanceRow> rows = instances.findByTask(id);
-                  assertThat(count(rows, InstanceStatus.SUCCESS))
+                  assertThat(Commands.count(rows, InstanceStatus.SUCCESS))
                       .as("%s ran while paused", id)
                       .isLessThanOrEqualTo(succeededAtPause.get(id) + 1); // one was running
                   assertThat(rows)
@@ -139,10 +139,6 @@ class TaskPauseIT {
         + "},\"misfire\":"
         + misfire
         + ",\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
-  }
-
-  private static long count(List<InstanceRow> rows, InstanceStatus status) {
-    return rows.stream().filter(r -> r.status() == status).count();
   }
 
   /**

@@ -59,6 +59,11 @@ public final class IngestStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(IngestStage.class);
 
+  /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
+  private static final int REJECTION_LOGS_PER_WINDOW = 20;
+
+  private static final Duration REJECTION_LOG_WINDOW = Duration.ofSeconds(10);
+
   /**
    * Commands per batch (one transaction). Smaller batches commit sooner, which matters for tasks
    * with short delays: a delay counts from acceptance, and an instance is visible at commit.
@@ -81,11 +86,6 @@ public final class IngestStage implements AutoCloseable {
   private final Counter triggerDuplicates;
   private final DependencyIntake dependencies;
   private final LifecycleIntake lifecycle;
-
-  /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
-  private static final int REJECTION_LOGS_PER_WINDOW = 20;
-
-  private static final Duration REJECTION_LOG_WINDOW = Duration.ofSeconds(10);
 
   private final LogBudget rejectionLogs =
       new LogBudget(REJECTION_LOGS_PER_WINDOW, REJECTION_LOG_WINDOW, System::nanoTime);

@@ -10,6 +10,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.Sql;
 import java.util.Collection;
 import java.util.List;
 import javax.sql.DataSource;
@@ -61,7 +62,7 @@ final class RetryStore {
                         + " l.epoch FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
                     nowMs)
                 .where("next_attempt_at_ms <= ?", nowMs)
-                .where(TASK_IN_STATE, "ACTIVE")
+                .where(TASK_STATE + " = ?", "ACTIVE")
                 .readBack(DueInstance.COLUMNS, DueInstance::read)
                 .audit(actor, "backoff over: next attempt dispatched"),
             nowMs);
@@ -71,9 +72,9 @@ final class RetryStore {
     return moved;
   }
 
-  /** The task of the instance is in the state given. */
-  private static final String TASK_IN_STATE =
-      "(SELECT t.state FROM ax_task t WHERE t.task_id = ax_instance.task_id) = ?";
+  /** The state of the instance's task. */
+  private static final String TASK_STATE =
+      "(SELECT t.state FROM ax_task t WHERE t.task_id = ax_instance.task_id)";
 
   /**
    * The retries among {@code seqs} whose backoff is over but whose task was stopped while they
@@ -81,20 +82,30 @@ final class RetryStore {
    * again, as any paused instance). Left RETRYING they would never run nor be deleted.
    */
   private void settleStopped(Collection<Long> seqs, String actor, long nowMs) {
-    for (String state : List.of("CANCELLED", "DELETED", "PAUSED")) {
-      InstanceStatus to = state.equals("PAUSED") ? PAUSED : CANCELLED;
-      jdbc.move(
-          "seq",
-          seqs,
-          BatchMove.from(RETRYING)
-              .<Long>to(to)
-              .set("next_attempt_at_ms = NULL, owner = NULL")
-              .where("next_attempt_at_ms <= ?", nowMs)
-              .where(TASK_IN_STATE, state)
-              .readBack("seq", rs -> rs.getLong(1))
-              .audit(actor, "backoff over, but the task is " + state + ": retry not dispatched"),
-          nowMs);
-    }
+    settle(seqs, CANCELLED, "CANCELLED or DELETED", List.of("CANCELLED", "DELETED"), actor, nowMs);
+    settle(seqs, PAUSED, "PAUSED", List.of("PAUSED"), actor, nowMs);
+  }
+
+  private void settle(
+      Collection<Long> seqs,
+      InstanceStatus to,
+      String why,
+      List<String> taskStates,
+      String actor,
+      long nowMs) {
+    jdbc.move(
+        "seq",
+        seqs,
+        BatchMove.from(RETRYING)
+            .<Long>to(to)
+            .set("next_attempt_at_ms = NULL, owner = NULL")
+            .where("next_attempt_at_ms <= ?", nowMs)
+            .where(
+                TASK_STATE + " IN (" + Sql.placeholders(taskStates.size()) + ")",
+                taskStates.toArray())
+            .readBack("seq", rs -> rs.getLong(1))
+            .audit(actor, "backoff over, but the task is " + why + ": retry not dispatched"),
+        nowMs);
   }
 
   /**

@@ -108,13 +108,13 @@ public final class StageRuntime implements AutoCloseable {
                       bootstrap,
                       topics.all(config.topicPartitions()),
                       (short) config.topicReplication()));
+      readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
       if (!usesDatabase) {
         awaitTopics(topicsReady);
         NoDatabase none = new NoDatabase(processName);
         StageContext context =
             new StageContext(
                 config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
-        readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
         return new StageRuntime(opened, context, readiness);
       }
       HikariDataSource dataSource =
@@ -148,7 +148,6 @@ public final class StageRuntime implements AutoCloseable {
           new StageContext(
               config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
       readiness.add("database", databaseCheck(controlDataSource));
-      readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
       return new StageRuntime(opened, context, readiness);
     } catch (RuntimeException e) {
       opened.close();
