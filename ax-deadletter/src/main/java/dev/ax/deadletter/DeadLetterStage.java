@@ -6,6 +6,7 @@ import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
@@ -14,6 +15,7 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.trace.TraceLog;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -40,6 +42,11 @@ import org.slf4j.LoggerFactory;
 public final class DeadLetterStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DeadLetterStage.class);
+  private static final int STORED_LOGS_PER_WINDOW = 20;
+  private static final Duration STORED_LOG_WINDOW = Duration.ofSeconds(10);
+
+  private final LogBudget storedLogs =
+      new LogBudget(STORED_LOGS_PER_WINDOW, STORED_LOG_WINDOW, System::nanoTime);
   static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
 
   private final StageContext context;
@@ -108,6 +115,34 @@ public final class DeadLetterStage implements AutoCloseable {
                 event.traceId()));
   }
 
+  /**
+   * One ERROR line per dead letter, without the stack (stored in the letter: {@code ax dlq show}),
+   * within a budget, since a flood of failing tasks is input and must not flood the log.
+   */
+  private void logStored(
+      String instanceId, String taskId, String traceId, int attempts, String error, String reason) {
+    LogBudget.Permit permit = storedLogs.take();
+    if (!permit.allowed()) {
+      return;
+    }
+    if (permit.suppressedBefore() > 0) {
+      log.error(
+          "{} more dead letter(s) not logged (at most {} a {} s): each is counted in"
+              + " ax_deadletter_stored_total and listed by ax dlq list",
+          permit.suppressedBefore(),
+          STORED_LOGS_PER_WINDOW,
+          STORED_LOG_WINDOW.toSeconds());
+    }
+    try (TraceLog fields = TraceLog.ofInstance(traceId, taskId, instanceId)) {
+      log.error(
+          "Dead letter stored for {} after {} attempt(s): {}; {}",
+          instanceId,
+          attempts,
+          error,
+          reason);
+    }
+  }
+
   private void store(
       String instanceId,
       String taskId,
@@ -142,13 +177,7 @@ public final class DeadLetterStage implements AutoCloseable {
       return;
     }
     stored.increment();
-    log.warn(
-        "Dead letter stored for {} after {} attempt(s): {}; {} [traceId={}]",
-        instanceId,
-        attempts.size(),
-        error,
-        reason,
-        traceId);
+    logStored(instanceId, taskId, traceId, attempts.size(), error, reason);
     Map<String, Object> alert = new LinkedHashMap<>();
     alert.put("event", "ax.deadletter");
     alert.put("instanceId", instanceId);

@@ -22,7 +22,10 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.trace.TraceLog;
+import dev.ax.common.trace.Traceparent;
 import io.micrometer.core.instrument.Counter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,6 +42,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,7 +157,7 @@ public final class IngestStage implements AutoCloseable {
     List<CommandReadResult> segmentReads = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       received.increment();
-      CommandReadResult read = reader.read(record.value());
+      CommandReadResult read = reader.read(record.value(), traceparentOf(record));
       if (read instanceof CommandReadResult.Accepted accepted
           && accepted.command().isLifecycle()
           && keyMismatch(record.key(), accepted.command()) == null) {
@@ -266,27 +270,29 @@ public final class IngestStage implements AutoCloseable {
           createdDependencyTasks.add(task);
         }
         duplicates.increment();
-        log.info(
-            "Task {} exists already; duplicate create ignored [traceId={}]",
-            taskId,
-            task.traceId());
+        try (TraceLog fields = TraceLog.ofTask(task.traceId(), taskId)) {
+          log.info("Task {} exists already; duplicate create ignored", taskId);
+        }
         continue;
       }
       created.increment();
-      if (timeoutDefaulted.contains(taskId)) {
-        log.warn(
-            "Task {} sets no timeoutMs; it gets the default {} ms [traceId={}]",
-            taskId,
-            task.spec().timeout().toMillis(),
-            task.traceId());
+      try (TraceLog fields = TraceLog.ofTask(task.traceId(), taskId)) {
+        if (timeoutDefaulted.contains(taskId)) {
+          log.warn(
+              "Task {} sets no timeoutMs; it gets the default {} ms",
+              taskId,
+              task.spec().timeout().toMillis());
+        }
+        if (task.hasFirstInstance()) {
+          log.debug("Task {} created, due at {}", taskId, task.firstDueAtMs());
+        } else {
+          log.debug("Dependency task {} created", taskId);
+        }
       }
       if (!task.hasFirstInstance()) {
         createdDependencyTasks.add(task);
-        log.debug("Dependency task {} created [traceId={}]", taskId, task.traceId());
         continue;
       }
-      log.debug(
-          "Task {} created, due at {} [traceId={}]", taskId, task.firstDueAtMs(), task.traceId());
       if (task.firstDueAtMs() - nowMs <= announceHorizon.toMillis()) {
         String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
         sends.add(
@@ -313,6 +319,14 @@ public final class IngestStage implements AutoCloseable {
       triggered.announcements().forEach(a -> sends.add(producer.send(a)));
       triggerDuplicates.increment(triggered.duplicates());
     }
+  }
+
+  /** The record's {@code traceparent} header as text, or null when it has none. */
+  private static String traceparentOf(ConsumerRecord<String, byte[]> record) {
+    Header header = record.headers().lastHeader(Traceparent.HEADER);
+    return header == null || header.value() == null
+        ? null
+        : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   /** A command this batch will reject, and why. */

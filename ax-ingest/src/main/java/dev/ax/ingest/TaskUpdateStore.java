@@ -21,6 +21,7 @@ import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
+import dev.ax.common.trace.TraceIds;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ final class TaskUpdateStore {
           List<DueInstance> toAnnounce = new ArrayList<>();
           int moved = 0;
           if (!wasDependency) {
-            moved = replan(tx, statements, request, version, firstDueAtMs, state, toAnnounce);
+            moved = replan(tx, statements, request, spec, version, firstDueAtMs, state, toAnnounce);
           }
           TaskLifecycleStore.record(statements, request, "UPDATE");
           return new TaskLifecycleStore.Result.Applied(moved, toAnnounce);
@@ -147,6 +148,7 @@ final class TaskUpdateStore {
       PacketTransaction tx,
       JdbcTransaction statements,
       TaskLifecycleStore.Request request,
+      TaskSpec spec,
       int version,
       long firstDueAtMs,
       String state,
@@ -203,7 +205,7 @@ final class TaskUpdateStore {
                       request.taskId(),
                       version,
                       firstDueAtMs,
-                      request.traceId(),
+                      TraceIds.ofInstance(spec.trigger(), request.traceId(), firstId),
                       "first firing of version " + version,
                       null)),
               request.actor(),

@@ -12,6 +12,7 @@ import dev.ax.common.store.StoreException;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.common.trace.TraceLog;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
 import io.micrometer.core.instrument.Counter;
@@ -283,16 +284,19 @@ public final class RetryStage implements AutoCloseable {
           (metadata, error) -> {
             if (error != null) {
               // DISPATCHED already: the ticker's reaper emits it again when nobody claims it.
-              log.warn(
-                  "Retry of {} not emitted [traceId={}]: {}",
-                  instance.instanceId(),
-                  instance.traceId(),
-                  error.toString());
+              try (TraceLog fields =
+                  TraceLog.ofInstance(
+                      instance.traceId(), instance.taskId(), instance.instanceId())) {
+                log.warn("Retry of {} not emitted: {}", instance.instanceId(), error.toString());
+              }
             }
           });
     }
     if (!moved.isEmpty()) {
-      log.debug("Dispatched {} retr(ies)", moved.size());
+      log.debug(
+          "Dispatched {} retr(ies): {}",
+          moved.size(),
+          TraceLog.firstIds(moved, DueInstance::instanceId, DueInstance::traceId, 5));
     }
   }
 

@@ -27,8 +27,24 @@ public interface ExecutionContext {
   /** When the instance was due. */
   Instant dueAt();
 
-  /** The trace id the task's runs carry, for correlating logs; may be null. */
+  /**
+   * The trace id this run carries, for correlating logs; may be null. Each run of a periodic task
+   * has its own; {@link #taskTraceId()} is the task's.
+   */
   String traceId();
+
+  /** The trace id of the task itself (its creation); the same as {@link #traceId()} by default. */
+  default String taskTraceId() {
+    return traceId();
+  }
+
+  /**
+   * The W3C {@code traceparent} of this attempt ({@code 00-<trace>-<span>-01}), for passing the
+   * trace on to a call the executor makes; null when the run has no trace.
+   */
+  default String traceparent() {
+    return null;
+  }
 
   /**
    * When the attempt times out; an executor that can pass a deadline on (an HTTP timeout) should.

@@ -2,6 +2,7 @@ package dev.ax.ticker;
 
 import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.store.DueInstance;
+import dev.ax.common.trace.TraceLog;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ import org.slf4j.LoggerFactory;
 public final class DueEmitter {
 
   private static final Logger log = LoggerFactory.getLogger(DueEmitter.class);
+
+  /** The instances a batch's log line names (then a count). */
+  private static final int LOGGED_IDS = 5;
 
   /** How often the ticker calls {@link #resendFailed()}. */
   public static final java.time.Duration RESEND_EVERY = java.time.Duration.ofMillis(500);
@@ -68,6 +72,13 @@ public final class DueEmitter {
               DueRecords.of(topic, instance, epoch, nowMs, groupByTask.get(instance.taskId())),
               instance.instanceId(),
               0));
+    }
+    if (log.isDebugEnabled() && !ordered.isEmpty()) {
+      log.debug(
+          "Emitted {} due event(s) at epoch {}: {}",
+          ordered.size(),
+          epoch,
+          TraceLog.firstIds(ordered, DueInstance::instanceId, DueInstance::traceId, LOGGED_IDS));
     }
   }
 

@@ -17,6 +17,7 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.common.trace.TraceIds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -141,7 +142,7 @@ final class FixedDelayChainer {
               event.taskId(),
               task.version(),
               dueAtMs,
-              event.traceId(),
+              TraceIds.forRun(task.traceId(), instanceId),
               "next firing (fixed delay)"));
       groups.put(instanceId, TriggerGroups.keyOf(delay));
     }

@@ -12,10 +12,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.time.Clock;
+import dev.ax.common.trace.TraceIds;
+import dev.ax.common.trace.Traceparent;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,7 +99,15 @@ public final class CommandReader {
   public static final int MAX_REASON_CHARS = 1000;
 
   public CommandReadResult read(byte[] bytes) {
-    CommandReadResult result = readGuarded(bytes);
+    return read(bytes, null);
+  }
+
+  /**
+   * @param traceparentHeader the record's {@code traceparent} header, or null: the trace the
+   *     command continues when its JSON names none
+   */
+  public CommandReadResult read(byte[] bytes, String traceparentHeader) {
+    CommandReadResult result = readGuarded(bytes, traceparentHeader);
     if (result instanceof CommandReadResult.Rejected rejected
         && rejected.reason().length() > MAX_REASON_CHARS) {
       return new CommandReadResult.Rejected(
@@ -107,9 +116,9 @@ public final class CommandReader {
     return result;
   }
 
-  private CommandReadResult readGuarded(byte[] bytes) {
+  private CommandReadResult readGuarded(byte[] bytes, String traceparentHeader) {
     try {
-      return readUnguarded(bytes);
+      return readUnguarded(bytes, traceparentHeader);
     } catch (RuntimeException e) {
       // A bug here, not a bad message: logged in full, and the message is rejected, not retried.
       log.warn("Reader failed on a command; rejecting it", e);
@@ -118,7 +127,7 @@ public final class CommandReader {
     }
   }
 
-  private CommandReadResult readUnguarded(byte[] bytes) {
+  private CommandReadResult readUnguarded(byte[] bytes, String traceparentHeader) {
     if (bytes == null || bytes.length == 0) {
       return new CommandReadResult.Rejected("empty message");
     }
@@ -148,7 +157,7 @@ public final class CommandReader {
       return new CommandReadResult.Rejected("a command must be a JSON object");
     }
     try {
-      return new CommandReadResult.Accepted(readCommand(root));
+      return new CommandReadResult.Accepted(readCommand(root, traceparentHeader));
     } catch (InvalidFieldException e) {
       return new CommandReadResult.Rejected(e.getMessage());
     }
@@ -181,7 +190,7 @@ public final class CommandReader {
     }
   }
 
-  private TaskCommand readCommand(JsonNode root) {
+  private TaskCommand readCommand(JsonNode root, String traceparentHeader) {
     long version = JsonFields.requireLong(root, "v");
     if (version < 1 || version > AxJson.VERSION) {
       throw new InvalidFieldException(
@@ -199,14 +208,7 @@ public final class CommandReader {
       throw new InvalidFieldException(
           "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": " + Echo.of(taskId));
     }
-    String traceId = JsonFields.optionalText(root, "traceId", null);
-    if (traceId == null) {
-      traceId = UUID.randomUUID().toString();
-    } else if (!TRACE_ID.matcher(traceId).matches()) {
-      // It goes into log lines and headers: a newline in it would forge a log line.
-      throw new InvalidFieldException(
-          "traceId must match " + TRACE_ID.pattern() + ": " + Echo.of(traceId));
-    }
+    String traceId = traceIdOf(root, traceparentHeader);
     TaskSpec spec = null;
     if (type == CommandType.CREATE || type == CommandType.UPDATE) {
       spec = TaskSpecJson.read(taskId, root, defaultTimeout, IntakeCheck.of(limits, clock.now()));
@@ -254,6 +256,38 @@ public final class CommandReader {
         commandId,
         reason,
         interrupt);
+  }
+
+  /**
+   * The trace the command belongs to: its {@code traceId}, else the trace of its {@code
+   * traceparent} (the field, else the record's header), else a new one.
+   */
+  private static String traceIdOf(JsonNode root, String traceparentHeader) {
+    String traceId = JsonFields.optionalText(root, "traceId", null);
+    if (traceId != null && !TRACE_ID.matcher(traceId).matches()) {
+      // It goes into log lines and headers: a newline in it would forge a log line.
+      throw new InvalidFieldException(
+          "traceId must match " + TRACE_ID.pattern() + ": " + Echo.of(traceId));
+    }
+    String traceparentText = JsonFields.optionalText(root, "traceparent", traceparentHeader);
+    if (traceparentText == null) {
+      return traceId == null ? TraceIds.newTraceId() : traceId;
+    }
+    Traceparent traceparent =
+        Traceparent.parse(traceparentText)
+            .orElseThrow(
+                () ->
+                    new InvalidFieldException(
+                        "traceparent must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>,"
+                            + " lower case, ids not all zero): "
+                            + Echo.of(traceparentText)));
+    if (traceId != null && !traceId.equals(traceparent.traceId())) {
+      throw new InvalidFieldException(
+          "traceId "
+              + Echo.of(traceId)
+              + " and traceparent name different traces; give one, or the same trace id");
+    }
+    return traceparent.traceId();
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.ax.common.kafka;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.store.NewInstance;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -45,9 +44,7 @@ public final class AnnouncementRecords {
             AxJson.VERSION, taskId, instanceId, dueAtMs, traceId, seq, triggerGroup);
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(topic, taskId, AxJson.write(event));
-    if (traceId != null) {
-      record.headers().add(RejectHeaders.TRACE_ID, traceId.getBytes(StandardCharsets.UTF_8));
-    }
+    TraceHeaders.addTo(record.headers(), traceId, "scheduled:" + instanceId);
     return record;
   }
 }

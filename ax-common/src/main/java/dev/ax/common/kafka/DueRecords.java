@@ -3,7 +3,6 @@ package dev.ax.common.kafka;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.DueInstance;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -43,11 +42,8 @@ public final class DueRecords {
   public static ProducerRecord<String, byte[]> of(String topic, TaskDueEvent event) {
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(topic, event.taskId(), AxJson.write(event));
-    if (event.traceId() != null) {
-      record
-          .headers()
-          .add(RejectHeaders.TRACE_ID, event.traceId().getBytes(StandardCharsets.UTF_8));
-    }
+    TraceHeaders.addTo(
+        record.headers(), event.traceId(), "due:" + event.instanceId() + '#' + event.attempt());
     return record;
   }
 }

@@ -10,6 +10,7 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.trace.TraceIds;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -258,13 +259,14 @@ public final class TaskStore {
     List<NewInstance> instances = new ArrayList<>(created.size());
     for (NewTask task : created) {
       String taskId = task.spec().taskId();
+      String instanceId = InstanceIds.of(taskId, task.firstDueAtMs());
       instances.add(
           new NewInstance(
-              InstanceIds.of(taskId, task.firstDueAtMs()),
+              instanceId,
               taskId,
               1,
               task.firstDueAtMs(),
-              task.traceId(),
+              TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
               "created"));
     }
     return InstanceInserts.insert(connection, instances, actor, nowMs, false);

@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.executor;
 
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.trace.Traceparent;
 import dev.ax.spi.ExecutionContext;
 import java.time.Instant;
 import java.util.Map;
@@ -9,11 +10,42 @@ import java.util.Map;
  * The dispatcher's {@link ExecutionContext}: the SPI's view of one attempt plus the whole task
  * spec, which the built-in executors read their settings from (the HTTP request, the script).
  *
+ * @param traceId the run's trace
+ * @param taskTraceId the task's own trace (differs from the run's for a periodic task's run)
  * @param deadline when the attempt times out
  */
 public record AttemptContext(
-    TaskSpec task, String instanceId, int attempt, Instant dueAt, String traceId, Instant deadline)
+    TaskSpec task,
+    String instanceId,
+    int attempt,
+    Instant dueAt,
+    String traceId,
+    String taskTraceId,
+    Instant deadline)
     implements ExecutionContext {
+
+  /** An attempt of a run whose trace is its task's (tests, a one-shot task). */
+  public AttemptContext(
+      TaskSpec task,
+      String instanceId,
+      int attempt,
+      Instant dueAt,
+      String traceId,
+      Instant deadline) {
+    this(task, instanceId, attempt, dueAt, traceId, traceId, deadline);
+  }
+
+  @Override
+  public String taskTraceId() {
+    return taskTraceId == null ? traceId : taskTraceId;
+  }
+
+  @Override
+  public String traceparent() {
+    return traceId == null
+        ? null
+        : Traceparent.of(traceId, "attempt:" + instanceId + '#' + attempt).header();
+  }
 
   @Override
   public String taskId() {

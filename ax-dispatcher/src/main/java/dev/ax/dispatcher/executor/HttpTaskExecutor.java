@@ -30,7 +30,13 @@ public final class HttpTaskExecutor implements TaskExecutor {
 
   public static final String NAME = "http";
   private static final Set<String> RESERVED_HEADERS =
-      Set.of("x-ax-trace-id", "x-ax-instance-id", "x-ax-attempt", "idempotency-key");
+      Set.of(
+          "x-ax-trace-id",
+          "x-ax-task-trace-id",
+          "x-ax-instance-id",
+          "x-ax-attempt",
+          "idempotency-key",
+          "traceparent");
 
   private final HttpClient client;
   private final Clock clock;
@@ -77,6 +83,8 @@ public final class HttpTaskExecutor implements TaskExecutor {
         HttpRequest.newBuilder(spec.url())
             .timeout(remaining)
             .header("X-AX-Trace-Id", context.traceId())
+            .header("X-AX-Task-Trace-Id", context.taskTraceId())
+            .header("traceparent", context.traceparent())
             .header("X-AX-Instance-Id", context.instanceId())
             .header("X-AX-Attempt", Integer.toString(context.attempt()))
             .header("Idempotency-Key", context.idempotencyKey());

@@ -6,6 +6,7 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.executor.AttemptContext;
 import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.ExecutionResult;
@@ -159,6 +160,7 @@ public final class AttemptRunner implements AutoCloseable {
             claimed.attempt(),
             Instant.ofEpochMilli(claimed.dueAtMs()),
             claimed.traceId(),
+            task.traceId(),
             deadline);
     Attempt attempt = Attempt.of(claimed, task, executor, context, timeout);
     inFlight.incrementAndGet();
@@ -235,36 +237,52 @@ public final class AttemptRunner implements AutoCloseable {
           if (attempt.settled().get()) {
             return; // interrupted while queued: nothing to run, nothing to record
           }
-          long startMs = clock.millis();
-          attempt.startedAtMs().set(startMs);
-          InstanceStatus status;
-          String error = null;
-          String stackTrace = null;
-          ExecutionResult result = null;
-          try {
-            result = attempt.executor().execute(attempt.context());
-            status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
-            error = result.error();
-            if (result.cause() != null) {
-              stackTrace = StackTraces.of(result.cause());
-            }
-          } catch (InterruptedException | HttpTimeoutException e) {
-            status = InstanceStatus.TIMEOUT;
-            error = attempt.timedOut();
-          } catch (Exception | LinkageError e) {
-            status = InstanceStatus.FAILED;
-            error = e.toString();
-            stackTrace = StackTraces.of(e);
-          }
-          error = bounded(error);
-          if (attempt.settled().compareAndSet(false, true)) {
-            ScheduledFuture<?> t = attempt.timer().get();
-            if (t != null) {
-              t.cancel(false);
-            }
-            finish(attempt, new Ending(status, error, stackTrace), startMs, result);
+          try (TraceLog fields = traceLog(attempt)) {
+            run(attempt);
           }
         });
+  }
+
+  /** The trace fields of the log lines about {@code attempt}, for the thread that logs them. */
+  private static TraceLog traceLog(Attempt attempt) {
+    return TraceLog.ofRun(
+        attempt.claimed().traceId(),
+        attempt.claimed().taskId(),
+        attempt.claimed().instanceId(),
+        attempt.task().traceId());
+  }
+
+  /** Runs {@code attempt} on this worker thread and settles it unless its watchdog did. */
+  private void run(Attempt attempt) {
+    long startMs = clock.millis();
+    attempt.startedAtMs().set(startMs);
+    InstanceStatus status;
+    String error = null;
+    String stackTrace = null;
+    ExecutionResult result = null;
+    try {
+      result = attempt.executor().execute(attempt.context());
+      status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
+      error = result.error();
+      if (result.cause() != null) {
+        stackTrace = StackTraces.of(result.cause());
+      }
+    } catch (InterruptedException | HttpTimeoutException e) {
+      status = InstanceStatus.TIMEOUT;
+      error = attempt.timedOut();
+    } catch (Exception | LinkageError e) {
+      status = InstanceStatus.FAILED;
+      error = e.toString();
+      stackTrace = StackTraces.of(e);
+    }
+    error = bounded(error);
+    if (attempt.settled().compareAndSet(false, true)) {
+      ScheduledFuture<?> t = attempt.timer().get();
+      if (t != null) {
+        t.cancel(false);
+      }
+      finish(attempt, new Ending(status, error, stackTrace), startMs, result);
+    }
   }
 
   private void scheduleTimeout(Attempt attempt, Future<?> run) {
@@ -316,12 +334,9 @@ public final class AttemptRunner implements AutoCloseable {
     }
     inFlight.decrementAndGet();
     running.remove(key);
-    log.info(
-        "{} attempt {} interrupted: {} [traceId={}]",
-        key.instanceId(),
-        key.attempt(),
-        why,
-        attempt.claimed().traceId());
+    try (TraceLog fields = traceLog(attempt)) {
+      log.info("{} attempt {} interrupted: {}", key.instanceId(), key.attempt(), why);
+    }
     return true;
   }
 

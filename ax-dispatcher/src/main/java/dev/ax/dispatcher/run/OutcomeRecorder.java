@@ -5,6 +5,8 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.kafka.TraceHeaders;
+import dev.ax.common.logging.LogBudget;
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
@@ -13,6 +15,7 @@ import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
 import io.micrometer.core.instrument.Counter;
@@ -48,6 +51,11 @@ public final class OutcomeRecorder implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
   private static final int MAX_BATCH = 500;
+  private static final int FAILURE_LOGS_PER_WINDOW = 20;
+  private static final Duration FAILURE_LOG_WINDOW = Duration.ofSeconds(10);
+
+  private final LogBudget failureLogs =
+      new LogBudget(FAILURE_LOGS_PER_WINDOW, FAILURE_LOG_WINDOW, System::nanoTime);
 
   private final StageContext context;
   private final OutcomeStore outcomeStore;
@@ -166,18 +174,21 @@ public final class OutcomeRecorder implements AutoCloseable {
       Completion c = batch.get(i);
       if (!recorded.get(i)) {
         takenBack.increment();
-        log.warn(
-            "Outcome {} of {} attempt {} not recorded: the run was taken back [traceId={}]",
-            c.status(),
-            c.claimed().instanceId(),
-            c.claimed().attempt(),
-            c.claimed().traceId());
+        try (TraceLog fields = traceLog(c)) {
+          log.warn(
+              "Outcome {} of {} attempt {} not recorded: the run was taken back",
+              c.status(),
+              c.claimed().instanceId(),
+              c.claimed().attempt());
+        }
         continue;
       }
       AfterFailure after = outcomes.get(i).after();
       count(c.status(), after);
       time(c);
-      logOutcome(c, after);
+      try (TraceLog fields = traceLog(c)) {
+        logOutcome(c, after);
+      }
       owed.addAll(events.get(i));
     }
     try {
@@ -220,8 +231,10 @@ public final class OutcomeRecorder implements AutoCloseable {
    */
   private List<OutboxMessage> eventsOwed(Completion c, AfterFailure after, long nowMs) {
     List<OutboxMessage> owed = new ArrayList<>(3);
-    Map<String, String> headers = new HashMap<>();
-    headers.put(RejectHeaders.TRACE_ID, c.claimed().traceId());
+    Map<String, String> headers =
+        TraceHeaders.of(
+            c.claimed().traceId(),
+            "completed:" + c.claimed().instanceId() + '#' + c.claimed().attempt());
     OutboxMessage completion = completion(c, after, headers);
     owed.add(completion);
     if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
@@ -231,7 +244,7 @@ public final class OutcomeRecorder implements AutoCloseable {
               context.topics().flowSucceeded(),
               c.claimed().flowRunId(),
               completion.payload(),
-              Map.of(RejectHeaders.TRACE_ID, c.claimed().traceId())));
+              headers));
     }
     if (after instanceof AfterFailure.Retry retry) {
       TaskRetryEvent event =
@@ -299,28 +312,50 @@ public final class OutcomeRecorder implements AutoCloseable {
     }
   }
 
+  private static TraceLog traceLog(Completion c) {
+    return TraceLog.ofRun(
+        c.claimed().traceId(),
+        c.claimed().taskId(),
+        c.claimed().instanceId(),
+        c.context() == null ? null : c.context().taskTraceId());
+  }
+
+  /**
+   * One line per attempt: a success at DEBUG, a failure at WARN without its stack (the stack goes
+   * to the dead letter), within a budget, since failing tasks are input and must not flood the log.
+   */
   private void logOutcome(Completion c, AfterFailure after) {
     long durationMs = c.finishedAtMs() - c.startedAtMs();
     if (c.status() == InstanceStatus.SUCCESS) {
       log.debug(
-          "{} attempt {} SUCCESS in {} ms [traceId={}]",
+          "{} attempt {} SUCCESS in {} ms",
           c.claimed().instanceId(),
           c.claimed().attempt(),
-          durationMs,
-          c.claimed().traceId());
-    } else {
-      log.warn(
-          "{} attempt {} {} after {} ms: {}; {} [traceId={}]",
-          c.claimed().instanceId(),
-          c.claimed().attempt(),
-          c.status(),
-          durationMs,
-          c.error(),
-          after instanceof AfterFailure.Retry retry
-              ? retry.reason()
-              : after instanceof AfterFailure.Dead death ? "DEAD, " + death.reason() : "final",
-          c.claimed().traceId());
+          durationMs);
+      return;
     }
+    LogBudget.Permit permit = failureLogs.take();
+    if (!permit.allowed()) {
+      return;
+    }
+    if (permit.suppressedBefore() > 0) {
+      log.warn(
+          "{} more failed attempt(s) not logged (at most {} a {} s): each is counted in"
+              + " ax_dispatcher_failed_total or ax_dispatcher_timeout_total",
+          permit.suppressedBefore(),
+          FAILURE_LOGS_PER_WINDOW,
+          FAILURE_LOG_WINDOW.toSeconds());
+    }
+    log.warn(
+        "{} attempt {} {} after {} ms: {}; {}",
+        c.claimed().instanceId(),
+        c.claimed().attempt(),
+        c.status(),
+        durationMs,
+        c.error(),
+        after instanceof AfterFailure.Retry retry
+            ? retry.reason()
+            : after instanceof AfterFailure.Dead death ? "DEAD, " + death.reason() : "final");
   }
 
   private OutboxMessage completion(Completion c, AfterFailure after, Map<String, String> headers) {

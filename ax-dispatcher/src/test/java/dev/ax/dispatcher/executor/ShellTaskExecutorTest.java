@@ -239,6 +239,8 @@ class ShellTaskExecutorTest {
         .containsEntry("AX_INSTANCE_ID", "task-1@1000")
         .containsEntry("AX_ATTEMPT", "2")
         .containsEntry("AX_TRACE_ID", "trace-1")
+        .containsEntry("AX_TASK_TRACE_ID", "trace-1")
+        .containsEntry("TRACEPARENT", context.traceparent())
         .containsEntry("AX_IDEMPOTENCY_KEY", "task-1@1000")
         .containsEntry("AX_DEADLINE_MS", Long.toString(context.deadline().toEpochMilli()))
         .containsEntry("PATH", "/usr/bin:/bin")
@@ -251,8 +253,9 @@ class ShellTaskExecutorTest {
         .allMatch(
             key ->
                 key.startsWith("AX_")
-                    || Set.of("PATH", "LANG", "PWD", "OLDPWD", "SHLVL", "_").contains(key),
-            "only AX_*, PATH, LANG and what the shell sets itself");
+                    || Set.of("PATH", "LANG", "TRACEPARENT", "PWD", "OLDPWD", "SHLVL", "_")
+                        .contains(key),
+            "only AX_*, PATH, LANG, TRACEPARENT and what the shell sets itself");
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.common.trace.TraceIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -188,15 +189,16 @@ public final class FirePlanner {
 
   private static void addSuccessor(
       FirePlan plan, DueInstance row, StoredTask task, long fireMs, long dueMs, String reason) {
+    String instanceId = InstanceIds.of(row.taskId(), fireMs);
     plan.successorsByInstanceId
         .computeIfAbsent(row.instanceId(), id -> new ArrayList<>())
         .add(
             new NewInstance(
-                InstanceIds.of(row.taskId(), fireMs),
+                instanceId,
                 row.taskId(),
                 task.version(),
                 dueMs,
-                row.traceId(),
+                TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
                 reason));
   }
 

@@ -5,6 +5,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.AfterFailure;
@@ -14,6 +15,7 @@ import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoredTask;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -84,19 +86,15 @@ public final class EndedRunEmitter {
             InstanceStatus.DEAD,
             run.flowRunId(),
             spec == null ? null : spec.trigger().type());
-    Map<String, String> traced = Map.of(RejectHeaders.TRACE_ID, run.traceId());
+    Map<String, String> traced =
+        TraceHeaders.of(run.traceId(), "completed:" + run.instanceId() + '#' + run.attempt());
+    Map<String, String> completionHeaders = new HashMap<>(traced);
+    if (completed.triggerType() != null) {
+      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completed.triggerType().name());
+    }
     OutboxMessage completion =
         new OutboxMessage(
-            topics.completed(),
-            run.taskId(),
-            AxJson.write(completed),
-            completed.triggerType() == null
-                ? traced
-                : Map.of(
-                    RejectHeaders.TRACE_ID,
-                    run.traceId(),
-                    RejectHeaders.TRIGGER_TYPE,
-                    completed.triggerType().name()));
+            topics.completed(), run.taskId(), AxJson.write(completed), completionHeaders);
     TaskDeadEvent dead =
         new TaskDeadEvent(
             AxJson.VERSION,

@@ -18,6 +18,7 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.common.trace.TraceIds;
 import dev.ax.ticker.DueEmitter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -212,13 +213,14 @@ public final class Reaper {
                   + " is parked there and never fires",
               chain.taskId());
         }
+        String instanceId = InstanceIds.of(chain.taskId(), dueAtMs);
         next.add(
             new NewInstance(
-                InstanceIds.of(chain.taskId(), dueAtMs),
+                instanceId,
                 chain.taskId(),
                 task.version(),
                 dueAtMs,
-                task.traceId(),
+                TraceIds.forRun(task.traceId(), instanceId),
                 "next firing (fixed delay, chain repaired by the reaper)"));
       }
     }

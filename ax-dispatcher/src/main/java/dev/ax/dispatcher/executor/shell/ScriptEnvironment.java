@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  *   <li>{@code PATH=/usr/bin:/bin} and {@code LANG=C.UTF-8};
  *   <li>each task param as {@code AX_PARAM_<NAME>}: the name upper-cased, every character outside
  *       {@code [A-Z0-9_]} replaced by {@code _} ({@code db.url} becomes {@code AX_PARAM_DB_URL});
- *   <li>{@code AX_TASK_ID}, {@code AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_TRACE_ID}, {@code
- *       AX_IDEMPOTENCY_KEY} (the instance id, the same on every attempt) and {@code AX_DEADLINE_MS}
- *       (epoch millis).
+ *   <li>{@code AX_TASK_ID}, {@code AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_TRACE_ID} (the
+ *       run's trace), {@code AX_TASK_TRACE_ID} (the task's), {@code TRACEPARENT} (W3C, for the
+ *       script's own calls), {@code AX_IDEMPOTENCY_KEY} (the instance id, the same on every
+ *       attempt) and {@code AX_DEADLINE_MS} (epoch millis).
  * </ul>
  *
  * <p>Refused, so the task fails permanently instead of running with a surprise: two params that map
@@ -54,6 +55,8 @@ public final class ScriptEnvironment {
     env.put("AX_ATTEMPT", Integer.toString(context.attempt()));
     if (context.traceId() != null) {
       env.put("AX_TRACE_ID", context.traceId());
+      env.put("AX_TASK_TRACE_ID", context.taskTraceId());
+      env.put("TRACEPARENT", context.traceparent());
     }
     env.put("AX_IDEMPOTENCY_KEY", context.idempotencyKey());
     env.put("AX_DEADLINE_MS", Long.toString(context.deadline().toEpochMilli()));
