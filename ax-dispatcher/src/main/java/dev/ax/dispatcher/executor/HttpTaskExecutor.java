@@ -82,12 +82,15 @@ public final class HttpTaskExecutor implements TaskExecutor {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(spec.url())
             .timeout(remaining)
-            .header("X-AX-Trace-Id", context.traceId())
-            .header("X-AX-Task-Trace-Id", context.taskTraceId())
-            .header("traceparent", context.traceparent())
             .header("X-AX-Instance-Id", context.instanceId())
             .header("X-AX-Attempt", Integer.toString(context.attempt()))
             .header("Idempotency-Key", context.idempotencyKey());
+    if (context.traceId() != null) {
+      request
+          .header("X-AX-Trace-Id", context.traceId())
+          .header("X-AX-Task-Trace-Id", context.taskTraceId())
+          .header("traceparent", context.traceparent());
+    }
     spec.headers()
         .forEach(
             (name, value) -> {
