@@ -18,6 +18,7 @@ import dev.ax.ingest.IngestMain;
 import dev.ax.resolver.ResolverMain;
 import dev.ax.retry.RetryMain;
 import dev.ax.ticker.TickerMain;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -838,7 +839,11 @@ class DeploymentFaultIT {
     List<TaskCompletedEvent> events = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> consumer =
         KafkaClients.consumer(
-            bootstrap(), "fault-it-check-" + UUID.randomUUID(), "fault-it-check", 5_000)) {
+            bootstrap(),
+            "fault-it-check-" + UUID.randomUUID(),
+            "fault-it-check",
+            5_000,
+            new SimpleMeterRegistry())) {
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info :
           consumer.partitionsFor(topics.completed(), Duration.ofSeconds(30))) {

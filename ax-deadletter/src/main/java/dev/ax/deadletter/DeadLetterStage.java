@@ -5,7 +5,6 @@ import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.stage.StageContext;
@@ -78,8 +77,7 @@ public final class DeadLetterStage implements AutoCloseable {
         new WebhookAlerter(
             config.webhook().orElse(null), config.webhookPerMinute(), context.meters());
     this.stored = context.meters().counter("ax.deadletter.stored");
-    this.parkingProducer =
-        KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-deadletter-parking");
+    this.parkingProducer = context.producer("deadletter-parking");
     this.loop =
         context.groupLoop(
             "deadletter",

@@ -76,6 +76,7 @@ final class ClaimLoop implements AutoCloseable {
   private final Timer claimTime;
   private final Counter conflicts;
   private final StalledGroups shedding;
+  private final HeldEventsMeter heldMeter;
   private final Thread thread = DaemonThreads.thread("ax-dispatcher-claim", this::run);
 
   /** Events offered and not yet moved into {@link #held}; written by both sides. */
@@ -115,6 +116,7 @@ final class ClaimLoop implements AutoCloseable {
             .register(meters);
     this.conflicts = meters.counter("ax.dispatcher.claim.conflicts");
     this.shedding = new StalledGroups(budget, meters);
+    this.heldMeter = new HeldEventsMeter(meters);
   }
 
   void start() {
@@ -220,6 +222,7 @@ final class ClaimLoop implements AutoCloseable {
       shedding.shed(held, nowMs);
     }
     publish();
+    heldMeter.publish(held, nowMs);
     if (!taken.isEmpty()) {
       claimAndStart(taken);
     }
@@ -235,6 +238,7 @@ final class ClaimLoop implements AutoCloseable {
       for (Object item : batch) {
         PooledEvent pooled = (PooledEvent) item;
         held.add(pooled.pool(), pooled.event());
+        heldMeter.seen(pooled.pool());
       }
       movedSincePublish += batch.size();
     }

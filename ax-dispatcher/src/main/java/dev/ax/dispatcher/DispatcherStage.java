@@ -1,7 +1,6 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.kafka.ConsumerLoop;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.LeaseStore;
@@ -87,8 +86,7 @@ public final class DispatcherStage implements AutoCloseable {
         new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
-    this.producer =
-        KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-dispatcher");
+    this.producer = context.producer("dispatcher");
     this.switches =
         new Switches(
             new SwitchStore(context.dataSource()),
@@ -141,7 +139,6 @@ public final class DispatcherStage implements AutoCloseable {
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
-    context.meters().gauge("ax.dispatcher.held.events", claims, c -> c.backlog());
     this.renewer = new LeaseRenewer(bulkheads, leases, context.clock());
     this.loop =
         context.groupLoop(

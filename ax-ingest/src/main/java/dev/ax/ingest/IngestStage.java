@@ -84,7 +84,7 @@ public final class IngestStage implements AutoCloseable {
   private final Duration announceHorizon;
   private final Duration republishEvery;
   private final Counter received;
-  private final Counter rejected;
+  private final Map<RejectionClass, Counter> rejected;
   private final Counter created;
   private final Counter duplicates;
   private final Counter triggerDuplicates;
@@ -107,12 +107,12 @@ public final class IngestStage implements AutoCloseable {
     this.announceHorizon = config.announceHorizon();
     this.activeTaskLimit =
         new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup(), context.clock());
-    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ingest");
+    this.producer = context.producer("ingest");
     this.rejections =
         new RejectedRecords(
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.received = context.meters().counter("ax.ingest.received");
-    this.rejected = context.meters().counter("ax.ingest.rejected");
+    this.rejected = RejectionClass.counters(context.meters());
     this.created = context.meters().counter("ax.ingest.created.tasks");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
@@ -166,7 +166,7 @@ public final class IngestStage implements AutoCloseable {
         segmentReads.clear();
         lifecycle
             .apply(record, accepted.command(), sends)
-            .ifPresent(reason -> refusals.add(new Refusal(record, reason)));
+            .ifPresent(reason -> refusals.add(new Refusal(record, RejectionClass.STATE, reason)));
         continue;
       }
       segment.add(record);
@@ -174,7 +174,7 @@ public final class IngestStage implements AutoCloseable {
     }
     handleCreates(segment, segmentReads, refusals, sends);
     for (Refusal refusal : refusals) {
-      sends.add(reject(refusal.record(), refusal.reason()));
+      sends.add(reject(refusal.record(), refusal.reasonClass(), refusal.reason()));
     }
     for (Future<RecordMetadata> send : sends) {
       send.get(); // the offsets move only when every reject and announcement is on the broker
@@ -203,13 +203,13 @@ public final class IngestStage implements AutoCloseable {
       ConsumerRecord<String, byte[]> record = records.get(r);
       CommandReadResult read = reads.get(r);
       if (read instanceof CommandReadResult.Rejected rejection) {
-        refusals.add(new Refusal(record, rejection.reason()));
+        refusals.add(new Refusal(record, RejectionClass.INVALID, rejection.reason()));
         continue;
       }
       TaskCommand command = ((CommandReadResult.Accepted) read).command();
       String keyMismatch = keyMismatch(record.key(), command);
       if (keyMismatch != null) {
-        refusals.add(new Refusal(record, keyMismatch));
+        refusals.add(new Refusal(record, RejectionClass.KEY, keyMismatch));
         continue;
       }
       if (command.type() == CommandType.TRIGGER) {
@@ -222,7 +222,7 @@ public final class IngestStage implements AutoCloseable {
         unsupported = dependencies.rejectionOf(command, acceptedIds);
       }
       if (unsupported != null) {
-        refusals.add(new Refusal(record, unsupported));
+        refusals.add(new Refusal(record, RejectionClass.UNSUPPORTED, unsupported));
         continue;
       }
       accepted.add(command);
@@ -241,7 +241,7 @@ public final class IngestStage implements AutoCloseable {
         timeoutDefaulted.add(command.taskId());
       }
       if (overLimit.containsKey(i)) {
-        refusals.add(new Refusal(acceptedRecords.get(i), overLimit.get(i)));
+        refusals.add(new Refusal(acceptedRecords.get(i), RejectionClass.LIMIT, overLimit.get(i)));
         continue;
       }
       if (command.spec().trigger() instanceof Trigger.Dependency) {
@@ -252,7 +252,10 @@ public final class IngestStage implements AutoCloseable {
       Long firstDueAtMs = firstDueAtMs(command, nowMs);
       if (firstDueAtMs == null) {
         refusals.add(
-            new Refusal(acceptedRecords.get(i), "trigger never fires: no fire time after now"));
+            new Refusal(
+                acceptedRecords.get(i),
+                RejectionClass.UNSUPPORTED,
+                "trigger never fires: no fire time after now"));
         continue;
       }
       newTasks.add(new NewTask(command.spec(), command.traceId(), firstDueAtMs));
@@ -315,7 +318,9 @@ public final class IngestStage implements AutoCloseable {
       triggered
           .rejections()
           .forEach(
-              (command, reason) -> refusals.add(new Refusal(triggerRecords.get(command), reason)));
+              (command, reason) ->
+                  refusals.add(
+                      new Refusal(triggerRecords.get(command), RejectionClass.STATE, reason)));
       triggered.announcements().forEach(a -> sends.add(producer.send(a)));
       triggerDuplicates.increment(triggered.duplicates());
     }
@@ -330,7 +335,8 @@ public final class IngestStage implements AutoCloseable {
   }
 
   /** A command this batch will reject, and why. */
-  private record Refusal(ConsumerRecord<String, byte[]> record, String reason) {}
+  private record Refusal(
+      ConsumerRecord<String, byte[]> record, RejectionClass reasonClass, String reason) {}
 
   /**
    * The reason a record's key does not fit its command, or null when it does: the key, when
@@ -368,8 +374,9 @@ public final class IngestStage implements AutoCloseable {
         .orElse(null);
   }
 
-  private Future<RecordMetadata> reject(ConsumerRecord<String, byte[]> record, String reason) {
-    rejected.increment();
+  private Future<RecordMetadata> reject(
+      ConsumerRecord<String, byte[]> record, RejectionClass reasonClass, String reason) {
+    rejected.get(reasonClass).increment();
     LogBudget.Permit permit = rejectionLogs.take();
     if (permit.allowed()) {
       if (permit.suppressedBefore() > 0) {

@@ -15,6 +15,7 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.Counter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -150,7 +151,13 @@ class IngestStageIT {
     await()
         .atMost(DEADLINE)
         .until(() -> new TaskStore(runtime.dataSource()).find("good").isPresent());
-    assertThat(context.meters().counter("ax.ingest.rejected").count()).isEqualTo(bad.size());
+    assertThat(rejectedCount("invalid")).as("malformed, missing field, bad values").isEqualTo(5);
+    assertThat(rejectedCount("unsupported")).as("unknown upstream, cycle").isEqualTo(2);
+    assertThat(rejectedCount("invalid") + rejectedCount("unsupported")).isEqualTo(bad.size());
+  }
+
+  private double rejectedCount(String reasonClass) {
+    return context.meters().get("ax.ingest.rejected").tag("reason", reasonClass).counter().count();
   }
 
   @Test
@@ -290,13 +297,19 @@ class IngestStageIT {
         .until(() -> new TaskStore(runtime.dataSource()).find("after-large").isPresent());
   }
 
-  /** Waits until the {@code counters} of {@code stage}'s meters add up to {@code total}. */
+  /**
+   * Waits until the {@code counters} of {@code stage}'s meters (every series of each name) add up
+   * to {@code total}.
+   */
   private static void awaitCounted(StageContext stage, int total, String... counters) {
     await()
         .atMost(DEADLINE)
         .until(
             () ->
-                Arrays.stream(counters).mapToDouble(c -> stage.meters().counter(c).count()).sum()
+                Arrays.stream(counters)
+                        .flatMap(c -> stage.meters().find(c).counters().stream())
+                        .mapToDouble(Counter::count)
+                        .sum()
                     == total);
   }
 

@@ -2,7 +2,9 @@ package dev.ax.resolver;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TriggerCommand;
+import dev.ax.common.metrics.LatencyHistogram;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Set;
@@ -37,6 +39,7 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
   private final Duration retention;
   private final Duration sweepEvery;
   private final Counter triggered;
+  private final DistributionSummary triggerLateness;
   private final Counter duplicates;
   private final Counter dropped;
   private ProcessorContext<String, byte[]> context;
@@ -46,6 +49,7 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
     this.retention = retention;
     this.sweepEvery = sweepEvery;
     this.triggered = meters.counter("ax.resolver.triggered");
+    this.triggerLateness = triggerLateness(meters);
     this.duplicates = meters.counter("ax.resolver.duplicate.successes");
     this.dropped = meters.counter("ax.resolver.joins.dropped");
   }
@@ -55,6 +59,18 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
     this.context = context;
     this.store = context.getStateStore(STORE);
     context.schedule(sweepEvery, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+  }
+
+  /**
+   * The histogram of upstream success to downstream TRIGGER; the topology registers it up front so
+   * it is exported before the first stream task starts.
+   */
+  static DistributionSummary triggerLateness(MeterRegistry meters) {
+    return LatencyHistogram.register(
+        meters,
+        "ax.resolver.trigger.lateness.ms",
+        "upstream success to downstream TRIGGER: the TRIGGER's send minus the finish of the"
+            + " upstream attempt that completed the join");
   }
 
   @Override
@@ -94,6 +110,7 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
             state.firstSeenMs()));
     if (complete) {
       triggered.increment();
+      triggerLateness.record(Math.max(0, nowMs - success.succeededAtMs()));
       TriggerCommand command =
           TriggerCommand.of(success.downstream(), success.flowRunId(), success.traceId(), nowMs);
       context.forward(record.withKey(success.downstream()).withValue(AxJson.write(command)));

@@ -40,6 +40,7 @@ public final class ResolverTopology {
 
   public static Topology build(
       Topics topics, Duration retention, Duration sweepEvery, MeterRegistry meters) {
+    JoinProcessor.triggerLateness(meters);
     StreamsBuilder builder = new StreamsBuilder();
     GlobalKTable<String, DependencyEntry> graph =
         builder.globalTable(
@@ -78,7 +79,8 @@ public final class ResolverTopology {
               downstream.upstreams(),
               event.taskId(),
               flowRunId,
-              event.traceId()));
+              event.traceId(),
+              event.finishedAtMs()));
     }
     return successes;
   }

@@ -9,9 +9,11 @@ import dev.ax.common.contract.TriggerCommand;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TriggerType;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -35,6 +37,10 @@ class ResolverTopologyTest {
   @TempDir Path stateDir;
 
   private final Topics topics = new Topics("");
+
+  /** The test driver's wall clock at the start: the resolver's "now". */
+  private static final Instant WALL_START = Instant.ofEpochMilli(1_000_000);
+
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private TopologyTestDriver driver;
   private TestInputTopic<String, byte[]> graph;
@@ -49,7 +55,9 @@ class ResolverTopologyTest {
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver =
         new TopologyTestDriver(
-            ResolverTopology.build(topics, RETENTION, Duration.ofMinutes(1), meters), props);
+            ResolverTopology.build(topics, RETENTION, Duration.ofMinutes(1), meters),
+            props,
+            WALL_START);
     graph =
         driver.createInputTopic(
             topics.dependencies(), new StringSerializer(), new ByteArraySerializer());
@@ -80,6 +88,11 @@ class ResolverTopologyTest {
   }
 
   private void completes(String taskId, String flowRunId, InstanceStatus status) {
+    completes(taskId, flowRunId, status, 1);
+  }
+
+  private void completes(
+      String taskId, String flowRunId, InstanceStatus status, long finishedAtMs) {
     completed.pipeInput(
         flowRunId,
         AxJson.write(
@@ -92,7 +105,7 @@ class ResolverTopologyTest {
                 0,
                 0,
                 0,
-                1,
+                finishedAtMs,
                 1,
                 0,
                 "trace-" + flowRunId,
@@ -126,6 +139,22 @@ class ResolverTopologyTest {
             });
     completes("b", "run-1", InstanceStatus.SUCCESS);
     assertThat(triggers()).extracting(TriggerCommand::taskId).containsExactly("c");
+  }
+
+  @Test
+  void theTriggerLatenessCountsFromTheUpstreamSuccessThatCompletedTheJoin() {
+    assertThat(meters.find("ax.resolver.trigger.lateness.ms").summary())
+        .as("registered before the first success")
+        .isNotNull();
+    dependsOn("c", "a", "b");
+
+    completes("a", "run-1", InstanceStatus.SUCCESS, WALL_START.toEpochMilli() - 900);
+    completes("b", "run-1", InstanceStatus.SUCCESS, WALL_START.toEpochMilli() - 250);
+
+    assertThat(triggers()).extracting(TriggerCommand::taskId).containsExactly("c");
+    DistributionSummary lateness = meters.get("ax.resolver.trigger.lateness.ms").summary();
+    assertThat(lateness.count()).as("one trigger, one sample").isEqualTo(1);
+    assertThat(lateness.totalAmount()).isEqualTo(250.0);
   }
 
   @Test

@@ -4,7 +4,6 @@ import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.kafka.EventDecoder;
-import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.DueInstance;
@@ -105,7 +104,7 @@ public final class RetryStage implements AutoCloseable {
     this.rescan = config.rescan();
     this.ratePerSecond = config.ratePerSecond();
     this.maxInFlight = config.maxInFlight();
-    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-retry");
+    this.producer = context.producer("retry");
     this.dispatched = context.meters().counter("ax.retry.dispatched");
     context.meters().gauge("ax.retry.held.back.by.quota", heldBack);
     context.meters().gauge("ax.retry.in.flight", inFlight);

@@ -27,6 +27,7 @@ import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
 import dev.ax.ticker.reaper.ReaperStore;
 import dev.ax.ticker.reaper.Retention;
+import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.reaperInterval = config.reaperInterval();
     int maxBatch = config.maxBatch();
     int maxHeld = config.maxHeld();
-    this.producer = KafkaClients.producer(context.bootstrapServers(), context.nodeId() + "-ticker");
+    this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
         new LeaderElector(
@@ -160,6 +161,10 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             config.retentionBatch(),
             context.meters());
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
+    context.meters().gauge("ax.ticker.epoch", elector, e -> Math.max(0, e.epoch()));
+    FunctionCounter.builder("ax.ticker.leader.handovers", elector, LeaderElector::acquisitions)
+        .description("times this node took the ticker lease, the first election included")
+        .register(context.meters());
     RecordParking parking = context.parking(producer, "ticker");
     // Every ticker reads every announcement partition, leader or not, so none is lost to a
     // standby; only the leader acts on them. Commits would mean nothing: a node that starts reads
@@ -167,7 +172,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.scheduledConsumer =
         ConsumerLoop.everyPartitionFromEnd(
             "ax-ticker-scheduled",
-            KafkaClients.groupless(context.bootstrapServers(), context.nodeId() + "-ticker", 1000),
+            KafkaClients.groupless(
+                context.bootstrapServers(), context.nodeId() + "-ticker", 1000, context.meters()),
             context.topics().scheduled(),
             this::onScheduled,
             StageContext.OUTAGE_RETRY,

@@ -1,5 +1,6 @@
 package dev.ax.common.kafka;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -30,6 +31,16 @@ public final class KafkaClients {
   private KafkaClients() {}
 
   public static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
+    return new KafkaProducer<>(producerProperties(bootstrap, clientId));
+  }
+
+  /** A producer as {@link #producer(String, String)} that exports its metrics to {@code meters}. */
+  public static KafkaProducer<String, byte[]> producer(
+      String bootstrap, String clientId, MeterRegistry meters) {
+    return MeteredClients.producer(producerProperties(bootstrap, clientId), meters);
+  }
+
+  private static Properties producerProperties(String bootstrap, String clientId) {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -40,18 +51,22 @@ public final class KafkaClients {
     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_REQUEST_SIZE_BYTES));
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    return new KafkaProducer<>(props);
+    return props;
   }
 
+  /**
+   * A consumer in group {@code groupId} that exports its metrics to {@code meters}, the group's lag
+   * on its partitions among them ({@code kafka_consumer_fetch_manager_records_lag_max}).
+   */
   public static KafkaConsumer<String, byte[]> consumer(
-      String bootstrap, String groupId, String clientId, int maxPollRecords) {
+      String bootstrap, String groupId, String clientId, int maxPollRecords, MeterRegistry meters) {
     Properties props = consumerProperties(bootstrap, clientId, maxPollRecords);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
     // default: a dispatcher's due events must not wait for a dead member that long.
     props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
     props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
-    return new KafkaConsumer<>(props);
+    return MeteredClients.consumer(props, meters);
   }
 
   /**
@@ -59,8 +74,8 @@ public final class KafkaClients {
    * ConsumerLoop#everyPartitionFromEnd}).
    */
   public static KafkaConsumer<String, byte[]> groupless(
-      String bootstrap, String clientId, int maxPollRecords) {
-    return new KafkaConsumer<>(consumerProperties(bootstrap, clientId, maxPollRecords));
+      String bootstrap, String clientId, int maxPollRecords, MeterRegistry meters) {
+    return MeteredClients.consumer(consumerProperties(bootstrap, clientId, maxPollRecords), meters);
   }
 
   private static Properties consumerProperties(

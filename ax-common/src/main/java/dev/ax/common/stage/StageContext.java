@@ -79,12 +79,20 @@ public record StageContext(
     return new ConsumerLoop(
         "ax-" + role,
         KafkaClients.consumer(
-            bootstrapServers, topics.group(role), nodeId + "-" + role, maxPollRecords),
+            bootstrapServers, topics.group(role), nodeId + "-" + role, maxPollRecords, meters),
         topicNames,
         handler,
         OUTAGE_RETRY,
         commitMode,
         parking);
+  }
+
+  /**
+   * The producer of {@code role} (client id {@code <node>-<role>}), exporting its metrics until it
+   * is closed.
+   */
+  public KafkaProducer<String, byte[]> producer(String role) {
+    return KafkaClients.producer(bootstrapServers, nodeId + "-" + role, meters);
   }
 
   /**

@@ -78,7 +78,8 @@ class ConsumerLoopIT {
       AxTestEnv env, String topic, String group, AtomicInteger handled) {
     return new ConsumerLoop(
         "loop-" + group,
-        KafkaClients.consumer(env.bootstrapServers(), group, "loop-" + group, 7),
+        KafkaClients.consumer(
+            env.bootstrapServers(), group, "loop-" + group, 7, new SimpleMeterRegistry()),
         List.of(topic),
         records -> handled.addAndGet(records.count()),
         Duration.ofMillis(100),
@@ -100,7 +101,7 @@ class ConsumerLoopIT {
       Counter parkedCount) {
     return new ConsumerLoop(
         name,
-        KafkaClients.consumer(env.bootstrapServers(), group, name, 50),
+        KafkaClients.consumer(env.bootstrapServers(), group, name, 50, new SimpleMeterRegistry()),
         List.of(topic),
         handler,
         retryBackoff,
@@ -269,7 +270,8 @@ class ConsumerLoopIT {
 
   private static long committedTotal(AxTestEnv env, String topic, String group) {
     try (KafkaConsumer<String, byte[]> reader =
-        KafkaClients.consumer(env.bootstrapServers(), group, "loop-test-reader", 1)) {
+        KafkaClients.consumer(
+            env.bootstrapServers(), group, "loop-test-reader", 1, new SimpleMeterRegistry())) {
       Set<TopicPartition> partitions =
           Set.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
       Map<TopicPartition, OffsetAndMetadata> committed = reader.committed(partitions);

@@ -69,6 +69,8 @@ public final class OutcomeRecorder implements AutoCloseable {
   /** Run durations by executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
   private final Map<String, DistributionSummary> runDurations = new ConcurrentHashMap<>();
 
+  private final Map<String, Counter> startedCounters = new ConcurrentHashMap<>();
+
   private final Counter failed;
   private final Counter timedOut;
   private final Counter takenBack;
@@ -307,6 +309,15 @@ public final class OutcomeRecorder implements AutoCloseable {
                     .tag("executor", t)
                     .register(meters))
         .record(Math.max(0, c.finishedAtMs() - c.startedAtMs()));
+    startedCounters
+        .computeIfAbsent(
+            type,
+            t ->
+                Counter.builder("ax.dispatcher.started")
+                    .description("attempts started, counted with their outcome, by executor type")
+                    .tag("executor", t)
+                    .register(meters))
+        .increment();
     if (c.claimed().attempt() == 1) {
       startLateness.record(Math.max(0, c.startedAtMs() - c.claimed().dueAtMs()));
     }

@@ -55,6 +55,9 @@ public final class LeaderElector implements AutoCloseable {
 
   private volatile long roleKnownAtNanos;
 
+  /** How many times this node took the lease; written by the lease thread alone. */
+  private volatile long acquisitions;
+
   public LeaderElector(
       LeaseStore leases,
       String leaseName,
@@ -94,6 +97,11 @@ public final class LeaderElector implements AutoCloseable {
     return fence().map(LeaseFence::epoch).orElse(-1L);
   }
 
+  /** How many times this node took the lease, the first election included (a hand-over each). */
+  public long acquisitions() {
+    return acquisitions;
+  }
+
   private void run() {
     try {
       do {
@@ -114,6 +122,7 @@ public final class LeaderElector implements AutoCloseable {
         markRoleKnown(startNanos);
         if (acquired.isPresent()) {
           state = new State(acquired.get(), deadline(startNanos));
+          acquisitions++;
           log.info(
               "{} is now the {} leader at epoch {}", nodeId, leaseName, acquired.get().epoch());
         }

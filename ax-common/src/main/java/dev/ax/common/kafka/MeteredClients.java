@@ -1,0 +1,97 @@
+package dev.ax.common.kafka;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * Kafka clients that export their own metrics (Micrometer's {@link KafkaClientMetrics}: {@code
+ * kafka_consumer_*}, among them {@code kafka_consumer_fetch_manager_records_lag_max}, the lag of
+ * the consumer's group on its partitions, and {@code kafka_producer_*}, tagged by {@code
+ * client_id}) for as long as they are open: closing the client closes its binder, which removes its
+ * meters and stops the binder's refresh thread, so a stage restarted in one process neither keeps a
+ * dead client's series nor gains a thread.
+ *
+ * <p>Thread-safety: as the Kafka client it extends.
+ */
+final class MeteredClients {
+
+  private MeteredClients() {}
+
+  static KafkaProducer<String, byte[]> producer(Properties props, MeterRegistry meters) {
+    return new Producer(props, meters);
+  }
+
+  static KafkaConsumer<String, byte[]> consumer(Properties props, MeterRegistry meters) {
+    return new Consumer(props, meters);
+  }
+
+  private static final class Producer extends KafkaProducer<String, byte[]> {
+    private final KafkaClientMetrics metrics;
+
+    Producer(Properties props, MeterRegistry meters) {
+      super(props);
+      this.metrics = new KafkaClientMetrics(this);
+      metrics.bindTo(meters);
+    }
+
+    @Override
+    public void close() {
+      try {
+        super.close();
+      } finally {
+        metrics.close();
+      }
+    }
+
+    @Override
+    public void close(Duration timeout) {
+      try {
+        super.close(timeout);
+      } finally {
+        metrics.close();
+      }
+    }
+  }
+
+  private static final class Consumer extends KafkaConsumer<String, byte[]> {
+    private final KafkaClientMetrics metrics;
+
+    Consumer(Properties props, MeterRegistry meters) {
+      super(props);
+      this.metrics = new KafkaClientMetrics(this);
+      metrics.bindTo(meters);
+    }
+
+    @Override
+    public void close() {
+      try {
+        super.close();
+      } finally {
+        metrics.close();
+      }
+    }
+
+    @Override
+    public void close(Duration timeout) {
+      try {
+        super.close(timeout);
+      } finally {
+        metrics.close();
+      }
+    }
+
+    @Override
+    public void close(CloseOptions options) {
+      try {
+        super.close(options);
+      } finally {
+        metrics.close();
+      }
+    }
+  }
+}
