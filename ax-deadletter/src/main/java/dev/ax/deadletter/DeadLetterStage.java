@@ -41,11 +41,9 @@ import org.slf4j.LoggerFactory;
 public final class DeadLetterStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DeadLetterStage.class);
-  private static final int STORED_LOGS_PER_WINDOW = 20;
-  private static final Duration STORED_LOG_WINDOW = Duration.ofSeconds(10);
 
   private final LogBudget storedLogs =
-      new LogBudget(STORED_LOGS_PER_WINDOW, STORED_LOG_WINDOW, System::nanoTime);
+      LogBudget.standard("dead letter(s)", "ax_deadletter_stored_total and listed by ax dlq list");
   static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
 
   private final StageContext context;
@@ -123,14 +121,7 @@ public final class DeadLetterStage implements AutoCloseable {
     if (!permit.allowed()) {
       return;
     }
-    if (permit.suppressedBefore() > 0) {
-      log.error(
-          "{} more dead letter(s) not logged (at most {} a {} s): each is counted in"
-              + " ax_deadletter_stored_total and listed by ax dlq list",
-          permit.suppressedBefore(),
-          STORED_LOGS_PER_WINDOW,
-          STORED_LOG_WINDOW.toSeconds());
-    }
+    storedLogs.heldBack(permit).ifPresent(log::error);
     try (TraceLog fields = TraceLog.ofInstance(traceId, taskId, instanceId)) {
       log.error(
           "Dead letter stored for {} after {} attempt(s): {}; {}",

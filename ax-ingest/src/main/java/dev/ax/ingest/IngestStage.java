@@ -63,11 +63,6 @@ public final class IngestStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(IngestStage.class);
 
-  /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
-  private static final int REJECTION_LOGS_PER_WINDOW = 20;
-
-  private static final Duration REJECTION_LOG_WINDOW = Duration.ofSeconds(10);
-
   /**
    * Commands per batch (one transaction). Smaller batches commit sooner, which matters for tasks
    * with short delays: a delay counts from acceptance, and an instance is visible at commit.
@@ -91,8 +86,9 @@ public final class IngestStage implements AutoCloseable {
   private final DependencyIntake dependencies;
   private final LifecycleIntake lifecycle;
 
-  private final LogBudget rejectionLogs =
-      new LogBudget(REJECTION_LOGS_PER_WINDOW, REJECTION_LOG_WINDOW, System::nanoTime);
+  /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
+  private final LogBudget rejectionLogs;
+
   private final Switches switches;
   private final ActiveTaskLimit activeTaskLimit;
   private final ScheduledExecutorService graphRepublisher =
@@ -113,6 +109,12 @@ public final class IngestStage implements AutoCloseable {
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.received = context.meters().counter("ax.ingest.received");
     this.rejected = RejectionClass.counters(context.meters());
+    this.rejectionLogs =
+        LogBudget.standard(
+            "rejected command(s)",
+            "ax_ingest_rejected_total and on "
+                + context.topics().commandsRejected()
+                + " with its reason");
     this.created = context.meters().counter("ax.ingest.created.tasks");
     this.duplicates = context.meters().counter("ax.ingest.duplicates");
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
@@ -379,15 +381,7 @@ public final class IngestStage implements AutoCloseable {
     rejected.get(reasonClass).increment();
     LogBudget.Permit permit = rejectionLogs.take();
     if (permit.allowed()) {
-      if (permit.suppressedBefore() > 0) {
-        log.warn(
-            "{} more rejected command(s) not logged (at most {} a {} s): each is counted in"
-                + " ax_ingest_rejected_total and on {} with its reason",
-            permit.suppressedBefore(),
-            REJECTION_LOGS_PER_WINDOW,
-            REJECTION_LOG_WINDOW.toSeconds(),
-            context.topics().commandsRejected());
-      }
+      rejectionLogs.heldBack(permit).ifPresent(log::warn);
       log.warn(
           "Rejected command at {}-{}@{} (key {}): {}",
           record.topic(),

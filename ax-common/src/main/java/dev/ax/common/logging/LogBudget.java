@@ -1,6 +1,7 @@
 package dev.ax.common.logging;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +21,14 @@ public final class LogBudget {
    */
   public record Permit(boolean allowed, long suppressedBefore) {}
 
+  /** Lines a standard budget allows each {@link #STANDARD_WINDOW}. */
+  public static final int STANDARD_LINES = 20;
+
+  /** The window of a standard budget. */
+  public static final Duration STANDARD_WINDOW = Duration.ofSeconds(10);
+
+  private final String what;
+  private final String countedIn;
   private final int perWindow;
   private final long windowNanos;
   private final LongSupplier nanos;
@@ -28,14 +37,30 @@ public final class LogBudget {
   private long suppressed;
 
   /**
+   * The standard budget ({@link #STANDARD_LINES} a {@link #STANDARD_WINDOW}) on the system's
+   * monotonic clock.
+   *
+   * @param what the lines' subject, plural, as in "3 more {@code failed attempt(s)} not logged"
+   * @param countedIn where every one of them can still be found: a metric, a topic, a command
+   */
+  public static LogBudget standard(String what, String countedIn) {
+    return new LogBudget(what, countedIn, STANDARD_LINES, STANDARD_WINDOW, System::nanoTime);
+  }
+
+  /**
+   * @param what the lines' subject, plural, as in "3 more {@code failed attempt(s)} not logged"
+   * @param countedIn where every one of them can still be found: a metric, a topic, a command
    * @param perWindow lines allowed per window, at least 1
    * @param nanos the monotonic clock ({@code System::nanoTime})
    */
-  public LogBudget(int perWindow, Duration window, LongSupplier nanos) {
+  public LogBudget(
+      String what, String countedIn, int perWindow, Duration window, LongSupplier nanos) {
     if (perWindow < 1 || window.isZero() || window.isNegative()) {
       throw new IllegalArgumentException(
           "a log budget needs a line and a time: " + perWindow + ", " + window);
     }
+    this.what = what;
+    this.countedIn = countedIn;
     this.perWindow = perWindow;
     this.windowNanos = window.toNanos();
     this.nanos = nanos;
@@ -57,5 +82,25 @@ public final class LogBudget {
     long before = suppressed;
     suppressed = 0;
     return new Permit(true, before);
+  }
+
+  /**
+   * The line to log before an allowed one that follows held-back ones, saying how many were held
+   * back and where they all are; empty when none was held back.
+   */
+  public Optional<String> heldBack(Permit permit) {
+    if (!permit.allowed() || permit.suppressedBefore() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        permit.suppressedBefore()
+            + " more "
+            + what
+            + " not logged (at most "
+            + perWindow
+            + " a "
+            + Duration.ofNanos(windowNanos).toSeconds()
+            + " s): each is counted in "
+            + countedIn);
   }
 }

@@ -51,11 +51,10 @@ public final class OutcomeRecorder implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
   private static final int MAX_BATCH = 500;
-  private static final int FAILURE_LOGS_PER_WINDOW = 20;
-  private static final Duration FAILURE_LOG_WINDOW = Duration.ofSeconds(10);
 
   private final LogBudget failureLogs =
-      new LogBudget(FAILURE_LOGS_PER_WINDOW, FAILURE_LOG_WINDOW, System::nanoTime);
+      LogBudget.standard(
+          "failed attempt(s)", "ax_dispatcher_failed_total or ax_dispatcher_timeout_total");
 
   private final StageContext context;
   private final OutcomeStore outcomeStore;
@@ -349,14 +348,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     if (!permit.allowed()) {
       return;
     }
-    if (permit.suppressedBefore() > 0) {
-      log.warn(
-          "{} more failed attempt(s) not logged (at most {} a {} s): each is counted in"
-              + " ax_dispatcher_failed_total or ax_dispatcher_timeout_total",
-          permit.suppressedBefore(),
-          FAILURE_LOGS_PER_WINDOW,
-          FAILURE_LOG_WINDOW.toSeconds());
-    }
+    failureLogs.heldBack(permit).ifPresent(log::warn);
     log.warn(
         "{} attempt {} {} after {} ms: {}; {}",
         c.claimed().instanceId(),
