@@ -15,6 +15,7 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -36,6 +37,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * graph republisher both use it.
  */
 final class DependencyIntake {
+
+  /** How far back a TRIGGER's instance may be due (see {@link #dueAtMs}). */
+  static final Duration MAX_TRIGGER_AGE = Duration.ofHours(1);
 
   /** What a batch of TRIGGER commands produced. */
   record Triggered(
@@ -118,7 +122,24 @@ final class DependencyIntake {
     return records;
   }
 
-  /** Creates the instances TRIGGER commands ask for, due now, and announces them. */
+  /**
+   * Creates the instances TRIGGER commands ask for, due when their upstream succeeded (at most
+   * {@link #MAX_TRIGGER_AGE} ago; now when the command does not say), and announces them.
+   */
+  /**
+   * The due time of a TRIGGER's instance: the upstream's success, so the downstream's lateness
+   * (fire, claim, start) counts from when it could first have run, through the resolver and ingest.
+   * Never after now; never further back than {@link #MAX_TRIGGER_AGE}, so a TRIGGER replayed long
+   * after, or one with a made-up time, runs as any late instance does.
+   */
+  static long dueAtMs(TaskCommand trigger, long nowMs) {
+    Long succeededAtMs = trigger.upstreamSucceededAtMs();
+    if (succeededAtMs == null) {
+      return nowMs;
+    }
+    return Math.min(nowMs, Math.max(succeededAtMs, nowMs - MAX_TRIGGER_AGE.toMillis()));
+  }
+
   Triggered trigger(List<TaskCommand> triggers, long nowMs) {
     Collection<String> ids = triggers.stream().map(TaskCommand::taskId).distinct().toList();
     Map<String, StoredTask> found = tasks.findAll(ids);
@@ -149,7 +170,7 @@ final class DependencyIntake {
                   InstanceIds.inFlow(command.taskId(), command.flowRunId()),
                   command.taskId(),
                   task.version(),
-                  nowMs,
+                  dueAtMs(command, nowMs),
                   command.traceId(),
                   "triggered: every upstream succeeded in flow run " + command.flowRunId(),
                   command.flowRunId()));

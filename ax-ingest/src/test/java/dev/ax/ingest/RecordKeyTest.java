@@ -11,7 +11,7 @@ class RecordKeyTest {
 
   private static TaskCommand command(String taskId) {
     return new TaskCommand(
-        1, CommandType.CREATE, taskId, null, null, "trace", false, null, null, null, false);
+        1, CommandType.CREATE, taskId, null, null, "trace", false, null, null, null, false, null);
   }
 
   @Test
@@ -35,7 +35,7 @@ class RecordKeyTest {
   void aGroupCommandIsKeyedByItsGroup() {
     TaskCommand pauseGroup =
         new TaskCommand(
-            1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null, false);
+            1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null, false, null);
 
     assertThat(IngestStage.keyMismatch("g", pauseGroup)).isNull();
     assertThat(IngestStage.keyMismatch(null, pauseGroup)).isNull();

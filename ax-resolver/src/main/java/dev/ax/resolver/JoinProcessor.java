@@ -112,7 +112,12 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
       triggered.increment();
       triggerLateness.record(Math.max(0, nowMs - success.succeededAtMs()));
       TriggerCommand command =
-          TriggerCommand.of(success.downstream(), success.flowRunId(), success.traceId(), nowMs);
+          TriggerCommand.of(
+              success.downstream(),
+              success.flowRunId(),
+              success.traceId(),
+              nowMs,
+              success.succeededAtMs());
       context.forward(record.withKey(success.downstream()).withValue(AxJson.write(command)));
       log.debug(
           "Flow run {}: every upstream of {} succeeded, triggered [traceId={}]",

@@ -214,11 +214,19 @@ public final class CommandReader {
       spec = TaskSpecJson.read(taskId, root, defaultTimeout, IntakeCheck.of(limits, clock.now()));
     }
     String flowRunId = null;
+    Long upstreamSucceededAtMs = null;
     if (type == CommandType.TRIGGER) {
       flowRunId = JsonFields.requireText(root, "flowRunId");
       if (flowRunId.length() > InstanceIds.MAX_LENGTH) {
         throw new InvalidFieldException(
             "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");
+      }
+      if (root.hasNonNull("upstreamSucceededAtMs")) {
+        upstreamSucceededAtMs = JsonFields.requireLong(root, "upstreamSucceededAtMs");
+        if (upstreamSucceededAtMs < 0) {
+          throw new InvalidFieldException(
+              "upstreamSucceededAtMs must not be negative: " + upstreamSucceededAtMs);
+        }
       }
     }
     String commandId = null;
@@ -255,7 +263,8 @@ public final class CommandReader {
         flowRunId,
         commandId,
         reason,
-        interrupt);
+        interrupt,
+        upstreamSucceededAtMs);
   }
 
   /**

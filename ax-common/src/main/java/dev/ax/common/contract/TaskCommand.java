@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param traceId from the message, or generated at ingest when the producer sent none
  * @param timeoutDefaulted true when the task set no timeoutMs and got the default
  * @param flowRunId for TRIGGER: the flow run the instance joins; else null
+ * @param upstreamSucceededAtMs for TRIGGER: when the upstream attempt that completed the join
+ *     finished, as the resolver read it; null when the command does not say (then "now")
  * @param commandId for a lifecycle command (CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE, DELETE): what
  *     makes a second delivery of the same command a duplicate; null when the producer sent none
  *     (ingest then uses the record's position)
@@ -32,7 +34,8 @@ public record TaskCommand(
     String flowRunId,
     String commandId,
     String reason,
-    boolean interrupt) {
+    boolean interrupt,
+    Long upstreamSucceededAtMs) {
   public TaskCommand {
     Objects.requireNonNull(type, "type");
     if ((taskId == null) == (group == null)) {

@@ -75,6 +75,16 @@ class CommandReaderTest {
             .command();
     assertThat(trigger.type()).isEqualTo(CommandType.TRIGGER);
     assertThat(trigger.flowRunId()).isEqualTo("a@1");
+    assertThat(trigger.upstreamSucceededAtMs()).as("absent").isNull();
+    String timed =
+        "{\"v\":1,\"type\":\"TRIGGER\",\"taskId\":\"report\",\"flowRunId\":\"a@1\","
+            + "\"upstreamSucceededAtMs\":";
+    assertThat(((CommandReadResult.Accepted) read(timed + "1700000000000}")).command())
+        .extracting(TaskCommand::upstreamSucceededAtMs)
+        .isEqualTo(1_700_000_000_000L);
+    assertThat(reasonOf(timed + "-1}")).contains("upstreamSucceededAtMs must not be negative");
+    assertThat(reasonOf(timed + "\"soon\"}")).contains("upstreamSucceededAtMs");
+    assertThat(reasonOf(timed + "1e400}")).contains("upstreamSucceededAtMs");
 
     assertThat(reasonOf("{\"v\":1,\"type\":\"TRIGGER\",\"taskId\":\"report\"}"))
         .contains("flowRunId");

@@ -9,6 +9,7 @@ import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.logging.LogBudget;
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
@@ -64,6 +65,7 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final Counter succeeded;
   private final MeterRegistry meters;
   private final DistributionSummary startLateness;
+  private final DistributionSummary downstreamStartLateness;
 
   /** Run durations by executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
   private final Map<String, DistributionSummary> runDurations = new ConcurrentHashMap<>();
@@ -100,6 +102,12 @@ public final class OutcomeRecorder implements AutoCloseable {
             meters,
             "ax.dispatcher.start.lateness.ms",
             "end to end: a first attempt's start minus its due time (recorded with its outcome)");
+    this.downstreamStartLateness =
+        LatencyHistogram.register(
+            meters,
+            "ax.dispatcher.downstream.start.lateness.ms",
+            "upstream success to downstream start: a DEPENDENCY task's first attempt's start minus"
+                + " the success of the upstream that completed its join");
     this.succeeded = meters.counter("ax.dispatcher.succeeded");
     this.failed = meters.counter("ax.dispatcher.failed");
     this.timedOut = meters.counter("ax.dispatcher.timeout");
@@ -318,7 +326,12 @@ public final class OutcomeRecorder implements AutoCloseable {
                     .register(meters))
         .increment();
     if (c.claimed().attempt() == 1) {
-      startLateness.record(Math.max(0, c.startedAtMs() - c.claimed().dueAtMs()));
+      long latenessMs = Math.max(0, c.startedAtMs() - c.claimed().dueAtMs());
+      startLateness.record(latenessMs);
+      if (c.context() != null && c.context().task().trigger() instanceof Trigger.Dependency) {
+        // A dependency instance is due when the upstream that completed its join succeeded.
+        downstreamStartLateness.record(latenessMs);
+      }
     }
   }
 
