@@ -200,9 +200,8 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       out.flush();
       try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME, dispatchers);
           TopicTail completions =
-              TopicTail.open(
-                  servers.bootstrapServers(), List.of(topics.completed()), TopicTail.From.END);
-          CommandSender sender = CommandSender.open(servers.bootstrapServers(), PROCESS_NAME)) {
+              TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
+          CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
         if (stop.isRaised()) {
           out.println("Bench interrupted by " + stop.signalName() + " before it started.");
           return ExitCodes.INTERRUPTED;

@@ -1,6 +1,7 @@
 package dev.ax.cli;
 
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.thread.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,9 @@ final class BrokerProbe implements AutoCloseable {
 
   /** Starts probing {@code topic}, which must exist. */
   static BrokerProbe start(String bootstrap, String topic) {
-    BrokerProbe probe = new BrokerProbe(KafkaClients.producer(bootstrap, "broker-probe"), topic);
+    BrokerProbe probe =
+        new BrokerProbe(
+            KafkaClients.producer(KafkaConnection.plaintext(bootstrap), "broker-probe"), topic);
     probe.thread.start();
     return probe;
   }

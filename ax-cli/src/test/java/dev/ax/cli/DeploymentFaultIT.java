@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.TopicProvisioner;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
@@ -418,8 +419,10 @@ class DeploymentFaultIT {
     dataSource = Database.open(jdbcUrl, database.user(), database.password(), 4, "fault-test");
     // Once, before any stage starts; the stages start with AX_DB_MIGRATE=false.
     Database.migrate(dataSource);
-    TopicProvisioner.ensure(bootstrap(), topics.all(PARTITIONS), (short) 1);
-    TopicProvisioner.ensure(bootstrap(), Map.of(PROBE_TOPIC, 1), (short) 1);
+    TopicProvisioner.ensure(
+        KafkaConnection.plaintext(bootstrap()), topics.all(PARTITIONS), (short) 1);
+    TopicProvisioner.ensure(
+        KafkaConnection.plaintext(bootstrap()), Map.of(PROBE_TOPIC, 1), (short) 1);
   }
 
   private ChildJvm startBroker(String name) throws IOException {
@@ -517,7 +520,7 @@ class DeploymentFaultIT {
   }
 
   private void awaitDeploymentSettled() {
-    try (Admin admin = KafkaClients.admin(bootstrap())) {
+    try (Admin admin = KafkaClients.admin(KafkaConnection.plaintext(bootstrap()))) {
       await("ingest holds every commands partition")
           .atMost(Duration.ofSeconds(60))
           .ignoreExceptions()
@@ -541,9 +544,10 @@ class DeploymentFaultIT {
     int spread = TASKS - BURST_TASKS;
     long burstStartMs = t0Ms + DISPATCHER_KILL_AT.minus(BURST_SPAN).toMillis();
     List<Future<RecordMetadata>> sends = new ArrayList<>(TASKS);
-    shortNoticeProducer = KafkaClients.producer(bootstrap(), "fault-it-short-notice");
+    shortNoticeProducer =
+        KafkaClients.producer(KafkaConnection.plaintext(bootstrap()), "fault-it-short-notice");
     try (KafkaProducer<String, byte[]> producer =
-        KafkaClients.producer(bootstrap(), "fault-it-producer")) {
+        KafkaClients.producer(KafkaConnection.plaintext(bootstrap()), "fault-it-producer")) {
       for (int i = 0; i < TASKS; i++) {
         String taskId = String.format("fault-%05d", i);
         long dueMs =
@@ -628,7 +632,7 @@ class DeploymentFaultIT {
     long killedAtMs = nowMs();
     stages.get("dispatcher-1").kill();
     note("FAULT dispatcher-1 killed (SIGKILL)");
-    try (Admin admin = KafkaClients.admin(bootstrap())) {
+    try (Admin admin = KafkaClients.admin(KafkaConnection.plaintext(bootstrap()))) {
       awaitQuietly(
               "dispatcher-2 holds every due partition",
               Duration.ofSeconds(25),
@@ -839,7 +843,7 @@ class DeploymentFaultIT {
     List<TaskCompletedEvent> events = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> consumer =
         KafkaClients.consumer(
-            bootstrap(),
+            KafkaConnection.plaintext(bootstrap()),
             "fault-it-check-" + UUID.randomUUID(),
             "fault-it-check",
             5_000,

@@ -90,8 +90,7 @@ class DlqCommandIT {
         DeadLetterStage stage =
             new DeadLetterStage(runtime.context("node-1"), DeadLetterConfig.from(runtime.config()))
                 .start();
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "test");
+        KafkaProducer<String, byte[]> producer = KafkaClients.producer(runtime.kafka(), "test");
         TopicReader dueRetry =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().dueRetry())) {
       for (String taskId : List.of("dlq-a", "dlq-b")) {

@@ -57,7 +57,7 @@ class PeriodicPipelineIT {
                   + "\"concurrent\":false,\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"sleep\"},"
                   + "\"params\":{\"sleepMs\":1200},\"timeoutMs\":5000}");
       try (KafkaProducer<String, byte[]> producer =
-          dev.ax.common.kafka.KafkaClients.producer(runtime.bootstrapServers(), "user")) {
+          dev.ax.common.kafka.KafkaClients.producer(runtime.kafka(), "user")) {
         for (Map.Entry<String, String> command : commands.entrySet()) {
           producer
               .send(

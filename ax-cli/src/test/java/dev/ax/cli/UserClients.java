@@ -19,7 +19,7 @@ final class UserClients {
 
   /** The producer a user sends commands with, as {@link Commands} expects it. */
   static KafkaProducer<String, byte[]> producer(TestRuntime runtime) {
-    return KafkaClients.producer(runtime.bootstrapServers(), "user");
+    return KafkaClients.producer(runtime.kafka(), "user");
   }
 
   /** Everything on the completed topic from the beginning: one event per finished run. */

@@ -96,7 +96,7 @@ public final class DispatcherStage implements AutoCloseable {
             Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
     this.upstreams =
         new UpstreamTasks(
-            context.bootstrapServers(),
+            context.kafka(),
             context.topics().dependencies(),
             context.nodeId() + "-dispatcher-upstreams");
     this.outbox =

@@ -54,7 +54,7 @@ class DispatcherStageIT {
 
   private void open(AxTestEnv env, Map<String, String> config) {
     runtime = TestRuntime.open(env, config);
-    producer = KafkaClients.producer(runtime.bootstrapServers(), "test-producer");
+    producer = KafkaClients.producer(runtime.kafka(), "test-producer");
   }
 
   @AfterEach

@@ -48,7 +48,7 @@ class OutboxRelayIT {
   void eventsOfADispatcherThatDiedBeforeSendingAreRelayedByAnother(AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env);
         KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "survivor");
+            KafkaClients.producer(runtime.kafka(), "survivor");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed())) {
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
@@ -83,8 +83,7 @@ class OutboxRelayIT {
   @Test
   void aTakenBackOutcomeOwesNoEventAndASentBatchIsNotSentAgain(AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env);
-        KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "live");
+        KafkaProducer<String, byte[]> producer = KafkaClients.producer(runtime.kafka(), "live");
         TopicReader completed =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().completed());
         OutboxRelay relay = startRelay(runtime, producer)) {

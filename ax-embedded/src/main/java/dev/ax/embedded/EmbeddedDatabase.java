@@ -79,9 +79,22 @@ public final class EmbeddedDatabase implements AutoCloseable {
    *     taken)
    */
   public static EmbeddedDatabase start(Path baseDir, int port) {
+    return start(baseDir, port, false);
+  }
+
+  /**
+   * As {@link #start(Path)}, with TLS on (MariaDB's self-signed certificate, made at start) and
+   * required of every TCP connection ({@code require_secure_transport}): for tests of clients'
+   * database TLS settings.
+   */
+  public static EmbeddedDatabase startRequiringTls(Path baseDir) {
+    return start(baseDir, FreePorts.loopback(), true);
+  }
+
+  private static EmbeddedDatabase start(Path baseDir, int port, boolean requireTls) {
     Path dir = baseDir.toAbsolutePath();
     long startNanos = System.nanoTime();
-    DBConfigurationBuilder config = configuration(dir, port);
+    DBConfigurationBuilder config = configuration(dir, port, requireTls);
     DB db;
     try {
       db = DB.newEmbeddedDB(config.build());
@@ -101,7 +114,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     return database;
   }
 
-  private static DBConfigurationBuilder configuration(Path dir, int port) {
+  private static DBConfigurationBuilder configuration(Path dir, int port, boolean requireTls) {
     Path tmp = dir.resolve("tmp");
     createDirectories(tmp);
     DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
@@ -118,7 +131,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
     config.addArg("--max-connections=500");
     // MariaDB 11.4 otherwise generates a self-signed TLS certificate at every start, which costs
     // 2 to 9 s of CPU, and every connection would then pay for a TLS handshake.
-    config.addArg("--skip-ssl");
+    if (requireTls) {
+      config.addArg("--require-secure-transport=ON");
+    } else {
+      config.addArg("--skip-ssl");
+    }
     // A dev/test database: losing the last second of commits on an OS crash is fine.
     config.addArg("--innodb-flush-log-at-trx-commit=2");
     // MySQL 8's default, not MariaDB's (1): with 1, every stage's audit INSERT ... SELECT holds a

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -139,6 +140,33 @@ public final class EmbeddedKafka implements AutoCloseable {
               + " on ports "
               + List.of(brokerPort, controllerPort),
           e);
+    }
+  }
+
+  /**
+   * As {@link #start(Path)}, with a SASL/PLAIN and a TLS listener beside the PLAINTEXT one (on the
+   * ports {@code listeners} names): for tests of clients' transport security.
+   *
+   * @throws IllegalStateException if the broker does not start or does not become ready
+   */
+  public static EmbeddedKafka startWithSecuredListeners(Path dataDir, SecuredListeners listeners) {
+    Path dir = dataDir.toAbsolutePath();
+    createDirectories(dir);
+    List<Integer> ports = FreePorts.loopback(2);
+    Map<String, String> overrides = new HashMap<>();
+    listeners
+        .brokerProperties(ports.get(0), ports.get(1))
+        .forEach((k, v) -> overrides.put(k.toString(), v.toString()));
+    try {
+      EmbeddedKafka kafka = startOnce(dir, ports.get(0), ports.get(1), overrides);
+      log.info(
+          "Embedded Kafka ready at {}, SASL_PLAINTEXT at {}, SSL at {}",
+          kafka.bootstrapServers,
+          listeners.saslBootstrapServers(),
+          listeners.sslBootstrapServers());
+      return kafka;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("embedded Kafka with secured listeners failed to start", e);
     }
   }
 

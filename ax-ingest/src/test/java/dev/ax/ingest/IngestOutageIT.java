@@ -50,13 +50,13 @@ class IngestOutageIT {
                 // A borrow fails after 1 s, not 10, so the outage spans several tries of the batch.
                 Duration.ofSeconds(1));
         KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "outage-producer");
+            KafkaClients.producer(runtime.kafka(), "outage-producer");
         TopicReader rejected =
             new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected())) {
       StageContext context =
           new StageContext(
               CommonConfig.from(runtime.config()),
-              runtime.bootstrapServers(),
+              runtime.kafka(),
               runtime.topics(),
               throughProxy,
               throughProxy,

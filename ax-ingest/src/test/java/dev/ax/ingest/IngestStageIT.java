@@ -51,7 +51,7 @@ class IngestStageIT {
     runtime = TestRuntime.open(env);
     context = runtime.context("ingest-1");
     ingest = new IngestStage(context, IngestConfig.from(runtime.config())).start();
-    producer = KafkaClients.producer(runtime.bootstrapServers(), "test-producer");
+    producer = KafkaClients.producer(runtime.kafka(), "test-producer");
   }
 
   @AfterEach
@@ -244,7 +244,7 @@ class IngestStageIT {
    */
   @Test
   void aRejectionTooLargeForTheRejectedTopicIsSentWithoutItsValue() throws Exception {
-    try (Admin admin = KafkaClients.admin(runtime.bootstrapServers())) {
+    try (Admin admin = KafkaClients.admin(runtime.kafka())) {
       admin
           .incrementalAlterConfigs(
               Map.of(

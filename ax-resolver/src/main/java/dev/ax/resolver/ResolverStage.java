@@ -43,9 +43,9 @@ public final class ResolverStage implements AutoCloseable {
 
   public ResolverStage(StageContext context, ResolverConfig config) {
     this.context = context;
-    Properties props = new Properties();
+    // The process's client settings (brokers, security) first: Streams passes them to its clients.
+    Properties props = context.kafka().properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, context.topics().group("resolver"));
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir(context, config).toString());
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, context.common().topicReplication());
@@ -119,7 +119,7 @@ public final class ResolverStage implements AutoCloseable {
   }
 
   private void ensureCompacted() {
-    try (Admin admin = KafkaClients.admin(context.bootstrapServers())) {
+    try (Admin admin = KafkaClients.admin(context.kafka())) {
       ConfigResource topic =
           new ConfigResource(ConfigResource.Type.TOPIC, context.topics().dependencies());
       admin

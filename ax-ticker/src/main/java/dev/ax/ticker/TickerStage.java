@@ -173,7 +173,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         ConsumerLoop.everyPartitionFromEnd(
             "ax-ticker-scheduled",
             KafkaClients.groupless(
-                context.bootstrapServers(), context.nodeId() + "-ticker", 1000, context.meters()),
+                context.kafka(), context.nodeId() + "-ticker", 1000, context.meters()),
             context.topics().scheduled(),
             this::onScheduled,
             StageContext.OUTAGE_RETRY,

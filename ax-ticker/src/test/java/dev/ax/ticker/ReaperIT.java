@@ -204,7 +204,7 @@ class ReaperIT {
       String hugeRun = endedFixedDelayRun(runtime, "huge-chained", huge, now);
       String hourlyRun = endedFixedDelayRun(runtime, "hourly", Duration.ofHours(1), now);
       try (KafkaProducer<String, byte[]> producer =
-          KafkaClients.producer(runtime.bootstrapServers(), "test-completions")) {
+          KafkaClients.producer(runtime.kafka(), "test-completions")) {
         for (String[] run : new String[][] {{"huge-chained", hugeRun}, {"hourly", hourlyRun}}) {
           TaskCompletedEvent event =
               new TaskCompletedEvent(

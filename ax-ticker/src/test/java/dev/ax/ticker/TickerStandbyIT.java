@@ -50,7 +50,7 @@ class TickerStandbyIT {
     try (TestRuntime runtime = TestRuntime.open(env, config);
         LeaderAndStandby tickers = LeaderAndStandby.start(runtime);
         KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "announcer");
+            KafkaClients.producer(runtime.kafka(), "announcer");
         TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
       // Created and announced after both tickers run (and after the leader's first load), due
       // in 2 s: only the announcements can bring them to the leader before its next load.

@@ -3,6 +3,7 @@ package dev.ax.cli.command;
 import dev.ax.cli.local.UpEnvFile;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.CommonKeys;
+import dev.ax.common.kafka.KafkaConnection;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -16,7 +17,11 @@ final class BrokerLocator {
   /**
    * @param source how it was found, for the user: the variable or the file
    */
-  record Target(String bootstrapServers, String topicPrefix, String source) {
+  record Target(KafkaConnection kafka, String topicPrefix, String source) {
+
+    String bootstrapServers() {
+      return kafka.bootstrapServers();
+    }
 
     /** What to check when the broker does not answer. */
     String hint() {
@@ -36,13 +41,18 @@ final class BrokerLocator {
   static Target locate(CommonConfig config, Path workDir) {
     if (!config.kafkaBootstrap().isBlank()) {
       return new Target(
-          config.kafkaBootstrap(), config.topicPrefix(), CommonKeys.KAFKA_BOOTSTRAP.name());
+          new KafkaConnection(config.kafkaBootstrap(), config.kafkaClientProperties()),
+          config.topicPrefix(),
+          CommonKeys.KAFKA_BOOTSTRAP.name());
     }
     Optional<UpEnvFile.Contents> upEnv = UpEnvFile.read(workDir);
     if (upEnv.isPresent()) {
       String prefix =
           config.topicPrefix().isBlank() ? upEnv.get().topicPrefix() : config.topicPrefix();
-      return new Target(upEnv.get().bootstrapServers(), prefix, UpEnvFile.path(workDir).toString());
+      return new Target(
+          new KafkaConnection(upEnv.get().bootstrapServers(), config.kafkaClientProperties()),
+          prefix,
+          UpEnvFile.path(workDir).toString());
     }
     throw new CliFailure(
         ExitCodes.BAD_CONFIG,

@@ -5,6 +5,7 @@ import dev.ax.cli.local.ConfigCheck;
 import dev.ax.cli.local.UpEnvFile;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.store.Database;
+import dev.ax.common.store.DatabaseTls;
 import dev.ax.common.time.DatabaseClock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -60,7 +61,8 @@ final class CliDatabase implements AutoCloseable {
       url = upEnv.get().jdbcUrl();
       user = upEnv.get().jdbcUser();
     }
-    dataSource = Database.open(url, user, config.jdbcPassword(), 2, processName);
+    dataSource =
+        Database.open(url, user, config.jdbcPassword(), 2, processName, DatabaseTls.of(config));
     clock = DatabaseClock.start(dataSource, Duration.ofMinutes(1));
   }
 

@@ -4,6 +4,7 @@ import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.text.EventLines;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.thread.DaemonThreads;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -38,8 +39,8 @@ final class CompletionPrinter implements AutoCloseable {
   }
 
   /** Starts printing what arrives on {@code completedTopic} from now on. */
-  static CompletionPrinter start(String bootstrapServers, String completedTopic, PrintWriter out) {
-    TopicTail tail = TopicTail.open(bootstrapServers, List.of(completedTopic), TopicTail.From.END);
+  static CompletionPrinter start(KafkaConnection kafka, String completedTopic, PrintWriter out) {
+    TopicTail tail = TopicTail.open(kafka, List.of(completedTopic), TopicTail.From.END);
     CompletionPrinter printer = new CompletionPrinter(tail, out);
     printer.thread.start();
     return printer;

@@ -88,10 +88,10 @@ public final class DemoCommand implements Callable<Integer> {
         try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
             TopicTail events =
                 TopicTail.open(
-                    servers.bootstrapServers(),
+                    servers.kafka(),
                     List.of(topics.completed(), topics.commandsRejected()),
                     TopicTail.From.BEGINNING);
-            CommandSender sender = CommandSender.open(servers.bootstrapServers(), PROCESS_NAME)) {
+            CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
           out.println(
               "AX is running (Kafka "
                   + servers.bootstrapServers()

@@ -96,7 +96,7 @@ final class DlqReplayCommand implements Callable<Integer> {
     int problems = 0;
     long pauseMs = 1000L / ratePerSecond;
     try (KafkaProducer<String, byte[]> producer =
-        KafkaClients.producer(broker.bootstrapServers(), DlqCommand.PROCESS_NAME)) {
+        KafkaClients.producer(broker.kafka(), DlqCommand.PROCESS_NAME)) {
       DeadLetterReplayer replayer =
           new DeadLetterReplayer(
               letters,

@@ -136,7 +136,7 @@ public final class RequeueCommand implements Callable<Integer> {
     long pauseMs = Math.max(1, 1000L * PAGE / ratePerSecond);
     int requeued = 0;
     long afterSeq = Long.MIN_VALUE;
-    try (CommandSender sender = CommandSender.open(broker.bootstrapServers(), "ax-requeue")) {
+    try (CommandSender sender = CommandSender.open(broker.kafka(), "ax-requeue")) {
       while (requeued < limit) {
         List<DueInstance> page = store.page(backlog, afterSeq, Math.min(PAGE, limit - requeued));
         if (page.isEmpty()) {

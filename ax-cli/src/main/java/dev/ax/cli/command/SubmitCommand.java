@@ -139,7 +139,7 @@ public final class SubmitCommand implements Callable<Integer> {
       err.flush();
     }
 
-    try (CommandSender sender = CommandSender.open(target.bootstrapServers(), "ax-submit")) {
+    try (CommandSender sender = CommandSender.open(target.kafka(), "ax-submit")) {
       RecordMetadata sent = sender.send(topics.commands(), key, value);
       out.printf(
           Locale.ROOT,

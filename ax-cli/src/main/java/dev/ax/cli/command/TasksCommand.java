@@ -223,7 +223,7 @@ public final class TasksCommand implements Runnable {
         (db, out) -> {
           BrokerLocator.Target broker = workDir.locateBroker(db.config);
           Topics topics = new Topics(broker.topicPrefix());
-          try (CommandSender sender = CommandSender.open(broker.bootstrapServers(), PROCESS_NAME)) {
+          try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME)) {
             RecordMetadata sent =
                 sender.send(topics.commands(), target.key(), AxJson.write(command));
             new OperatorLog(db.dataSource)

@@ -54,7 +54,7 @@ public final class UpCommand implements Callable<Integer> {
       Topics topics = new Topics(common.topicPrefix());
       try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
           CompletionPrinter printer =
-              CompletionPrinter.start(servers.bootstrapServers(), topics.completed(), out)) {
+              CompletionPrinter.start(servers.kafka(), topics.completed(), out)) {
         UpEnvFile.write(
             workDir,
             servers.isEmbedded()

@@ -1,5 +1,6 @@
 package dev.ax.cli.kafka;
 
+import dev.ax.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -33,9 +34,8 @@ public final class CommandSender implements AutoCloseable {
     this.bootstrapServers = bootstrapServers;
   }
 
-  public static CommandSender open(String bootstrapServers, String clientId) {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  public static CommandSender open(KafkaConnection kafka, String clientId) {
+    Properties props = kafka.properties();
     props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -45,7 +45,7 @@ public final class CommandSender implements AutoCloseable {
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(GIVE_UP_MS));
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    return new CommandSender(new KafkaProducer<>(props), bootstrapServers);
+    return new CommandSender(new KafkaProducer<>(props), kafka.bootstrapServers());
   }
 
   /** Sends {@code record} as it is, headers included, without waiting. */

@@ -1,5 +1,6 @@
 package dev.ax.cli.kafka;
 
+import dev.ax.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -48,9 +49,8 @@ public final class TopicTail implements AutoCloseable {
    *
    * @throws IllegalStateException when a topic does not exist
    */
-  public static TopicTail open(String bootstrapServers, Collection<String> topics, From from) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  public static TopicTail open(KafkaConnection kafka, Collection<String> topics, From from) {
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "ax-cli-tail-" + UUID.randomUUID());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

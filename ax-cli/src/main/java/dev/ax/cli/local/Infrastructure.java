@@ -3,6 +3,7 @@ package dev.ax.cli.local;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigException;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.EmbeddedStack;
 import java.nio.file.Path;
@@ -27,14 +28,14 @@ public final class Infrastructure implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Infrastructure.class);
 
   private final EmbeddedStack stack;
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final String jdbcUrl;
   private final Map<String, String> overrides;
 
   private Infrastructure(
-      EmbeddedStack stack, String bootstrapServers, String jdbcUrl, Map<String, String> overrides) {
+      EmbeddedStack stack, KafkaConnection kafka, String jdbcUrl, Map<String, String> overrides) {
     this.stack = stack;
-    this.bootstrapServers = bootstrapServers;
+    this.kafka = kafka;
     this.jdbcUrl = jdbcUrl;
     this.overrides = Map.copyOf(overrides);
   }
@@ -53,7 +54,8 @@ public final class Infrastructure implements AutoCloseable {
     boolean jdbcSet = !jdbc.isBlank();
     if (kafkaSet && jdbcSet) {
       log.info("Using the configured servers: Kafka {}, database {}", bootstrap, redact(jdbc));
-      return new Infrastructure(null, bootstrap, jdbc, Map.of());
+      return new Infrastructure(
+          null, new KafkaConnection(bootstrap, config.kafkaClientProperties()), jdbc, Map.of());
     }
     if (kafkaSet || jdbcSet) {
       String set = kafkaSet ? "AX_KAFKA_BOOTSTRAP=" + bootstrap : "AX_JDBC_URL=" + redact(jdbc);
@@ -82,7 +84,11 @@ public final class Infrastructure implements AutoCloseable {
       overrides.put(CommonKeys.JDBC_URL.name(), database.jdbcUrl());
       overrides.put(CommonKeys.JDBC_USER.name(), database.user());
       overrides.put(CommonKeys.JDBC_PASSWORD.name(), database.password());
-      return new Infrastructure(stack, stack.bootstrapServers(), database.jdbcUrl(), overrides);
+      return new Infrastructure(
+          stack,
+          KafkaConnection.plaintext(stack.bootstrapServers()),
+          database.jdbcUrl(),
+          overrides);
     } catch (RuntimeException e) {
       stack.close();
       throw e;
@@ -99,7 +105,12 @@ public final class Infrastructure implements AutoCloseable {
   }
 
   public String bootstrapServers() {
-    return bootstrapServers;
+    return kafka.bootstrapServers();
+  }
+
+  /** The broker and how to reach it: the configured security for external servers. */
+  public KafkaConnection kafka() {
+    return kafka;
   }
 
   /** The JDBC URL with any password in it masked, for printing. */

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.StringJoiner;
@@ -23,6 +24,12 @@ import java.util.TreeMap;
 public final class AxConfig {
 
   private static final String PREFIX = "AX_";
+
+  /** The suffix of a key that names the file a secret key's value is read from. */
+  public static final String SECRET_FILE_SUFFIX = "_FILE";
+
+  /** The largest secret file read: a password or a JAAS line, not a document. */
+  public static final int MAX_SECRET_FILE_BYTES = 64 * 1024;
 
   private final Map<String, Object> values;
   private final Map<String, String> rawValues;
@@ -58,6 +65,7 @@ public final class AxConfig {
     copyAxKeys(env, merged);
     copyAxKeys(systemProperties, merged);
     merged.putAll(overrides);
+    readSecretFiles(merged);
 
     for (String key : merged.keySet()) {
       if (!KnownKeys.byName().containsKey(key)) {
@@ -94,6 +102,51 @@ public final class AxConfig {
       raw.put(key.name(), text);
     }
     return new AxConfig(values, raw);
+  }
+
+  /**
+   * Replaces each {@code <SECRET>_FILE} key (of a secret key, such as {@code
+   * AX_JDBC_PASSWORD_FILE}) by the secret read from that file, as Docker and Kubernetes secrets are
+   * mounted: the file's content without one trailing line break. Setting both a secret and its file
+   * is refused, as is a file that cannot be read or is larger than {@link #MAX_SECRET_FILE_BYTES};
+   * the message names the key and the path, never the content.
+   */
+  private static void readSecretFiles(Map<String, String> merged) {
+    for (String name : List.copyOf(merged.keySet())) {
+      if (!name.endsWith(SECRET_FILE_SUFFIX)) {
+        continue;
+      }
+      String secretName = name.substring(0, name.length() - SECRET_FILE_SUFFIX.length());
+      ConfigKey<?> secret = KnownKeys.byName().get(secretName);
+      if (secret == null || !secret.secret()) {
+        continue; // an unknown key: refused below with the others
+      }
+      String path = merged.remove(name);
+      if (path == null || path.isBlank()) {
+        continue;
+      }
+      if (merged.containsKey(secretName)) {
+        throw new ConfigException(
+            "both " + secretName + " and " + name + " are set: set one of them");
+      }
+      merged.put(secretName, readSecretFile(name, Path.of(path.trim())));
+    }
+  }
+
+  private static String readSecretFile(String keyName, Path path) {
+    try {
+      if (Files.size(path) > MAX_SECRET_FILE_BYTES) {
+        throw new ConfigException(
+            keyName + "=" + path + " is larger than " + MAX_SECRET_FILE_BYTES + " bytes");
+      }
+      String content = Files.readString(path);
+      if (content.endsWith("\r\n")) {
+        return content.substring(0, content.length() - 2);
+      }
+      return content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
+    } catch (IOException e) {
+      throw new ConfigException("cannot read " + keyName + "=" + path + ": " + e);
+    }
   }
 
   /** The value of {@code key}; null only for an optional key with no default that was not set. */

@@ -1,6 +1,8 @@
 package dev.ax.common.config;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The values of the {@link CommonKeys}, read once at start by a stage's {@code Main} (or by the
@@ -11,6 +13,9 @@ import java.time.Duration;
  * @param jdbcUrl empty when not configured
  * @param nodeId as configured; empty means the runtime picks host name and pid
  * @param metricsBind host:port, or {@code off}
+ * @param jdbcSslMode Connector/J's sslMode, unless the URL sets one
+ * @param kafkaClientProperties the Kafka client settings every client gets ({@link
+ *     KafkaClientSettings}), secrets included: never logged unmasked
  */
 public record CommonConfig(
     String kafkaBootstrap,
@@ -20,6 +25,8 @@ public record CommonConfig(
     String jdbcUrl,
     String jdbcUser,
     String jdbcPassword,
+    String jdbcSslMode,
+    boolean jdbcAllowPublicKeyRetrieval,
     int dbPoolSize,
     boolean dbMigrate,
     Duration dbClockReanchor,
@@ -28,7 +35,12 @@ public record CommonConfig(
     Duration shutdownGrace,
     Duration switchPoll,
     int specCacheMaxBytes,
-    String metricsBind) {
+    String metricsBind,
+    Map<String, String> kafkaClientProperties) {
+
+  public CommonConfig {
+    kafkaClientProperties = Map.copyOf(kafkaClientProperties);
+  }
 
   public static CommonConfig from(AxConfig config) {
     return new CommonConfig(
@@ -39,6 +51,8 @@ public record CommonConfig(
         config.get(CommonKeys.JDBC_URL),
         config.get(CommonKeys.JDBC_USER),
         config.get(CommonKeys.JDBC_PASSWORD),
+        config.get(CommonKeys.JDBC_SSL_MODE),
+        config.get(CommonKeys.JDBC_ALLOW_PUBLIC_KEY_RETRIEVAL),
         config.get(CommonKeys.DB_POOL_SIZE),
         config.get(CommonKeys.DB_MIGRATE),
         config.get(CommonKeys.DB_CLOCK_REANCHOR),
@@ -47,7 +61,8 @@ public record CommonConfig(
         config.get(CommonKeys.SHUTDOWN_GRACE),
         config.get(CommonKeys.SWITCH_POLL),
         config.get(CommonKeys.SPEC_CACHE_MAX_BYTES),
-        config.get(CommonKeys.METRICS_BIND));
+        config.get(CommonKeys.METRICS_BIND),
+        KafkaClientSettings.of(config));
   }
 
   @Override
@@ -66,6 +81,10 @@ public record CommonConfig(
         + jdbcUser
         + ", jdbcPassword="
         + (jdbcPassword.isEmpty() ? "" : "****")
+        + ", jdbcSslMode="
+        + jdbcSslMode
+        + ", jdbcAllowPublicKeyRetrieval="
+        + jdbcAllowPublicKeyRetrieval
         + ", dbPoolSize="
         + dbPoolSize
         + ", dbMigrate="
@@ -84,6 +103,16 @@ public record CommonConfig(
         + specCacheMaxBytes
         + ", metricsBind="
         + metricsBind
+        + ", kafkaClientProperties="
+        + maskedKafkaClientProperties()
         + "]";
+  }
+
+  /** The Kafka client settings with every secret masked. */
+  private Map<String, String> maskedKafkaClientProperties() {
+    Map<String, String> masked = new TreeMap<>();
+    kafkaClientProperties.forEach(
+        (name, value) -> masked.put(name, KafkaClientSettings.isSecret(name) ? "****" : value));
+    return masked;
   }
 }

@@ -23,6 +23,64 @@ public final class CommonKeys implements ConfigKeySet {
           "",
           "Kafka bootstrap servers, host:port[,host:port]. Empty: `ax up` / `ax demo` start an embedded broker; a stage's own Main requires it.");
 
+  public static final ConfigKey<String> KAFKA_PROPERTIES_FILE =
+      ConfigKey.string(
+          "AX_KAFKA_PROPERTIES_FILE",
+          "",
+          "A Kafka client properties file merged into every client of the process (producers, consumers, admin, Streams): security, timeouts, anything Kafka's client documents. The AX_KAFKA_* keys below win over it, and AX's own settings (serializers, group, commits, acks, idempotence, isolation) win over both.");
+
+  public static final ConfigKey<String> KAFKA_SECURITY_PROTOCOL =
+      ConfigKey.matching(
+          "AX_KAFKA_SECURITY_PROTOCOL",
+          "",
+          Pattern.compile("|PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL"),
+          "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
+          "Kafka security.protocol of every client. Empty: the properties file's, else PLAINTEXT (a laptop); SASL_SSL or SSL in production.");
+
+  public static final ConfigKey<String> KAFKA_SASL_MECHANISM =
+      ConfigKey.matching(
+          "AX_KAFKA_SASL_MECHANISM",
+          "",
+          Pattern.compile("|PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER|GSSAPI"),
+          "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI",
+          "Kafka sasl.mechanism for SASL_PLAINTEXT / SASL_SSL.");
+
+  public static final ConfigKey<String> KAFKA_SASL_JAAS_CONFIG =
+      ConfigKey.secret(
+          "AX_KAFKA_SASL_JAAS_CONFIG",
+          "",
+          "Kafka sasl.jaas.config, e.g. `org.apache.kafka.common.security.scram.ScramLoginModule required username=\"ax\" password=\"...\";` (never logged; or AX_KAFKA_SASL_JAAS_CONFIG_FILE).");
+
+  public static final ConfigKey<String> KAFKA_SSL_TRUSTSTORE_LOCATION =
+      ConfigKey.string(
+          "AX_KAFKA_SSL_TRUSTSTORE_LOCATION",
+          "",
+          "Kafka ssl.truststore.location: the CAs that sign the brokers' certificates (PKCS12 or JKS). Empty: the JVM's default trust store.");
+
+  public static final ConfigKey<String> KAFKA_SSL_TRUSTSTORE_PASSWORD =
+      ConfigKey.secret(
+          "AX_KAFKA_SSL_TRUSTSTORE_PASSWORD",
+          "",
+          "Kafka ssl.truststore.password (never logged; or AX_KAFKA_SSL_TRUSTSTORE_PASSWORD_FILE).");
+
+  public static final ConfigKey<String> KAFKA_SSL_KEYSTORE_LOCATION =
+      ConfigKey.string(
+          "AX_KAFKA_SSL_KEYSTORE_LOCATION",
+          "",
+          "Kafka ssl.keystore.location: this client's certificate and key, where the brokers require client certificates (mutual TLS).");
+
+  public static final ConfigKey<String> KAFKA_SSL_KEYSTORE_PASSWORD =
+      ConfigKey.secret(
+          "AX_KAFKA_SSL_KEYSTORE_PASSWORD",
+          "",
+          "Kafka ssl.keystore.password (never logged; or AX_KAFKA_SSL_KEYSTORE_PASSWORD_FILE).");
+
+  public static final ConfigKey<String> KAFKA_SSL_KEY_PASSWORD =
+      ConfigKey.secret(
+          "AX_KAFKA_SSL_KEY_PASSWORD",
+          "",
+          "Kafka ssl.key.password, the private key's own password when it has one (never logged; or AX_KAFKA_SSL_KEY_PASSWORD_FILE).");
+
   public static final ConfigKey<String> TOPIC_PREFIX =
       ConfigKey.matching(
           "AX_TOPIC_PREFIX",
@@ -57,7 +115,24 @@ public final class CommonKeys implements ConfigKeySet {
       ConfigKey.string("AX_JDBC_USER", "root", "Database user.");
 
   public static final ConfigKey<String> JDBC_PASSWORD =
-      ConfigKey.secret("AX_JDBC_PASSWORD", "", "Database password (never logged).");
+      ConfigKey.secret(
+          "AX_JDBC_PASSWORD",
+          "",
+          "Database password (never logged; or AX_JDBC_PASSWORD_FILE, a file holding it, as Docker and Kubernetes mount secrets).");
+
+  public static final ConfigKey<String> JDBC_SSL_MODE =
+      ConfigKey.matching(
+          "AX_JDBC_SSL_MODE",
+          "PREFERRED",
+          Pattern.compile("DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY"),
+          "DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
+          "MySQL Connector/J sslMode of every connection. PREFERRED (TLS when the server offers it) suits a laptop; use VERIFY_IDENTITY in production (with the server's CA in the JVM's trust store or the URL's trustCertificateKeyStoreUrl). An sslMode (or useSSL/requireSSL) in AX_JDBC_URL wins.");
+
+  public static final ConfigKey<Boolean> JDBC_ALLOW_PUBLIC_KEY_RETRIEVAL =
+      ConfigKey.bool(
+          "AX_JDBC_ALLOW_PUBLIC_KEY_RETRIEVAL",
+          false,
+          "Let the driver ask the server for its RSA key to send a caching_sha2_password over a connection without TLS (open to a man in the middle). Off: use TLS, or turn it on for a trusted network only. One in AX_JDBC_URL wins.");
 
   public static final ConfigKey<Integer> DB_POOL_SIZE =
       ConfigKey.integer(

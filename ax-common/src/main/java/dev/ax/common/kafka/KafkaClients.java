@@ -3,7 +3,6 @@ package dev.ax.common.kafka;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -16,7 +15,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The client settings every stage uses: keys are strings (the taskId), values raw bytes (JSON),
  * producers idempotent with acks=all, consumers commit by hand after the database has what they
- * read.
+ * read. Each client starts from its {@link KafkaConnection}'s settings (brokers, security) and AX's
+ * own are put on top.
  */
 public final class KafkaClients {
 
@@ -30,19 +30,21 @@ public final class KafkaClients {
 
   private KafkaClients() {}
 
-  public static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
-    return new KafkaProducer<>(producerProperties(bootstrap, clientId));
+  public static KafkaProducer<String, byte[]> producer(KafkaConnection kafka, String clientId) {
+    return new KafkaProducer<>(producerProperties(kafka, clientId));
   }
 
-  /** A producer as {@link #producer(String, String)} that exports its metrics to {@code meters}. */
+  /**
+   * A producer as {@link #producer(KafkaConnection, String)} that exports its metrics to {@code
+   * meters}.
+   */
   public static KafkaProducer<String, byte[]> producer(
-      String bootstrap, String clientId, MeterRegistry meters) {
-    return MeteredClients.producer(producerProperties(bootstrap, clientId), meters);
+      KafkaConnection kafka, String clientId, MeterRegistry meters) {
+    return MeteredClients.producer(producerProperties(kafka, clientId), meters);
   }
 
-  private static Properties producerProperties(String bootstrap, String clientId) {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+  private static Properties producerProperties(KafkaConnection kafka, String clientId) {
+    Properties props = kafka.properties();
     props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -59,8 +61,12 @@ public final class KafkaClients {
    * on its partitions among them ({@code kafka_consumer_fetch_manager_records_lag_max}).
    */
   public static KafkaConsumer<String, byte[]> consumer(
-      String bootstrap, String groupId, String clientId, int maxPollRecords, MeterRegistry meters) {
-    Properties props = consumerProperties(bootstrap, clientId, maxPollRecords);
+      KafkaConnection kafka,
+      String groupId,
+      String clientId,
+      int maxPollRecords,
+      MeterRegistry meters) {
+    Properties props = consumerProperties(kafka, clientId, maxPollRecords);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
     // default: a dispatcher's due events must not wait for a dead member that long.
@@ -74,14 +80,17 @@ public final class KafkaClients {
    * ConsumerLoop#everyPartitionFromEnd}).
    */
   public static KafkaConsumer<String, byte[]> groupless(
-      String bootstrap, String clientId, int maxPollRecords, MeterRegistry meters) {
-    return MeteredClients.consumer(consumerProperties(bootstrap, clientId, maxPollRecords), meters);
+      KafkaConnection kafka, String clientId, int maxPollRecords, MeterRegistry meters) {
+    return MeteredClients.consumer(consumerProperties(kafka, clientId, maxPollRecords), meters);
   }
 
-  private static Properties consumerProperties(
-      String bootstrap, String clientId, int maxPollRecords) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+  /**
+   * The settings of a consumer AX reads its topics with, on {@code kafka}'s own: for a consumer
+   * that is not one of a stage's loops (a CLI's tail, the dispatcher's graph reader).
+   */
+  public static Properties consumerProperties(
+      KafkaConnection kafka, String clientId, int maxPollRecords) {
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -94,9 +103,7 @@ public final class KafkaClients {
     return props;
   }
 
-  public static Admin admin(String bootstrap) {
-    Properties props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    return Admin.create(props);
+  public static Admin admin(KafkaConnection kafka) {
+    return Admin.create(kafka.properties());
   }
 }

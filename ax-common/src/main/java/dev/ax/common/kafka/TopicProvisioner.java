@@ -20,8 +20,8 @@ public final class TopicProvisioner {
   private TopicProvisioner() {}
 
   public static void ensure(
-      String bootstrap, Map<String, Integer> partitionsByTopic, short replication) {
-    try (Admin admin = KafkaClients.admin(bootstrap)) {
+      KafkaConnection kafka, Map<String, Integer> partitionsByTopic, short replication) {
+    try (Admin admin = KafkaClients.admin(kafka)) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = new ArrayList<>();
       partitionsByTopic.forEach(
@@ -51,7 +51,7 @@ public final class TopicProvisioner {
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException(
-          "cannot create topics on " + bootstrap + ": " + e.getMessage(), e);
+          "cannot create topics on " + kafka + ": " + e.getMessage(), e);
     }
   }
 }

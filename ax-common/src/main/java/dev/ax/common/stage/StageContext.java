@@ -5,6 +5,7 @@ import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.ConsumerLoop.BatchHandler;
 import dev.ax.common.kafka.ConsumerLoop.CommitMode;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.time.Clock;
@@ -16,9 +17,10 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * What every stage is wired with: where Kafka and the database are, which topics, which clock, who
- * this node is, where metrics go, and the shared configuration ({@link CommonConfig}; a stage's own
- * configuration is handed to it beside the context). Immutable; the parts are thread-safe.
+ * What every stage is wired with: where Kafka is and how to reach it ({@link KafkaConnection}),
+ * where the database is, which topics, which clock, who this node is, where metrics go, and the
+ * shared configuration ({@link CommonConfig}; a stage's own configuration is handed to it beside
+ * the context). Immutable; the parts are thread-safe.
  *
  * <p>{@code controlDataSource} is a small pool with short timeouts for the ticker lease heartbeat
  * and the clock's readings: they must neither wait behind the stage's work for a connection nor
@@ -26,7 +28,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  */
 public record StageContext(
     CommonConfig common,
-    String bootstrapServers,
+    KafkaConnection kafka,
     Topics topics,
     DataSource dataSource,
     DataSource controlDataSource,
@@ -40,14 +42,12 @@ public record StageContext(
   /** The same wiring for another node id (a second stage of one kind in one process). */
   public StageContext withNodeId(String otherNodeId) {
     return new StageContext(
-        common,
-        bootstrapServers,
-        topics,
-        dataSource,
-        controlDataSource,
-        clock,
-        otherNodeId,
-        meters);
+        common, kafka, topics, dataSource, controlDataSource, clock, otherNodeId, meters);
+  }
+
+  /** The bootstrap servers, for log lines and for clients of tests. */
+  public String bootstrapServers() {
+    return kafka.bootstrapServers();
   }
 
   /**
@@ -79,7 +79,7 @@ public record StageContext(
     return new ConsumerLoop(
         "ax-" + role,
         KafkaClients.consumer(
-            bootstrapServers, topics.group(role), nodeId + "-" + role, maxPollRecords, meters),
+            kafka, topics.group(role), nodeId + "-" + role, maxPollRecords, meters),
         topicNames,
         handler,
         OUTAGE_RETRY,
@@ -92,7 +92,7 @@ public record StageContext(
    * is closed.
    */
   public KafkaProducer<String, byte[]> producer(String role) {
-    return KafkaClients.producer(bootstrapServers, nodeId + "-" + role, meters);
+    return KafkaClients.producer(kafka, nodeId + "-" + role, meters);
   }
 
   /**

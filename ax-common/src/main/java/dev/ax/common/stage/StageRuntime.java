@@ -4,9 +4,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.ConfigException;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.TopicProvisioner;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.Database;
+import dev.ax.common.store.DatabaseTls;
 import dev.ax.common.store.ServerSettings;
 import dev.ax.common.time.DatabaseClock;
 import dev.ax.common.time.SystemClock;
@@ -85,6 +87,7 @@ public final class StageRuntime implements AutoCloseable {
             "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
       }
     }
+    KafkaConnection kafka = new KafkaConnection(bootstrap, config.kafkaClientProperties());
     String nodeId = config.nodeId().isBlank() ? NodeIds.defaultNodeId() : config.nodeId();
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     meters.config().commonTags("node", nodeId);
@@ -105,16 +108,15 @@ public final class StageRuntime implements AutoCloseable {
           CompletableFuture.runAsync(
               () ->
                   TopicProvisioner.ensure(
-                      bootstrap,
+                      kafka,
                       topics.all(config.topicPartitions()),
                       (short) config.topicReplication()));
-      readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(bootstrap))));
+      readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(kafka))));
       if (!usesDatabase) {
         awaitTopics(topicsReady);
         NoDatabase none = new NoDatabase(processName);
         StageContext context =
-            new StageContext(
-                config, bootstrap, topics, none, none, new SystemClock(), nodeId, meters);
+            new StageContext(config, kafka, topics, none, none, new SystemClock(), nodeId, meters);
         return new StageRuntime(opened, context, readiness);
       }
       HikariDataSource dataSource =
@@ -124,11 +126,16 @@ public final class StageRuntime implements AutoCloseable {
                   config.jdbcUser(),
                   config.jdbcPassword(),
                   config.dbPoolSize(),
-                  processName));
+                  processName,
+                  DatabaseTls.of(config)));
       HikariDataSource controlDataSource =
           opened.add(
               Database.openControl(
-                  jdbcUrl, config.jdbcUser(), config.jdbcPassword(), processName + "-control"));
+                  jdbcUrl,
+                  config.jdbcUser(),
+                  config.jdbcPassword(),
+                  processName + "-control",
+                  DatabaseTls.of(config)));
       if (config.dbMigrate()) {
         Database.migrate(dataSource);
       } else {
@@ -146,7 +153,7 @@ public final class StageRuntime implements AutoCloseable {
       awaitTopics(topicsReady);
       StageContext context =
           new StageContext(
-              config, bootstrap, topics, dataSource, controlDataSource, clock, nodeId, meters);
+              config, kafka, topics, dataSource, controlDataSource, clock, nodeId, meters);
       readiness.add("database", databaseCheck(controlDataSource));
       return new StageRuntime(opened, context, readiness);
     } catch (RuntimeException e) {

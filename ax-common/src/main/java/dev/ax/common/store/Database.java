@@ -29,7 +29,18 @@ public final class Database {
    */
   public static HikariDataSource open(
       String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
-    return open(jdbcUrl, user, password, maxPoolSize, poolName, CONNECTION_TIMEOUT);
+    return open(jdbcUrl, user, password, maxPoolSize, poolName, DatabaseTls.DEFAULT);
+  }
+
+  /** As {@link #open(String, String, String, int, String)}, with the connections' TLS settings. */
+  public static HikariDataSource open(
+      String jdbcUrl,
+      String user,
+      String password,
+      int maxPoolSize,
+      String poolName,
+      DatabaseTls tls) {
+    return open(jdbcUrl, user, password, maxPoolSize, poolName, CONNECTION_TIMEOUT, tls);
   }
 
   /**
@@ -43,19 +54,37 @@ public final class Database {
       int maxPoolSize,
       String poolName,
       Duration connectionTimeout) {
+    return open(
+        jdbcUrl, user, password, maxPoolSize, poolName, connectionTimeout, DatabaseTls.DEFAULT);
+  }
+
+  private static HikariDataSource open(
+      String jdbcUrl,
+      String user,
+      String password,
+      int maxPoolSize,
+      String poolName,
+      Duration connectionTimeout,
+      DatabaseTls tls) {
     HikariConfig config = baseConfig(maxPoolSize, poolName);
     config.setConnectionTimeout(connectionTimeout.toMillis());
     // A new connection to a database that is restarting must fail, not hang: it is tried again
     // (ReconnectingDataSource), and the stage sees an outage it waits out.
     config.addDataSourceProperty("connectTimeout", "2000");
-    return start(config, jdbcUrl, user, password, connectionTimeout);
+    return start(config, jdbcUrl, user, password, connectionTimeout, tls);
   }
 
   /** The pool over a {@link ReconnectingDataSource} with the configured driver properties. */
   private static HikariDataSource start(
-      HikariConfig config, String jdbcUrl, String user, String password, Duration patience) {
+      HikariConfig config,
+      String jdbcUrl,
+      String user,
+      String password,
+      Duration patience,
+      DatabaseTls tls) {
     Properties properties = new Properties();
     properties.putAll(config.getDataSourceProperties());
+    tls.applyTo(properties, jdbcUrl);
     properties.setProperty("user", user == null ? "" : user);
     properties.setProperty("password", password == null ? "" : password);
     config.setDataSource(new ReconnectingDataSource(jdbcUrl, properties, patience));
@@ -88,8 +117,6 @@ public final class Database {
     // parameter and every identifier a constant of the store classes.
     config.addDataSourceProperty("allowMultiQueries", "true");
     config.addDataSourceProperty("connectionTimeZone", "UTC");
-    config.addDataSourceProperty("allowPublicKeyRetrieval", "true");
-    config.addDataSourceProperty("sslMode", "PREFERRED");
     return config;
   }
 
@@ -107,7 +134,7 @@ public final class Database {
    * #CONTROL_TIMEOUT}, so a heartbeat fails and is tried again at the next one.
    */
   public static HikariDataSource openControl(
-      String jdbcUrl, String user, String password, String poolName) {
+      String jdbcUrl, String user, String password, String poolName, DatabaseTls tls) {
     HikariConfig config = baseConfig(CONTROL_POOL_SIZE, poolName);
     long timeoutMs = CONTROL_TIMEOUT.toMillis();
     config.setConnectionTimeout(timeoutMs);
@@ -116,7 +143,7 @@ public final class Database {
     config.addDataSourceProperty("socketTimeout", Long.toString(2 * timeoutMs));
     // Fail at once at start if the database is away; the stage then stops with the reason.
     config.setInitializationFailTimeout(timeoutMs);
-    return start(config, jdbcUrl, user, password, CONTROL_TIMEOUT);
+    return start(config, jdbcUrl, user, password, CONTROL_TIMEOUT, tls);
   }
 
   /**

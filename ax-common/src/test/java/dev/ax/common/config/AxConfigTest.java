@@ -126,4 +126,105 @@ class AxConfigTest {
         .doesNotHaveDuplicates();
     assertThat(KnownKeys.all()).containsAll(new CommonKeys().keys());
   }
+
+  @Test
+  void aSecretCanComeFromAFileWithoutItsTrailingLineBreak(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("password");
+    Files.writeString(file, "s3cret\r\n");
+
+    AxConfig config =
+        AxConfig.load(Map.of("AX_JDBC_PASSWORD_FILE", file.toString()), Map.of(), Map.of());
+
+    assertThat(config.get(CommonKeys.JDBC_PASSWORD)).isEqualTo("s3cret");
+    assertThat(config.describe(java.util.List.of(CommonKeys.JDBC_PASSWORD)))
+        .isEqualTo("AX_JDBC_PASSWORD=****");
+  }
+
+  @Test
+  void aSecretFileIsRefusedWithItsPathNeverItsContent(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("password");
+    Files.writeString(file, "s3cret");
+
+    assertThatThrownBy(
+            () ->
+                AxConfig.load(
+                    Map.of("AX_JDBC_PASSWORD_FILE", file.toString(), "AX_JDBC_PASSWORD", "x"),
+                    Map.of(),
+                    Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("both AX_JDBC_PASSWORD and AX_JDBC_PASSWORD_FILE are set: set one of them");
+    assertThatThrownBy(
+            () ->
+                AxConfig.load(
+                    Map.of("AX_JDBC_PASSWORD_FILE", dir.resolve("missing").toString()),
+                    Map.of(),
+                    Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("cannot read AX_JDBC_PASSWORD_FILE=" + dir.resolve("missing"));
+    Path huge = dir.resolve("huge");
+    Files.write(huge, new byte[AxConfig.MAX_SECRET_FILE_BYTES + 1]);
+    assertThatThrownBy(
+            () ->
+                AxConfig.load(Map.of("AX_JDBC_PASSWORD_FILE", huge.toString()), Map.of(), Map.of()))
+        .hasMessageContaining("is larger than");
+  }
+
+  @Test
+  void onlySecretsHaveFileKeys(@TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                AxConfig.load(
+                    Map.of("AX_JDBC_USER_FILE", dir.resolve("user").toString()),
+                    Map.of(),
+                    Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("unknown configuration key AX_JDBC_USER_FILE");
+  }
+
+  @Test
+  void kafkaClientSettingsComeFromTheFileAndTheKeysWin(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("client.properties");
+    Files.writeString(
+        file, "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nrequest.timeout.ms=5000\n");
+
+    AxConfig config =
+        AxConfig.load(
+            Map.of(
+                "AX_KAFKA_PROPERTIES_FILE", file.toString(),
+                "AX_KAFKA_SASL_MECHANISM", "SCRAM-SHA-512",
+                "AX_KAFKA_SASL_JAAS_CONFIG", "ScramLoginModule required password=\"p\";"),
+            Map.of(),
+            Map.of());
+
+    assertThat(KafkaClientSettings.of(config))
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsEntry("request.timeout.ms", "5000")
+        .containsKey("sasl.jaas.config");
+    assertThat(CommonConfig.from(config).toString())
+        .contains("sasl.jaas.config=****")
+        .doesNotContain("password=\"p\"");
+  }
+
+  @Test
+  void aKafkaPropertiesFileMayNotNameTheBrokers(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("client.properties");
+    Files.writeString(file, "bootstrap.servers=elsewhere:9092\n");
+
+    assertThatThrownBy(
+            () ->
+                KafkaClientSettings.of(
+                    AxConfig.load(
+                        Map.of("AX_KAFKA_PROPERTIES_FILE", file.toString()), Map.of(), Map.of())))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sets bootstrap.servers");
+  }
+
+  @Test
+  void theKafkaSecurityKeysAreChecked() {
+    assertThatThrownBy(
+            () -> AxConfig.load(Map.of("AX_KAFKA_SECURITY_PROTOCOL", "TLS"), Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("AX_KAFKA_SECURITY_PROTOCOL=TLS");
+  }
 }

@@ -79,7 +79,11 @@ class ConsumerLoopIT {
     return new ConsumerLoop(
         "loop-" + group,
         KafkaClients.consumer(
-            env.bootstrapServers(), group, "loop-" + group, 7, new SimpleMeterRegistry()),
+            KafkaConnection.plaintext(env.bootstrapServers()),
+            group,
+            "loop-" + group,
+            7,
+            new SimpleMeterRegistry()),
         List.of(topic),
         records -> handled.addAndGet(records.count()),
         Duration.ofMillis(100),
@@ -101,7 +105,12 @@ class ConsumerLoopIT {
       Counter parkedCount) {
     return new ConsumerLoop(
         name,
-        KafkaClients.consumer(env.bootstrapServers(), group, name, 50, new SimpleMeterRegistry()),
+        KafkaClients.consumer(
+            KafkaConnection.plaintext(env.bootstrapServers()),
+            group,
+            name,
+            50,
+            new SimpleMeterRegistry()),
         List.of(topic),
         handler,
         retryBackoff,
@@ -229,7 +238,8 @@ class ConsumerLoopIT {
 
   private KafkaProducer<String, byte[]> producer(AxTestEnv env) {
     KafkaProducer<String, byte[]> producer =
-        KafkaClients.producer(env.bootstrapServers(), "loop-parking-" + UUID.randomUUID());
+        KafkaClients.producer(
+            KafkaConnection.plaintext(env.bootstrapServers()), "loop-parking-" + UUID.randomUUID());
     producers.add(producer);
     return producer;
   }
@@ -253,7 +263,8 @@ class ConsumerLoopIT {
   private static void produce(AxTestEnv env, String topic, Set<Integer> poisonAt) {
     env.createTopics(Map.of(topic, 2));
     try (KafkaProducer<String, byte[]> producer =
-        KafkaClients.producer(env.bootstrapServers(), "loop-test-producer")) {
+        KafkaClients.producer(
+            KafkaConnection.plaintext(env.bootstrapServers()), "loop-test-producer")) {
       for (int i = 0; i < RECORDS; i++) {
         ProducerRecord<String, byte[]> record =
             new ProducerRecord<>(topic, "k" + i, new byte[] {poisonAt.contains(i) ? POISON : 1});
@@ -271,7 +282,11 @@ class ConsumerLoopIT {
   private static long committedTotal(AxTestEnv env, String topic, String group) {
     try (KafkaConsumer<String, byte[]> reader =
         KafkaClients.consumer(
-            env.bootstrapServers(), group, "loop-test-reader", 1, new SimpleMeterRegistry())) {
+            KafkaConnection.plaintext(env.bootstrapServers()),
+            group,
+            "loop-test-reader",
+            1,
+            new SimpleMeterRegistry())) {
       Set<TopicPartition> partitions =
           Set.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
       Map<TopicPartition, OffsetAndMetadata> committed = reader.committed(partitions);

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
@@ -71,7 +72,7 @@ public final class TestRuntime implements AutoCloseable {
   public StageContext context(String nodeId) {
     return new StageContext(
         CommonConfig.from(config),
-        env.bootstrapServers(),
+        kafka(),
         topics,
         dataSource,
         dataSource,
@@ -92,7 +93,7 @@ public final class TestRuntime implements AutoCloseable {
    * holding partitions, so a test's clock does not start while a stage is still joining.
    */
   public void awaitGroupsAssigned(int members, String... stages) {
-    try (Admin admin = KafkaClients.admin(env.bootstrapServers())) {
+    try (Admin admin = KafkaClients.admin(kafka())) {
       for (String stage : stages) {
         String group = topics.group(stage);
         Awaitility.await()
@@ -163,6 +164,11 @@ public final class TestRuntime implements AutoCloseable {
 
   public String bootstrapServers() {
     return env.bootstrapServers();
+  }
+
+  /** The test broker, reached without TLS or SASL. */
+  public KafkaConnection kafka() {
+    return KafkaConnection.plaintext(env.bootstrapServers());
   }
 
   public AxConfig config() {

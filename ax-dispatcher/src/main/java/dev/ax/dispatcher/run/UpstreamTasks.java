@@ -2,6 +2,7 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.DependencyEntry;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
@@ -54,10 +55,9 @@ public final class UpstreamTasks implements AutoCloseable {
   private final CountDownLatch stopping = new CountDownLatch(1);
   private boolean started;
 
-  public UpstreamTasks(String bootstrapServers, String topic, String clientId) {
+  public UpstreamTasks(KafkaConnection kafka, String topic, String clientId) {
     this.topic = topic;
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -26,13 +26,13 @@ class UpstreamTasksIT {
   void knowsTheUpstreamsOnceLoadedAndFollowsLaterEntries(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
         KafkaProducer<String, byte[]> producer =
-            KafkaClients.producer(runtime.bootstrapServers(), "test-graph")) {
+            KafkaClients.producer(runtime.kafka(), "test-graph")) {
       String topic = runtime.topics().dependencies();
       send(producer, topic, "a", List.of(new DependencyEntry.Downstream("b", List.of("a"))));
       send(producer, topic, "gone", List.of(new DependencyEntry.Downstream("x", List.of("gone"))));
       send(producer, topic, "gone", List.of());
 
-      UpstreamTasks view = new UpstreamTasks(runtime.bootstrapServers(), topic, "test-upstreams");
+      UpstreamTasks view = new UpstreamTasks(runtime.kafka(), topic, "test-upstreams");
       assertThat(view.mayHaveDependents("c")).as("before loading: everything").isTrue();
       try (view) {
         view.start();
@@ -53,8 +53,7 @@ class UpstreamTasksIT {
   void closesCleanlyWhenNeverStarted(AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       UpstreamTasks view =
-          new UpstreamTasks(
-              runtime.bootstrapServers(), runtime.topics().dependencies(), "test-unstarted");
+          new UpstreamTasks(runtime.kafka(), runtime.topics().dependencies(), "test-unstarted");
       view.close();
       assertThat(view.start().isLoaded()).as("a closed view does not start").isFalse();
     }
