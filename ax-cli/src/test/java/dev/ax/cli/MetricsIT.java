@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -93,6 +94,10 @@ class MetricsIT {
           "up",
           "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":4000},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      // A DEPENDENCY task naming an upstream ingest has not stored yet is rejected: commands of
+      // two task ids may sit on two partitions, read in either order.
+      TaskStore tasks = new TaskStore(runtime.dataSource());
+      await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("up").isPresent());
       Commands.send(
           producer,
           runtime,
@@ -167,9 +172,9 @@ class MetricsIT {
           .as("held events by pool, consumer lag by client")
           .containsPattern("(?m)^ax_dispatcher_held_events\\{[^}]*pool=\"")
           .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"");
-      assertThat(value(scrape, "ax_ingest_rejected_total", "reason=\"state\""))
-          .as("the unreadable command counts as invalid only")
-          .isZero();
+      assertThat(value(scrape, "ax_ingest_rejected_total"))
+          .as("the unreadable command is the only rejection, counted as invalid")
+          .isEqualTo(1);
       // The backlog gauges are the store's: the one task due in an hour waits SCHEDULED.
       await()
           .atMost(Duration.ofSeconds(30))
