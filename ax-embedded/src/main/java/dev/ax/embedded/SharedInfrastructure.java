@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
  *
  * Each is read from the system property of that name, or else from the environment variable.
  *
+ * <p>With the system property {@value #TESTCONTAINERS} {@code true}, a server that is not given
+ * runs in a Docker container (Testcontainers: {@code apache/kafka} and MySQL 8, as compose runs
+ * them) instead of in or beside this JVM. Where no Docker engine is reachable then, {@link
+ * #skipReason()} says so, {@link dev.ax.embedded.junit.AxInfraExtension} skips every test class
+ * with that reason and {@link #get()} fails with it.
+ *
  * <p>Thread-safe.
  */
 public final class SharedInfrastructure {
@@ -44,6 +50,12 @@ public final class SharedInfrastructure {
   /** Password for {@value #JDBC_URL}; empty when unset. */
   public static final String JDBC_PASSWORD = "AX_JDBC_PASSWORD";
 
+  /**
+   * System property: {@code true} runs the servers not given above in Docker containers
+   * (Testcontainers); unset or {@code false} embeds them.
+   */
+  public static final String TESTCONTAINERS = ServerChoice.TESTCONTAINERS;
+
   private static final Logger log = LoggerFactory.getLogger(SharedInfrastructure.class);
 
   private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
@@ -51,6 +63,7 @@ public final class SharedInfrastructure {
 
   private static SharedInfrastructure instance;
   private static RuntimeException startFailure;
+  private static Optional<String> skipReason;
 
   private final String bootstrapServers;
   private final DatabaseServer databaseServer;
@@ -65,13 +78,19 @@ public final class SharedInfrastructure {
   }
 
   /**
-   * The shared servers, started on the first call (which blocks meanwhile, 3 to 5 s).
+   * The shared servers, started on the first call (which blocks meanwhile, 3 to 5 s; containers
+   * take longer, and the first run pulls their images).
    *
-   * @throws IllegalStateException if they could not be started, on this or an earlier call
+   * @throws IllegalStateException if they could not be started, on this or an earlier call, or
+   *     cannot be here ({@link #skipReason()})
    */
   public static synchronized SharedInfrastructure get() {
     if (instance != null) {
       return instance;
+    }
+    Optional<String> reason = skipReason();
+    if (reason.isPresent()) {
+      throw new IllegalStateException(reason.get());
     }
     if (startFailure != null) {
       throw new IllegalStateException(
@@ -86,37 +105,54 @@ public final class SharedInfrastructure {
     }
   }
 
+  /**
+   * Why tests on the shared servers cannot run in this JVM, or empty when they can: today only
+   * {@value #TESTCONTAINERS}{@code =true} where no Docker engine is reachable (and a server is not
+   * given as external). Decided on the first call, which then asks Docker, and logged once at WARN,
+   * as one line; later calls return the same.
+   *
+   * @throws IllegalArgumentException if {@value #TESTCONTAINERS} is neither true nor false
+   */
+  public static synchronized Optional<String> skipReason() {
+    if (skipReason == null) {
+      // A lambda, not a method reference: Testcontainers' classes load only when Docker is asked.
+      skipReason = choice().skipReason(() -> TestcontainersServers.dockerAvailable());
+      skipReason.ifPresent(log::warn);
+    }
+    return skipReason;
+  }
+
+  private static ServerChoice choice() {
+    return ServerChoice.of(
+        System.getProperty(TESTCONTAINERS),
+        Settings.lookup(KAFKA_BOOTSTRAP).isPresent(),
+        Settings.lookup(JDBC_URL).isPresent());
+  }
+
   private static SharedInfrastructure start() {
     long startNanos = System.nanoTime();
+    ServerChoice choice = choice();
     Optional<String> externalKafka = Settings.lookup(KAFKA_BOOTSTRAP);
     Optional<DatabaseServer> externalDatabase = externalDatabase();
-    Path tempDir =
-        externalKafka.isPresent() && externalDatabase.isPresent() ? null : createTempDir();
+    Path tempDir = choice.needsTempDir() ? createTempDir() : null;
 
-    ParallelStart.Both<EmbeddedKafka, EmbeddedDatabase> started;
+    ParallelStart.Both<RunningServer<String>, RunningServer<DatabaseServer>> started;
     try {
       started =
           ParallelStart.start(
               "kafka",
-              () ->
-                  externalKafka.isPresent() ? null : EmbeddedKafka.start(tempDir.resolve("kafka")),
-              () ->
-                  externalDatabase.isPresent()
-                      ? null
-                      : EmbeddedDatabase.start(tempDir.resolve("mariadb")));
+              () -> startKafka(choice.kafka(), externalKafka, tempDir),
+              () -> startDatabase(choice.database(), externalDatabase, tempDir));
     } catch (RuntimeException e) {
       deleteIfPresent(tempDir);
       throw e;
     }
-    EmbeddedKafka kafka = started.first();
-    EmbeddedDatabase database = started.second();
+    RunningServer<String> kafka = started.first();
+    RunningServer<DatabaseServer> database = started.second();
 
     SharedInfrastructure infrastructure;
     try {
-      infrastructure =
-          new SharedInfrastructure(
-              kafka != null ? kafka.bootstrapServers() : externalKafka.get(),
-              database != null ? DatabaseServer.of(database) : externalDatabase.get());
+      infrastructure = new SharedInfrastructure(kafka.address(), database.address());
     } catch (RuntimeException e) {
       stop(kafka, database, tempDir);
       throw e;
@@ -130,10 +166,34 @@ public final class SharedInfrastructure {
         "Shared infrastructure ready in {} ms: Kafka {} ({}), database {} ({})",
         Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
         infrastructure.bootstrapServers,
-        kafka != null ? "embedded" : "external",
+        kafka.origin(),
         infrastructure.databaseServer.serverJdbcUrl(),
-        database != null ? "embedded" : "external");
+        database.origin());
     return infrastructure;
+  }
+
+  private static RunningServer<String> startKafka(
+      ServerChoice.Source source, Optional<String> external, Path tempDir) {
+    return switch (source) {
+      case EXTERNAL -> RunningServer.external(external.orElseThrow());
+      case CONTAINER -> TestcontainersServers.startKafka();
+      case EMBEDDED -> {
+        EmbeddedKafka kafka = EmbeddedKafka.start(tempDir.resolve("kafka"));
+        yield new RunningServer<>(kafka.bootstrapServers(), "embedded", kafka::close);
+      }
+    };
+  }
+
+  private static RunningServer<DatabaseServer> startDatabase(
+      ServerChoice.Source source, Optional<DatabaseServer> external, Path tempDir) {
+    return switch (source) {
+      case EXTERNAL -> RunningServer.external(external.orElseThrow());
+      case CONTAINER -> TestcontainersServers.startMysql();
+      case EMBEDDED -> {
+        EmbeddedDatabase database = EmbeddedDatabase.start(tempDir.resolve("mariadb"));
+        yield new RunningServer<>(DatabaseServer.of(database), "embedded", database::close);
+      }
+    };
   }
 
   private static Optional<DatabaseServer> externalDatabase() {
@@ -173,7 +233,8 @@ public final class SharedInfrastructure {
     topics.create(partitionsByTopic);
   }
 
-  private void shutdown(EmbeddedKafka kafka, EmbeddedDatabase database, Path tempDir) {
+  private void shutdown(
+      RunningServer<String> kafka, RunningServer<DatabaseServer> database, Path tempDir) {
     try {
       admin.close(ADMIN_CLOSE_TIMEOUT);
     } finally {
@@ -181,17 +242,14 @@ public final class SharedInfrastructure {
     }
   }
 
-  /** Stops what was started here (either may be null), database last, then deletes the dir. */
-  private static void stop(EmbeddedKafka kafka, EmbeddedDatabase database, Path tempDir) {
+  /** Stops what was started here, database last, then deletes the directory (if any). */
+  private static void stop(
+      RunningServer<String> kafka, RunningServer<DatabaseServer> database, Path tempDir) {
     try {
-      if (kafka != null) {
-        kafka.close();
-      }
+      kafka.close();
     } finally {
       try {
-        if (database != null) {
-          database.close();
-        }
+        database.close();
       } finally {
         deleteIfPresent(tempDir);
       }

@@ -11,6 +11,8 @@
  * </ul>
  *
  * Everything listens on 127.0.0.1 only. Clients reach the database with mysql-connector-j through
- * {@code jdbc:mysql://} URLs.
+ * {@code jdbc:mysql://} URLs. With the system property {@code ax.it.testcontainers=true}, the
+ * tests' servers run in Docker containers instead ({@code apache/kafka} and MySQL 8 through
+ * Testcontainers), on the Docker host's mapped ports.
  */
 package dev.ax.embedded;

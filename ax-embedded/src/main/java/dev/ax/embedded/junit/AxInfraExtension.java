@@ -1,5 +1,8 @@
 package dev.ax.embedded.junit;
 
+import dev.ax.embedded.SharedInfrastructure;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -22,9 +25,17 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * method itself all receive that same env. The first env of a JVM starts the {@link
  * dev.ax.embedded.SharedInfrastructure}.
  *
+ * <p>Where the shared servers cannot be had in this JVM ({@link SharedInfrastructure#skipReason()}:
+ * {@code ax.it.testcontainers=true} without a Docker engine), every test class that uses this
+ * extension is skipped with that reason, said once in the log, before its constructor or {@code
+ * BeforeAll} asks for an env.
+ *
  * <p>Thread-safe: tests may run in parallel.
  */
-public final class AxInfraExtension implements ParameterResolver {
+public final class AxInfraExtension implements ParameterResolver, ExecutionCondition {
+
+  private static final ConditionEvaluationResult AVAILABLE =
+      ConditionEvaluationResult.enabled("the shared servers can be had");
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(AxInfraExtension.class);
@@ -34,6 +45,13 @@ public final class AxInfraExtension implements ParameterResolver {
   public ExtensionContextScope getTestInstantiationExtensionContextScope(
       ExtensionContext rootContext) {
     return ExtensionContextScope.TEST_METHOD;
+  }
+
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    return SharedInfrastructure.skipReason()
+        .map(ConditionEvaluationResult::disabled)
+        .orElse(AVAILABLE);
   }
 
   @Override
