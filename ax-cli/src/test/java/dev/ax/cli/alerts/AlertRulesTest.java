@@ -3,14 +3,12 @@ package dev.ax.cli.alerts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import dev.ax.cli.ExternalTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,7 +25,7 @@ class AlertRulesTest {
 
   @Test
   void promtoolChecksTheRulesAndTheirUnitTestsPass() throws Exception {
-    Optional<Path> promtool = onPath("promtool");
+    Optional<Path> promtool = ExternalTool.onPath("promtool");
     assumeTrue(
         promtool.isPresent(),
         "promtool not found on PATH (Debian package prometheus): alert rule tests skipped");
@@ -51,24 +49,10 @@ class AlertRulesTest {
   }
 
   private static String run(Path promtool, String... args) throws Exception {
-    String[] command = new String[args.length + 1];
-    command[0] = promtool.toString();
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process process =
-        new ProcessBuilder(command).directory(RULES.toFile()).redirectErrorStream(true).start();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("promtool ends").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("promtool %s:%n%s", String.join(" ", args), output).isZero();
-    return output;
-  }
-
-  private static Optional<Path> onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
+    ExternalTool.Result result = ExternalTool.run(RULES, promtool, args);
+    assertThat(result.exitCode())
+        .as("promtool %s:%n%s", String.join(" ", args), result.output())
+        .isZero();
+    return result.output();
   }
 }

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import dev.ax.cli.ExternalTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -273,7 +271,7 @@ class DashboardTest {
 
   @Test
   void promtoolParsesEveryQuery(@TempDir Path dir) throws Exception {
-    Optional<Path> promtool = onPath("promtool");
+    Optional<Path> promtool = ExternalTool.onPath("promtool");
     assumeTrue(
         promtool.isPresent(),
         "promtool not found on PATH (Debian package prometheus): dashboard queries not parsed");
@@ -306,13 +304,10 @@ class DashboardTest {
     }
     Path file = dir.resolve("dashboard-queries.yml");
     Files.writeString(file, rules.toString());
-    Process process =
-        new ProcessBuilder(promtool.get().toString(), "check", "rules", file.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("promtool ends").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("promtool check rules:%n%s%n%s", output, rules).isZero();
+    ExternalTool.Result result =
+        ExternalTool.run(dir, promtool.get(), "check", "rules", file.toString());
+    String output = result.output();
+    assertThat(result.exitCode()).as("promtool check rules:%n%s%n%s", output, rules).isZero();
     assertThat(output).contains("SUCCESS: " + count + " rules found");
   }
 
@@ -395,15 +390,5 @@ class DashboardTest {
             .matcher(yaml);
     assertThat(matcher.find()).as("%s: in%n%s", key, yaml).isTrue();
     return matcher.group(1);
-  }
-
-  private static Optional<Path> onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 }
