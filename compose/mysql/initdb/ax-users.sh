@@ -5,9 +5,9 @@
 # and it runs its SQL through the image's own docker_process_sql (as root, over the socket, the
 # statements on stdin, so no password shows in a process list).
 #
-#   AX_DB_MIGRATE_USER / AX_DB_MIGRATE_PASSWORD  the schema owner: every privilege on schema ax and
+#   AX_DB_MIGRATE_USER / DB_MIGRATE_PASSWORD  the schema owner: every privilege on schema ax and
 #                                                none elsewhere; `ax migrate` (the migrate service)
-#   AX_DB_APP_USER / AX_DB_APP_PASSWORD          the stages: SELECT, INSERT, UPDATE, DELETE on
+#   AX_DB_APP_USER / DB_APP_PASSWORD          the stages: SELECT, INSERT, UPDATE, DELETE on
 #                                                schema ax; no DDL (they run with AX_DB_MIGRATE=false)
 #
 # Sourced by the image's entrypoint: a function keeps its names out of the entrypoint's shell.
@@ -18,7 +18,7 @@ ax_create_users() {
     return 1
   fi
   local name
-  for name in MYSQL_DATABASE AX_DB_MIGRATE_USER AX_DB_MIGRATE_PASSWORD AX_DB_APP_USER AX_DB_APP_PASSWORD; do
+  for name in MYSQL_DATABASE AX_DB_MIGRATE_USER DB_MIGRATE_PASSWORD AX_DB_APP_USER DB_APP_PASSWORD; do
     if [ -z "${!name:-}" ]; then
       echo "ax-users.sh: $name is empty: set it in compose/.env (see compose/.env.example)" >&2
       return 1
@@ -32,9 +32,9 @@ ax_create_users() {
   local schema migrate_user migrate_password app_user app_password
   schema=$(ax_sql_identifier "$MYSQL_DATABASE")
   migrate_user=$(ax_sql_string "$AX_DB_MIGRATE_USER")
-  migrate_password=$(ax_sql_string "$AX_DB_MIGRATE_PASSWORD")
+  migrate_password=$(ax_sql_string "$DB_MIGRATE_PASSWORD")
   app_user=$(ax_sql_string "$AX_DB_APP_USER")
-  app_password=$(ax_sql_string "$AX_DB_APP_PASSWORD")
+  app_password=$(ax_sql_string "$DB_APP_PASSWORD")
   echo "ax-users.sh: creating ${AX_DB_MIGRATE_USER} (schema owner) and ${AX_DB_APP_USER} (DML only) on ${MYSQL_DATABASE}"
   docker_process_sql <<- EOSQL
 	CREATE USER ${migrate_user}@'%' IDENTIFIED BY ${migrate_password};

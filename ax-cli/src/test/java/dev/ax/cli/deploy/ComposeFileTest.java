@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import java.io.File;
+import dev.ax.cli.ExternalTool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,7 +87,7 @@ class ComposeFileTest {
         .isNotZero();
     assertThat(asCommitted.output)
         .as("names the missing variable")
-        .containsPattern("AX_[A-Z_]*PASSWORD");
+        .containsPattern("[A-Z_]*PASSWORD is not set");
 
     Map<String, String> filled = filledExample();
     Path env = dir.resolve("compose.env");
@@ -148,7 +148,7 @@ class ComposeFileTest {
     assertThat(env.get("AX_JDBC_USER")).as("migrate: AX_JDBC_USER").isEqualTo(migrateUser());
     assertThat(env.get("AX_JDBC_PASSWORD"))
         .as("migrate: AX_JDBC_PASSWORD is the schema owner's")
-        .isEqualTo(environment(services().get("mysql")).get("AX_DB_MIGRATE_PASSWORD"));
+        .isEqualTo(environment(services().get("mysql")).get("DB_MIGRATE_PASSWORD"));
     assertThat(env.get("AX_JDBC_URL")).as("migrate: AX_JDBC_URL").startsWith("jdbc:mysql://mysql:");
   }
 
@@ -190,7 +190,7 @@ class ComposeFileTest {
             .startsWith("jdbc:mysql://mysql:");
         assertThat(env.get("AX_JDBC_PASSWORD"))
             .as("%s: AX_JDBC_PASSWORD is the stages' password", name)
-            .isEqualTo(environment(services().get("mysql")).get("AX_DB_APP_PASSWORD"));
+            .isEqualTo(environment(services().get("mysql")).get("DB_APP_PASSWORD"));
       } else {
         // Kafka alone (StageMain.Needs.KAFKA_ONLY): no database settings, so no password to leak.
         assertThat(env.keySet())
@@ -219,11 +219,7 @@ class ComposeFileTest {
     assertThat(grant.group(1).trim()).isEqualTo("SELECT, INSERT, UPDATE, DELETE");
     assertThat(grant.find()).as("one grant to the stages' user").isFalse();
     for (String variable :
-        List.of(
-            "AX_DB_APP_USER",
-            "AX_DB_APP_PASSWORD",
-            "AX_DB_MIGRATE_USER",
-            "AX_DB_MIGRATE_PASSWORD")) {
+        List.of("AX_DB_APP_USER", "DB_APP_PASSWORD", "AX_DB_MIGRATE_USER", "DB_MIGRATE_PASSWORD")) {
       assertThat(script).as("the script reads %s", variable).contains("$" + variable);
       assertThat(environment(mysql))
           .as("mysql's environment sets %s", variable)
@@ -612,14 +608,14 @@ class ComposeFileTest {
 
   /** {@code docker compose} (v2, which needs no engine for config), else {@code docker-compose}. */
   private static Optional<List<String>> composeTool() throws Exception {
-    Optional<Path> docker = onPath("docker");
+    Optional<Path> docker = ExternalTool.onPath("docker");
     if (docker.isPresent()) {
       List<String> v2 = List.of(docker.get().toString(), "compose");
       if (execute(concat(v2, "version"), ROOT, Map.of()).exitCode == 0) {
         return Optional.of(v2);
       }
     }
-    return onPath("docker-compose").map(p -> List.of(p.toString()));
+    return ExternalTool.onPath("docker-compose").map(p -> List.of(p.toString()));
   }
 
   /**
@@ -658,15 +654,5 @@ class ComposeFileTest {
     List<String> all = new ArrayList<>(head);
     all.addAll(List.of(tail));
     return all;
-  }
-
-  private static Optional<Path> onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 }
