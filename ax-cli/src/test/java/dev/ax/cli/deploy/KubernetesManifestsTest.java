@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.ax.cli.ExternalTool;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -557,7 +558,7 @@ class KubernetesManifestsTest {
 
   @Test
   void kubectlKustomizeBuildsTheSameObjects() throws Exception {
-    Optional<Path> kubectl = onPath("kubectl");
+    Optional<Path> kubectl = ExternalTool.onPath("kubectl");
     assumeTrue(kubectl.isPresent(), "kubectl not found on PATH: kustomize build not checked");
     Process process =
         new ProcessBuilder(kubectl.get().toString(), "kustomize", K8S.toString())
@@ -887,15 +888,5 @@ class KubernetesManifestsTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static Optional<Path> onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 }

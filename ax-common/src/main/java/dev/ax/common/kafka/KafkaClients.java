@@ -84,11 +84,7 @@ public final class KafkaClients {
     return MeteredClients.consumer(consumerProperties(kafka, clientId, maxPollRecords), meters);
   }
 
-  /**
-   * The settings of a consumer AX reads its topics with, on {@code kafka}'s own: for a consumer
-   * that is not one of a stage's loops (a CLI's tail, the dispatcher's graph reader).
-   */
-  public static Properties consumerProperties(
+  private static Properties consumerProperties(
       KafkaConnection kafka, String clientId, int maxPollRecords) {
     Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
