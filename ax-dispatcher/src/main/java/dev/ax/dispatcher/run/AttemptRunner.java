@@ -1,19 +1,16 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceLog;
-import dev.ax.dispatcher.executor.AttemptContext;
 import dev.ax.dispatcher.store.RunKey;
-import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,13 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * holds none. The watchdog is one timer thread, the runner's own or one shared by all the
  * dispatcher's pools ({@link Bulkheads}).
  *
+ * <p>Parts: {@link Attempt} (what one submitted attempt shares between the threads that may settle
+ * it), {@link Ending} (how its run ended), {@link AttemptWatchdog} (its deadline).
+ *
  * <p>Thread-safe.
  */
 public final class AttemptRunner implements AutoCloseable {
@@ -52,13 +49,15 @@ public final class AttemptRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AttemptRunner.class);
 
   private final Clock clock;
-  private final ThreadPoolExecutor workers;
-  private final ScheduledExecutorService watchdog;
-  private final boolean ownsWatchdog;
   private final Consumer<Completion> sink;
+
+  /** Threads plus queue: how many attempts may be in flight at once. */
   private final int capacity;
+
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
+  private final ThreadPoolExecutor workers;
+  private final AttemptWatchdog watchdog;
   private volatile boolean stopping;
 
   /** How long an idle worker thread lives before it ends (a standalone runner's default). */
@@ -113,8 +112,7 @@ public final class AttemptRunner implements AutoCloseable {
             DaemonThreads.numbered("ax-worker"));
     // Idle groups cost no threads: a pool grows to its size under load and shrinks to none.
     this.workers.allowCoreThreadTimeOut(true);
-    this.watchdog = watchdog;
-    this.ownsWatchdog = ownsWatchdog;
+    this.watchdog = new AttemptWatchdog(watchdog, ownsWatchdog);
   }
 
   /** One timer thread for attempts' deadlines. */
@@ -149,86 +147,24 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
-    Duration timeout = task.spec().timeout();
-    // Saturating: a stored timeout of centuries is a deadline at the far-future bound, not a
-    // DateTimeException that would leave the claimed attempt unstarted.
-    Instant deadline = Instant.ofEpochMilli(SaturatingMillis.atMs(clock.millis(), timeout));
-    AttemptContext context =
-        new AttemptContext(
-            task.spec(),
-            claimed.instanceId(),
-            claimed.attempt(),
-            Instant.ofEpochMilli(claimed.dueAtMs()),
-            claimed.traceId(),
-            task.traceId(),
-            deadline);
-    Attempt attempt = Attempt.of(claimed, task, executor, context, timeout);
+    Attempt attempt = Attempt.of(claimed, task, executor, clock.millis());
     inFlight.incrementAndGet();
-    running.put(new RunKey(claimed.instanceId(), claimed.attempt()), attempt);
+    running.put(attempt.key(), attempt);
     Future<?> run;
     try {
       run = submitRun(attempt);
       attempt.run().set(run);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
-      running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
-      long nowMs = clock.millis();
-      sink.accept(
-          new Completion(
-              claimed,
-              task.spec().group(),
-              InstanceStatus.FAILED,
-              "dispatcher at capacity: " + e.getMessage(),
-              nowMs,
-              nowMs,
-              null,
-              null,
-              null,
-              task.spec().retry(),
-              null));
+      running.remove(attempt.key());
+      failNow(
+          claimed,
+          task.spec().group(),
+          "dispatcher at capacity: " + e.getMessage(),
+          task.spec().retry());
       return;
     }
-    scheduleTimeout(attempt, run);
-  }
-
-  /**
-   * One submitted attempt: what it runs, and what its worker and its watchdog share to decide which
-   * of them settles it ({@code settled}: the first to set it records the attempt, the other does
-   * nothing). Made on the submitting thread; afterwards its atomics are the only state the two
-   * threads share.
-   */
-  private record Attempt(
-      ClaimedInstance claimed,
-      StoredTask task,
-      TaskExecutor executor,
-      AttemptContext context,
-      Duration timeout,
-      AtomicBoolean settled,
-      AtomicReference<Long> startedAtMs,
-      AtomicReference<ScheduledFuture<?>> timer,
-      AtomicReference<Future<?>> run) {
-
-    static Attempt of(
-        ClaimedInstance claimed,
-        StoredTask task,
-        TaskExecutor executor,
-        AttemptContext context,
-        Duration timeout) {
-      return new Attempt(
-          claimed,
-          task,
-          executor,
-          context,
-          timeout,
-          new AtomicBoolean(),
-          new AtomicReference<>(),
-          new AtomicReference<>(),
-          new AtomicReference<>());
-    }
-
-    String timedOut() {
-      return "timed out after " + SaturatingMillis.toMillis(timeout) + " ms";
-    }
+    watchdog.arm(attempt, run, this::timedOut);
   }
 
   private Future<?> submitRun(Attempt attempt) {
@@ -237,79 +173,27 @@ public final class AttemptRunner implements AutoCloseable {
           if (attempt.settled().get()) {
             return; // interrupted while queued: nothing to run, nothing to record
           }
-          try (TraceLog fields = traceLog(attempt)) {
+          try (TraceLog fields = attempt.traceLog()) {
             run(attempt);
           }
         });
-  }
-
-  /** The trace fields of the log lines about {@code attempt}, for the thread that logs them. */
-  private static TraceLog traceLog(Attempt attempt) {
-    return TraceLog.ofRun(
-        attempt.claimed().traceId(),
-        attempt.claimed().taskId(),
-        attempt.claimed().instanceId(),
-        attempt.task().traceId());
   }
 
   /** Runs {@code attempt} on this worker thread and settles it unless its watchdog did. */
   private void run(Attempt attempt) {
     long startMs = clock.millis();
     attempt.startedAtMs().set(startMs);
-    InstanceStatus status;
-    String error = null;
-    String stackTrace = null;
-    ExecutionResult result = null;
-    try {
-      result = attempt.executor().execute(attempt.context());
-      status = result.succeeded() ? InstanceStatus.SUCCESS : InstanceStatus.FAILED;
-      error = result.error();
-      if (result.cause() != null) {
-        stackTrace = StackTraces.of(result.cause());
-      }
-    } catch (InterruptedException | HttpTimeoutException e) {
-      status = InstanceStatus.TIMEOUT;
-      error = attempt.timedOut();
-    } catch (Exception | LinkageError e) {
-      status = InstanceStatus.FAILED;
-      error = e.toString();
-      stackTrace = StackTraces.of(e);
-    }
-    error = bounded(error);
-    if (attempt.settled().compareAndSet(false, true)) {
-      ScheduledFuture<?> t = attempt.timer().get();
-      if (t != null) {
-        t.cancel(false);
-      }
-      finish(attempt, new Ending(status, error, stackTrace), startMs, result);
+    Ending ending = Ending.of(attempt);
+    if (attempt.settle()) {
+      attempt.cancelTimer();
+      finish(attempt, ending, startMs);
     }
   }
 
-  private void scheduleTimeout(Attempt attempt, Future<?> run) {
-    attempt
-        .timer()
-        .set(
-            watchdog.schedule(
-                () -> {
-                  if (attempt.settled().compareAndSet(false, true)) {
-                    run.cancel(true);
-                    Long startMs = attempt.startedAtMs().get();
-                    finish(
-                        attempt,
-                        new Ending(InstanceStatus.TIMEOUT, attempt.timedOut(), null),
-                        startMs == null ? clock.millis() : startMs,
-                        null);
-                  }
-                },
-                // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
-                SaturatingMillis.toMillis(attempt.timeout()),
-                TimeUnit.MILLISECONDS));
-    // A quick run may have settled before its timer existed, so it could not cancel it: cancel
-    // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either
-    // the run saw the timer or this sees the run settled (both through volatile reads).
-    if (attempt.settled().get()) {
-      attempt.timer().get().cancel(false);
-    }
+  /** Settled by its watchdog at the deadline: the run (if it started) was interrupted. */
+  private void timedOut(Attempt attempt) {
+    Long startMs = attempt.startedAtMs().get();
+    finish(attempt, Ending.timedOut(attempt), startMs == null ? clock.millis() : startMs);
   }
 
   /**
@@ -321,20 +205,17 @@ public final class AttemptRunner implements AutoCloseable {
    */
   public boolean interrupt(RunKey key, String why) {
     Attempt attempt = running.get(key);
-    if (attempt == null || !attempt.settled().compareAndSet(false, true)) {
+    if (attempt == null || !attempt.settle()) {
       return false;
     }
-    ScheduledFuture<?> timer = attempt.timer().get();
-    if (timer != null) {
-      timer.cancel(false);
-    }
+    attempt.cancelTimer();
     Future<?> run = attempt.run().get();
     if (run != null) {
       run.cancel(true);
     }
     inFlight.decrementAndGet();
     running.remove(key);
-    try (TraceLog fields = traceLog(attempt)) {
+    try (TraceLog fields = attempt.traceLog()) {
       log.info("{} attempt {} interrupted: {}", key.instanceId(), key.attempt(), why);
     }
     return true;
@@ -342,11 +223,21 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** Timers queued for attempts' deadlines; for tests. */
   int pendingTimers() {
-    return ((ScheduledThreadPoolExecutor) watchdog).getQueue().size();
+    return watchdog.pendingTimers();
   }
 
   /** Records an attempt that could not run at all (task or executor missing). */
   public void fail(ClaimedInstance claimed, String group, String error) {
+    failNow(claimed, group, error, null);
+  }
+
+  /**
+   * Records an attempt that did not run as FAILED now.
+   *
+   * @param retryPolicy the task's, or null when the attempt cannot be retried at all
+   */
+  private void failNow(
+      ClaimedInstance claimed, String group, String error, RetryPolicy retryPolicy) {
     long nowMs = clock.millis();
     sink.accept(
         new Completion(
@@ -359,32 +250,15 @@ public final class AttemptRunner implements AutoCloseable {
             null,
             null,
             null,
-            null,
+            retryPolicy,
             null));
   }
 
-  /** How the run itself ended: status, one-line error, stack trace (when it threw). */
-  private record Ending(InstanceStatus status, String error, String stackTrace) {}
-
-  /**
-   * The most of an executor's error an outcome keeps: what the instance row stores. An in-process
-   * executor may return, or throw with, any text; its outcome's events go into the outbox in the
-   * outcome's transaction, and a statement larger than the server takes would fail that batch every
-   * time it is tried.
-   */
-  static final int MAX_ERROR_CHARS = 2048;
-
-  static String bounded(String error) {
-    return error == null || error.length() <= MAX_ERROR_CHARS
-        ? error
-        : error.substring(0, MAX_ERROR_CHARS) + " ... (" + error.length() + " characters, cut)";
-  }
-
-  private void finish(Attempt attempt, Ending ending, long startMs, ExecutionResult result) {
+  private void finish(Attempt attempt, Ending ending, long startMs) {
     ClaimedInstance claimed = attempt.claimed();
     StoredTask task = attempt.task();
     inFlight.decrementAndGet();
-    running.remove(new RunKey(claimed.instanceId(), claimed.attempt()));
+    running.remove(attempt.key());
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       log.info(
@@ -403,7 +277,7 @@ public final class AttemptRunner implements AutoCloseable {
             clock.millis(),
             attempt.executor(),
             attempt.context(),
-            result,
+            ending.result(),
             task.spec().retry(),
             ending.stackTrace()));
   }
@@ -427,9 +301,7 @@ public final class AttemptRunner implements AutoCloseable {
       Thread.currentThread().interrupt();
       workers.shutdownNow();
     }
-    if (ownsWatchdog) {
-      watchdog.shutdownNow();
-    }
+    watchdog.shutdown();
   }
 
   @Override

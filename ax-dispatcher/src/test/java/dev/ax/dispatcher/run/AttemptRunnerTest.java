@@ -32,16 +32,7 @@ class AttemptRunnerTest {
   @Test
   void quickRunsLeaveNoTimerBehind() {
     List<Completion> done = new CopyOnWriteArrayList<>();
-    StoredTask task =
-        TestTasks.stored(
-            new TaskSpec(
-                "quick",
-                "default",
-                Trigger.Once.after(Duration.ofMillis(1)),
-                ExecutorSpec.inProcess("noop"),
-                Duration.ofMinutes(1),
-                RetryPolicy.DEFAULT,
-                Map.of()));
+    StoredTask task = oneMinuteTask("quick", "noop");
     int runs = 2_000;
     try (AttemptRunner runner =
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 4, runs, done::add)) {
@@ -68,16 +59,7 @@ class AttemptRunnerTest {
   void anInterruptStopsARunningOrQueuedAttemptAndRecordsNoOutcome() {
     List<Completion> done = new CopyOnWriteArrayList<>();
     BlockingExecutor blocking = new BlockingExecutor();
-    StoredTask task =
-        TestTasks.stored(
-            new TaskSpec(
-                "blocked",
-                "default",
-                Trigger.Once.after(Duration.ofMillis(1)),
-                ExecutorSpec.inProcess("block"),
-                Duration.ofMinutes(1),
-                RetryPolicy.DEFAULT,
-                Map.of()));
+    StoredTask task = oneMinuteTask("blocked", "block");
     try (AttemptRunner runner =
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
       runner.submit(claimed("running@1"), task, blocking);
@@ -104,6 +86,19 @@ class AttemptRunnerTest {
     }
   }
 
+  /** A task of the default group running in-process {@code handler}, with a 1-minute timeout. */
+  private static StoredTask oneMinuteTask(String taskId, String handler) {
+    return TestTasks.stored(
+        new TaskSpec(
+            taskId,
+            "default",
+            Trigger.Once.after(Duration.ofMillis(1)),
+            ExecutorSpec.inProcess(handler),
+            Duration.ofMinutes(1),
+            RetryPolicy.DEFAULT,
+            Map.of()));
+  }
+
   private static ClaimedInstance claimed(String id) {
     return new ClaimedInstance(id, "blocked", 1, 1, 1_000, 1_000, "trace", 0, 0, id, 0);
   }
@@ -112,11 +107,11 @@ class AttemptRunnerTest {
   void anErrorOfAnySizeIsCutToWhatTheInstanceStores() {
     String huge = "x".repeat(5_000_000);
 
-    String cut = AttemptRunner.bounded(huge);
+    String cut = Ending.bounded(huge);
 
-    assertThat(cut).startsWith("x".repeat(AttemptRunner.MAX_ERROR_CHARS)).endsWith("cut)");
-    assertThat(cut.length()).isLessThan(AttemptRunner.MAX_ERROR_CHARS + 64);
-    assertThat(AttemptRunner.bounded("short")).isEqualTo("short");
-    assertThat(AttemptRunner.bounded(null)).isNull();
+    assertThat(cut).startsWith("x".repeat(Ending.MAX_ERROR_CHARS)).endsWith("cut)");
+    assertThat(cut.length()).isLessThan(Ending.MAX_ERROR_CHARS + 64);
+    assertThat(Ending.bounded("short")).isEqualTo("short");
+    assertThat(Ending.bounded(null)).isNull();
   }
 }
