@@ -1,15 +1,8 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.contract.TaskDeadEvent;
-import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.RejectHeaders;
-import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.logging.LogBudget;
-import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
@@ -19,16 +12,10 @@ import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -47,6 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
  * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
  * completion.
+ *
+ * <p>Parts: {@link OwedEvents} (what each outcome owes), {@link OutcomeMeters} (its meters).
  */
 public final class OutcomeRecorder implements AutoCloseable {
 
@@ -60,25 +49,11 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final StageContext context;
   private final OutcomeStore outcomeStore;
   private final OutboxRelay relay;
+  private final RetryPlanner planner;
+  private final OwedEvents owedEvents;
+  private final OutcomeMeters meters;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
-  private final Counter succeeded;
-  private final MeterRegistry meters;
-  private final DistributionSummary startLateness;
-  private final DistributionSummary downstreamStartLateness;
-
-  /** Run durations by executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
-  private final Map<String, DistributionSummary> runDurations = new ConcurrentHashMap<>();
-
-  private final Map<String, Counter> startedCounters = new ConcurrentHashMap<>();
-
-  private final Counter failed;
-  private final Counter timedOut;
-  private final Counter takenBack;
-  private final Counter retried;
-  private final Counter dead;
-  private final RetryPlanner planner;
-  private final Predicate<String> mayHaveDependents;
   private volatile boolean running = true;
 
   /**
@@ -92,28 +67,10 @@ public final class OutcomeRecorder implements AutoCloseable {
       Predicate<String> mayHaveDependents) {
     this.context = context;
     this.planner = planner;
-    this.mayHaveDependents = mayHaveDependents;
     this.outcomeStore = new OutcomeStore(context.dataSource());
     this.relay = relay;
-    MeterRegistry meters = context.meters();
-    this.meters = meters;
-    this.startLateness =
-        LatencyHistogram.register(
-            meters,
-            "ax.dispatcher.start.lateness.ms",
-            "end to end: a first attempt's start minus its due time (recorded with its outcome)");
-    this.downstreamStartLateness =
-        LatencyHistogram.register(
-            meters,
-            "ax.dispatcher.downstream.start.lateness.ms",
-            "upstream success to downstream start: a DEPENDENCY task's first attempt's start minus"
-                + " the success of the upstream that completed its join");
-    this.succeeded = meters.counter("ax.dispatcher.succeeded");
-    this.failed = meters.counter("ax.dispatcher.failed");
-    this.timedOut = meters.counter("ax.dispatcher.timeout");
-    this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
-    this.retried = meters.counter("ax.dispatcher.retried");
-    this.dead = meters.counter("ax.dispatcher.dead");
+    this.owedEvents = new OwedEvents(context.topics(), context.nodeId(), mayHaveDependents);
+    this.meters = new OutcomeMeters(context.meters());
     this.thread = new Thread(this::run, "ax-dispatcher-record");
   }
 
@@ -173,7 +130,7 @@ public final class OutcomeRecorder implements AutoCloseable {
               c.error(),
               c.finishedAtMs(),
               after));
-      events.add(eventsOwed(c, after, nowMs));
+      events.add(owedEvents.of(c, after, nowMs));
     }
     String token = UUID.randomUUID().toString();
     List<Boolean> recorded =
@@ -182,7 +139,7 @@ public final class OutcomeRecorder implements AutoCloseable {
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);
       if (!recorded.get(i)) {
-        takenBack.increment();
+        meters.takenBack();
         try (TraceLog fields = traceLog(c)) {
           log.warn(
               "Outcome {} of {} attempt {} not recorded: the run was taken back",
@@ -193,8 +150,7 @@ public final class OutcomeRecorder implements AutoCloseable {
         continue;
       }
       AfterFailure after = outcomes.get(i).after();
-      count(c.status(), after);
-      time(c);
+      meters.recorded(c, after);
       try (TraceLog fields = traceLog(c)) {
         logOutcome(c, after);
       }
@@ -221,118 +177,6 @@ public final class OutcomeRecorder implements AutoCloseable {
         message.topic(),
         message.headers().get(RejectHeaders.TRACE_ID),
         error.toString());
-  }
-
-  /** Where the instance stands after this attempt. */
-  private static InstanceStatus instanceStatus(Completion c, AfterFailure after) {
-    if (after instanceof AfterFailure.Retry) {
-      return InstanceStatus.RETRYING;
-    }
-    if (after instanceof AfterFailure.Dead) {
-      return InstanceStatus.DEAD;
-    }
-    return c.status();
-  }
-
-  /**
-   * The events this outcome owes once recorded, in the order they are sent: its completion, the
-   * same keyed by flow run when it may have dependents, and its retry or dead letter.
-   */
-  private List<OutboxMessage> eventsOwed(Completion c, AfterFailure after, long nowMs) {
-    List<OutboxMessage> owed = new ArrayList<>(3);
-    Map<String, String> headers =
-        TraceHeaders.of(
-            c.claimed().traceId(),
-            "completed:" + c.claimed().instanceId() + '#' + c.claimed().attempt());
-    OutboxMessage completion = completion(c, after, headers);
-    owed.add(completion);
-    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
-      // The same event keyed by flow run, for the dependency resolver's joins.
-      owed.add(
-          new OutboxMessage(
-              context.topics().flowSucceeded(),
-              c.claimed().flowRunId(),
-              completion.payload(),
-              headers));
-    }
-    if (after instanceof AfterFailure.Retry retry) {
-      TaskRetryEvent event =
-          new TaskRetryEvent(
-              AxJson.VERSION,
-              c.claimed().taskId(),
-              c.claimed().instanceId(),
-              c.claimed().seq(),
-              c.claimed().attempt(),
-              retry.atMs(),
-              c.claimed().traceId(),
-              c.group(),
-              c.error());
-      owed.add(
-          new OutboxMessage(
-              context.topics().retry(), c.claimed().taskId(), AxJson.write(event), headers));
-    } else if (after instanceof AfterFailure.Dead death) {
-      TaskDeadEvent event =
-          new TaskDeadEvent(
-              AxJson.VERSION,
-              c.claimed().taskId(),
-              c.claimed().instanceId(),
-              c.claimed().attempt(),
-              c.status(),
-              c.error(),
-              death.reason(),
-              c.stackTrace(),
-              c.claimed().traceId(),
-              c.group(),
-              nowMs);
-      owed.add(
-          new OutboxMessage(
-              context.topics().deadletter(), c.claimed().taskId(), AxJson.write(event), headers));
-    }
-    return owed;
-  }
-
-  private void count(InstanceStatus status, AfterFailure after) {
-    switch (status) {
-      case SUCCESS -> succeeded.increment();
-      case TIMEOUT -> timedOut.increment();
-      default -> failed.increment();
-    }
-    if (after instanceof AfterFailure.Retry) {
-      retried.increment();
-    } else if (after instanceof AfterFailure.Dead) {
-      dead.increment();
-    }
-  }
-
-  /** The attempt's run duration by executor type, and a first attempt's start lateness. */
-  private void time(Completion c) {
-    String type = c.context() == null ? "none" : c.context().task().executor().type().name();
-    runDurations
-        .computeIfAbsent(
-            type,
-            t ->
-                LatencyHistogram.builder(
-                        "ax.dispatcher.run.duration.ms", "how long attempts ran, by executor type")
-                    .tag("executor", t)
-                    .register(meters))
-        .record(Math.max(0, c.finishedAtMs() - c.startedAtMs()));
-    startedCounters
-        .computeIfAbsent(
-            type,
-            t ->
-                Counter.builder("ax.dispatcher.started")
-                    .description("attempts started, counted with their outcome, by executor type")
-                    .tag("executor", t)
-                    .register(meters))
-        .increment();
-    if (c.claimed().attempt() == 1) {
-      long latenessMs = Math.max(0, c.startedAtMs() - c.claimed().dueAtMs());
-      startLateness.record(latenessMs);
-      if (c.context() != null && c.context().task().trigger() instanceof Trigger.Dependency) {
-        // A dependency instance is due when the upstream that completed its join succeeded.
-        downstreamStartLateness.record(latenessMs);
-      }
-    }
   }
 
   private static TraceLog traceLog(Completion c) {
@@ -372,34 +216,6 @@ public final class OutcomeRecorder implements AutoCloseable {
         after instanceof AfterFailure.Retry retry
             ? retry.reason()
             : after instanceof AfterFailure.Dead death ? "DEAD, " + death.reason() : "final");
-  }
-
-  private OutboxMessage completion(Completion c, AfterFailure after, Map<String, String> headers) {
-    TaskCompletedEvent event =
-        new TaskCompletedEvent(
-            AxJson.VERSION,
-            c.claimed().taskId(),
-            c.claimed().instanceId(),
-            c.claimed().attempt(),
-            c.status(),
-            c.claimed().dueAtMs(),
-            c.claimed().claimedAtMs(),
-            c.startedAtMs(),
-            c.finishedAtMs(),
-            c.finishedAtMs() - c.startedAtMs(),
-            c.claimed().claimedAtMs() - c.claimed().dueAtMs(),
-            c.claimed().traceId(),
-            c.error(),
-            context.nodeId(),
-            instanceStatus(c, after),
-            c.claimed().flowRunId(),
-            c.context() == null ? null : c.context().task().trigger().type());
-    Map<String, String> completionHeaders = new HashMap<>(headers);
-    if (event.triggerType() != null) {
-      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, event.triggerType().name());
-    }
-    return new OutboxMessage(
-        context.topics().completed(), c.claimed().taskId(), AxJson.write(event), completionHeaders);
   }
 
   private static void callHook(Completion c) {

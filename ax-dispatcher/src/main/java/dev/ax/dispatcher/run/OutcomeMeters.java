@@ -1,0 +1,103 @@
+package dev.ax.dispatcher.run;
+
+import dev.ax.common.metrics.LatencyHistogram;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.AfterFailure;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The dispatcher's meters of recorded outcomes: counts by status and follow-up, run durations and
+ * starts by executor type, and first attempts' start lateness. An outcome counts once it is
+ * recorded, never when it was taken back (that has its own counter).
+ *
+ * <p>Thread-safety: thread-safe (Micrometer meters, a concurrent map of the per-executor ones).
+ */
+final class OutcomeMeters {
+
+  /** The meters of one executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
+  private record ExecutorMeters(DistributionSummary runDurations, Counter started) {}
+
+  private final MeterRegistry meters;
+  private final Map<String, ExecutorMeters> byExecutor = new ConcurrentHashMap<>();
+  private final DistributionSummary startLateness;
+  private final DistributionSummary downstreamStartLateness;
+  private final Counter succeeded;
+  private final Counter failed;
+  private final Counter timedOut;
+  private final Counter takenBack;
+  private final Counter retried;
+  private final Counter dead;
+
+  OutcomeMeters(MeterRegistry meters) {
+    this.meters = meters;
+    this.startLateness =
+        LatencyHistogram.register(
+            meters,
+            "ax.dispatcher.start.lateness.ms",
+            "end to end: a first attempt's start minus its due time (recorded with its outcome)");
+    this.downstreamStartLateness =
+        LatencyHistogram.register(
+            meters,
+            "ax.dispatcher.downstream.start.lateness.ms",
+            "upstream success to downstream start: a DEPENDENCY task's first attempt's start minus"
+                + " the success of the upstream that completed its join");
+    this.succeeded = meters.counter("ax.dispatcher.succeeded");
+    this.failed = meters.counter("ax.dispatcher.failed");
+    this.timedOut = meters.counter("ax.dispatcher.timeout");
+    this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
+    this.retried = meters.counter("ax.dispatcher.retried");
+    this.dead = meters.counter("ax.dispatcher.dead");
+  }
+
+  /** An outcome whose row no longer matched: not recorded. */
+  void takenBack() {
+    takenBack.increment();
+  }
+
+  /** An outcome recorded with {@code after}: counted and timed. */
+  void recorded(Completion c, AfterFailure after) {
+    switch (c.status()) {
+      case SUCCESS -> succeeded.increment();
+      case TIMEOUT -> timedOut.increment();
+      default -> failed.increment();
+    }
+    if (after instanceof AfterFailure.Retry) {
+      retried.increment();
+    } else if (after instanceof AfterFailure.Dead) {
+      dead.increment();
+    }
+    time(c);
+  }
+
+  /** The attempt's run duration by executor type, and a first attempt's start lateness. */
+  private void time(Completion c) {
+    String type = c.context() == null ? "none" : c.context().task().executor().type().name();
+    ExecutorMeters executor = byExecutor.computeIfAbsent(type, this::executorMeters);
+    executor.runDurations().record(Math.max(0, c.finishedAtMs() - c.startedAtMs()));
+    executor.started().increment();
+    if (c.claimed().attempt() == 1) {
+      long latenessMs = Math.max(0, c.startedAtMs() - c.claimed().dueAtMs());
+      startLateness.record(latenessMs);
+      if (c.context() != null && c.context().task().trigger() instanceof Trigger.Dependency) {
+        // A dependency instance is due when the upstream that completed its join succeeded.
+        downstreamStartLateness.record(latenessMs);
+      }
+    }
+  }
+
+  private ExecutorMeters executorMeters(String type) {
+    return new ExecutorMeters(
+        LatencyHistogram.builder(
+                "ax.dispatcher.run.duration.ms", "how long attempts ran, by executor type")
+            .tag("executor", type)
+            .register(meters),
+        Counter.builder("ax.dispatcher.started")
+            .description("attempts started, counted with their outcome, by executor type")
+            .tag("executor", type)
+            .register(meters));
+  }
+}
