@@ -4,18 +4,12 @@ import static dev.ax.common.model.InstanceStatus.CANCELLED;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
-import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
-import static dev.ax.common.model.InstanceStatus.SKIPPED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.contract.CommandType;
-import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.MisfirePolicy;
-import dev.ax.common.model.TaskSpec;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -24,9 +18,6 @@ import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,8 +29,8 @@ import javax.sql.DataSource;
  * RUN_NOW. Each applies in one transaction (a group's PAUSE or RESUME applies it to a page of tasks
  * in one, see {@link GroupLifecycleStore}): the task's row is locked, the command's id is checked
  * against {@code ax_task_command} (a command applied before changes nothing), the task's state
- * moves, its pending instances move with their audit rows ({@link BatchMove}), and the command's id
- * is recorded.
+ * moves, its pending instances move with their audit rows ({@link PendingInstances}), and the
+ * command's id is recorded.
  *
  * <p>Why a concurrent firing cannot leave a cancelled or paused task with a live instance: the
  * pending instances are read with {@code FOR UPDATE} on the {@code (task_id, due_at_ms)} index, a
@@ -156,6 +147,15 @@ final class TaskLifecycleStore {
     Request forTask(String otherTaskId) {
       return new Request(commandId, otherTaskId, group, reason, traceId, actor, nowMs, interrupt);
     }
+
+    /** What the audit rows of the instances {@code transition} moves for this request say. */
+    String auditReason(Transition transition) {
+      return transition.verb()
+          + " by command "
+          + commandId
+          + (group == null ? "" : " for group " + group)
+          + (reason == null ? "" : ": " + reason);
+    }
   }
 
   private final Jdbc jdbc;
@@ -226,106 +226,9 @@ final class TaskLifecycleStore {
     statements.update(
         "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
         values(transition.toState(), request.nowMs(), request.taskId()));
-    String auditReason = Sql.truncate(auditReason(transition, request), 512);
-    List<InstanceStatus> fromStatuses = new ArrayList<>(transition.fromStatuses());
-    if (interrupting) {
-      fromStatuses.add(RUNNING);
-    }
-    int moved = 0;
-    List<DueInstance> resumed = new ArrayList<>();
-    Map<InstanceStatus, List<String>> pendingByStatus =
-        pendingInstances(statements, request.taskId(), fromStatuses);
-    if (transition == Transition.RESUME && pendingByStatus.containsKey(PAUSED)) {
-      moved += skipSupersededAtResume(tx, request, pendingByStatus.get(PAUSED));
-    }
-    for (Map.Entry<InstanceStatus, List<String>> pending : pendingByStatus.entrySet()) {
-      BatchMove.Builder<DueInstance> move =
-          BatchMove.from(pending.getKey())
-              .<DueInstance>to(transition.toStatus())
-              .readBack(DueInstance.COLUMNS, DueInstance::read);
-      move =
-          transition.toStatus() == CANCELLED
-              ? move.set("last_error = ?", auditReason)
-              : move.set("owner = NULL");
-      String why =
-          pending.getKey() == RUNNING
-              ? Sql.truncate(auditReason + "; its running attempt is interrupted", 512)
-              : auditReason;
-      List<DueInstance> won =
-          tx.move(
-              "instance_id",
-              pending.getValue(),
-              move.audit(request.actor(), why),
-              request.nowMs(),
-              false);
-      moved += won.size();
-      if (transition == Transition.RESUME) {
-        resumed.addAll(won);
-      }
-    }
+    Result.Applied applied = PendingInstances.move(tx, transition, request, interrupting);
     record(statements, request, transition.name());
-    return new Result.Applied(moved, resumed);
-  }
-
-  /**
-   * A paused periodic task may hold two firings of its trigger: one the ticker fired just before
-   * the PAUSE (DISPATCHED, not claimed yet) and the successor it created with it. Resumed, both
-   * would be late, and each would stand for every missed firing; so unless the misfire policy is
-   * FIRE_ALL (each missed firing runs, up to {@code maxFireAll}, whichever row plans it), only the
-   * earliest is resumed and the later ones are SKIPPED here, with their audit rows. Instances that
-   * stand for no slot (RUN_NOW, flow runs) always resume.
-   *
-   * @param paused the task's PAUSED instance ids; the skipped ones are removed from it
-   * @return how many were skipped
-   */
-  private static int skipSupersededAtResume(
-      PacketTransaction tx, Request request, List<String> paused) throws SQLException {
-    List<String> slots =
-        paused.stream()
-            .filter(InstanceIds::isSlotId)
-            .sorted(Comparator.comparingLong(InstanceIds::slotOf))
-            .toList();
-    if (slots.size() < 2) {
-      return 0;
-    }
-    Optional<String> specJson =
-        tx.statements()
-            .queryFirst(
-                "SELECT spec_json FROM ax_task WHERE task_id = ?",
-                values(request.taskId()),
-                rs -> rs.getString(1));
-    if (specJson.isEmpty()) {
-      return 0;
-    }
-    TaskSpec spec = TaskSpecJson.readStored(request.taskId(), specJson.get());
-    boolean periodic =
-        spec.trigger() instanceof Trigger.Cron || spec.trigger() instanceof Trigger.FixedRate;
-    if (!periodic || spec.misfirePolicy() == MisfirePolicy.FIRE_ALL) {
-      return 0;
-    }
-    List<String> superseded = slots.subList(1, slots.size());
-    List<DueInstance> skipped =
-        tx.move(
-            "instance_id",
-            superseded,
-            BatchMove.from(PAUSED)
-                .<DueInstance>to(SKIPPED)
-                .set("owner = NULL")
-                .readBack(DueInstance.COLUMNS, DueInstance::read)
-                .audit(
-                    request.actor(),
-                    Sql.truncate(
-                        auditReason(Transition.RESUME, request)
-                            + "; the earlier held firing "
-                            + slots.get(0)
-                            + " stands for this one ("
-                            + spec.misfirePolicy()
-                            + ")",
-                        512)),
-            request.nowMs(),
-            false);
-    paused.removeAll(superseded);
-    return skipped.size();
+    return applied;
   }
 
   /**
@@ -345,7 +248,7 @@ final class TaskLifecycleStore {
                     version,
                     request.nowMs(),
                     request.traceId(),
-                    Sql.truncate(auditReason(Transition.RUN_NOW, request), 512),
+                    Sql.truncate(request.auditReason(Transition.RUN_NOW), 512),
                     null)),
             request.actor(),
             request.nowMs());
@@ -381,10 +284,8 @@ final class TaskLifecycleStore {
         tx -> {
           Map<String, Long> created = tx.create(instances, actor, nowMs);
           BatchMove<DueInstance> hold =
-              BatchMove.from(SCHEDULED)
-                  .<DueInstance>to(PAUSED)
+              PendingInstances.readingBack(SCHEDULED, PAUSED)
                   .set("owner = NULL")
-                  .readBack(DueInstance.COLUMNS, DueInstance::read)
                   .audit(actor, "triggered while its task is paused: waits for RESUME");
           tx.move("seq", List.copyOf(created.values()), hold, nowMs, false);
           return created.size();
@@ -401,27 +302,6 @@ final class TaskLifecycleStore {
         .isPresent();
   }
 
-  /** The task's instances in {@code statuses}, by status, locked (see the class comment). */
-  private static Map<InstanceStatus, List<String>> pendingInstances(
-      JdbcTransaction statements, String taskId, List<InstanceStatus> statuses)
-      throws SQLException {
-    List<Object> bound = new ArrayList<>();
-    bound.add(taskId);
-    statuses.forEach(status -> bound.add(status.name()));
-    Map<InstanceStatus, List<String>> byStatus = new EnumMap<>(InstanceStatus.class);
-    statements
-        .query(
-            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN ("
-                + Sql.placeholders(statuses.size())
-                + ") FOR UPDATE",
-            values(bound.toArray()),
-            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
-        .forEach(
-            row ->
-                byStatus.computeIfAbsent(row.getValue(), s -> new ArrayList<>()).add(row.getKey()));
-    return byStatus;
-  }
-
   static void record(JdbcTransaction statements, Request request, String type) throws SQLException {
     statements.update(
         "INSERT INTO ax_task_command (command_id, task_id, command_type, reason, trace_id,"
@@ -434,13 +314,5 @@ final class TaskLifecycleStore {
             request.traceId(),
             request.actor(),
             request.nowMs()));
-  }
-
-  private static String auditReason(Transition transition, Request request) {
-    return transition.verb()
-        + " by command "
-        + request.commandId()
-        + (request.group() == null ? "" : " for group " + request.group())
-        + (request.reason() == null ? "" : ": " + request.reason());
   }
 }

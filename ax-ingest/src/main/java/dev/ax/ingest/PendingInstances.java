@@ -1,0 +1,171 @@
+package dev.ax.ingest;
+
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+import static dev.ax.common.store.Jdbc.Binder.values;
+
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.Sql;
+import dev.ax.ingest.TaskLifecycleStore.Request;
+import dev.ax.ingest.TaskLifecycleStore.Result;
+import dev.ax.ingest.TaskLifecycleStore.Transition;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The instance side of a lifecycle command ({@link TaskLifecycleStore}): the task's pending
+ * instances, in the statuses the command moves, read {@code FOR UPDATE} (the locking read that
+ * keeps a concurrent firing from leaving a live successor, see the store's class comment) and moved
+ * by batch moves with their audit rows to the status the command sends them to; at a RESUME, the
+ * held firings a periodic task's earliest one stands for are SKIPPED instead.
+ *
+ * <p>Thread-safety: stateless; every call works in the caller's transaction, on the caller's
+ * thread.
+ */
+final class PendingInstances {
+
+  private PendingInstances() {}
+
+  /**
+   * Moves the task's instances in {@code transition}'s from-statuses (and, when {@code
+   * interrupting}, its RUNNING ones) to its to-status, in {@code tx}.
+   *
+   * @return how many moved (or were skipped), and for a RESUME the instances now SCHEDULED again
+   */
+  static Result.Applied move(
+      PacketTransaction tx, Transition transition, Request request, boolean interrupting)
+      throws SQLException {
+    String auditReason = Sql.truncate(request.auditReason(transition), 512);
+    List<InstanceStatus> fromStatuses = new ArrayList<>(transition.fromStatuses());
+    if (interrupting) {
+      fromStatuses.add(RUNNING);
+    }
+    int moved = 0;
+    List<DueInstance> resumed = new ArrayList<>();
+    Map<InstanceStatus, List<String>> pendingByStatus =
+        lockedByStatus(tx.statements(), request.taskId(), fromStatuses);
+    if (transition == Transition.RESUME && pendingByStatus.containsKey(PAUSED)) {
+      moved += skipSupersededAtResume(tx, request, pendingByStatus.get(PAUSED));
+    }
+    for (Map.Entry<InstanceStatus, List<String>> pending : pendingByStatus.entrySet()) {
+      BatchMove.Builder<DueInstance> move = readingBack(pending.getKey(), transition.toStatus());
+      move =
+          transition.toStatus() == CANCELLED
+              ? move.set("last_error = ?", auditReason)
+              : move.set("owner = NULL");
+      String why =
+          pending.getKey() == RUNNING
+              ? Sql.truncate(auditReason + "; its running attempt is interrupted", 512)
+              : auditReason;
+      List<DueInstance> won =
+          tx.move(
+              "instance_id",
+              pending.getValue(),
+              move.audit(request.actor(), why),
+              request.nowMs(),
+              false);
+      moved += won.size();
+      if (transition == Transition.RESUME) {
+        resumed.addAll(won);
+      }
+    }
+    return new Result.Applied(moved, resumed);
+  }
+
+  /** A batch move of instances from {@code from} to {@code to} that reads the won ones back. */
+  static BatchMove.Builder<DueInstance> readingBack(InstanceStatus from, InstanceStatus to) {
+    return BatchMove.from(from)
+        .<DueInstance>to(to)
+        .readBack(DueInstance.COLUMNS, DueInstance::read);
+  }
+
+  /**
+   * A paused periodic task may hold two firings of its trigger: one the ticker fired just before
+   * the PAUSE (DISPATCHED, not claimed yet) and the successor it created with it. Resumed, both
+   * would be late, and each would stand for every missed firing; so unless the misfire policy is
+   * FIRE_ALL (each missed firing runs, up to {@code maxFireAll}, whichever row plans it), only the
+   * earliest is resumed and the later ones are SKIPPED here, with their audit rows. Instances that
+   * stand for no slot (RUN_NOW, flow runs) always resume.
+   *
+   * @param paused the task's PAUSED instance ids; the skipped ones are removed from it
+   * @return how many were skipped
+   */
+  private static int skipSupersededAtResume(
+      PacketTransaction tx, Request request, List<String> paused) throws SQLException {
+    List<String> slots =
+        paused.stream()
+            .filter(InstanceIds::isSlotId)
+            .sorted(Comparator.comparingLong(InstanceIds::slotOf))
+            .toList();
+    if (slots.size() < 2) {
+      return 0;
+    }
+    Optional<String> specJson =
+        tx.statements()
+            .queryFirst(
+                "SELECT spec_json FROM ax_task WHERE task_id = ?",
+                values(request.taskId()),
+                rs -> rs.getString(1));
+    if (specJson.isEmpty()) {
+      return 0;
+    }
+    TaskSpec spec = TaskSpecJson.readStored(request.taskId(), specJson.get());
+    boolean periodic =
+        spec.trigger() instanceof Trigger.Cron || spec.trigger() instanceof Trigger.FixedRate;
+    if (!periodic || spec.misfirePolicy() == MisfirePolicy.FIRE_ALL) {
+      return 0;
+    }
+    List<String> superseded = slots.subList(1, slots.size());
+    String why =
+        request.auditReason(Transition.RESUME)
+            + "; the earlier held firing "
+            + slots.get(0)
+            + " stands for this one ("
+            + spec.misfirePolicy()
+            + ")";
+    BatchMove<DueInstance> skip =
+        readingBack(PAUSED, SKIPPED)
+            .set("owner = NULL")
+            .audit(request.actor(), Sql.truncate(why, 512));
+    int skipped = tx.move("instance_id", superseded, skip, request.nowMs(), false).size();
+    paused.removeAll(superseded);
+    return skipped;
+  }
+
+  /** The task's instances in {@code statuses}, by status, locked (see the class comment). */
+  private static Map<InstanceStatus, List<String>> lockedByStatus(
+      JdbcTransaction statements, String taskId, List<InstanceStatus> statuses)
+      throws SQLException {
+    List<Object> bound = new ArrayList<>();
+    bound.add(taskId);
+    statuses.forEach(status -> bound.add(status.name()));
+    Map<InstanceStatus, List<String>> byStatus = new EnumMap<>(InstanceStatus.class);
+    statements
+        .query(
+            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN ("
+                + Sql.placeholders(statuses.size())
+                + ") FOR UPDATE",
+            values(bound.toArray()),
+            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
+        .forEach(
+            row ->
+                byStatus.computeIfAbsent(row.getValue(), s -> new ArrayList<>()).add(row.getKey()));
+    return byStatus;
+  }
+}
