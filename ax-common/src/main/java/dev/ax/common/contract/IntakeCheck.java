@@ -67,23 +67,22 @@ record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
       return;
     }
     if (at.isAfter(now.plus(limits.maxHorizon()))) {
-      throw new InvalidFieldException(
-          path
-              + " "
-              + at
-              + " is more than "
-              + describe(limits.maxHorizon())
-              + " ahead (AX_MAX_HORIZON)");
+      throw tooFar(path, at, limits.maxHorizon(), "ahead (AX_MAX_HORIZON)");
     }
     if (at.isBefore(now.minus(limits.maxPast()))) {
-      throw new InvalidFieldException(
-          path
-              + " "
-              + at
-              + " is more than "
-              + describe(limits.maxPast())
-              + " in the past (AX_MAX_PAST; a due time less far back fires at once)");
+      throw tooFar(
+          path,
+          at,
+          limits.maxPast(),
+          "in the past (AX_MAX_PAST; a due time less far back fires at once)");
     }
+  }
+
+  /** "{@code <path> <at> is more than <limit> <where>}". */
+  private static InvalidFieldException tooFar(
+      String path, Instant at, Duration limit, String where) {
+    return new InvalidFieldException(
+        path + " " + at + " is more than " + describe(limit) + " " + where);
   }
 
   /** {@code intervalMs} is already known to be positive. */

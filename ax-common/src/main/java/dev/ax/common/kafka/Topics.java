@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The names of AX's topics, in one place, with a configurable prefix (tests use a unique prefix
@@ -43,23 +44,23 @@ public final class Topics {
   public static final List<String> PARKING_STAGES =
       List.of("ticker", "dispatcher", "retry", "deadletter", "resolver");
 
+  /** Every topic: the shared ones, then each parking stage's. */
   private static final List<String> ALL =
-      List.of(
-          COMMANDS,
-          COMMANDS_REJECTED,
-          SCHEDULED,
-          DUE,
-          DUE_RETRY,
-          COMPLETED,
-          RETRY,
-          DEADLETTER,
-          DEPENDENCIES,
-          FLOW_SUCCEEDED,
-          PARKED + "ticker",
-          PARKED + "dispatcher",
-          PARKED + "retry",
-          PARKED + "deadletter",
-          PARKED + "resolver");
+      Stream.concat(
+              Stream.of(
+                  COMMANDS,
+                  COMMANDS_REJECTED,
+                  SCHEDULED,
+                  DUE,
+                  DUE_RETRY,
+                  COMPLETED,
+                  RETRY,
+                  DEADLETTER,
+                  DEPENDENCIES,
+                  FLOW_SUCCEEDED),
+              PARKING_STAGES.stream().map(stage -> PARKED + stage))
+          .toList();
+
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;

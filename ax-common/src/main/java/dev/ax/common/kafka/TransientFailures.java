@@ -4,7 +4,9 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -32,18 +34,28 @@ import org.apache.kafka.common.errors.RetriableException;
  */
 public final class TransientFailures {
 
-  private static final int DISK_FULL = 1021;
-  private static final int ACCESS_DENIED_TO_DATABASE = 1044;
-  private static final int ACCESS_DENIED = 1045;
-  private static final int TABLE_FULL = 1114;
-  private static final int TABLE_ACCESS_DENIED = 1142;
-  private static final int QUERY_INTERRUPTED = 1317;
+  /** SQLState classes of outages: connection, authorization, transaction rollback, cancelled. */
+  private static final List<String> TRANSIENT_STATE_CLASSES = List.of("08", "28", "40", "70");
+
+  private static final String TIMEOUT_STATE = "HYT00";
+
+  /** MySQL vendor codes of outages. */
+  private static final Set<Integer> TRANSIENT_CODES =
+      Set.of(
+          1021, // disk full
+          1044, // access denied to the database
+          1045, // access denied
+          1114, // table full
+          1142, // table access denied
+          1317, // query interrupted
+          1205, // lock wait timeout
+          1213, // deadlock
+          1053, // server shutdown
+          1290, // read-only server (a failover)
+          1836); // read-only transaction (a failover)
+
+  /** Max allowed packet exceeded: the statement itself is too large, whatever the SQLState says. */
   private static final int PACKET_TOO_LARGE = 1153;
-  private static final int LOCK_WAIT_TIMEOUT = 1205;
-  private static final int DEADLOCK = 1213;
-  private static final int SERVER_SHUTDOWN = 1053;
-  private static final int READ_ONLY = 1290;
-  private static final int READ_ONLY_TRANSACTION = 1836;
 
   private TransientFailures() {}
 
@@ -91,25 +103,11 @@ public final class TransientFailures {
     if (t instanceof SQLException sql) {
       String state = sql.getSQLState();
       if (state != null
-          && (state.startsWith("08")
-              || state.startsWith("28")
-              || state.startsWith("40")
-              || state.startsWith("70")
-              || state.equals("HYT00"))) {
+          && (TRANSIENT_STATE_CLASSES.stream().anyMatch(state::startsWith)
+              || state.equals(TIMEOUT_STATE))) {
         return true;
       }
-      int code = sql.getErrorCode();
-      return code == DISK_FULL
-          || code == ACCESS_DENIED_TO_DATABASE
-          || code == ACCESS_DENIED
-          || code == TABLE_FULL
-          || code == TABLE_ACCESS_DENIED
-          || code == QUERY_INTERRUPTED
-          || code == LOCK_WAIT_TIMEOUT
-          || code == DEADLOCK
-          || code == SERVER_SHUTDOWN
-          || code == READ_ONLY
-          || code == READ_ONLY_TRANSACTION;
+      return TRANSIENT_CODES.contains(sql.getErrorCode());
     }
     return false;
   }

@@ -20,4 +20,16 @@ public enum MisfirePolicy {
 
   /** The most missed slots FIRE_ALL may be asked to fire at once. */
   public static final int MAX_FIRE_ALL_LIMIT = 10_000;
+
+  /**
+   * Checks a FIRE_ALL cap given in code (the JSON reader checks its own, with the field's path).
+   *
+   * @throws IllegalArgumentException unless it is in 1..{@link #MAX_FIRE_ALL_LIMIT}
+   */
+  public static void requireValidMaxFireAll(int maxFireAll) {
+    if (maxFireAll < 1 || maxFireAll > MAX_FIRE_ALL_LIMIT) {
+      throw new IllegalArgumentException(
+          "maxFireAll must be in 1.." + MAX_FIRE_ALL_LIMIT + ": " + maxFireAll);
+    }
+  }
 }

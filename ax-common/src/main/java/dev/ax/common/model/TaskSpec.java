@@ -40,10 +40,7 @@ public record TaskSpec(
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(misfirePolicy, "misfirePolicy");
     Objects.requireNonNull(concurrencyPolicy, "concurrencyPolicy");
-    if (maxFireAll < 1 || maxFireAll > MisfirePolicy.MAX_FIRE_ALL_LIMIT) {
-      throw new IllegalArgumentException(
-          "maxFireAll must be in 1.." + MisfirePolicy.MAX_FIRE_ALL_LIMIT + ": " + maxFireAll);
-    }
+    MisfirePolicy.requireValidMaxFireAll(maxFireAll);
     params = params == null ? Map.of() : Map.copyOf(params);
   }
 

@@ -84,10 +84,7 @@ public final class MisfirePlanner {
     Objects.requireNonNull(lastHandled, "lastHandled");
     Objects.requireNonNull(now, "now");
     Objects.requireNonNull(policy, "policy");
-    if (maxFireAll < 1 || maxFireAll > MisfirePolicy.MAX_FIRE_ALL_LIMIT) {
-      throw new IllegalArgumentException(
-          "maxFireAll must be in 1.." + MisfirePolicy.MAX_FIRE_ALL_LIMIT + ": " + maxFireAll);
-    }
+    MisfirePolicy.requireValidMaxFireAll(maxFireAll);
     // Missed: (lastHandled, now - threshold), i.e. up to the nanosecond before now - threshold.
     // Saturating: a configured threshold of centuries must not make the planner throw.
     Instant missedCeiling =

@@ -34,10 +34,16 @@ final class Buckets {
   private int[] tailChunk = new int[0];
   private int[] tailCount = new int[0];
 
-  /** Set by {@link #detach}: the detached list's last chunk and how many nodes it holds. */
-  int detachedTailChunk;
+  /**
+   * The detached list {@link #nextDetached} reads: its last chunk and that chunk's fill, the chunk
+   * being read (or -1), the next place in it and its fill.
+   */
+  private int detachedTailChunk;
 
-  int detachedTailCount;
+  private int detachedTailCount;
+  private int readChunk = NONE;
+  private int readIndex;
+  private int readCount;
 
   /** Makes room for {@code bucketCount} buckets; new ones are empty. */
   void ensureBuckets(int bucketCount) {
@@ -78,27 +84,46 @@ final class Buckets {
   }
 
   /**
-   * Empties the bucket and returns its first chunk (or -1); its last chunk and fill are in {@link
-   * #detachedTailChunk} and {@link #detachedTailCount}. The caller reads the chunks through {@link
-   * #chunks} (re-read after every {@link #append}: it may grow) and frees each with {@link
-   * #freeChunk} once read.
+   * Empties the bucket; {@link #nextDetached} then hands out its nodes in order. Appends may come
+   * between those calls, to any bucket (this one too): they take fresh chunks, as each detached
+   * chunk is freed only once read.
    */
-  int detach(int bucket) {
+  void detach(int bucket) {
     int head = headChunk[bucket];
     detachedTailChunk = tailChunk[bucket];
     detachedTailCount = tailCount[bucket];
     headChunk[bucket] = NONE;
     tailChunk[bucket] = NONE;
     tailCount[bucket] = 0;
-    return head;
+    startReading(head);
   }
 
-  /** The next chunk of a detached list, read before freeing this one. */
-  int nextChunk(int chunk) {
-    return chunks[chunk * CHUNK_INTS];
+  /**
+   * The next node of the list last detached, or -1 once all are read. Reads {@link #chunks} anew
+   * each time (an append may have grown it) and frees each chunk once its last node is read.
+   */
+  int nextDetached() {
+    if (readIndex == readCount) { // every chunk holds at least one node: one step suffices
+      if (readChunk == NONE) {
+        return NONE;
+      }
+      int next = chunks[readChunk * CHUNK_INTS]; // read before freeing this one
+      freeChunk(readChunk);
+      startReading(next);
+      if (next == NONE) {
+        return NONE;
+      }
+    }
+    return chunks[readChunk * CHUNK_INTS + 1 + readIndex++];
   }
 
-  void freeChunk(int chunk) {
+  private void startReading(int chunk) {
+    readChunk = chunk;
+    readIndex = 0;
+    readCount = chunk == NONE ? 0 : chunk == detachedTailChunk ? detachedTailCount : SLOTS;
+  }
+
+  private void freeChunk(int chunk) {
     chunks[chunk * CHUNK_INTS] = freeChunk;
     freeChunk = chunk;
   }
@@ -117,6 +142,7 @@ final class Buckets {
   void reset(int bucketCount) {
     chunks = new int[INITIAL_CHUNKS * CHUNK_INTS];
     freeChunk = NONE;
+    startReading(NONE);
     chunkHighWater = 0;
     headChunk = new int[0];
     tailChunk = new int[0];

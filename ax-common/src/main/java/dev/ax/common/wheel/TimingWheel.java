@@ -509,33 +509,18 @@ public final class TimingWheel {
     int mark = ready.mark();
     int moved = 0;
     long minLeftMs = Long.MAX_VALUE;
-    markEmpty(0, slot);
-    int chunk = buckets.detach(slot);
-    int lastChunk = buckets.detachedTailChunk;
-    int lastCount = buckets.detachedTailCount;
-    while (chunk >= 0) {
-      int count = chunk == lastChunk ? lastCount : Buckets.SLOTS;
-      int at = chunk * Buckets.CHUNK_INTS + 1;
-      for (int i = 0; i < count; i++) {
-        int node = buckets.chunks[at + i];
-        if (pool.state(node) == NodePool.CANCELLED) {
-          freeCancelled(node);
-          continue;
-        }
-        long dueAtMs = pool.dueAtMs(node);
-        if (wholeTickDue || dueAtMs <= nowMs) {
-          ready.append(node);
-          moved++;
-        } else {
-          append(0, slot, node); // into fresh chunks: the detached ones are freed once read
-          if (dueAtMs < minLeftMs) {
-            minLeftMs = dueAtMs;
-          }
+    detach(0, slot);
+    for (int node = nextLiveDetached(); node >= 0; node = nextLiveDetached()) {
+      long dueAtMs = pool.dueAtMs(node);
+      if (wholeTickDue || dueAtMs <= nowMs) {
+        ready.append(node);
+        moved++;
+      } else {
+        append(0, slot, node); // into fresh chunks: the detached ones are freed once read
+        if (dueAtMs < minLeftMs) {
+          minLeftMs = dueAtMs;
         }
       }
-      int next = buckets.nextChunk(chunk);
-      buckets.freeChunk(chunk);
-      chunk = next;
     }
     cursorBucketMinDueMs = minLeftMs;
     ready.sortFrom(mark, pool);
@@ -558,28 +543,12 @@ public final class TimingWheel {
   }
 
   private void cascade(int level, int slot) {
-    int bucket = level * wheelSize + slot;
-    if (buckets.isEmpty(bucket)) {
+    if (buckets.isEmpty(level * wheelSize + slot)) {
       return;
     }
-    markEmpty(level, slot);
-    int chunk = buckets.detach(bucket);
-    int lastChunk = buckets.detachedTailChunk;
-    int lastCount = buckets.detachedTailCount;
-    while (chunk >= 0) {
-      int count = chunk == lastChunk ? lastCount : Buckets.SLOTS;
-      int at = chunk * Buckets.CHUNK_INTS + 1;
-      for (int i = 0; i < count; i++) {
-        int node = buckets.chunks[at + i];
-        if (pool.state(node) == NodePool.CANCELLED) {
-          freeCancelled(node);
-        } else {
-          place(node, pool.dueAtMs(node)); // always into a finer level
-        }
-      }
-      int next = buckets.nextChunk(chunk);
-      buckets.freeChunk(chunk);
-      chunk = next;
+    detach(level, slot);
+    for (int node = nextLiveDetached(); node >= 0; node = nextLiveDetached()) {
+      place(node, pool.dueAtMs(node)); // always into a finer level
     }
   }
 
@@ -587,31 +556,34 @@ public final class TimingWheel {
   private void sweepCancelled() {
     for (int level = 0; level < levels; level++) {
       for (int slot = 0; slot < wheelSize; slot++) {
-        int bucket = level * wheelSize + slot;
-        if (buckets.isEmpty(bucket)) {
+        if (buckets.isEmpty(level * wheelSize + slot)) {
           continue;
         }
-        markEmpty(level, slot);
-        int chunk = buckets.detach(bucket);
-        int lastChunk = buckets.detachedTailChunk;
-        int lastCount = buckets.detachedTailCount;
-        while (chunk >= 0) {
-          int count = chunk == lastChunk ? lastCount : Buckets.SLOTS;
-          int at = chunk * Buckets.CHUNK_INTS + 1;
-          for (int i = 0; i < count; i++) {
-            int node = buckets.chunks[at + i];
-            if (pool.state(node) == NodePool.CANCELLED) {
-              freeCancelled(node);
-            } else {
-              append(level, slot, node);
-            }
-          }
-          int next = buckets.nextChunk(chunk);
-          buckets.freeChunk(chunk);
-          chunk = next;
+        detach(level, slot);
+        for (int node = nextLiveDetached(); node >= 0; node = nextLiveDetached()) {
+          append(level, slot, node);
         }
       }
     }
+  }
+
+  /** Empties a bucket for reading through {@link #nextLiveDetached}. */
+  private void detach(int level, int slot) {
+    markEmpty(level, slot);
+    buckets.detach(level * wheelSize + slot);
+  }
+
+  /**
+   * The next node of the bucket last detached that is not cancelled, or -1 once all are read; frees
+   * the cancelled ones it passes.
+   */
+  private int nextLiveDetached() {
+    int node = buckets.nextDetached();
+    while (node >= 0 && pool.state(node) == NodePool.CANCELLED) {
+      freeCancelled(node);
+      node = buckets.nextDetached();
+    }
+    return node;
   }
 
   private void freeCancelled(int node) {
