@@ -2,7 +2,7 @@ package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ax.cli.audit.OperatorLog;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
@@ -25,6 +25,15 @@ import picocli.CommandLine.Spec;
         "What operators did through ax (switches, dead-letter replays and discards, task"
             + " commands): who, when, on what, why; newest first.")
 public final class AuditCommand implements Callable<Integer> {
+
+  private static final Columns<OperatorLog.Entry> COLUMNS =
+      Columns.<OperatorLog.Entry>builder()
+          .left("at", entry -> Times.clock(entry.atMs()))
+          .left("actor", OperatorLog.Entry::actor)
+          .left("action", OperatorLog.Entry::action)
+          .left("target", OperatorLog.Entry::target)
+          .left("why", 80, OperatorLog.Entry::reason)
+          .build();
 
   @Spec private CommandSpec spec;
 
@@ -49,22 +58,7 @@ public final class AuditCommand implements Callable<Integer> {
       out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
       return ExitCodes.OK;
     }
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("at"),
-            TextTable.Column.left("actor"),
-            TextTable.Column.left("action"),
-            TextTable.Column.left("target"),
-            TextTable.Column.left("why").maxWidth(80));
-    for (OperatorLog.Entry entry : entries) {
-      table.row(
-          Times.clock(entry.atMs()),
-          entry.actor(),
-          entry.action(),
-          entry.target(),
-          entry.reason() == null ? "" : entry.reason());
-    }
-    table.print(out, "");
+    COLUMNS.table(entries).print(out, "");
     out.println(entries.size() + " action(s)");
     return ExitCodes.OK;
   }

@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
@@ -27,6 +27,18 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "List dead letters, newest first.")
 final class DlqListCommand implements Callable<Integer> {
+
+  private static final Columns<DeadLetterStore.DeadLetter> COLUMNS =
+      Columns.<DeadLetterStore.DeadLetter>builder()
+          .right("id", DeadLetterStore.DeadLetter::id)
+          .left("stored", letter -> Times.clock(letter.createdAtMs()))
+          .left("state", DeadLetterStore.DeadLetter::state)
+          .left("task", DeadLetterStore.DeadLetter::taskId)
+          .left("group", DeadLetterStore.DeadLetter::group)
+          .left("instance", DeadLetterStore.DeadLetter::instanceId)
+          .right("attempts", DlqListCommand::attemptCount)
+          .left("last error", 60, DeadLetterStore.DeadLetter::lastError)
+          .build();
 
   @Spec private CommandSpec spec;
 
@@ -84,28 +96,7 @@ final class DlqListCommand implements Callable<Integer> {
   private int list(CliDatabase db, PrintWriter out, DeadLetterStore.Filter filter) {
     List<DeadLetterStore.DeadLetter> letters =
         new DeadLetterStore(db.dataSource).list(withSince(filter, db), limit);
-    TextTable table =
-        new TextTable(
-            TextTable.Column.right("id"),
-            TextTable.Column.left("stored"),
-            TextTable.Column.left("state"),
-            TextTable.Column.left("task"),
-            TextTable.Column.left("group"),
-            TextTable.Column.left("instance"),
-            TextTable.Column.right("attempts"),
-            TextTable.Column.left("last error").maxWidth(60));
-    for (DeadLetterStore.DeadLetter letter : letters) {
-      table.row(
-          letter.id(),
-          Times.clock(letter.createdAtMs()),
-          letter.state(),
-          letter.taskId(),
-          letter.group(),
-          letter.instanceId(),
-          attemptCount(letter),
-          letter.lastError());
-    }
-    table.print(out, "");
+    COLUMNS.table(letters).print(out, "");
     out.println(letters.size() + " dead letter(s)");
     return ExitCodes.OK;
   }

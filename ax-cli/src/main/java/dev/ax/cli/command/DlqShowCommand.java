@@ -1,7 +1,7 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,6 +26,19 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Everything stored for one dead letter.")
 final class DlqShowCommand implements Callable<Integer> {
+
+  /** The letter's attempts, as the dead-letter stage stored them (a JSON array). */
+  private static final Columns<JsonNode> ATTEMPTS =
+      Columns.<JsonNode>builder()
+          .right("#", attempt -> attempt.path("attempt").asInt())
+          .left("dispatcher", attempt -> attempt.path("dispatcher").asText())
+          .left("started", attempt -> Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()))
+          .right("ms", attempt -> orIfNull(attempt.path("durationMs"), "", JsonNode::asLong))
+          .left(
+              "outcome",
+              attempt -> orIfNull(attempt.path("outcome"), "(never ended)", JsonNode::asText))
+          .left("error", 80, attempt -> orIfNull(attempt.path("error"), "", JsonNode::asText))
+          .build();
 
   @Spec private CommandSpec spec;
 
@@ -59,24 +73,7 @@ final class DlqShowCommand implements Callable<Integer> {
     out.println("  reason      " + letter.stateReason());
     out.println("  last error  " + letter.lastError());
     out.println("  attempts:");
-    TextTable attempts =
-        new TextTable(
-            TextTable.Column.right("#"),
-            TextTable.Column.left("dispatcher"),
-            TextTable.Column.left("started"),
-            TextTable.Column.right("ms"),
-            TextTable.Column.left("outcome"),
-            TextTable.Column.left("error").maxWidth(80));
-    for (JsonNode attempt : AxJson.MAPPER.readTree(letter.attemptsJson())) {
-      attempts.row(
-          attempt.path("attempt").asInt(),
-          attempt.path("dispatcher").asText(),
-          Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()),
-          attempt.path("durationMs").isNull() ? "" : attempt.path("durationMs").asLong(),
-          attempt.path("outcome").isNull() ? "(never ended)" : attempt.path("outcome").asText(),
-          attempt.path("error").isNull() ? "" : attempt.path("error").asText());
-    }
-    attempts.print(out, "    ");
+    ATTEMPTS.table(AxJson.MAPPER.readTree(letter.attemptsJson())).print(out, "    ");
     out.println("  task as it was:");
     out.println(
         "    "
@@ -90,6 +87,11 @@ final class DlqShowCommand implements Callable<Integer> {
             ? "    (none: the last attempt did not throw)"
             : "    " + letter.lastStack().strip().replace("\n", "\n    "));
     return ExitCodes.OK;
+  }
+
+  /** {@code value} of {@code field}, or {@code ifNull} where the field is JSON null. */
+  private static Object orIfNull(JsonNode field, String ifNull, Function<JsonNode, ?> value) {
+    return field.isNull() ? ifNull : value.apply(field);
   }
 
   /** The task snapshot with the values of params and executor headers masked, unless revealed. */

@@ -2,7 +2,7 @@ package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ax.cli.task.TaskQueries;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
@@ -32,6 +32,18 @@ import picocli.CommandLine.Spec;
 final class TaskListCommand implements Callable<Integer> {
 
   private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED");
+
+  private static final Columns<TaskQueries.TaskSummary> COLUMNS =
+      Columns.<TaskQueries.TaskSummary>builder()
+          .left("task", TaskQueries.TaskSummary::taskId)
+          .left("group", TaskQueries.TaskSummary::group)
+          .left("trigger", TaskQueries.TaskSummary::triggerType)
+          .left("state", TaskQueries.TaskSummary::state)
+          .right("version", TaskQueries.TaskSummary::version)
+          .left("last run", TaskQueries.TaskSummary::lastStatus)
+          .left(
+              "last due", task -> task.lastDueAtMs() == null ? "" : Times.clock(task.lastDueAtMs()))
+          .build();
 
   @Spec private CommandSpec spec;
 
@@ -89,26 +101,7 @@ final class TaskListCommand implements Callable<Integer> {
       out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
       return ExitCodes.OK;
     }
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("task"),
-            TextTable.Column.left("group"),
-            TextTable.Column.left("trigger"),
-            TextTable.Column.left("state"),
-            TextTable.Column.right("version"),
-            TextTable.Column.left("last run"),
-            TextTable.Column.left("last due"));
-    for (TaskQueries.TaskSummary task : tasks) {
-      table.row(
-          task.taskId(),
-          task.group(),
-          task.triggerType(),
-          task.state(),
-          task.version(),
-          task.lastStatus() == null ? "" : task.lastStatus(),
-          task.lastDueAtMs() == null ? "" : Times.clock(task.lastDueAtMs()));
-    }
-    table.print(out, "");
+    COLUMNS.table(tasks).print(out, "");
     out.println(
         tasks.size()
             + " task(s)"

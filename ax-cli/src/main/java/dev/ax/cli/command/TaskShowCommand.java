@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.cli.task.TaskQueries;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
@@ -37,6 +37,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "What a task is and what became of it; --instance: one instance's history.")
 final class TaskShowCommand implements Callable<Integer> {
+
+  /** An instance's audit history, oldest first. */
+  private static final Columns<AuditLog.Transition> HISTORY =
+      Columns.<AuditLog.Transition>builder()
+          .left("at", move -> Times.clock(move.atMs()))
+          .right("attempt", AuditLog.Transition::attempt)
+          .left("from", move -> move.from() == null ? "(created)" : move.from())
+          .left("to", AuditLog.Transition::to)
+          .left("by", AuditLog.Transition::actor)
+          .left("why", 80, AuditLog.Transition::reason)
+          .build();
 
   @Spec private CommandSpec spec;
 
@@ -156,24 +167,7 @@ final class TaskShowCommand implements Callable<Integer> {
     out.println("instance " + instanceId + " (" + row.get().status() + ")");
     InstanceTable.of(List.of(row.get())).print(out, "  ");
     out.println("  history:");
-    TextTable moves =
-        new TextTable(
-            TextTable.Column.left("at"),
-            TextTable.Column.right("attempt"),
-            TextTable.Column.left("from"),
-            TextTable.Column.left("to"),
-            TextTable.Column.left("by"),
-            TextTable.Column.left("why").maxWidth(80));
-    for (AuditLog.Transition t : history) {
-      moves.row(
-          Times.clock(t.atMs()),
-          t.attempt(),
-          t.from() == null ? "(created)" : t.from(),
-          t.to(),
-          t.actor(),
-          t.reason() == null ? "" : t.reason());
-    }
-    moves.print(out, "    ");
+    HISTORY.table(history).print(out, "    ");
     return ExitCodes.OK;
   }
 }
