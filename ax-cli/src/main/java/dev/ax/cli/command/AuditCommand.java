@@ -1,10 +1,8 @@
 package dev.ax.cli.command;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ax.cli.audit.OperatorLog;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
-import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -52,14 +50,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private int print(CliDatabase db, PrintWriter out) throws Exception {
     List<OperatorLog.Entry> entries = new OperatorLog(db.dataSource).newest(actor, listing.limit);
-    if (listing.json) {
-      ArrayNode array = AxJson.MAPPER.createArrayNode();
-      entries.forEach(e -> array.add(AxJson.MAPPER.valueToTree(e)));
-      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
-      return ExitCodes.OK;
-    }
-    COLUMNS.table(entries).print(out, "");
-    out.println(entries.size() + " action(s)");
+    listing.print(out, entries, COLUMNS, entries.size() + " action(s)");
     return ExitCodes.OK;
   }
 }

@@ -10,13 +10,9 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq list}: the dead letters matching a filter, newest first, as a table. Runs on the
@@ -26,7 +22,7 @@ import picocli.CommandLine.Spec;
     name = "list",
     mixinStandardHelpOptions = true,
     description = "List dead letters, newest first.")
-final class DlqListCommand implements Callable<Integer> {
+final class DlqListCommand extends DatabaseSubcommand {
 
   private static final Columns<DeadLetterStore.DeadLetter> COLUMNS =
       Columns.<DeadLetterStore.DeadLetter>builder()
@@ -39,10 +35,6 @@ final class DlqListCommand implements Callable<Integer> {
           .right("attempts", DlqListCommand::attemptCount)
           .left("last error", 60, DeadLetterStore.DeadLetter::lastError)
           .build();
-
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private DlqCommand parent;
 
   @Option(names = "--task", paramLabel = "<taskId>", description = "Only this task's letters.")
   private String taskId;
@@ -82,18 +74,20 @@ final class DlqListCommand implements Callable<Integer> {
       description = "At most this many (default: ${DEFAULT-VALUE}).")
   private int limit;
 
+  /** The filter the options give (all but --since): set by {@link #checkOptions}. */
+  private DeadLetterStore.Filter filter;
+
   @Override
-  public Integer call() {
-    DeadLetterStore.Filter filter = filter();
+  void checkOptions() {
+    filter = optionsFilter();
     if (limit < 1 || limit > 10_000) {
       throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
     }
-    return CliDatabase.run(
-        spec, parent.workDir(), DlqCommand.PROCESS_NAME, (db, out) -> list(db, out, filter));
   }
 
-  /** Prints the letters matching {@code filter} and --since, newest first. */
-  private int list(CliDatabase db, PrintWriter out, DeadLetterStore.Filter filter) {
+  /** Prints the letters matching the filter and --since, newest first. */
+  @Override
+  int run(CliDatabase db, PrintWriter out) {
     List<DeadLetterStore.DeadLetter> letters =
         new DeadLetterStore(db.dataSource).list(withSince(filter, db), limit);
     COLUMNS.table(letters).print(out, "");
@@ -120,7 +114,7 @@ final class DlqListCommand implements Callable<Integer> {
   }
 
   /** The filter from the options; a malformed one is a usage error naming the option. */
-  private DeadLetterStore.Filter filter() {
+  private DeadLetterStore.Filter optionsFilter() {
     if (since != null && from != null) {
       throw new ParameterException(spec.commandLine(), "give --since or --from, not both");
     }

@@ -8,14 +8,10 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq show <id>}: everything stored for one dead letter, the task's values masked unless
@@ -25,7 +21,7 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     description = "Everything stored for one dead letter.")
-final class DlqShowCommand implements Callable<Integer> {
+final class DlqShowCommand extends DatabaseSubcommand {
 
   /** The letter's attempts, as the dead-letter stage stored them (a JSON array). */
   private static final Columns<JsonNode> ATTEMPTS =
@@ -40,10 +36,6 @@ final class DlqShowCommand implements Callable<Integer> {
           .left("error", 80, attempt -> orIfNull(attempt.path("error"), "", JsonNode::asText))
           .build();
 
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private DlqCommand parent;
-
   @Parameters(paramLabel = "<id>", description = "The dead letter's id (from `ax dlq list`).")
   private long id;
 
@@ -54,13 +46,9 @@ final class DlqShowCommand implements Callable<Integer> {
               + " may hold secrets.")
   private boolean reveal;
 
-  @Override
-  public Integer call() throws Exception {
-    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::print);
-  }
-
   /** Prints everything stored for the letter. */
-  private int print(CliDatabase db, PrintWriter out) throws Exception {
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     DeadLetterStore.DeadLetter letter =
         new DeadLetterStore(db.dataSource)
             .find(id)

@@ -18,14 +18,10 @@ import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task show <taskId>}: the task's spec and version, state, next firing, its latest
@@ -36,7 +32,7 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     description = "What a task is and what became of it; --instance: one instance's history.")
-final class TaskShowCommand implements Callable<Integer> {
+final class TaskShowCommand extends DatabaseSubcommand {
 
   /** An instance's audit history, oldest first. */
   private static final Columns<AuditLog.Transition> HISTORY =
@@ -48,10 +44,6 @@ final class TaskShowCommand implements Callable<Integer> {
           .left("by", AuditLog.Transition::actor)
           .left("why", 80, AuditLog.Transition::reason)
           .build();
-
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private TasksCommand parent;
 
   @Parameters(paramLabel = "<taskId>", description = "The task.")
   private String taskId;
@@ -78,15 +70,15 @@ final class TaskShowCommand implements Callable<Integer> {
   private boolean reveal;
 
   @Override
-  public Integer call() throws Exception {
+  void checkOptions() {
     if (instanceCount < 1 || instanceCount > 1000) {
       throw new ParameterException(
           spec.commandLine(), "--instances must be in 1..1000: " + instanceCount);
     }
-    return CliDatabase.run(spec, parent.workDir(), TasksCommand.PROCESS_NAME, this::show);
   }
 
-  private int show(CliDatabase db, PrintWriter out) throws Exception {
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     Optional<StoredTask> task = new TaskStore(db.dataSource).find(taskId);
     if (task.isEmpty()) {
       throw new CliFailure(ExitCodes.FAILED, "no task " + taskId);
