@@ -44,7 +44,6 @@ final class DlqListCommand extends DatabaseSubcommand {
 
   @Option(
       names = "--since",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description = "Only letters stored within this long, e.g. 1h.")
   private Duration since;
