@@ -1,7 +1,6 @@
 package dev.ax.bench;
 
 import dev.ax.cli.AxSubcommand;
-import dev.ax.cli.command.DurationConverter;
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.cli.command.VerboseOption;
 import dev.ax.cli.kafka.CommandSender;
@@ -81,7 +80,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   @Option(
       names = "--due-in",
       defaultValue = "5s",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description = "The first task is due this long after the start (default: ${DEFAULT-VALUE}).")
   private Duration dueIn;
@@ -89,7 +87,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   @Option(
       names = "--spread",
       defaultValue = "1s",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description = "Due times are spread evenly over this window (default: ${DEFAULT-VALUE}).")
   private Duration spread;
@@ -120,7 +117,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   @Option(
       names = "--wait",
       defaultValue = "60s",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description =
           "How long after the last due time to wait for completions (default: ${DEFAULT-VALUE}).")

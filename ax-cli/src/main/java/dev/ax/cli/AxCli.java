@@ -4,7 +4,9 @@ import dev.ax.cli.command.AuditCommand;
 import dev.ax.cli.command.CliErrorHandler;
 import dev.ax.cli.command.DemoCommand;
 import dev.ax.cli.command.DlqCommand;
+import dev.ax.cli.command.DurationConverter;
 import dev.ax.cli.command.FlowCommand;
+import dev.ax.cli.command.InstantConverter;
 import dev.ax.cli.command.MigrateCommand;
 import dev.ax.cli.command.Operator;
 import dev.ax.cli.command.RequeueCommand;
@@ -14,6 +16,8 @@ import dev.ax.cli.command.SwitchCommand;
 import dev.ax.cli.command.TasksCommand;
 import dev.ax.cli.command.UpCommand;
 import dev.ax.cli.command.VersionProvider;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -85,6 +89,10 @@ public final class AxCli implements Runnable {
     }
     // Last, so that the usage lists the commands first and then how to get help on one.
     commandLine.addSubcommand(new CommandLine.HelpCommand());
+    // Every command reads durations and instants alike. After the last subcommand: picocli gives a
+    // converter to the commands there are when it is registered.
+    commandLine.registerConverter(Duration.class, new DurationConverter());
+    commandLine.registerConverter(Instant.class, new InstantConverter());
     return commandLine
         .setExecutionExceptionHandler(new CliErrorHandler())
         .setParameterExceptionHandler(new ShortUsageErrors());

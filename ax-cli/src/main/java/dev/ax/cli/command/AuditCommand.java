@@ -1,10 +1,8 @@
 package dev.ax.cli.command;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ax.cli.audit.OperatorLog;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
-import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -26,6 +24,15 @@ import picocli.CommandLine.Spec;
             + " commands): who, when, on what, why; newest first.")
 public final class AuditCommand implements Callable<Integer> {
 
+  private static final Columns<OperatorLog.Entry> COLUMNS =
+      Columns.<OperatorLog.Entry>builder()
+          .left("at", entry -> Times.clock(entry.atMs()))
+          .left("actor", OperatorLog.Entry::actor)
+          .left("action", OperatorLog.Entry::action)
+          .left("target", OperatorLog.Entry::target)
+          .left("why", 80, OperatorLog.Entry::reason)
+          .build();
+
   @Spec private CommandSpec spec;
 
   @Mixin private WorkDirOptions workDir;
@@ -43,29 +50,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private int print(CliDatabase db, PrintWriter out) throws Exception {
     List<OperatorLog.Entry> entries = new OperatorLog(db.dataSource).newest(actor, listing.limit);
-    if (listing.json) {
-      ArrayNode array = AxJson.MAPPER.createArrayNode();
-      entries.forEach(e -> array.add(AxJson.MAPPER.valueToTree(e)));
-      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
-      return ExitCodes.OK;
-    }
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("at"),
-            TextTable.Column.left("actor"),
-            TextTable.Column.left("action"),
-            TextTable.Column.left("target"),
-            TextTable.Column.left("why").maxWidth(80));
-    for (OperatorLog.Entry entry : entries) {
-      table.row(
-          Times.clock(entry.atMs()),
-          entry.actor(),
-          entry.action(),
-          entry.target(),
-          entry.reason() == null ? "" : entry.reason());
-    }
-    table.print(out, "");
-    out.println(entries.size() + " action(s)");
+    listing.print(out, entries, COLUMNS, entries.size() + " action(s)");
     return ExitCodes.OK;
   }
 }

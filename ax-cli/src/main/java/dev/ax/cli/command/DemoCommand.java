@@ -63,7 +63,6 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--deadline",
       defaultValue = "60s",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description = "Give up waiting for outcomes after this long (default: ${DEFAULT-VALUE}).")
   private Duration deadline;

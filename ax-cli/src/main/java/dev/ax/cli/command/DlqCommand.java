@@ -1,10 +1,6 @@
 package dev.ax.cli.command;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq}: the operator's view of dead letters: {@code list}, {@code show}, {@code replay}
@@ -23,22 +19,11 @@ import picocli.CommandLine.Spec;
       DlqReplayCommand.class,
       DlqDiscardCommand.class
     })
-public final class DlqCommand implements Runnable {
+public final class DlqCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-dlq";
 
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDir;
-
-  @Override
-  public void run() {
-    throw new ParameterException(
-        spec.commandLine(), "Missing command: give one of list, show, replay, discard");
-  }
-
-  /** The work dir, given to {@code ax dlq} or to its subcommand (the option is inherited). */
-  WorkDirOptions workDir() {
-    return workDir;
+  public DlqCommand() {
+    super(PROCESS_NAME, "list, show, replay, discard");
   }
 }

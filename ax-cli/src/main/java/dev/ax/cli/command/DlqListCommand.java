@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
@@ -10,13 +10,9 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq list}: the dead letters matching a filter, newest first, as a table. Runs on the
@@ -26,11 +22,19 @@ import picocli.CommandLine.Spec;
     name = "list",
     mixinStandardHelpOptions = true,
     description = "List dead letters, newest first.")
-final class DlqListCommand implements Callable<Integer> {
+final class DlqListCommand extends DatabaseSubcommand {
 
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private DlqCommand parent;
+  private static final Columns<DeadLetterStore.DeadLetter> COLUMNS =
+      Columns.<DeadLetterStore.DeadLetter>builder()
+          .right("id", DeadLetterStore.DeadLetter::id)
+          .left("stored", letter -> Times.clock(letter.createdAtMs()))
+          .left("state", DeadLetterStore.DeadLetter::state)
+          .left("task", DeadLetterStore.DeadLetter::taskId)
+          .left("group", DeadLetterStore.DeadLetter::group)
+          .left("instance", DeadLetterStore.DeadLetter::instanceId)
+          .right("attempts", DlqListCommand::attemptCount)
+          .left("last error", 60, DeadLetterStore.DeadLetter::lastError)
+          .build();
 
   @Option(names = "--task", paramLabel = "<taskId>", description = "Only this task's letters.")
   private String taskId;
@@ -40,7 +44,6 @@ final class DlqListCommand implements Callable<Integer> {
 
   @Option(
       names = "--since",
-      converter = DurationConverter.class,
       paramLabel = "<duration>",
       description = "Only letters stored within this long, e.g. 1h.")
   private Duration since;
@@ -70,42 +73,23 @@ final class DlqListCommand implements Callable<Integer> {
       description = "At most this many (default: ${DEFAULT-VALUE}).")
   private int limit;
 
+  /** The filter the options give (all but --since): set by {@link #checkOptions}. */
+  private DeadLetterStore.Filter filter;
+
   @Override
-  public Integer call() {
-    DeadLetterStore.Filter filter = filter();
+  void checkOptions() {
+    filter = optionsFilter();
     if (limit < 1 || limit > 10_000) {
       throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
     }
-    return CliDatabase.run(
-        spec, parent.workDir(), DlqCommand.PROCESS_NAME, (db, out) -> list(db, out, filter));
   }
 
-  /** Prints the letters matching {@code filter} and --since, newest first. */
-  private int list(CliDatabase db, PrintWriter out, DeadLetterStore.Filter filter) {
+  /** Prints the letters matching the filter and --since, newest first. */
+  @Override
+  int run(CliDatabase db, PrintWriter out) {
     List<DeadLetterStore.DeadLetter> letters =
         new DeadLetterStore(db.dataSource).list(withSince(filter, db), limit);
-    TextTable table =
-        new TextTable(
-            TextTable.Column.right("id"),
-            TextTable.Column.left("stored"),
-            TextTable.Column.left("state"),
-            TextTable.Column.left("task"),
-            TextTable.Column.left("group"),
-            TextTable.Column.left("instance"),
-            TextTable.Column.right("attempts"),
-            TextTable.Column.left("last error").maxWidth(60));
-    for (DeadLetterStore.DeadLetter letter : letters) {
-      table.row(
-          letter.id(),
-          Times.clock(letter.createdAtMs()),
-          letter.state(),
-          letter.taskId(),
-          letter.group(),
-          letter.instanceId(),
-          attemptCount(letter),
-          letter.lastError());
-    }
-    table.print(out, "");
+    COLUMNS.table(letters).print(out, "");
     out.println(letters.size() + " dead letter(s)");
     return ExitCodes.OK;
   }
@@ -129,7 +113,7 @@ final class DlqListCommand implements Callable<Integer> {
   }
 
   /** The filter from the options; a malformed one is a usage error naming the option. */
-  private DeadLetterStore.Filter filter() {
+  private DeadLetterStore.Filter optionsFilter() {
     if (since != null && from != null) {
       throw new ParameterException(spec.commandLine(), "give --since or --from, not both");
     }

@@ -9,15 +9,11 @@ import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq replay}: runs dead letters again through the dead-letter stage's replayer, at a
@@ -31,11 +27,7 @@ import picocli.CommandLine.Spec;
           + " matching --task/--group. Rate-limited; recorded in the audit log. A letter"
           + " replayed before is not run again."
     })
-final class DlqReplayCommand implements Callable<Integer> {
-
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private DlqCommand parent;
+final class DlqReplayCommand extends DatabaseSubcommand {
 
   @Parameters(arity = "0..*", paramLabel = "<id>", description = "Dead letter ids.")
   private List<Long> ids = new ArrayList<>();
@@ -67,7 +59,7 @@ final class DlqReplayCommand implements Callable<Integer> {
   private String reason;
 
   @Override
-  public Integer call() throws Exception {
+  void checkOptions() {
     if (ids.isEmpty() && taskId == null && group == null) {
       throw new ParameterException(
           spec.commandLine(), "give dead letter ids, or --task and/or --group to replay a set");
@@ -79,12 +71,12 @@ final class DlqReplayCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--rate must be in 1..1000: " + ratePerSecond);
     }
-    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::replay);
   }
 
   /** Replays the letters given or matching, at the rate; FAILED when one was not. */
-  private int replay(CliDatabase db, PrintWriter out) throws Exception {
-    BrokerLocator.Target broker = parent.workDir().locateBroker(db.config);
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
+    BrokerLocator.Target broker = workDir().locateBroker(db.config);
     DeadLetterStore letters = new DeadLetterStore(db.dataSource);
     List<Long> targets = new ArrayList<>(ids);
     if (targets.isEmpty()) {
@@ -96,7 +88,7 @@ final class DlqReplayCommand implements Callable<Integer> {
     int problems = 0;
     long pauseMs = 1000L / ratePerSecond;
     try (KafkaProducer<String, byte[]> producer =
-        KafkaClients.producer(broker.kafka(), DlqCommand.PROCESS_NAME)) {
+        KafkaClients.producer(broker.kafka(), processName())) {
       DeadLetterReplayer replayer =
           new DeadLetterReplayer(
               letters,

@@ -1,20 +1,17 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax dlq show <id>}: everything stored for one dead letter, the task's values masked unless
@@ -24,11 +21,20 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     description = "Everything stored for one dead letter.")
-final class DlqShowCommand implements Callable<Integer> {
+final class DlqShowCommand extends DatabaseSubcommand {
 
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private DlqCommand parent;
+  /** The letter's attempts, as the dead-letter stage stored them (a JSON array). */
+  private static final Columns<JsonNode> ATTEMPTS =
+      Columns.<JsonNode>builder()
+          .right("#", attempt -> attempt.path("attempt").asInt())
+          .left("dispatcher", attempt -> attempt.path("dispatcher").asText())
+          .left("started", attempt -> Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()))
+          .right("ms", attempt -> orIfNull(attempt.path("durationMs"), "", JsonNode::asLong))
+          .left(
+              "outcome",
+              attempt -> orIfNull(attempt.path("outcome"), "(never ended)", JsonNode::asText))
+          .left("error", 80, attempt -> orIfNull(attempt.path("error"), "", JsonNode::asText))
+          .build();
 
   @Parameters(paramLabel = "<id>", description = "The dead letter's id (from `ax dlq list`).")
   private long id;
@@ -40,13 +46,9 @@ final class DlqShowCommand implements Callable<Integer> {
               + " may hold secrets.")
   private boolean reveal;
 
-  @Override
-  public Integer call() throws Exception {
-    return CliDatabase.run(spec, parent.workDir(), DlqCommand.PROCESS_NAME, this::print);
-  }
-
   /** Prints everything stored for the letter. */
-  private int print(CliDatabase db, PrintWriter out) throws Exception {
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     DeadLetterStore.DeadLetter letter =
         new DeadLetterStore(db.dataSource)
             .find(id)
@@ -59,24 +61,7 @@ final class DlqShowCommand implements Callable<Integer> {
     out.println("  reason      " + letter.stateReason());
     out.println("  last error  " + letter.lastError());
     out.println("  attempts:");
-    TextTable attempts =
-        new TextTable(
-            TextTable.Column.right("#"),
-            TextTable.Column.left("dispatcher"),
-            TextTable.Column.left("started"),
-            TextTable.Column.right("ms"),
-            TextTable.Column.left("outcome"),
-            TextTable.Column.left("error").maxWidth(80));
-    for (JsonNode attempt : AxJson.MAPPER.readTree(letter.attemptsJson())) {
-      attempts.row(
-          attempt.path("attempt").asInt(),
-          attempt.path("dispatcher").asText(),
-          Instant.ofEpochMilli(attempt.path("startedAtMs").asLong()),
-          attempt.path("durationMs").isNull() ? "" : attempt.path("durationMs").asLong(),
-          attempt.path("outcome").isNull() ? "(never ended)" : attempt.path("outcome").asText(),
-          attempt.path("error").isNull() ? "" : attempt.path("error").asText());
-    }
-    attempts.print(out, "    ");
+    ATTEMPTS.table(AxJson.MAPPER.readTree(letter.attemptsJson())).print(out, "    ");
     out.println("  task as it was:");
     out.println(
         "    "
@@ -90,6 +75,11 @@ final class DlqShowCommand implements Callable<Integer> {
             ? "    (none: the last attempt did not throw)"
             : "    " + letter.lastStack().strip().replace("\n", "\n    "));
     return ExitCodes.OK;
+  }
+
+  /** {@code value} of {@code field}, or {@code ifNull} where the field is JSON null. */
+  private static Object orIfNull(JsonNode field, String ifNull, Function<JsonNode, ?> value) {
+    return field.isNull() ? ifNull : value.apply(field);
   }
 
   /** The task snapshot with the values of params and executor headers masked, unless revealed. */

@@ -8,7 +8,8 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Reads a duration option written as {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 7d}
  * or ISO-8601 ({@code PT1M30S}): the same forms, read by the same code ({@link DurationText}), as
- * the AX configuration. Negative durations are refused. Stateless.
+ * the AX configuration. Negative durations are refused. Registered for every {@link Duration}
+ * option of {@code ax} ({@code AxCli.commandLine()}). Stateless.
  */
 public final class DurationConverter implements ITypeConverter<Duration> {
 

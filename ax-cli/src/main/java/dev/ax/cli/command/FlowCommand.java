@@ -1,7 +1,5 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.text.TextTable;
-import dev.ax.cli.text.Times;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -52,16 +50,6 @@ public final class FlowCommand implements Callable<Integer> {
       throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);
     }
     out.println("flow run " + flowRunId);
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("task"),
-            TextTable.Column.left("instance"),
-            TextTable.Column.left("status"),
-            TextTable.Column.right("attempt"),
-            TextTable.Column.left("due"),
-            TextTable.Column.left("claimed"),
-            TextTable.Column.left("finished"),
-            TextTable.Column.left("error").maxWidth(50));
     Set<String> succeeded = new LinkedHashSet<>();
     Set<String> present = new LinkedHashSet<>();
     for (InstanceRow row : rows) {
@@ -69,17 +57,8 @@ public final class FlowCommand implements Callable<Integer> {
       if (row.status() == InstanceStatus.SUCCESS) {
         succeeded.add(row.taskId());
       }
-      table.row(
-          row.taskId(),
-          row.instanceId(),
-          row.status(),
-          row.attempt(),
-          Times.clock(row.dueAtMs()),
-          row.claimedAtMs() == null ? "" : Times.clock(row.claimedAtMs()),
-          row.finishedAtMs() == null ? "" : Times.clock(row.finishedAtMs()),
-          row.lastError());
     }
-    table.print(out, "  ");
+    InstanceTable.withTask(rows).print(out, "  ");
     Map<String, List<TaskStore.Downstream>> dependents =
         new TaskStore(db.dataSource).dependentsOf(present);
     Set<String> reported = new LinkedHashSet<>();

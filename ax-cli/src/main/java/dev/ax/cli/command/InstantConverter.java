@@ -8,7 +8,8 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Reads an instant option written in ISO-8601 with a zone: {@code 2026-01-31T12:00:00Z} or {@code
- * 2026-01-31T13:00:00+01:00}. Stateless.
+ * 2026-01-31T13:00:00+01:00}. Registered for every {@link Instant} option of {@code ax} ({@code
+ * AxCli.commandLine()}). Stateless.
  */
 public final class InstantConverter implements ITypeConverter<Instant> {
 

@@ -1,5 +1,11 @@
 package dev.ax.cli.command;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ax.cli.text.Columns;
+import dev.ax.common.contract.AxJson;
+import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -32,5 +38,21 @@ final class ListingOptions {
       throw new ParameterException(
           spec.commandLine(), "--limit must be in 1.." + MAX_LIMIT + ": " + limit);
     }
+  }
+
+  /**
+   * Prints {@code rows} as one JSON array when {@code --json} asks for it, else as the table of
+   * {@code columns} followed by the {@code summary} line.
+   */
+  <T> void print(PrintWriter out, List<T> rows, Columns<T> columns, String summary)
+      throws JsonProcessingException {
+    if (json) {
+      ArrayNode array = AxJson.MAPPER.createArrayNode();
+      rows.forEach(row -> array.add(AxJson.MAPPER.valueToTree(row)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
+      return;
+    }
+    columns.table(rows).print(out, "");
+    out.println(summary);
   }
 }

@@ -62,14 +62,12 @@ public final class RequeueCommand implements Callable<Integer> {
 
   @Option(
       names = "--due-from",
-      converter = InstantConverter.class,
       paramLabel = "<instant>",
       description = "Only instances due at or after this ISO-8601 instant.")
   private Instant dueFrom;
 
   @Option(
       names = "--due-to",
-      converter = InstantConverter.class,
       paramLabel = "<instant>",
       description = "Only instances due before this ISO-8601 instant (default: now).")
   private Instant dueTo;

@@ -63,14 +63,12 @@ public final class SubmitCommand implements Callable<Integer> {
   @Option(
       names = "--delay",
       paramLabel = "<duration>",
-      converter = DurationConverter.class,
       description = "Run after this delay, e.g. 500ms, 5s, 2m (default: at once).")
   private Duration delay;
 
   @Option(
       names = "--at",
       paramLabel = "<instant>",
-      converter = InstantConverter.class,
       description = "Run at this instant, e.g. 2030-01-31T12:00:00Z.")
   private Instant at;
 
@@ -92,7 +90,6 @@ public final class SubmitCommand implements Callable<Integer> {
   @Option(
       names = "--timeout",
       paramLabel = "<duration>",
-      converter = DurationConverter.class,
       description = "Timeout of one run (default: the server's AX_DEFAULT_TIMEOUT).")
   private Duration timeout;
 

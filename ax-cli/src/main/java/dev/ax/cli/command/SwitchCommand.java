@@ -1,7 +1,7 @@
 package dev.ax.cli.command;
 
 import dev.ax.cli.audit.OperatorLog;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
@@ -58,6 +58,17 @@ public final class SwitchCommand implements Callable<Integer> {
   private static final Pattern GROUP_DISPATCH =
       Pattern.compile(Pattern.quote(Switches.DISPATCH + ".") + "[A-Za-z0-9._-]{1,64}");
 
+  private static final Columns<Line> COLUMNS =
+      Columns.<Line>builder()
+          .left("switch", Line::name)
+          .left("value", Line::value)
+          .right("version", Line::version)
+          .left("set by", Line::setBy)
+          .left("at", Line::at)
+          .left("applied by", Line::appliedBy)
+          .left("behind", Line::behind)
+          .build();
+
   @Spec private CommandSpec spec;
 
   @Parameters(
@@ -109,15 +120,6 @@ public final class SwitchCommand implements Callable<Integer> {
               + normalised
               + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
     }
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("switch"),
-            TextTable.Column.left("value"),
-            TextTable.Column.right("version"),
-            TextTable.Column.left("set by"),
-            TextTable.Column.left("at"),
-            TextTable.Column.left("applied by"),
-            TextTable.Column.left("behind"));
     Map<String, SwitchStore.Switch> all = switches.all();
     Map<String, List<SwitchStore.Applied>> applied = new HashMap<>();
     switches
@@ -125,24 +127,40 @@ public final class SwitchCommand implements Callable<Integer> {
         .forEach(a -> applied.computeIfAbsent(a.name(), n -> new ArrayList<>()).add(a));
     List<String> shown = new ArrayList<>(KNOWN.keySet());
     all.keySet().stream().filter(n -> !KNOWN.containsKey(n)).sorted().forEach(shown::add);
+    List<Line> lines = new ArrayList<>();
     for (String known : shown) {
       SwitchStore.Switch s = all.get(known);
-      if (s == null) {
-        table.row(known, KNOWN.get(known) + " (never set)", 0, "", "", "", "");
-      } else {
-        List<SwitchStore.Applied> stages = applied.getOrDefault(known, List.of());
-        table.row(
-            s.name(),
-            s.value(),
-            s.version(),
-            s.updatedBy(),
-            Instant.ofEpochMilli(s.updatedAtMs()),
-            stagesAt(stages, s.version(), true),
-            stagesAt(stages, s.version(), false));
-      }
+      lines.add(
+          s == null ? Line.neverSet(known) : Line.of(s, applied.getOrDefault(known, List.of())));
     }
-    table.print(out, "");
+    COLUMNS.table(lines).print(out, "");
     return ExitCodes.OK;
+  }
+
+  /** One switch as the table shows it: as set, or with the value it has until first set. */
+  private record Line(
+      String name,
+      String value,
+      long version,
+      String setBy,
+      String at,
+      String appliedBy,
+      String behind) {
+
+    static Line neverSet(String name) {
+      return new Line(name, KNOWN.get(name) + " (never set)", 0, "", "", "", "");
+    }
+
+    static Line of(SwitchStore.Switch set, List<SwitchStore.Applied> stages) {
+      return new Line(
+          set.name(),
+          set.value(),
+          set.version(),
+          set.updatedBy(),
+          Instant.ofEpochMilli(set.updatedAtMs()).toString(),
+          stagesAt(stages, set.version(), true),
+          stagesAt(stages, set.version(), false));
+    }
   }
 
   /**

@@ -1,24 +1,18 @@
 package dev.ax.cli.command;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ax.cli.task.TaskQueries;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TriggerType;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task list}: the tasks matching a filter, by task id, one page at a time ({@code
@@ -29,13 +23,21 @@ import picocli.CommandLine.Spec;
     name = "list",
     mixinStandardHelpOptions = true,
     description = "List tasks by id, with the status of each one's latest instance.")
-final class TaskListCommand implements Callable<Integer> {
+final class TaskListCommand extends DatabaseSubcommand {
 
   private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED");
 
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private TasksCommand parent;
+  private static final Columns<TaskQueries.TaskSummary> COLUMNS =
+      Columns.<TaskQueries.TaskSummary>builder()
+          .left("task", TaskQueries.TaskSummary::taskId)
+          .left("group", TaskQueries.TaskSummary::group)
+          .left("trigger", TaskQueries.TaskSummary::triggerType)
+          .left("state", TaskQueries.TaskSummary::state)
+          .right("version", TaskQueries.TaskSummary::version)
+          .left("last run", TaskQueries.TaskSummary::lastStatus)
+          .left(
+              "last due", task -> task.lastDueAtMs() == null ? "" : Times.clock(task.lastDueAtMs()))
+          .build();
 
   @Option(names = "--group", paramLabel = "<group>", description = "Only this group's tasks.")
   private String group;
@@ -66,50 +68,29 @@ final class TaskListCommand implements Callable<Integer> {
 
   @Mixin private ListingOptions listing;
 
+  /** The filter the options give: set by {@link #checkOptions}. */
+  private TaskQueries.Filter filter;
+
   @Override
-  public Integer call() throws Exception {
+  void checkOptions() {
     listing.check(spec);
-    TaskQueries.Filter filter =
+    filter =
         new TaskQueries.Filter(
             group,
             oneOf("--state", state, STATES),
             oneOf("--trigger", trigger, names(TriggerType.values())),
             oneOf("--last-status", lastStatus, names(InstanceStatus.values())),
             after);
-    return CliDatabase.run(
-        spec, parent.workDir(), TasksCommand.PROCESS_NAME, (db, out) -> list(db, out, filter));
   }
 
-  private int list(CliDatabase db, PrintWriter out, TaskQueries.Filter filter) throws Exception {
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     List<TaskQueries.TaskSummary> tasks =
         new TaskQueries(db.dataSource).list(filter, listing.limit);
-    if (listing.json) {
-      ArrayNode array = AxJson.MAPPER.createArrayNode();
-      tasks.forEach(t -> array.add(AxJson.MAPPER.valueToTree(t)));
-      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(array));
-      return ExitCodes.OK;
-    }
-    TextTable table =
-        new TextTable(
-            TextTable.Column.left("task"),
-            TextTable.Column.left("group"),
-            TextTable.Column.left("trigger"),
-            TextTable.Column.left("state"),
-            TextTable.Column.right("version"),
-            TextTable.Column.left("last run"),
-            TextTable.Column.left("last due"));
-    for (TaskQueries.TaskSummary task : tasks) {
-      table.row(
-          task.taskId(),
-          task.group(),
-          task.triggerType(),
-          task.state(),
-          task.version(),
-          task.lastStatus() == null ? "" : task.lastStatus(),
-          task.lastDueAtMs() == null ? "" : Times.clock(task.lastDueAtMs()));
-    }
-    table.print(out, "");
-    out.println(
+    listing.print(
+        out,
+        tasks,
+        COLUMNS,
         tasks.size()
             + " task(s)"
             + (tasks.size() == listing.limit

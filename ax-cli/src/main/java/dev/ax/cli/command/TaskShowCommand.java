@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.cli.task.TaskQueries;
-import dev.ax.cli.text.TextTable;
+import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
@@ -18,14 +18,10 @@ import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task show <taskId>}: the task's spec and version, state, next firing, its latest
@@ -36,11 +32,18 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     description = "What a task is and what became of it; --instance: one instance's history.")
-final class TaskShowCommand implements Callable<Integer> {
+final class TaskShowCommand extends DatabaseSubcommand {
 
-  @Spec private CommandSpec spec;
-
-  @ParentCommand private TasksCommand parent;
+  /** An instance's audit history, oldest first. */
+  private static final Columns<AuditLog.Transition> HISTORY =
+      Columns.<AuditLog.Transition>builder()
+          .left("at", move -> Times.clock(move.atMs()))
+          .right("attempt", AuditLog.Transition::attempt)
+          .left("from", move -> move.from() == null ? "(created)" : move.from())
+          .left("to", AuditLog.Transition::to)
+          .left("by", AuditLog.Transition::actor)
+          .left("why", 80, AuditLog.Transition::reason)
+          .build();
 
   @Parameters(paramLabel = "<taskId>", description = "The task.")
   private String taskId;
@@ -67,15 +70,15 @@ final class TaskShowCommand implements Callable<Integer> {
   private boolean reveal;
 
   @Override
-  public Integer call() throws Exception {
+  void checkOptions() {
     if (instanceCount < 1 || instanceCount > 1000) {
       throw new ParameterException(
           spec.commandLine(), "--instances must be in 1..1000: " + instanceCount);
     }
-    return CliDatabase.run(spec, parent.workDir(), TasksCommand.PROCESS_NAME, this::show);
   }
 
-  private int show(CliDatabase db, PrintWriter out) throws Exception {
+  @Override
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     Optional<StoredTask> task = new TaskStore(db.dataSource).find(taskId);
     if (task.isEmpty()) {
       throw new CliFailure(ExitCodes.FAILED, "no task " + taskId);
@@ -156,24 +159,7 @@ final class TaskShowCommand implements Callable<Integer> {
     out.println("instance " + instanceId + " (" + row.get().status() + ")");
     InstanceTable.of(List.of(row.get())).print(out, "  ");
     out.println("  history:");
-    TextTable moves =
-        new TextTable(
-            TextTable.Column.left("at"),
-            TextTable.Column.right("attempt"),
-            TextTable.Column.left("from"),
-            TextTable.Column.left("to"),
-            TextTable.Column.left("by"),
-            TextTable.Column.left("why").maxWidth(80));
-    for (AuditLog.Transition t : history) {
-      moves.row(
-          Times.clock(t.atMs()),
-          t.attempt(),
-          t.from() == null ? "(created)" : t.from(),
-          t.to(),
-          t.actor(),
-          t.reason() == null ? "" : t.reason());
-    }
-    moves.print(out, "    ");
+    HISTORY.table(history).print(out, "    ");
     return ExitCodes.OK;
   }
 }

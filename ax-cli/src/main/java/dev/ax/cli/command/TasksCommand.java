@@ -15,10 +15,8 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax task}: what a task is and what became of it ({@code show}, {@code list}, from the
@@ -35,7 +33,7 @@ import picocli.CommandLine.Spec;
         "Tasks: show, list, and update, cancel, delete, pause, resume or run one now (pause and"
             + " resume also a whole group).",
     subcommands = {TaskShowCommand.class, TaskListCommand.class})
-public final class TasksCommand implements Runnable {
+public final class TasksCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-task";
 
@@ -45,21 +43,8 @@ public final class TasksCommand implements Runnable {
   /** Ingest takes 500; the operator's name is appended. */
   private static final int MAX_REASON_CHARS = 400;
 
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDir;
-
-  @Override
-  public void run() {
-    throw new ParameterException(
-        spec.commandLine(),
-        "Missing command: give one of show, list, update, cancel, delete, pause, resume,"
-            + " run-now");
-  }
-
-  /** The work dir, given to {@code ax task} or to its subcommand (the option is inherited). */
-  WorkDirOptions workDir() {
-    return workDir;
+  public TasksCommand() {
+    super(PROCESS_NAME, "show, list, update, cancel, delete, pause, resume, run-now");
   }
 
   @Command(
@@ -218,10 +203,10 @@ public final class TasksCommand implements Runnable {
             + ")");
     return CliDatabase.run(
         spec,
-        workDir,
+        workDir(),
         PROCESS_NAME,
         (db, out) -> {
-          BrokerLocator.Target broker = workDir.locateBroker(db.config);
+          BrokerLocator.Target broker = workDir().locateBroker(db.config);
           Topics topics = new Topics(broker.topicPrefix());
           try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME)) {
             RecordMetadata sent =

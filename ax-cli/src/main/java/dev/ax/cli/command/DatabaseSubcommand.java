@@ -1,0 +1,45 @@
+package dev.ax.cli.command;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * A subcommand of {@code ax dlq} or {@code ax task} that works on the database: it checks its
+ * options first, so that a usage error comes before any connection, then runs on the database of
+ * the work dir given to it or to its parent, opened under the parent's process name ({@link
+ * CliDatabase#run}). Filled by picocli and run on the main thread.
+ */
+abstract class DatabaseSubcommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @ParentCommand private DatabaseCommandGroup parent;
+
+  @Override
+  public final Integer call() throws Exception {
+    checkOptions();
+    return CliDatabase.run(spec, parent.workDir(), parent.processName(), this::run);
+  }
+
+  /**
+   * Checks the options against each other before the database is opened; by default they need no
+   * check.
+   *
+   * @throws picocli.CommandLine.ParameterException when they do not go together
+   */
+  void checkOptions() {}
+
+  /** Does the command's work on {@code db}, printing to {@code out}; returns the exit code. */
+  abstract int run(CliDatabase db, PrintWriter out) throws Exception;
+
+  final WorkDirOptions workDir() {
+    return parent.workDir();
+  }
+
+  final String processName() {
+    return parent.processName();
+  }
+}
