@@ -36,18 +36,12 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@code ax dlq} end to end against a real database and broker, bad input included. */
 @ExtendWith(AxInfraExtension.class)
 class DlqCommandIT {
-
-  @AfterEach
-  void clearProperties() {
-    CliRun.clear();
-  }
 
   /** A task whose only attempt failed for good, recorded as the dispatcher would. */
   private static String deadInstance(TestRuntime runtime, String taskId) {
@@ -92,7 +86,8 @@ class DlqCommandIT {
                 .start();
         KafkaProducer<String, byte[]> producer = KafkaClients.producer(runtime.kafka(), "test");
         TopicReader dueRetry =
-            new TopicReader(runtime.bootstrapServers(), runtime.topics().dueRetry())) {
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().dueRetry());
+        CliRun.Target cli = CliRun.pointAt(env, runtime)) {
       for (String taskId : List.of("dlq-a", "dlq-b")) {
         String id = deadInstance(runtime, taskId);
         TaskDeadEvent event =
@@ -119,8 +114,6 @@ class DlqCommandIT {
           letters.list(new DeadLetterStore.Filter("dlq-a", null, null, null, null), 1).get(0).id();
       long idB =
           letters.list(new DeadLetterStore.Filter("dlq-b", null, null, null, null), 1).get(0).id();
-
-      CliRun.pointAt(env, runtime);
 
       CliRun list = CliRun.ax("dlq", "list");
       assertThat(list.exitCode()).as(list.err()).isZero();

@@ -62,8 +62,7 @@ class FlowIT {
             RunningStages.on(runtime, "node-1")
                 .ingest()
                 .ticker()
-                .retry()
-                .deadLetter()
+                .retries()
                 .resolver()
                 .dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);

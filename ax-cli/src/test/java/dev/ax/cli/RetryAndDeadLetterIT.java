@@ -58,12 +58,7 @@ class RetryAndDeadLetterIT {
     HttpServer endpoint = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
         RunningStages stages =
-            RunningStages.on(runtime, "node-1")
-                .ingest()
-                .ticker()
-                .retry()
-                .deadLetter()
-                .dispatcher();
+            RunningStages.on(runtime, "node-1").ingest().ticker().retries().dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       String json =

@@ -1,5 +1,8 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.cron;
+import static dev.ax.cli.TaskBody.inGroup;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,16 +11,11 @@ import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,33 +27,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class TaskCommandIT {
 
-  @AfterEach
-  void clearProperties() {
-    CliRun.clear();
-  }
-
   @Test
   void showsListsAndChangesATaskThroughTheCli(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      CliRun.pointAt(env, runtime);
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskStore tasks = new TaskStore(runtime.dataSource());
-      Commands.send(
-          producer,
-          runtime,
-          "tick",
-          "\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"* * * * * ?\"},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},"
-              + "\"params\":{\"token\":\"s3cret\"}");
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  instances.findByTask("tick").stream()
-                      .anyMatch(r -> r.status() == InstanceStatus.SUCCESS));
+    try (OneNode node = OneNode.start(env);
+        CliRun.Target cli = CliRun.pointAt(env, node.runtime())) {
+      node.send(
+          "tick", inGroup("ops", noop(cron("* * * * * ?"))) + ",\"params\":{\"token\":\"s3cret\"}");
+      node.awaitSucceeded("tick", 1);
 
       CliRun show = CliRun.ax("task", "show", "tick");
       assertThat(show.exitCode()).as(show.err()).isZero();
@@ -99,18 +77,14 @@ class TaskCommandIT {
           CliRun.ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
       assertThat(pause.exitCode()).as(pause.err()).isZero();
       assertThat(pause.out()).contains("sent PAUSE for task tick");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "PAUSED"::equals);
+      node.awaitState("tick", "PAUSED");
       assertThat(CliRun.ax("task", "list", "--state", "PAUSED").out())
           .contains("tick", "1 task(s)");
       assertThat(CliRun.ax("task", "show", "tick").out())
           .contains("PAUSE", "maintenance (by alice)");
 
       assertThat(CliRun.ax("task", "resume", "tick").exitCode()).isZero();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "ACTIVE"::equals);
+      node.awaitState("tick", "ACTIVE");
       Path newSpec = Files.createTempFile("tick-v2", ".json");
       Files.writeString(
           newSpec,
@@ -121,7 +95,7 @@ class TaskCommandIT {
       assertThat(update.out()).contains("sent UPDATE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().version() == 2);
+          .until(() -> node.tasks().find("tick").orElseThrow().version() == 2);
       assertThat(CliRun.ax("task", "show", "tick").out())
           .contains("task tick (ACTIVE, version 2)", "*/2 * * * * ?");
       Files.writeString(newSpec, "[1, 2]");
@@ -130,11 +104,9 @@ class TaskCommandIT {
       CliRun cancel =
           CliRun.ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
       assertThat(cancel.exitCode()).as(cancel.err()).isZero();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "CANCELLED"::equals);
+      node.awaitState("tick", "CANCELLED");
       InstanceRow cancelled =
-          instances.findByTask("tick").stream()
+          node.instances().findByTask("tick").stream()
               .filter(r -> r.status() == InstanceStatus.CANCELLED)
               // not the one the update superseded before
               .filter(r -> r.lastError() != null && r.lastError().contains("command op-1"))

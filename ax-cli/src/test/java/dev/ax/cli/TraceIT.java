@@ -82,12 +82,7 @@ class TraceIT {
             TestRuntime.open(
                 env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1", "AX_RETRY_RESCAN", "1s"));
         RunningStages stages =
-            RunningStages.on(runtime, "node-1")
-                .ingest()
-                .ticker()
-                .retry()
-                .deadLetter()
-                .dispatcher();
+            RunningStages.on(runtime, "node-1").ingest().ticker().retries().dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       String json =
