@@ -1,5 +1,7 @@
 package dev.ax.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -46,6 +48,12 @@ record CliRun(int exitCode, String out, String err) {
   interface Target extends AutoCloseable {
     @Override
     void close();
+  }
+
+  /** Asserts that {@code ax} exited 0 (naming its standard error if not); its standard output. */
+  String okOut() {
+    assertThat(exitCode).as(err).isZero();
+    return out;
   }
 
   /** Points the CLI at {@code env}'s database and {@code runtime}'s broker and topics. */

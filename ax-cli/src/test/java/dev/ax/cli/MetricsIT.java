@@ -10,9 +10,6 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,11 +44,7 @@ class MetricsIT {
 
   @Test
   void everyDocumentedMetricIsScrapedWithItsTypeAndTheRunMovesThem(AxTestEnv env) throws Exception {
-    int port;
-    try (ServerSocket free = new ServerSocket()) {
-      free.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      port = free.getLocalPort();
-    }
+    int port = StageProcess.freeLoopbackPort();
     Path workDir = Files.createTempDirectory("ax-metrics-it");
     Process up =
         StageProcess.start(

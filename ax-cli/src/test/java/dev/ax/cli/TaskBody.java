@@ -19,6 +19,11 @@ final class TaskBody {
         + ",\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
   }
 
+  /** {@code trigger} and an HTTP executor that calls {@code url}. */
+  static String http(String trigger, String url) {
+    return "\"trigger\":" + trigger + ",\"executor\":{\"type\":\"HTTP\",\"url\":\"" + url + "\"}";
+  }
+
   /** {@code body} in task group {@code group}. */
   static String inGroup(String group, String body) {
     return "\"group\":\"" + group + "\"," + body;

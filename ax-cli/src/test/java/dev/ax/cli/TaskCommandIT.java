@@ -36,8 +36,7 @@ class TaskCommandIT {
       node.awaitSucceeded("tick", 1);
 
       CliRun show = CliRun.ax("task", "show", "tick");
-      assertThat(show.exitCode()).as(show.err()).isZero();
-      assertThat(show.out())
+      assertThat(show.okOut())
           .contains("task tick (ACTIVE, version 1)")
           .contains("next firing  ")
           .contains("SUCCESS")
@@ -58,8 +57,7 @@ class TaskCommandIT {
       assertThat(badCount.err()).contains("--instances must be in 1..1000");
 
       CliRun list = CliRun.ax("task", "list", "--group", "ops");
-      assertThat(list.exitCode()).as(list.err()).isZero();
-      assertThat(list.out()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
+      assertThat(list.okOut()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
       assertThat(CliRun.ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
       JsonNode listed =
           AxJson.MAPPER.readTree(CliRun.ax("task", "list", "--trigger", "cron", "--json").out());
@@ -75,8 +73,7 @@ class TaskCommandIT {
 
       CliRun pause =
           CliRun.ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
-      assertThat(pause.exitCode()).as(pause.err()).isZero();
-      assertThat(pause.out()).contains("sent PAUSE for task tick");
+      assertThat(pause.okOut()).contains("sent PAUSE for task tick");
       node.awaitState("tick", "PAUSED");
       assertThat(CliRun.ax("task", "list", "--state", "PAUSED").out())
           .contains("tick", "1 task(s)");
@@ -91,8 +88,7 @@ class TaskCommandIT {
           "{\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"*/2 * * * * ?\"},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}");
       CliRun update = CliRun.ax("task", "update", "tick", "--file", newSpec.toString());
-      assertThat(update.exitCode()).as(update.err()).isZero();
-      assertThat(update.out()).contains("sent UPDATE for task tick");
+      assertThat(update.okOut()).contains("sent UPDATE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> node.tasks().find("tick").orElseThrow().version() == 2);
@@ -113,8 +109,7 @@ class TaskCommandIT {
               .findFirst()
               .orElseThrow();
       CliRun history = CliRun.ax("task", "show", "tick", "--instance", cancelled.instanceId());
-      assertThat(history.exitCode()).as(history.err()).isZero();
-      assertThat(history.out())
+      assertThat(history.okOut())
           .contains("instance " + cancelled.instanceId() + " (CANCELLED)")
           .contains("(created)")
           .contains("cancelled by command op-1: done (by ");
@@ -128,8 +123,7 @@ class TaskCommandIT {
 
       // Every change made through the CLI is in the operator log, with who made it.
       CliRun audit = CliRun.ax("audit");
-      assertThat(audit.exitCode()).as(audit.err()).isZero();
-      assertThat(audit.out())
+      assertThat(audit.okOut())
           .contains("alice", "task pause", "tick", "maintenance (by alice)")
           .contains("task resume", "task update", "task cancel", "[commandId op-1]")
           .contains("4 action(s)");
