@@ -44,12 +44,15 @@ class CronScheduleDstTest {
     return firings;
   }
 
-  private static List<Instant> everyMinute(String fromInclusive, String toInclusive) {
+  /** Every minute of each range, in order: {@code fromInclusive, toInclusive} pairs. */
+  private static List<Instant> everyMinute(String... rangesInclusive) {
     List<Instant> minutes = new ArrayList<>();
-    for (Instant t = Instant.parse(fromInclusive);
-        !t.isAfter(Instant.parse(toInclusive));
-        t = t.plus(Duration.ofMinutes(1))) {
-      minutes.add(t);
+    for (int i = 0; i < rangesInclusive.length; i += 2) {
+      for (Instant t = Instant.parse(rangesInclusive[i]);
+          !t.isAfter(Instant.parse(rangesInclusive[i + 1]));
+          t = t.plus(Duration.ofMinutes(1))) {
+        minutes.add(t);
+      }
     }
     return minutes;
   }
@@ -95,10 +98,8 @@ class CronScheduleDstTest {
     CronSchedule cron = CronSchedule.parse("0 30 2 * * ?", BERLIN);
 
     // Between the two 02:30s, and in the second pass (02:10 CET): both already past 02:30 CEST.
-    assertThat(cron.nextAfter(Instant.parse("2026-10-25T00:45:00Z")))
-        .contains(Instant.parse("2026-10-26T01:30:00Z"));
-    assertThat(cron.nextAfter(Instant.parse("2026-10-25T01:10:00Z")))
-        .contains(Instant.parse("2026-10-26T01:30:00Z"));
+    CronScheduleTest.assertNextAfter(cron, "2026-10-25T00:45:00Z", "2026-10-26T01:30:00Z");
+    CronScheduleTest.assertNextAfter(cron, "2026-10-25T01:10:00Z", "2026-10-26T01:30:00Z");
   }
 
   @Test
@@ -113,10 +114,11 @@ class CronScheduleDstTest {
     List<Instant> firings =
         firings("0 * * * * ?", BERLIN, "2026-10-24T23:58:00Z", "2026-10-25T02:03:00Z");
 
-    List<Instant> expected = new ArrayList<>();
-    expected.addAll(everyMinute("2026-10-24T23:59:00Z", "2026-10-25T00:59:00Z")); // to 02:59 CEST
-    expected.addAll(everyMinute("2026-10-25T02:00:00Z", "2026-10-25T02:03:00Z")); // 03:00 CET on
-    assertThat(firings).isEqualTo(expected);
+    assertThat(firings)
+        .isEqualTo(
+            everyMinute(
+                "2026-10-24T23:59:00Z", "2026-10-25T00:59:00Z", // to 02:59 CEST
+                "2026-10-25T02:00:00Z", "2026-10-25T02:03:00Z")); // 03:00 CET on
     assertThat(localTimes(firings, BERLIN)).doesNotHaveDuplicates().hasSize(65);
   }
 
@@ -138,10 +140,11 @@ class CronScheduleDstTest {
 
     List<Instant> overlap =
         firings("0 * * * * ?", NEW_YORK, "2026-11-01T04:58:00Z", "2026-11-01T07:02:00Z");
-    List<Instant> expected = new ArrayList<>();
-    expected.addAll(everyMinute("2026-11-01T04:59:00Z", "2026-11-01T05:59:00Z")); // to 01:59 EDT
-    expected.addAll(everyMinute("2026-11-01T07:00:00Z", "2026-11-01T07:02:00Z")); // 02:00 EST on
-    assertThat(overlap).isEqualTo(expected);
+    assertThat(overlap)
+        .isEqualTo(
+            everyMinute(
+                "2026-11-01T04:59:00Z", "2026-11-01T05:59:00Z", // to 01:59 EDT
+                "2026-11-01T07:00:00Z", "2026-11-01T07:02:00Z")); // 02:00 EST on
     assertThat(localTimes(overlap, NEW_YORK)).doesNotHaveDuplicates();
   }
 
