@@ -32,7 +32,16 @@ class AttemptRunnerTest {
   @Test
   void quickRunsLeaveNoTimerBehind() {
     List<Completion> done = new CopyOnWriteArrayList<>();
-    StoredTask task = oneShot("quick", "noop");
+    StoredTask task =
+        TestTasks.stored(
+            new TaskSpec(
+                "quick",
+                "default",
+                Trigger.Once.after(Duration.ofMillis(1)),
+                ExecutorSpec.inProcess("noop"),
+                Duration.ofMinutes(1),
+                RetryPolicy.DEFAULT,
+                Map.of()));
     int runs = 2_000;
     try (AttemptRunner runner =
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 4, runs, done::add)) {
@@ -59,7 +68,16 @@ class AttemptRunnerTest {
   void anInterruptStopsARunningOrQueuedAttemptAndRecordsNoOutcome() {
     List<Completion> done = new CopyOnWriteArrayList<>();
     BlockingExecutor blocking = new BlockingExecutor();
-    StoredTask task = oneShot("blocked", "block");
+    StoredTask task =
+        TestTasks.stored(
+            new TaskSpec(
+                "blocked",
+                "default",
+                Trigger.Once.after(Duration.ofMillis(1)),
+                ExecutorSpec.inProcess("block"),
+                Duration.ofMinutes(1),
+                RetryPolicy.DEFAULT,
+                Map.of()));
     try (AttemptRunner runner =
         new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
       runner.submit(claimed("running@1"), task, blocking);
@@ -84,19 +102,6 @@ class AttemptRunnerTest {
           .doesNotContain("queued@1");
       assertThat(done).as("no outcome recorded for an interrupted attempt").isEmpty();
     }
-  }
-
-  /** A one-shot task run by the in-process {@code handler}, with a minute's timeout. */
-  private static StoredTask oneShot(String taskId, String handler) {
-    return TestTasks.stored(
-        new TaskSpec(
-            taskId,
-            "default",
-            Trigger.Once.after(Duration.ofMillis(1)),
-            ExecutorSpec.inProcess(handler),
-            Duration.ofMinutes(1),
-            RetryPolicy.DEFAULT,
-            Map.of()));
   }
 
   private static ClaimedInstance claimed(String id) {
