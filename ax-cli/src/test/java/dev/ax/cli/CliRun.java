@@ -1,5 +1,7 @@
 package dev.ax.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -11,7 +13,8 @@ import picocli.CommandLine;
 /**
  * One run of {@code ax} in this JVM, as an operator would type it, against a test's servers: its
  * exit code and what it printed. {@link #pointAt} sets the system properties the CLI finds the
- * database and broker by; {@link #clear} removes them again (call it after each test).
+ * database and broker by, until the {@link Target} it returns is closed: a test holds it in its
+ * try-with-resources, so no test leaves them set for the next.
  *
  * @param exitCode what {@code ax} exited with
  * @param out its standard output
@@ -38,17 +41,29 @@ record CliRun(int exitCode, String out, String err) {
     return new CliRun(code, out.toString(), err.toString());
   }
 
+  /**
+   * The CLI pointed at a test's servers: closing it removes the system properties again. Not
+   * thread-safe, as system properties are the whole JVM's: one test points the CLI at a time.
+   */
+  interface Target extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Asserts that {@code ax} exited 0 (naming its standard error if not); its standard output. */
+  String okOut() {
+    assertThat(exitCode).as(err).isZero();
+    return out;
+  }
+
   /** Points the CLI at {@code env}'s database and {@code runtime}'s broker and topics. */
-  static void pointAt(AxTestEnv env, TestRuntime runtime) {
+  static Target pointAt(AxTestEnv env, TestRuntime runtime) {
     DatabaseCoordinates db = env.database();
     System.setProperty("AX_JDBC_URL", db.jdbcUrl());
     System.setProperty("AX_JDBC_USER", db.user());
     System.setProperty("AX_JDBC_PASSWORD", db.password());
     System.setProperty("AX_KAFKA_BOOTSTRAP", runtime.bootstrapServers());
     System.setProperty("AX_TOPIC_PREFIX", env.topicPrefix());
-  }
-
-  static void clear() {
-    PROPERTIES.forEach(System::clearProperty);
+    return () -> PROPERTIES.forEach(System::clearProperty);
   }
 }

@@ -20,19 +20,20 @@ final class Commands {
   private Commands() {}
 
   /**
-   * Sends {@code {"v":1,"taskId":..., <body>, "timeoutMs":5000}} keyed by the task id and waits
-   * until the broker has it.
+   * Sends the {@link #create} command of {@code taskId} with {@code body}, keyed by the task id,
+   * and waits until the broker has it.
    *
    * @param body the command's other fields, e.g. {@code "trigger":{...},"executor":{...}}
    */
   static void send(
       KafkaProducer<String, byte[]> producer, TestRuntime runtime, String taskId, String body)
       throws Exception {
-    sendJson(
-        producer,
-        runtime,
-        taskId,
-        "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}");
+    sendJson(producer, runtime, taskId, create(taskId, body));
+  }
+
+  /** The JSON of a create command: {@code {"v":1,"taskId":..., <body>, "timeoutMs":5000}}. */
+  static String create(String taskId, String body) {
+    return "{\"v\":1,\"taskId\":\"" + taskId + "\"," + body + ",\"timeoutMs\":5000}";
   }
 
   /** A lifecycle command ({@code PAUSE}, {@code RESUME}, ...) for one task, with its command id. */

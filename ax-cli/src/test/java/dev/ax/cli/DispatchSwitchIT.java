@@ -1,5 +1,8 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.inGroup;
+import static dev.ax.cli.TaskBody.noop;
+import static dev.ax.cli.TaskBody.once;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -45,14 +48,7 @@ class DispatchSwitchIT {
         runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
         for (int i = 0; i < PER_GROUP; i++) {
           for (String group : List.of("held", "free")) {
-            Commands.send(
-                producer,
-                runtime,
-                group + "-" + i,
-                "\"group\":\""
-                    + group
-                    + "\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
-                    + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+            Commands.send(producer, runtime, group + "-" + i, inGroup(group, noop(once(0))));
           }
         }
         InstanceStore instances = new InstanceStore(runtime.dataSource());

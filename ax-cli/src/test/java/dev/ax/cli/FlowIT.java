@@ -62,8 +62,7 @@ class FlowIT {
             RunningStages.on(runtime, "node-1")
                 .ingest()
                 .ticker()
-                .retry()
-                .deadLetter()
+                .retries()
                 .resolver()
                 .dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
@@ -76,12 +75,7 @@ class FlowIT {
       // partitions have no order: store each upstream before its downstreams.
       TaskStore tasks = new TaskStore(runtime.dataSource());
       Commands.send(producer, runtime, "a", cron("0/2 * * * * ?"));
-      stored(tasks, "a");
-      Commands.send(producer, runtime, "b", dependency("a"));
-      Commands.send(producer, runtime, "x", dependency("a"));
-      stored(tasks, "b");
-      Commands.send(producer, runtime, "c", dependency("b"));
-      stored(tasks, "c", "x");
+      sendChainWithBranch(producer, runtime, tasks, "a", "b", "x", "c");
       Commands.send(producer, runtime, "join", dependency("c", "x"));
       Commands.send(producer, runtime, "cyclic", dependency("cyclic"));
       String syncUrl = "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/sync";
@@ -158,13 +152,9 @@ class FlowIT {
               .forEach(up -> latencies.add(down.startedAtMs() - up.finishedAtMs()));
         }
       }
-      Collections.sort(latencies);
       System.out.printf(
-          "Flow latency, upstream finished to downstream started (%d edges): p50 %d, p99 %d, max %d ms%n",
-          latencies.size(),
-          latencies.get(latencies.size() / 2),
-          latencies.get(latencies.size() * 99 / 100),
-          latencies.get(latencies.size() - 1));
+          "Flow latency, upstream finished to downstream started (%d edges): %s%n",
+          latencies.size(), sortedSummary(latencies));
 
       // `ax flow` shows one of them, and the failed flow run's waiting task.
       java.io.StringWriter flowOut = new java.io.StringWriter();
@@ -233,18 +223,8 @@ class FlowIT {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
       await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
       TaskStore tasks = new TaskStore(runtime.dataSource());
-      Commands.send(
-          producer,
-          runtime,
-          "src",
-          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":250},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
-      stored(tasks, "src");
-      Commands.send(producer, runtime, "m1", dependency("src"));
-      Commands.send(producer, runtime, "m2", dependency("src"));
-      stored(tasks, "m1");
-      Commands.send(producer, runtime, "end", dependency("m1"));
-      stored(tasks, "end", "m2");
+      Commands.send(producer, runtime, "src", TaskBody.noop(TaskBody.fixedRate(250)));
+      sendChainWithBranch(producer, runtime, tasks, "src", "m1", "m2", "end");
       // Flow runs that started before the graph reached the resolver trigger nothing: wait for
       // 45 complete ones and measure the last 40.
       await()
@@ -277,16 +257,23 @@ class FlowIT {
           latencies.add(e.startedAtMs() - src.get(e.flowRunId()).finishedAtMs());
         }
       }
-      Collections.sort(latencies);
       System.out.printf(
-          "Flow latency over %d edges of 40 flow runs: p50 %d, p90 %d, p99 %d, max %d ms%n",
-          latencies.size(),
-          latencies.get(latencies.size() / 2),
-          latencies.get(latencies.size() * 9 / 10),
-          latencies.get(latencies.size() * 99 / 100),
-          latencies.get(latencies.size() - 1));
+          "Flow latency over %d edges of 40 flow runs: %s%n",
+          latencies.size(), sortedSummary(latencies));
       assertThat(latencies).hasSize(120).allSatisfy(ms -> assertThat(ms).isNotNegative());
     }
+  }
+
+  /** Sorts {@code latenciesMs} in place and names its p50, p90, p99 and max. */
+  private static String sortedSummary(List<Long> latenciesMs) {
+    Collections.sort(latenciesMs);
+    int n = latenciesMs.size();
+    return String.format(
+        "p50 %d, p90 %d, p99 %d, max %d ms",
+        latenciesMs.get(n / 2),
+        latenciesMs.get(n * 9 / 10),
+        latenciesMs.get(n * 99 / 100),
+        latenciesMs.get(n - 1));
   }
 
   private static void stored(TaskStore tasks, String... taskIds) {
@@ -295,16 +282,33 @@ class FlowIT {
         .until(() -> tasks.existing(List.of(taskIds)).size() == taskIds.length);
   }
 
+  /**
+   * Sends the flow {@code top -> middle -> bottom}, with {@code branch} off {@code top} too, once
+   * {@code top} (sent already) is stored: each downstream only once its upstreams are.
+   */
+  private static void sendChainWithBranch(
+      KafkaProducer<String, byte[]> producer,
+      TestRuntime runtime,
+      TaskStore tasks,
+      String top,
+      String middle,
+      String branch,
+      String bottom)
+      throws Exception {
+    stored(tasks, top);
+    Commands.send(producer, runtime, middle, dependency(top));
+    Commands.send(producer, runtime, branch, dependency(top));
+    stored(tasks, middle);
+    Commands.send(producer, runtime, bottom, dependency(middle));
+    stored(tasks, bottom, branch);
+  }
+
   private static String cron(String expression) {
-    return "\"trigger\":{\"type\":\"CRON\",\"expression\":\""
-        + expression
-        + "\"},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
+    return TaskBody.noop(TaskBody.cron(expression));
   }
 
   private static String dependency(String... upstreams) {
-    return "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\""
-        + String.join("\",\"", upstreams)
-        + "\"]},\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
+    return TaskBody.noop(TaskBody.dependency(upstreams));
   }
 
   private static Map<String, List<TaskCompletedEvent>> byTask(

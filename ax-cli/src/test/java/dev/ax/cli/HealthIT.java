@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ticker.TickerMain;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,11 +29,7 @@ class HealthIT {
 
   @Test
   void aTickerProcessIsLiveThenReadyWithEveryCheckNamed(AxTestEnv env) throws Exception {
-    int port;
-    try (ServerSocket free = new ServerSocket()) {
-      free.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      port = free.getLocalPort();
-    }
+    int port = StageProcess.freeLoopbackPort();
     String base = "http://127.0.0.1:" + port;
     Process ticker =
         StageProcess.start(

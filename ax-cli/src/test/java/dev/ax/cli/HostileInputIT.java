@@ -411,13 +411,7 @@ class HostileInputIT {
   /** Every stage of one node, started, once their consumer groups hold their partitions. */
   private static RunningStages startAll(TestRuntime runtime, String node) {
     RunningStages stages =
-        RunningStages.on(runtime, node)
-            .ingest()
-            .ticker()
-            .dispatcher()
-            .retry()
-            .deadLetter()
-            .resolver();
+        RunningStages.on(runtime, node).ingest().ticker().dispatcher().retries().resolver();
     try {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "retry", "deadletter");
     } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.dependency;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,9 +10,6 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,11 +44,7 @@ class MetricsIT {
 
   @Test
   void everyDocumentedMetricIsScrapedWithItsTypeAndTheRunMovesThem(AxTestEnv env) throws Exception {
-    int port;
-    try (ServerSocket free = new ServerSocket()) {
-      free.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      port = free.getLocalPort();
-    }
+    int port = StageProcess.freeLoopbackPort();
     Path workDir = Files.createTempDirectory("ax-metrics-it");
     Process up =
         StageProcess.start(
@@ -71,12 +66,7 @@ class MetricsIT {
       for (int i = 0; i < 5; i++) {
         Commands.send(producer, runtime, "ok-" + i, once("noop", ""));
       }
-      Commands.send(
-          producer,
-          runtime,
-          "later",
-          "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":3600000},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(producer, runtime, "later", noop(TaskBody.once(3600000)));
       Commands.send(
           producer,
           runtime,
@@ -88,22 +78,12 @@ class MetricsIT {
       Commands.sendJson(producer, runtime, "garbage", "{\"v\":1,\"type\":\"CREATE\"");
       // A dependency: the upstream is due a few seconds after its downstream is stored, so the
       // resolver has the graph when it succeeds.
-      Commands.send(
-          producer,
-          runtime,
-          "up",
-          "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":4000},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(producer, runtime, "up", noop(TaskBody.once(4000)));
       // A DEPENDENCY task naming an upstream ingest has not stored yet is rejected: commands of
       // two task ids may sit on two partitions, read in either order.
       TaskStore tasks = new TaskStore(runtime.dataSource());
       await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("up").isPresent());
-      Commands.send(
-          producer,
-          runtime,
-          "down",
-          "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"up\"]},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(producer, runtime, "down", noop(dependency("up")));
       await()
           .atMost(Duration.ofSeconds(60))
           .until(

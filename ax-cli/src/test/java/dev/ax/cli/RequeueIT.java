@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,91 +32,84 @@ class RequeueIT {
 
   private static final int STUCK = 1000;
 
-  @AfterEach
-  void clearProperties() {
-    CliRun.clear();
-  }
-
   @Test
   void requeuedDispatchedInstancesRunOnceEach(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages =
             RunningStages.on(runtime, "node-1")
                 .ticker(Map.of("AX_REAPER_UNCLAIMED_AFTER", "1h"))
-                .dispatcher()) {
-      {
-        runtime.awaitGroupsAssigned(1, "dispatcher");
-        LeaseStore leases = new LeaseStore(runtime.dataSource());
-        await().atMost(Duration.ofSeconds(30)).until(() -> leases.newestEpoch("ticker") > 0);
-        long nowMs = runtime.clock().millis();
-        long farMs = nowMs + Duration.ofDays(1).toMillis(); // beyond the ticker's horizon
-        List<NewTask> tasks = new ArrayList<>();
-        for (int i = 0; i < STUCK; i++) {
-          tasks.add(
-              new NewTask(
-                  new TaskSpec(
-                      "stuck-" + i,
-                      "stuck",
-                      Trigger.Once.after(Duration.ZERO),
-                      ExecutorSpec.inProcess("noop"),
-                      Duration.ofSeconds(5),
-                      new RetryPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(60), true),
-                      Map.of()),
-                  "trace-" + i,
-                  farMs));
-        }
-        new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);
-        // As the current leader's firing leaves them when its due events are lost: DISPATCHED,
-        // due now, at its epoch (so no new leader adopts them), and nothing emits them again.
-        RawSql.execute(
-            runtime.dataSource(),
-            "UPDATE ax_instance SET status = 'DISPATCHED', due_at_ms = "
-                + nowMs
-                + ", dispatched_at_ms = "
-                + nowMs
-                + ", epoch = "
-                + leases.newestEpoch("ticker")
-                + " WHERE task_id LIKE 'stuck-%'");
-        Jdbc jdbc = new Jdbc(runtime.dataSource());
-        await()
-            .during(Duration.ofSeconds(3))
-            .atMost(Duration.ofSeconds(5))
-            .until(() -> count(jdbc, "DISPATCHED") == STUCK);
-        long stuck = STUCK;
-
-        CliRun.pointAt(env, runtime);
-        CliRun requeue =
-            CliRun.ax(
-                "requeue",
-                "--group",
-                "stuck",
-                "--status",
-                "DISPATCHED",
-                "--reason",
-                "lost after the dispatch switch",
-                "--rate",
-                "5000");
-        assertThat(requeue.exitCode()).as(requeue.out() + requeue.err()).isZero();
-        assertThat(requeue.out()).contains(stuck + " instance(s) of group stuck requeued");
-
-        await().atMost(Duration.ofSeconds(60)).until(() -> count(jdbc, "SUCCESS") == STUCK);
-        assertThat(
-                jdbc.queryLong(
-                    "counting",
-                    "SELECT COUNT(*) FROM ax_instance WHERE task_id LIKE 'stuck-%' AND attempt <> 1",
-                    Jdbc.Binder.values()))
-            .as("each ran once")
-            .isZero();
-        assertThat(
-                jdbc.queryLong(
-                    "counting",
-                    "SELECT COUNT(*) FROM ax_instance_log WHERE task_id LIKE 'stuck-%'"
-                        + " AND from_status = 'DISPATCHED' AND to_status = 'SCHEDULED'"
-                        + " AND reason LIKE 'requeued by %: lost after the dispatch switch'",
-                    Jdbc.Binder.values()))
-            .as("an audit row per requeued instance")
-            .isEqualTo(stuck);
+                .dispatcher();
+        CliRun.Target cli = CliRun.pointAt(env, runtime)) {
+      runtime.awaitGroupsAssigned(1, "dispatcher");
+      LeaseStore leases = new LeaseStore(runtime.dataSource());
+      await().atMost(Duration.ofSeconds(30)).until(() -> leases.newestEpoch("ticker") > 0);
+      long nowMs = runtime.clock().millis();
+      long farMs = nowMs + Duration.ofDays(1).toMillis(); // beyond the ticker's horizon
+      List<NewTask> tasks = new ArrayList<>();
+      for (int i = 0; i < STUCK; i++) {
+        tasks.add(
+            new NewTask(
+                new TaskSpec(
+                    "stuck-" + i,
+                    "stuck",
+                    Trigger.Once.after(Duration.ZERO),
+                    ExecutorSpec.inProcess("noop"),
+                    Duration.ofSeconds(5),
+                    new RetryPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(60), true),
+                    Map.of()),
+                "trace-" + i,
+                farMs));
       }
+      new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);
+      // As the current leader's firing leaves them when its due events are lost: DISPATCHED,
+      // due now, at its epoch (so no new leader adopts them), and nothing emits them again.
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_instance SET status = 'DISPATCHED', due_at_ms = "
+              + nowMs
+              + ", dispatched_at_ms = "
+              + nowMs
+              + ", epoch = "
+              + leases.newestEpoch("ticker")
+              + " WHERE task_id LIKE 'stuck-%'");
+      Jdbc jdbc = new Jdbc(runtime.dataSource());
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> count(jdbc, "DISPATCHED") == STUCK);
+      long stuck = STUCK;
+
+      CliRun requeue =
+          CliRun.ax(
+              "requeue",
+              "--group",
+              "stuck",
+              "--status",
+              "DISPATCHED",
+              "--reason",
+              "lost after the dispatch switch",
+              "--rate",
+              "5000");
+      assertThat(requeue.exitCode()).as(requeue.out() + requeue.err()).isZero();
+      assertThat(requeue.out()).contains(stuck + " instance(s) of group stuck requeued");
+
+      await().atMost(Duration.ofSeconds(60)).until(() -> count(jdbc, "SUCCESS") == STUCK);
+      assertThat(
+              jdbc.queryLong(
+                  "counting",
+                  "SELECT COUNT(*) FROM ax_instance WHERE task_id LIKE 'stuck-%' AND attempt <> 1",
+                  Jdbc.Binder.values()))
+          .as("each ran once")
+          .isZero();
+      assertThat(
+              jdbc.queryLong(
+                  "counting",
+                  "SELECT COUNT(*) FROM ax_instance_log WHERE task_id LIKE 'stuck-%'"
+                      + " AND from_status = 'DISPATCHED' AND to_status = 'SCHEDULED'"
+                      + " AND reason LIKE 'requeued by %: lost after the dispatch switch'",
+                  Jdbc.Binder.values()))
+          .as("an audit row per requeued instance")
+          .isEqualTo(stuck);
     }
   }
 

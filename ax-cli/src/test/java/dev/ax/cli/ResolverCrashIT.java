@@ -1,5 +1,8 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.dependency;
+import static dev.ax.cli.TaskBody.fixedRate;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -62,20 +65,10 @@ class ResolverCrashIT {
               Map.of("AX_RESOLVER_STATE_DIR", victimState.toString()));
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "resolver");
 
-      Commands.send(
-          producer,
-          runtime,
-          "up",
-          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":300},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(producer, runtime, "up", noop(fixedRate(300)));
       TaskStore tasks = new TaskStore(runtime.dataSource());
       await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("up").isPresent());
-      Commands.send(
-          producer,
-          runtime,
-          "down",
-          "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"up\"]},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
+      Commands.send(producer, runtime, "down", noop(dependency("up")));
       await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("down").isPresent());
       // Upstream successes before the graph reached the resolver have nobody waiting for them.
       long graphKnownAfterMs = runtime.clock().millis() + 2_000;

@@ -1,5 +1,7 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.http;
+import static dev.ax.cli.TaskBody.once;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,22 +60,16 @@ class RetryAndDeadLetterIT {
     HttpServer endpoint = null;
     try (TestRuntime runtime = TestRuntime.open(env, config);
         RunningStages stages =
-            RunningStages.on(runtime, "node-1")
-                .ingest()
-                .ticker()
-                .retry()
-                .deadLetter()
-                .dispatcher();
+            RunningStages.on(runtime, "node-1").ingest().ticker().retries().dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
-      String json =
-          "{\"v\":1,\"taskId\":\"flaky\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
-              + "\"executor\":{\"type\":\"HTTP\",\"url\":\"http://127.0.0.1:"
-              + endpointPort
-              + "/work\"},\"timeoutMs\":5000,"
-              + "\"retry\":{\"maxRetries\":3,\"backoffBaseMs\":500,\"backoffMaxMs\":60000,"
-              + "\"jitter\":false}}";
-      Commands.sendJson(producer, runtime, "flaky", json);
+      Commands.send(
+          producer,
+          runtime,
+          "flaky",
+          http(once(0), "http://127.0.0.1:" + endpointPort + "/work")
+              + ",\"retry\":{\"maxRetries\":3,\"backoffBaseMs\":500,\"backoffMaxMs\":60000,"
+              + "\"jitter\":false}");
 
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       InstanceRow dead =

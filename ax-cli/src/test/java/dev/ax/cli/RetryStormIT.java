@@ -45,12 +45,7 @@ class RetryStormIT {
         Map.of("AX_RETRY_RATE", Integer.toString(RETRY_RATE), "AX_RETRY_RESCAN", "1s");
     try (TestRuntime runtime = TestRuntime.open(env, config);
         RunningStages stages =
-            RunningStages.on(runtime, "node-1")
-                .ingest()
-                .ticker()
-                .retry()
-                .deadLetter()
-                .dispatcher();
+            RunningStages.on(runtime, "node-1").ingest().ticker().retries().dispatcher();
         KafkaProducer<String, String> producer =
             OneShotPipelineIT.plainProducer(runtime.bootstrapServers());
         TopicReader completed = UserClients.completed(runtime)) {

@@ -86,6 +86,14 @@ final class RunningStages implements AutoCloseable {
         DeadLetterStage::close);
   }
 
+  /**
+   * Retry and dead letter: the stages that give a failed attempt its next try or, out of tries, its
+   * dead letter.
+   */
+  RunningStages retries() {
+    return retry().deadLetter();
+  }
+
   RunningStages resolver() {
     return start(
         () ->

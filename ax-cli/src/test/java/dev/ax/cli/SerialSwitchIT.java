@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,15 +29,10 @@ class SerialSwitchIT {
 
   private static final int TASKS = 5;
 
-  @AfterEach
-  void clearCli() {
-    CliRun.clear();
-  }
-
   @Test
   void serialRunsOneAttemptAtATimePerGroupAndOffRunsThemSideBySide(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env)) {
-      CliRun.pointAt(env, runtime);
+    try (TestRuntime runtime = TestRuntime.open(env);
+        CliRun.Target cli = CliRun.pointAt(env, runtime)) {
       SwitchStore switches = new SwitchStore(runtime.dataSource());
       switches.set(Switches.SERIAL, "on", "test", runtime.clock().millis());
       try (RunningStages stages =

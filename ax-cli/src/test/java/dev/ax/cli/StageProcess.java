@@ -2,6 +2,10 @@ package dev.ax.cli;
 
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxTestEnv;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +19,17 @@ import java.util.Map;
 final class StageProcess {
 
   private StageProcess() {}
+
+  /**
+   * A TCP port that was free on the loopback interface a moment ago, for a process's metrics
+   * endpoint: another process may take it before the stage binds it, which the test then reports.
+   */
+  static int freeLoopbackPort() throws IOException {
+    try (ServerSocket free = new ServerSocket()) {
+      free.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      return free.getLocalPort();
+    }
+  }
 
   /**
    * @param mainClass e.g. {@code DispatcherMain.class}

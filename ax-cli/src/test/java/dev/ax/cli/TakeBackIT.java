@@ -96,7 +96,7 @@ class TakeBackIT {
           .hasSize(3);
 
       try (RunningStages stages =
-          RunningStages.on(runtime, "node-1").ticker().retry().deadLetter().dispatcher()) {
+          RunningStages.on(runtime, "node-1").ticker().retries().dispatcher()) {
         await().atMost(DEADLINE).until(() -> isOver(instances, noRetries));
         await().atMost(DEADLINE).until(() -> isOver(instances, flaky));
         await().atMost(DEADLINE).until(() -> isOver(instances, down));
@@ -184,8 +184,7 @@ class TakeBackIT {
                   now - 700))
           .containsExactly(true);
 
-      try (RunningStages stages =
-              RunningStages.on(runtime, "node-1").ticker().retry().deadLetter();
+      try (RunningStages stages = RunningStages.on(runtime, "node-1").ticker().retries();
           TopicReader completed = UserClients.completed(runtime);
           TopicReader deadTopic =
               new TopicReader(runtime.bootstrapServers(), runtime.topics().deadletter())) {

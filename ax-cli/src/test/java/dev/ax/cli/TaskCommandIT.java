@@ -1,5 +1,8 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.cron;
+import static dev.ax.cli.TaskBody.inGroup;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,16 +11,11 @@ import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,37 +27,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class TaskCommandIT {
 
-  @AfterEach
-  void clearProperties() {
-    CliRun.clear();
-  }
-
   @Test
   void showsListsAndChangesATaskThroughTheCli(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      CliRun.pointAt(env, runtime);
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskStore tasks = new TaskStore(runtime.dataSource());
-      Commands.send(
-          producer,
-          runtime,
-          "tick",
-          "\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"* * * * * ?\"},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},"
-              + "\"params\":{\"token\":\"s3cret\"}");
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  instances.findByTask("tick").stream()
-                      .anyMatch(r -> r.status() == InstanceStatus.SUCCESS));
+    try (OneNode node = OneNode.start(env);
+        CliRun.Target cli = CliRun.pointAt(env, node.runtime())) {
+      node.send(
+          "tick", inGroup("ops", noop(cron("* * * * * ?"))) + ",\"params\":{\"token\":\"s3cret\"}");
+      node.awaitSucceeded("tick", 1);
 
       CliRun show = CliRun.ax("task", "show", "tick");
-      assertThat(show.exitCode()).as(show.err()).isZero();
-      assertThat(show.out())
+      assertThat(show.okOut())
           .contains("task tick (ACTIVE, version 1)")
           .contains("next firing  ")
           .contains("SUCCESS")
@@ -80,8 +57,7 @@ class TaskCommandIT {
       assertThat(badCount.err()).contains("--instances must be in 1..1000");
 
       CliRun list = CliRun.ax("task", "list", "--group", "ops");
-      assertThat(list.exitCode()).as(list.err()).isZero();
-      assertThat(list.out()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
+      assertThat(list.okOut()).contains("tick", "CRON", "ACTIVE", "1 task(s)");
       assertThat(CliRun.ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
       JsonNode listed =
           AxJson.MAPPER.readTree(CliRun.ax("task", "list", "--trigger", "cron", "--json").out());
@@ -97,31 +73,25 @@ class TaskCommandIT {
 
       CliRun pause =
           CliRun.ax("--operator", "alice", "task", "pause", "tick", "--reason", "maintenance");
-      assertThat(pause.exitCode()).as(pause.err()).isZero();
-      assertThat(pause.out()).contains("sent PAUSE for task tick");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "PAUSED"::equals);
+      assertThat(pause.okOut()).contains("sent PAUSE for task tick");
+      node.awaitState("tick", "PAUSED");
       assertThat(CliRun.ax("task", "list", "--state", "PAUSED").out())
           .contains("tick", "1 task(s)");
       assertThat(CliRun.ax("task", "show", "tick").out())
           .contains("PAUSE", "maintenance (by alice)");
 
       assertThat(CliRun.ax("task", "resume", "tick").exitCode()).isZero();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "ACTIVE"::equals);
+      node.awaitState("tick", "ACTIVE");
       Path newSpec = Files.createTempFile("tick-v2", ".json");
       Files.writeString(
           newSpec,
           "{\"group\":\"ops\",\"trigger\":{\"type\":\"CRON\",\"expression\":\"*/2 * * * * ?\"},"
               + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}");
       CliRun update = CliRun.ax("task", "update", "tick", "--file", newSpec.toString());
-      assertThat(update.exitCode()).as(update.err()).isZero();
-      assertThat(update.out()).contains("sent UPDATE for task tick");
+      assertThat(update.okOut()).contains("sent UPDATE for task tick");
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().version() == 2);
+          .until(() -> node.tasks().find("tick").orElseThrow().version() == 2);
       assertThat(CliRun.ax("task", "show", "tick").out())
           .contains("task tick (ACTIVE, version 2)", "*/2 * * * * ?");
       Files.writeString(newSpec, "[1, 2]");
@@ -130,19 +100,16 @@ class TaskCommandIT {
       CliRun cancel =
           CliRun.ax("task", "cancel", "tick", "--command-id", "op-1", "--reason", "done");
       assertThat(cancel.exitCode()).as(cancel.err()).isZero();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("tick").orElseThrow().state(), "CANCELLED"::equals);
+      node.awaitState("tick", "CANCELLED");
       InstanceRow cancelled =
-          instances.findByTask("tick").stream()
+          node.instances().findByTask("tick").stream()
               .filter(r -> r.status() == InstanceStatus.CANCELLED)
               // not the one the update superseded before
               .filter(r -> r.lastError() != null && r.lastError().contains("command op-1"))
               .findFirst()
               .orElseThrow();
       CliRun history = CliRun.ax("task", "show", "tick", "--instance", cancelled.instanceId());
-      assertThat(history.exitCode()).as(history.err()).isZero();
-      assertThat(history.out())
+      assertThat(history.okOut())
           .contains("instance " + cancelled.instanceId() + " (CANCELLED)")
           .contains("(created)")
           .contains("cancelled by command op-1: done (by ");
@@ -156,8 +123,7 @@ class TaskCommandIT {
 
       // Every change made through the CLI is in the operator log, with who made it.
       CliRun audit = CliRun.ax("audit");
-      assertThat(audit.exitCode()).as(audit.err()).isZero();
-      assertThat(audit.out())
+      assertThat(audit.okOut())
           .contains("alice", "task pause", "tick", "maintenance (by alice)")
           .contains("task resume", "task update", "task cancel", "[commandId op-1]")
           .contains("4 action(s)");

@@ -1,25 +1,21 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.fixedRate;
+import static dev.ax.cli.TaskBody.inGroup;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Jdbc;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
-import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,78 +34,47 @@ class TaskGroupPauseIT {
       "{\"v\":1,\"type\":\"PAUSE\",\"group\":\"g\",\"commandId\":\"gp-1\","
           + "\"reason\":\"maintenance\"}";
 
-  @AfterEach
-  void clearProperties() {
-    CliRun.clear();
-  }
-
   @Test
   void aPausedGroupStopsFiringWhileAnotherGoesOnAndFiresAgainOnResume(AxTestEnv env)
       throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
-        TopicReader rejected = UserClients.rejected(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      CliRun.pointAt(env, runtime);
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskStore tasks = new TaskStore(runtime.dataSource());
+    try (OneNode node = OneNode.start(env);
+        CliRun.Target cli = CliRun.pointAt(env, node.runtime())) {
       for (String id : GROUP_G) {
-        Commands.send(producer, runtime, id, everySecondIn("g"));
+        node.send(id, everySecondIn("g"));
       }
-      Commands.send(producer, runtime, "h-1", everySecondIn("h"));
+      node.send("h-1", everySecondIn("h"));
       for (String id : all()) {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
+        node.awaitSucceeded(id, 1);
       }
 
       // The same group PAUSE twice, keyed by the group: the second changes nothing.
-      Commands.sendJson(producer, runtime, "g", PAUSE_G);
-      Commands.sendJson(producer, runtime, "g", PAUSE_G);
+      node.sendJson("g", PAUSE_G);
+      node.sendJson("g", PAUSE_G);
       for (String id : GROUP_G) {
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(() -> tasks.find(id).orElseThrow().state(), "PAUSED"::equals);
+        node.awaitState(id, "PAUSED");
       }
-      assertThat(tasks.find("h-1").orElseThrow().state()).isEqualTo("ACTIVE");
+      assertThat(node.tasks().find("h-1").orElseThrow().state()).isEqualTo("ACTIVE");
       Map<String, Long> succeededAtPause = new HashMap<>();
       for (String id : all()) {
-        succeededAtPause.put(id, Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS));
+        succeededAtPause.put(id, node.succeeded(id));
       }
       // Four seconds paused: g's next firings are held and none of them runs; h fires on.
-      await()
-          .during(Duration.ofSeconds(4))
-          .atMost(Duration.ofSeconds(6))
-          .untilAsserted(
-              () -> {
-                for (String id : GROUP_G) {
-                  List<InstanceRow> rows = instances.findByTask(id);
-                  assertThat(Commands.count(rows, InstanceStatus.SUCCESS))
-                      .as("%s ran while paused", id)
-                      .isLessThanOrEqualTo(succeededAtPause.get(id) + 1); // one was running
-                  assertThat(rows)
-                      .extracting(InstanceRow::status)
-                      .as("%s while paused", id)
-                      .contains(InstanceStatus.PAUSED)
-                      .doesNotContain(InstanceStatus.SCHEDULED);
-                }
-              });
-      assertThat(Commands.count(instances.findByTask("h-1"), InstanceStatus.SUCCESS))
+      node.assertHeldWhilePaused(GROUP_G, succeededAtPause, Duration.ofSeconds(4));
+      assertThat(node.succeeded("h-1"))
           .as("h-1 fired on while g was paused")
           .isGreaterThanOrEqualTo(succeededAtPause.get("h-1") + 2);
       InstanceRow held =
-          instances.findByTask("g-2").stream()
+          node.instances().findByTask("g-2").stream()
               .filter(r -> r.status() == InstanceStatus.PAUSED)
               .findFirst()
               .orElseThrow();
-      assertThat(new AuditLog(runtime.dataSource()).history(held.instanceId()))
+      assertThat(new AuditLog(node.runtime().dataSource()).history(held.instanceId()))
           .last()
           .satisfies(
               t ->
                   assertThat(t.reason())
                       .contains("paused by command gp-1 for group g: maintenance"));
-      Jdbc jdbc = new Jdbc(runtime.dataSource());
+      Jdbc jdbc = new Jdbc(node.runtime().dataSource());
       assertThat(
               jdbc.queryLong(
                   "counting applied commands",
@@ -119,33 +84,18 @@ class TaskGroupPauseIT {
           .isEqualTo(GROUP_G.size());
 
       CliRun resume = CliRun.ax("task", "resume", "--group", "g", "--command-id", "gr-1");
-      assertThat(resume.exitCode()).as(resume.err()).isZero();
-      assertThat(resume.out()).contains("sent RESUME for group g (commandId gr-1)");
-      long resumedAtMs = runtime.clock().millis();
+      assertThat(resume.okOut()).contains("sent RESUME for group g (commandId gr-1)");
+      long resumedAtMs = node.runtime().clock().millis();
       for (String id : GROUP_G) {
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () ->
-                    instances.findByTask(id).stream()
-                        .anyMatch(
-                            r ->
-                                r.status() == InstanceStatus.SUCCESS
-                                    && r.dueAtMs() > resumedAtMs + 1000));
-        assertThat(tasks.find(id).orElseThrow().state()).isEqualTo("ACTIVE");
+        node.awaitSucceededDueAfter(id, resumedAtMs + 1000);
+        assertThat(node.tasks().find(id).orElseThrow().state()).isEqualTo("ACTIVE");
       }
       assertThat(CliRun.ax("audit").out()).contains("task resume", "group g", "[commandId gr-1]");
 
       // A group without tasks is rejected with the reason; the CLI wants a task or a group.
-      Commands.sendJson(
-          producer,
-          runtime,
-          "nobody",
-          "{\"v\":1,\"type\":\"PAUSE\",\"group\":\"nobody\",\"commandId\":\"gp-2\"}");
-      assertThat(
-              await()
-                  .atMost(Duration.ofSeconds(30))
-                  .until(() -> UserClients.reasons(rejected), r -> !r.isEmpty()))
+      node.sendJson(
+          "nobody", "{\"v\":1,\"type\":\"PAUSE\",\"group\":\"nobody\",\"commandId\":\"gp-2\"}");
+      assertThat(node.awaitRejections(1))
           .containsExactly("PAUSE for group nobody, which has no tasks");
       CliRun neither = CliRun.ax("task", "pause");
       assertThat(neither.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
@@ -161,9 +111,6 @@ class TaskGroupPauseIT {
   }
 
   private static String everySecondIn(String group) {
-    return "\"group\":\""
-        + group
-        + "\",\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":1000},"
-        + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
+    return inGroup(group, noop(fixedRate(1000)));
   }
 }

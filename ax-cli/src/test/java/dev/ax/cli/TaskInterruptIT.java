@@ -12,7 +12,6 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,15 +24,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class TaskInterruptIT {
 
-  @AfterEach
-  void clearCli() {
-    CliRun.clear();
-  }
-
   @Test
   void aCancelWithInterruptStopsTheRunningAttempt(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env)) {
-      CliRun.pointAt(env, runtime);
+    try (TestRuntime runtime = TestRuntime.open(env);
+        CliRun.Target cli = CliRun.pointAt(env, runtime)) {
       try (RunningStages stages =
               RunningStages.on(runtime, "node-1")
                   .ingest()

@@ -1,13 +1,10 @@
 package dev.ax.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -15,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,55 +30,29 @@ class TaskPauseIT {
 
   @Test
   void pausedTasksHoldTheirFiringsAndCatchUpByTheirMisfirePolicy(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages =
-            RunningStages.on(runtime, "node-1").ingest().ticker(THRESHOLD_1S).dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskStore tasks = new TaskStore(runtime.dataSource());
+    try (OneNode node = OneNode.start(env, THRESHOLD_1S)) {
+      InstanceStore instances = node.instances();
       List<String> ids = List.of("once-now", "skip", "all");
-      Commands.send(producer, runtime, "once-now", everySecond("{\"policy\":\"FIRE_ONCE_NOW\"}"));
-      Commands.send(producer, runtime, "skip", everySecond("{\"policy\":\"SKIP\"}"));
-      Commands.send(
-          producer, runtime, "all", everySecond("{\"policy\":\"FIRE_ALL\",\"maxFireAll\":3}"));
+      node.send("once-now", everySecond("{\"policy\":\"FIRE_ONCE_NOW\"}"));
+      node.send("skip", everySecond("{\"policy\":\"SKIP\"}"));
+      node.send("all", everySecond("{\"policy\":\"FIRE_ALL\",\"maxFireAll\":3}"));
       for (String id : ids) {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> Commands.count(instances.findByTask(id), InstanceStatus.SUCCESS) >= 1);
+        node.awaitSucceeded(id, 1);
       }
 
       for (String id : ids) {
-        Commands.sendJson(producer, runtime, id, Commands.lifecycle("PAUSE", id, "p-" + id));
+        node.sendJson(id, Commands.lifecycle("PAUSE", id, "p-" + id));
       }
       for (String id : ids) {
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(() -> tasks.find(id).orElseThrow().state(), "PAUSED"::equals);
+        node.awaitState(id, "PAUSED");
       }
       // Five seconds paused: every one of their next firings is held, nothing of theirs runs.
       Map<String, Long> succeededAtPause =
           Map.of(
-              "once-now", Commands.count(instances.findByTask("once-now"), InstanceStatus.SUCCESS),
-              "skip", Commands.count(instances.findByTask("skip"), InstanceStatus.SUCCESS),
-              "all", Commands.count(instances.findByTask("all"), InstanceStatus.SUCCESS));
-      await()
-          .during(Duration.ofSeconds(5))
-          .atMost(Duration.ofSeconds(7))
-          .untilAsserted(
-              () -> {
-                for (String id : ids) {
-                  List<InstanceRow> rows = instances.findByTask(id);
-                  assertThat(Commands.count(rows, InstanceStatus.SUCCESS))
-                      .as("%s ran while paused", id)
-                      .isLessThanOrEqualTo(succeededAtPause.get(id) + 1); // one was running
-                  assertThat(rows)
-                      .extracting(InstanceRow::status)
-                      .as("%s while paused", id)
-                      .contains(InstanceStatus.PAUSED)
-                      .doesNotContain(InstanceStatus.SCHEDULED);
-                }
-              });
+              "once-now", node.succeeded("once-now"),
+              "skip", node.succeeded("skip"),
+              "all", node.succeeded("all"));
+      node.assertHeldWhilePaused(ids, succeededAtPause, Duration.ofSeconds(5));
       Map<String, InstanceRow> held =
           Map.of(
               "once-now", paused(instances.findByTask("once-now")),
@@ -90,20 +60,11 @@ class TaskPauseIT {
               "all", paused(instances.findByTask("all")));
 
       for (String id : ids) {
-        Commands.sendJson(producer, runtime, id, Commands.lifecycle("RESUME", id, "r-" + id));
+        node.sendJson(id, Commands.lifecycle("RESUME", id, "r-" + id));
       }
       // Each chain goes on: a firing after the resume runs on time.
       for (String id : ids) {
-        long resumedAtMs = runtime.clock().millis();
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () ->
-                    instances.findByTask(id).stream()
-                        .anyMatch(
-                            r ->
-                                r.status() == InstanceStatus.SUCCESS
-                                    && r.dueAtMs() > resumedAtMs + INTERVAL_MS));
+        node.awaitSucceededDueAfter(id, node.runtime().clock().millis() + INTERVAL_MS);
       }
 
       assertThat(status(instances, held.get("once-now")))
@@ -125,11 +86,9 @@ class TaskPauseIT {
           .allMatch(r -> r.status() == InstanceStatus.SUCCESS);
 
       // Resuming twice under one id does nothing; a second RESUME under another id is refused.
-      Commands.sendJson(producer, runtime, "skip", Commands.lifecycle("RESUME", "skip", "r-skip"));
-      Commands.sendJson(producer, runtime, "skip", Commands.lifecycle("PAUSE", "skip", "p2-skip"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("skip").orElseThrow().state(), "PAUSED"::equals);
+      node.sendJson("skip", Commands.lifecycle("RESUME", "skip", "r-skip"));
+      node.sendJson("skip", Commands.lifecycle("PAUSE", "skip", "p2-skip"));
+      node.awaitState("skip", "PAUSED");
     }
   }
 

@@ -1,19 +1,17 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.cron;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
-import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,25 +24,15 @@ class TaskRunNowIT {
 
   @Test
   void runNowAddsOneRunPerCommandAndIsRefusedWhilePaused(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
-        TopicReader rejected = UserClients.rejected(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      Commands.send(
-          producer,
-          runtime,
-          "nightly",
-          "\"trigger\":{\"type\":\"CRON\",\"expression\":\"0 0 3 * * ?\",\"zone\":\"UTC\"},"
-              + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");
-      InstanceRow daily = Commands.awaitFirstInstance(runtime, "nightly", r -> true);
+    try (OneNode node = OneNode.start(env)) {
+      InstanceStore instances = node.instances();
+      node.send("nightly", noop(cron("0 0 3 * * ?", "UTC")));
+      InstanceRow daily = Commands.awaitFirstInstance(node.runtime(), "nightly", r -> true);
 
-      String runNow =
-          "{\"v\":1,\"type\":\"RUN_NOW\",\"taskId\":\"nightly\",\"commandId\":\"rn-1\"}";
-      Commands.sendJson(producer, runtime, "nightly", runNow);
-      Commands.sendJson(producer, runtime, "nightly", runNow);
-      Commands.sendJson(producer, runtime, "nightly", runNow.replace("rn-1", "rn-2"));
+      String runNow = Commands.lifecycle("RUN_NOW", "nightly", "rn-1");
+      node.sendJson("nightly", runNow);
+      node.sendJson("nightly", runNow);
+      node.sendJson("nightly", runNow.replace("rn-1", "rn-2"));
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> extraRuns(instances).stream().filter(this::succeeded).count() == 2);
@@ -60,22 +48,10 @@ class TaskRunNowIT {
           .isEqualTo(InstanceStatus.SCHEDULED);
       assertThat(instances.findByTask("nightly")).hasSize(3);
 
-      Commands.sendJson(
-          producer,
-          runtime,
-          "nightly",
-          "{\"v\":1,\"type\":\"PAUSE\",\"taskId\":\"nightly\",\"commandId\":\"p-1\"}");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> new TaskStore(runtime.dataSource()).find("nightly").orElseThrow().state(),
-              "PAUSED"::equals);
-      Commands.sendJson(producer, runtime, "nightly", runNow.replace("rn-1", "rn-3"));
-      String reason =
-          await()
-              .atMost(Duration.ofSeconds(30))
-              .until(() -> UserClients.reasons(rejected), all -> !all.isEmpty())
-              .get(0);
+      node.sendJson("nightly", Commands.lifecycle("PAUSE", "nightly", "p-1"));
+      node.awaitState("nightly", "PAUSED");
+      node.sendJson("nightly", runNow.replace("rn-1", "rn-3"));
+      String reason = node.awaitRejections(1).get(0);
       assertThat(reason).isEqualTo("RUN_NOW of task nightly, which is PAUSED (resume it first)");
       assertThat(extraRuns(instances)).hasSize(2);
     }

@@ -1,19 +1,15 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.fixedRate;
+import static dev.ax.cli.TaskBody.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Jdbc;
-import dev.ax.common.store.TaskStore;
-import dev.ax.common.testing.TestRuntime;
-import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,41 +21,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class TaskUpdateIT {
 
-  private static final String NOOP = "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
-
   @Test
   void theNextFiringsFollowTheNewVersion(AxTestEnv env) throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env);
-        RunningStages stages = RunningStages.on(runtime, "node-1").ingest().ticker().dispatcher();
-        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
-        TopicReader rejected = UserClients.rejected(runtime)) {
-      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      TaskStore tasks = new TaskStore(runtime.dataSource());
-      Jdbc jdbc = new Jdbc(runtime.dataSource());
-      Commands.send(
-          producer,
-          runtime,
-          "rate",
-          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":1000}," + NOOP);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  instances.findByTask("rate").stream()
-                          .filter(r -> r.status() == InstanceStatus.SUCCESS)
-                          .count()
-                      >= 2);
+    try (OneNode node = OneNode.start(env)) {
+      Jdbc jdbc = new Jdbc(node.runtime().dataSource());
+      node.send("rate", noop(fixedRate(1000)));
+      node.awaitSucceeded("rate", 2);
 
       String update =
           "{\"v\":1,\"type\":\"UPDATE\",\"taskId\":\"rate\",\"commandId\":\"u-1\","
-              + "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":3000},"
-              + NOOP
+              + noop(fixedRate(3000))
               + ",\"timeoutMs\":5000}";
-      Commands.sendJson(producer, runtime, "rate", update);
+      node.sendJson("rate", update);
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> tasks.find("rate").orElseThrow().version() == 2);
+          .until(() -> node.tasks().find("rate").orElseThrow().version() == 2);
       List<Long> newDue =
           await()
               .atMost(Duration.ofSeconds(30))
@@ -85,26 +61,20 @@ class TaskUpdateIT {
           .isEqualTo(1);
 
       // Again under the same id: nothing changes; a change it cannot make is rejected.
-      Commands.sendJson(producer, runtime, "rate", update);
-      Commands.sendJson(
-          producer,
-          runtime,
+      node.sendJson("rate", update);
+      node.sendJson(
           "rate",
           update
               .replace("u-1", "u-2")
               .replace(
                   "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":3000}",
                   "\"trigger\":{\"type\":\"DEPENDENCY\",\"upstream\":[\"rate\"]}"));
-      Commands.sendJson(producer, runtime, "ghost", update.replace("\"rate\"", "\"ghost\""));
-      List<String> reasons =
-          await()
-              .atMost(Duration.ofSeconds(30))
-              .until(() -> UserClients.reasons(rejected), all -> all.size() >= 2);
-      assertThat(reasons)
+      node.sendJson("ghost", update.replace("\"rate\"", "\"ghost\""));
+      assertThat(node.awaitRejections(2))
           .containsExactlyInAnyOrder(
               "UPDATE cannot make task rate a DEPENDENCY task; cancel it and create another",
               "UPDATE for unknown task ghost");
-      assertThat(tasks.find("rate").orElseThrow().version()).isEqualTo(2);
+      assertThat(node.tasks().find("rate").orElseThrow().version()).isEqualTo(2);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.ax.cli;
 
+import static dev.ax.cli.TaskBody.http;
+import static dev.ax.cli.TaskBody.once;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -82,20 +84,14 @@ class TraceIT {
             TestRuntime.open(
                 env, Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1", "AX_RETRY_RESCAN", "1s"));
         RunningStages stages =
-            RunningStages.on(runtime, "node-1")
-                .ingest()
-                .ticker()
-                .retry()
-                .deadLetter()
-                .dispatcher();
+            RunningStages.on(runtime, "node-1").ingest().ticker().retries().dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "retry", "deadletter", "dispatcher");
       String json =
-          "{\"v\":1,\"taskId\":\"traced\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":0},"
-              + "\"executor\":{\"type\":\"HTTP\",\"url\":\"http://127.0.0.1:"
-              + endpoint.getAddress().getPort()
-              + "/work\"},\"timeoutMs\":5000,"
-              + "\"retry\":{\"maxRetries\":1,\"backoffBaseMs\":200,\"jitter\":false}}";
+          Commands.create(
+              "traced",
+              http(once(0), "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/work")
+                  + ",\"retry\":{\"maxRetries\":1,\"backoffBaseMs\":200,\"jitter\":false}");
       ProducerRecord<String, byte[]> command =
           new ProducerRecord<>(
               runtime.topics().commands(), "traced", json.getBytes(StandardCharsets.UTF_8));

@@ -478,17 +478,9 @@ class KubernetesManifestsTest {
     boolean dispatcherCovered = false;
     for (Manifest budget : budgets) {
       JsonNode spec = budget.node().path("spec");
-      JsonNode matchLabels = spec.path("selector").path("matchLabels");
-      assertThat(matchLabels.size()).as("%s: selector.matchLabels", budget).isPositive();
-      List<Manifest> selected =
-          byKind(manifests, "Deployment").stream()
-              .filter(
-                  d ->
-                      selects(
-                          matchLabels,
-                          d.node().path("spec").path("template").path("metadata").path("labels")))
-              .toList();
-      assertThat(selected).as("%s: the Deployments it selects", budget).hasSize(1);
+      Manifest deployment =
+          onlyDeploymentSelected(
+              manifests, budget, "selector.matchLabels", spec.path("selector").path("matchLabels"));
       assertThat(spec.path("minAvailable").isIntegralNumber())
           .as("%s: minAvailable is a number", budget)
           .isTrue();
@@ -496,9 +488,9 @@ class KubernetesManifestsTest {
       assertThat(minAvailable).as("%s: minAvailable", budget).isPositive();
       // Otherwise a node drain can never evict one.
       assertThat(minAvailable)
-          .as("%s: minAvailable below the replicas of %s", budget, selected.get(0))
-          .isLessThan(selected.get(0).node().path("spec").path("replicas").asInt());
-      if (selected.get(0).equals(dispatcher)) {
+          .as("%s: minAvailable below the replicas of %s", budget, deployment)
+          .isLessThan(deployment.node().path("spec").path("replicas").asInt());
+      if (deployment.equals(dispatcher)) {
         dispatcherCovered = true;
         assertThat(minAvailable).as("%s: minAvailable", budget).isEqualTo(1);
       }
@@ -513,18 +505,9 @@ class KubernetesManifestsTest {
     assertThat(services).as("Services").isNotEmpty();
     for (Manifest service : services) {
       JsonNode spec = service.node().path("spec");
-      JsonNode selector = spec.path("selector");
-      assertThat(selector.size()).as("%s: selector", service).isPositive();
-      List<Manifest> selected =
-          byKind(manifests, "Deployment").stream()
-              .filter(
-                  d ->
-                      selects(
-                          selector,
-                          d.node().path("spec").path("template").path("metadata").path("labels")))
-              .toList();
-      assertThat(selected).as("%s: the Deployments it selects", service).hasSize(1);
-      JsonNode container = containers(selected.get(0)).get(0);
+      Manifest deployment =
+          onlyDeploymentSelected(manifests, service, "selector", spec.path("selector"));
+      JsonNode container = containers(deployment).get(0);
       for (JsonNode port : spec.path("ports")) {
         assertThat(containerPort(container, port.path("targetPort")))
             .as("%s: targetPort", service)
@@ -683,6 +666,25 @@ class KubernetesManifestsTest {
   }
 
   /** Every matchLabels entry is one of the labels. */
+  /**
+   * The one Deployment whose pod labels {@code selector}, the field {@code field} of {@code owner},
+   * matches; asserts that the selector names labels and that exactly one Deployment matches.
+   */
+  private static Manifest onlyDeploymentSelected(
+      List<Manifest> manifests, Manifest owner, String field, JsonNode selector) {
+    assertThat(selector.size()).as("%s: %s", owner, field).isPositive();
+    List<Manifest> selected =
+        byKind(manifests, "Deployment").stream()
+            .filter(
+                d ->
+                    selects(
+                        selector,
+                        d.node().path("spec").path("template").path("metadata").path("labels")))
+            .toList();
+    assertThat(selected).as("%s: the Deployments it selects", owner).hasSize(1);
+    return selected.get(0);
+  }
+
   private static boolean selects(JsonNode matchLabels, JsonNode labels) {
     if (matchLabels.size() == 0) {
       return false;

@@ -15,7 +15,7 @@ class AxConfigTest {
 
   @Test
   void defaultsApplyWhenNothingIsSet() {
-    AxConfig config = AxConfig.load(Map.of(), Map.of(), Map.of());
+    AxConfig config = fromEnv(Map.of());
 
     assertThat(config.get(CommonKeys.SHUTDOWN_GRACE)).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.get(CommonKeys.SWITCH_POLL)).isEqualTo(Duration.ofSeconds(2));
@@ -26,8 +26,10 @@ class AxConfigTest {
   @Test
   void overridesBeatSystemPropertiesBeatTheEnvironmentBeatTheFile(@TempDir Path dir)
       throws Exception {
-    Path file = dir.resolve("ax.properties");
-    Files.writeString(file, "AX_DB_POOL_SIZE=3\nAX_TOPIC_PARTITIONS=4\nAX_TOPIC_PREFIX=file.\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("ax.properties"),
+            "AX_DB_POOL_SIZE=3\nAX_TOPIC_PARTITIONS=4\nAX_TOPIC_PREFIX=file.\n");
     Map<String, String> env =
         Map.of(
             "AX_CONFIG_FILE",
@@ -50,49 +52,43 @@ class AxConfigTest {
 
   @Test
   void aBadValueStopsStartWithKeyAndValue() {
-    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_SWITCH_POLL", "soon"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_SWITCH_POLL", "soon")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("AX_SWITCH_POLL=soon");
-    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_DB_POOL_SIZE", "0"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_DB_POOL_SIZE", "0")))
         .hasMessageContaining("AX_DB_POOL_SIZE=0")
         .hasMessageContaining("1..500");
   }
 
   @Test
   void prefixesAndAddressesAreCheckedAtStart() {
-    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_TOPIC_PREFIX", "a b"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_TOPIC_PREFIX", "a b")))
         .hasMessageContaining("AX_TOPIC_PREFIX=a b");
-    assertThatThrownBy(
-            () -> AxConfig.load(Map.of("AX_METRICS_BIND", "localhost:abc"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_METRICS_BIND", "localhost:abc")))
         .hasMessageContaining("AX_METRICS_BIND=localhost:abc")
         .hasMessageContaining("host:port or off");
-    assertThat(
-            AxConfig.load(Map.of("AX_METRICS_BIND", "off"), Map.of(), Map.of())
-                .get(CommonKeys.METRICS_BIND))
+    assertThat(fromEnv(Map.of("AX_METRICS_BIND", "off")).get(CommonKeys.METRICS_BIND))
         .isEqualTo("off");
   }
 
   @Test
   void aPasswordInsideTheJdbcUrlIsMaskedToo() {
     AxConfig config =
-        AxConfig.load(
-            Map.of("AX_JDBC_URL", "jdbc:mysql://db:3306/ax?user=ax&password=s3cret"),
-            Map.of(),
-            Map.of());
+        fromEnv(Map.of("AX_JDBC_URL", "jdbc:mysql://db:3306/ax?user=ax&password=s3cret"));
 
     assertThat(config.describe(KnownKeys.all())).doesNotContain("s3cret").contains("password=****");
   }
 
   @Test
   void anUnknownKeyStopsStart() {
-    assertThatThrownBy(() -> AxConfig.load(Map.of("AX_TICKR_HORIZON", "5s"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_TICKR_HORIZON", "5s")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("unknown configuration key AX_TICKR_HORIZON=5s");
   }
 
   @Test
   void secretsAreNeverPrinted() {
-    AxConfig config = AxConfig.load(Map.of("AX_JDBC_PASSWORD", "hunter2"), Map.of(), Map.of());
+    AxConfig config = fromEnv(Map.of("AX_JDBC_PASSWORD", "hunter2"));
 
     assertThat(config.describe(KnownKeys.all()))
         .contains("AX_JDBC_PASSWORD=****")
@@ -112,7 +108,7 @@ class AxConfigTest {
 
   @Test
   void theStartUpLineShowsTheGivenKeysOnOneLine() {
-    AxConfig config = AxConfig.load(Map.of("AX_NODE_ID", "n1"), Map.of(), Map.of());
+    AxConfig config = fromEnv(Map.of("AX_NODE_ID", "n1"));
 
     String line = config.describe(List.of(CommonKeys.NODE_ID, CommonKeys.SWITCH_POLL));
 
@@ -129,11 +125,9 @@ class AxConfigTest {
 
   @Test
   void aSecretCanComeFromAFileWithoutItsTrailingLineBreak(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("password");
-    Files.writeString(file, "s3cret\r\n");
+    Path file = Files.writeString(dir.resolve("password"), "s3cret\r\n");
 
-    AxConfig config =
-        AxConfig.load(Map.of("AX_JDBC_PASSWORD_FILE", file.toString()), Map.of(), Map.of());
+    AxConfig config = fromEnv(Map.of("AX_JDBC_PASSWORD_FILE", file.toString()));
 
     assertThat(config.get(CommonKeys.JDBC_PASSWORD)).isEqualTo("s3cret");
     assertThat(config.describe(java.util.List.of(CommonKeys.JDBC_PASSWORD)))
@@ -142,59 +136,43 @@ class AxConfigTest {
 
   @Test
   void aSecretFileIsRefusedWithItsPathNeverItsContent(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("password");
-    Files.writeString(file, "s3cret");
+    Path file = Files.writeString(dir.resolve("password"), "s3cret");
 
     assertThatThrownBy(
             () ->
-                AxConfig.load(
-                    Map.of("AX_JDBC_PASSWORD_FILE", file.toString(), "AX_JDBC_PASSWORD", "x"),
-                    Map.of(),
-                    Map.of()))
+                fromEnv(Map.of("AX_JDBC_PASSWORD_FILE", file.toString(), "AX_JDBC_PASSWORD", "x")))
         .isInstanceOf(ConfigException.class)
         .hasMessage("both AX_JDBC_PASSWORD and AX_JDBC_PASSWORD_FILE are set: set one of them");
     assertThatThrownBy(
-            () ->
-                AxConfig.load(
-                    Map.of("AX_JDBC_PASSWORD_FILE", dir.resolve("missing").toString()),
-                    Map.of(),
-                    Map.of()))
+            () -> fromEnv(Map.of("AX_JDBC_PASSWORD_FILE", dir.resolve("missing").toString())))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("cannot read AX_JDBC_PASSWORD_FILE=" + dir.resolve("missing"));
     Path huge = dir.resolve("huge");
     Files.write(huge, new byte[AxConfig.MAX_SECRET_FILE_BYTES + 1]);
-    assertThatThrownBy(
-            () ->
-                AxConfig.load(Map.of("AX_JDBC_PASSWORD_FILE", huge.toString()), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_JDBC_PASSWORD_FILE", huge.toString())))
         .hasMessageContaining("is larger than");
   }
 
   @Test
   void onlySecretsHaveFileKeys(@TempDir Path dir) {
-    assertThatThrownBy(
-            () ->
-                AxConfig.load(
-                    Map.of("AX_JDBC_USER_FILE", dir.resolve("user").toString()),
-                    Map.of(),
-                    Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_JDBC_USER_FILE", dir.resolve("user").toString())))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("unknown configuration key AX_JDBC_USER_FILE");
   }
 
   @Test
   void kafkaClientSettingsComeFromTheFileAndTheKeysWin(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("client.properties");
-    Files.writeString(
-        file, "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nrequest.timeout.ms=5000\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("client.properties"),
+            "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nrequest.timeout.ms=5000\n");
 
     AxConfig config =
-        AxConfig.load(
+        fromEnv(
             Map.of(
                 "AX_KAFKA_PROPERTIES_FILE", file.toString(),
                 "AX_KAFKA_SASL_MECHANISM", "SCRAM-SHA-512",
-                "AX_KAFKA_SASL_JAAS_CONFIG", "ScramLoginModule required password=\"p\";"),
-            Map.of(),
-            Map.of());
+                "AX_KAFKA_SASL_JAAS_CONFIG", "ScramLoginModule required password=\"p\";"));
 
     assertThat(KafkaClientSettings.of(config))
         .containsEntry("security.protocol", "SASL_SSL")
@@ -208,23 +186,29 @@ class AxConfigTest {
 
   @Test
   void aKafkaPropertiesFileMayNotNameTheBrokers(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("client.properties");
-    Files.writeString(file, "bootstrap.servers=elsewhere:9092\n");
+    Path file =
+        Files.writeString(dir.resolve("client.properties"), "bootstrap.servers=elsewhere:9092\n");
 
     assertThatThrownBy(
             () ->
                 KafkaClientSettings.of(
-                    AxConfig.load(
-                        Map.of("AX_KAFKA_PROPERTIES_FILE", file.toString()), Map.of(), Map.of())))
+                    fromEnv(Map.of("AX_KAFKA_PROPERTIES_FILE", file.toString()))))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sets bootstrap.servers");
   }
 
   @Test
   void theKafkaSecurityKeysAreChecked() {
-    assertThatThrownBy(
-            () -> AxConfig.load(Map.of("AX_KAFKA_SECURITY_PROTOCOL", "TLS"), Map.of(), Map.of()))
+    assertThatThrownBy(() -> fromEnv(Map.of("AX_KAFKA_SECURITY_PROTOCOL", "TLS")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("AX_KAFKA_SECURITY_PROTOCOL=TLS");
+  }
+
+  /**
+   * The configuration of a process whose environment is {@code env}: no system properties, no
+   * overrides.
+   */
+  private static AxConfig fromEnv(Map<String, String> env) {
+    return AxConfig.load(env, Map.of(), Map.of());
   }
 }

@@ -26,7 +26,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CronScheduleDstTest {
 
   private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
-  private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
 
   /** Every firing in {@code (from, to]}. */
   private static List<Instant> firings(String expression, ZoneId zone, String from, String to) {
@@ -44,12 +43,15 @@ class CronScheduleDstTest {
     return firings;
   }
 
-  private static List<Instant> everyMinute(String fromInclusive, String toInclusive) {
+  /** Every minute of each range, in order: {@code fromInclusive, toInclusive} pairs. */
+  private static List<Instant> everyMinute(String... rangesInclusive) {
     List<Instant> minutes = new ArrayList<>();
-    for (Instant t = Instant.parse(fromInclusive);
-        !t.isAfter(Instant.parse(toInclusive));
-        t = t.plus(Duration.ofMinutes(1))) {
-      minutes.add(t);
+    for (int i = 0; i < rangesInclusive.length; i += 2) {
+      for (Instant t = Instant.parse(rangesInclusive[i]);
+          !t.isAfter(Instant.parse(rangesInclusive[i + 1]));
+          t = t.plus(Duration.ofMinutes(1))) {
+        minutes.add(t);
+      }
     }
     return minutes;
   }
@@ -95,29 +97,34 @@ class CronScheduleDstTest {
     CronSchedule cron = CronSchedule.parse("0 30 2 * * ?", BERLIN);
 
     // Between the two 02:30s, and in the second pass (02:10 CET): both already past 02:30 CEST.
-    assertThat(cron.nextAfter(Instant.parse("2026-10-25T00:45:00Z")))
-        .contains(Instant.parse("2026-10-26T01:30:00Z"));
-    assertThat(cron.nextAfter(Instant.parse("2026-10-25T01:10:00Z")))
-        .contains(Instant.parse("2026-10-26T01:30:00Z"));
+    CronScheduleTest.assertNextAfter(cron, "2026-10-25T00:45:00Z", "2026-10-26T01:30:00Z");
+    CronScheduleTest.assertNextAfter(cron, "2026-10-25T01:10:00Z", "2026-10-26T01:30:00Z");
   }
 
-  @Test
-  void berlinEveryMinuteAcrossTheGapLosesNoRealMinute() {
-    // Local 01:56 ... 01:59 CET, then 03:00 ... 03:05 CEST: consecutive real minutes.
-    assertThat(firings("0 * * * * ?", BERLIN, "2026-03-29T00:55:00Z", "2026-03-29T01:05:00Z"))
-        .isEqualTo(everyMinute("2026-03-29T00:56:00Z", "2026-03-29T01:05:00Z"));
-  }
+  /**
+   * Each case: an every-minute cron in {@code zone} fires, in {@code (after, until]}, exactly at
+   * every minute of the {@code minutes} ranges (pairs of first and last minute, inclusive), each
+   * wall-clock minute once. Across a gap the real minutes run on without a hole; across an overlap
+   * the ranges are the minutes up to the repeated hour and those after it, whose local times (the
+   * repeated hour's second pass) would otherwise repeat the first.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # case                      | zone             | after                | until                | minutes                                                                             | count
+          Berlin across the gap       | Europe/Berlin    | 2026-03-29T00:55:00Z | 2026-03-29T01:05:00Z | 2026-03-29T00:56:00Z 2026-03-29T01:05:00Z                                           | 10
+          Berlin across the overlap   | Europe/Berlin    | 2026-10-24T23:58:00Z | 2026-10-25T02:03:00Z | 2026-10-24T23:59:00Z 2026-10-25T00:59:00Z 2026-10-25T02:00:00Z 2026-10-25T02:03:00Z | 65
+          New York across the gap     | America/New_York | 2026-03-08T06:57:00Z | 2026-03-08T07:02:00Z | 2026-03-08T06:58:00Z 2026-03-08T07:02:00Z                                           | 5
+          New York across the overlap | America/New_York | 2026-11-01T04:58:00Z | 2026-11-01T07:02:00Z | 2026-11-01T04:59:00Z 2026-11-01T05:59:00Z 2026-11-01T07:00:00Z 2026-11-01T07:02:00Z | 64
+          """)
+  void everyMinuteFiresEachWallClockMinuteOnce(
+      String description, String zone, String after, String until, String minutes, int count) {
+    List<Instant> firings = firings("0 * * * * ?", ZoneId.of(zone), after, until);
 
-  @Test
-  void berlinEveryMinuteFiresEachWallClockMinuteOfTheOverlapOnce() {
-    List<Instant> firings =
-        firings("0 * * * * ?", BERLIN, "2026-10-24T23:58:00Z", "2026-10-25T02:03:00Z");
-
-    List<Instant> expected = new ArrayList<>();
-    expected.addAll(everyMinute("2026-10-24T23:59:00Z", "2026-10-25T00:59:00Z")); // to 02:59 CEST
-    expected.addAll(everyMinute("2026-10-25T02:00:00Z", "2026-10-25T02:03:00Z")); // 03:00 CET on
-    assertThat(firings).isEqualTo(expected);
-    assertThat(localTimes(firings, BERLIN)).doesNotHaveDuplicates().hasSize(65);
+    assertThat(firings).isEqualTo(everyMinute(minutes.split(" ")));
+    assertThat(localTimes(firings, ZoneId.of(zone))).doesNotHaveDuplicates().hasSize(count);
   }
 
   @Test
@@ -129,20 +136,6 @@ class CronScheduleDstTest {
     assertThat(firings.get(0)).isEqualTo(Instant.parse("2026-10-25T00:00:00Z"));
     assertThat(firings.get(3599)).isEqualTo(Instant.parse("2026-10-25T00:59:59Z"));
     assertThat(localTimes(firings, BERLIN)).doesNotHaveDuplicates();
-  }
-
-  @Test
-  void newYorkEveryMinuteAcrossTheGapAndTheOverlap() {
-    assertThat(firings("0 * * * * ?", NEW_YORK, "2026-03-08T06:57:00Z", "2026-03-08T07:02:00Z"))
-        .isEqualTo(everyMinute("2026-03-08T06:58:00Z", "2026-03-08T07:02:00Z"));
-
-    List<Instant> overlap =
-        firings("0 * * * * ?", NEW_YORK, "2026-11-01T04:58:00Z", "2026-11-01T07:02:00Z");
-    List<Instant> expected = new ArrayList<>();
-    expected.addAll(everyMinute("2026-11-01T04:59:00Z", "2026-11-01T05:59:00Z")); // to 01:59 EDT
-    expected.addAll(everyMinute("2026-11-01T07:00:00Z", "2026-11-01T07:02:00Z")); // 02:00 EST on
-    assertThat(overlap).isEqualTo(expected);
-    assertThat(localTimes(overlap, NEW_YORK)).doesNotHaveDuplicates();
   }
 
   /**

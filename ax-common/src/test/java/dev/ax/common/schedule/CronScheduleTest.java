@@ -57,12 +57,16 @@ class CronScheduleTest {
   void nextIsStrictlyAfterTheReference() {
     CronSchedule cron = CronSchedule.parse("0/5 * * * * ?", ZoneOffset.UTC);
 
-    assertThat(cron.nextAfter(Instant.parse("2026-05-01T12:00:05Z")))
-        .contains(Instant.parse("2026-05-01T12:00:10Z"));
-    assertThat(cron.nextAfter(Instant.parse("2026-05-01T12:00:04.999Z")))
-        .contains(Instant.parse("2026-05-01T12:00:05Z"));
-    assertThat(cron.nextAfter(Instant.parse("2026-05-01T12:00:05.000000001Z")))
-        .contains(Instant.parse("2026-05-01T12:00:10Z"));
+    assertNextAfter(cron, "2026-05-01T12:00:05Z", "2026-05-01T12:00:10Z");
+    assertNextAfter(cron, "2026-05-01T12:00:04.999Z", "2026-05-01T12:00:05Z");
+    assertNextAfter(cron, "2026-05-01T12:00:05.000000001Z", "2026-05-01T12:00:10Z");
+  }
+
+  /**
+   * The next firing of {@code cron} after the instant {@code after} is the instant {@code next}.
+   */
+  static void assertNextAfter(CronSchedule cron, String after, String next) {
+    assertThat(cron.nextAfter(Instant.parse(after))).contains(Instant.parse(next));
   }
 
   @Test
