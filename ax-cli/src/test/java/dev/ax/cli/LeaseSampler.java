@@ -94,9 +94,7 @@ final class LeaseSampler implements AutoCloseable {
         jdbcUrl + "?connectTimeout=500&socketTimeout=2000",
         user,
         password,
-        1,
-        name,
-        Duration.ofMillis(500));
+        Database.Pool.of(1, name).withConnectionTimeout(Duration.ofMillis(500)));
   }
 
   private static long elapsedMs(long startNs) {

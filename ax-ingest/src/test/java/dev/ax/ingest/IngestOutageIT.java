@@ -45,10 +45,9 @@ class IngestOutageIT {
                 proxy.jdbcUrl(db),
                 db.user(),
                 db.password(),
-                4,
-                "ingest-through-proxy",
                 // A borrow fails after 1 s, not 10, so the outage spans several tries of the batch.
-                Duration.ofSeconds(1));
+                Database.Pool.of(4, "ingest-through-proxy")
+                    .withConnectionTimeout(Duration.ofSeconds(1)));
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.kafka(), "outage-producer");
         TopicReader rejected =

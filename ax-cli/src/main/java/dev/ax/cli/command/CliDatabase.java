@@ -62,7 +62,11 @@ final class CliDatabase implements AutoCloseable {
       user = upEnv.get().jdbcUser();
     }
     dataSource =
-        Database.open(url, user, config.jdbcPassword(), 2, processName, DatabaseTls.of(config));
+        Database.open(
+            url,
+            user,
+            config.jdbcPassword(),
+            Database.Pool.of(2, processName).withTls(DatabaseTls.of(config)));
     clock = DatabaseClock.start(dataSource, Duration.ofMinutes(1));
   }
 

@@ -125,9 +125,8 @@ public final class StageRuntime implements AutoCloseable {
                   jdbcUrl,
                   config.jdbcUser(),
                   config.jdbcPassword(),
-                  config.dbPoolSize(),
-                  processName,
-                  DatabaseTls.of(config)));
+                  Database.Pool.of(config.dbPoolSize(), processName)
+                      .withTls(DatabaseTls.of(config))));
       HikariDataSource controlDataSource =
           opened.add(
               Database.openControl(

@@ -25,53 +25,44 @@ public final class Database {
   public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
   /**
+   * A pool of {@code maxPoolSize} connections with the default borrow timeout and TLS settings.
+   *
    * @param poolName shows in Hikari's logs and thread names, e.g. "ax-ingest"
    */
   public static HikariDataSource open(
       String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
-    return open(jdbcUrl, user, password, maxPoolSize, poolName, DatabaseTls.DEFAULT);
+    return open(jdbcUrl, user, password, Pool.of(maxPoolSize, poolName));
   }
 
-  /** As {@link #open(String, String, String, int, String)}, with the connections' TLS settings. */
-  public static HikariDataSource open(
-      String jdbcUrl,
-      String user,
-      String password,
-      int maxPoolSize,
-      String poolName,
-      DatabaseTls tls) {
-    return open(jdbcUrl, user, password, maxPoolSize, poolName, CONNECTION_TIMEOUT, tls);
-  }
-
-  /**
-   * As {@link #open(String, String, String, int, String)}, with its own connection timeout (tests
-   * of an outage).
-   */
-  public static HikariDataSource open(
-      String jdbcUrl,
-      String user,
-      String password,
-      int maxPoolSize,
-      String poolName,
-      Duration connectionTimeout) {
-    return open(
-        jdbcUrl, user, password, maxPoolSize, poolName, connectionTimeout, DatabaseTls.DEFAULT);
-  }
-
-  private static HikariDataSource open(
-      String jdbcUrl,
-      String user,
-      String password,
-      int maxPoolSize,
-      String poolName,
-      Duration connectionTimeout,
-      DatabaseTls tls) {
-    HikariConfig config = baseConfig(maxPoolSize, poolName);
-    config.setConnectionTimeout(connectionTimeout.toMillis());
+  /** A pool as {@code pool} describes it. */
+  public static HikariDataSource open(String jdbcUrl, String user, String password, Pool pool) {
+    HikariConfig config = baseConfig(pool.maxSize(), pool.name());
+    config.setConnectionTimeout(pool.connectionTimeout().toMillis());
     // A new connection to a database that is restarting must fail, not hang: it is tried again
     // (ReconnectingDataSource), and the stage sees an outage it waits out.
     config.addDataSourceProperty("connectTimeout", "2000");
-    return start(config, jdbcUrl, user, password, connectionTimeout, tls);
+    return start(config, jdbcUrl, user, password, pool.connectionTimeout(), pool.tls());
+  }
+
+  /**
+   * What a pool is: its size, its name (in Hikari's logs and thread names), how long a borrow waits
+   * before it fails as an outage, and the connections' TLS settings.
+   */
+  public record Pool(int maxSize, String name, Duration connectionTimeout, DatabaseTls tls) {
+
+    /** {@code maxSize} connections named {@code name}, with the default timeout and TLS. */
+    public static Pool of(int maxSize, String name) {
+      return new Pool(maxSize, name, CONNECTION_TIMEOUT, DatabaseTls.DEFAULT);
+    }
+
+    public Pool withTls(DatabaseTls tls) {
+      return new Pool(maxSize, name, connectionTimeout, tls);
+    }
+
+    /** A shorter borrow timeout, for tests of an outage. */
+    public Pool withConnectionTimeout(Duration connectionTimeout) {
+      return new Pool(maxSize, name, connectionTimeout, tls);
+    }
   }
 
   /** The pool over a {@link ReconnectingDataSource} with the configured driver properties. */

@@ -33,10 +33,9 @@ class PoolReconnectIT {
                 proxy.jdbcUrl(db),
                 db.user(),
                 db.password(),
-                2,
-                "reconnect-test",
                 // Each borrow gives up after 2 s: shorter than the backoff the outage builds.
-                Duration.ofSeconds(2))) {
+                Database.Pool.of(2, "reconnect-test")
+                    .withConnectionTimeout(Duration.ofSeconds(2)))) {
       assertThat(selectOne(pool)).isEqualTo(1);
 
       proxy.cut();
