@@ -84,25 +84,43 @@ final class TickLoop {
   private volatile boolean fullReloadNeeded = true;
   private volatile long newEpochSignal = -1;
 
+  /**
+   * How much the loop holds and fires, from {@link TickerConfig}.
+   *
+   * @param tickMs the wheel's bucket width
+   * @param wheelSize buckets per level of the wheel
+   * @param maxPending most instances held (in the wheel, and waiting to be handed over)
+   * @param maxBatch most instances fired in one batch
+   * @param horizonMs successors due within it go straight into the wheel
+   */
+  record Limits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
+
+    static Limits of(TickerConfig config) {
+      return new Limits(
+          config.tick().toMillis(),
+          config.wheelSize(),
+          config.maxHeld(),
+          config.maxBatch(),
+          config.horizon().toMillis());
+    }
+  }
+
   TickLoop(
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickerPort port,
       FirePlanner planner,
-      long tickMs,
-      int wheelSize,
-      int maxPending,
-      int maxBatch,
-      long horizonMs,
+      Limits limits,
       MeterRegistry meters) {
+    this.wheel =
+        new TimingWheel(limits.tickMs(), limits.wheelSize(), limits.maxPending(), clock.millis());
+    this.handOff = new ArrayBlockingQueue<>(Math.min(limits.maxPending(), 65_536));
+    this.horizonMs = limits.horizonMs();
+    this.maxBatch = limits.maxBatch();
     this.clock = clock;
     this.leadership = leadership;
     this.port = port;
     this.planner = planner;
-    this.wheel = new TimingWheel(tickMs, wheelSize, maxPending, clock.millis());
-    this.handOff = new ArrayBlockingQueue<>(Math.min(maxPending, 65_536));
-    this.horizonMs = horizonMs;
-    this.maxBatch = maxBatch;
     this.fired = meters.counter("ax.ticker.fired");
     this.skipped = meters.counter("ax.ticker.skipped");
     this.dropped = meters.counter("ax.ticker.dropped.offers");

@@ -51,11 +51,7 @@ class TickLoopTest {
           leadership::get,
           port,
           new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-          10,
-          8,
-          10_000,
-          1000,
-          60_000,
+          new TickLoop.Limits(10, 8, 10_000, 1000, 60_000),
           new SimpleMeterRegistry());
 
   private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
