@@ -89,6 +89,7 @@ public final class IngestStage implements AutoCloseable {
   private final GraphRepublisher graphRepublisher;
 
   public IngestStage(StageContext context, IngestConfig config) {
+    this.producer = context.producer("ingest");
     this.context = context;
     this.reader =
         new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock());
@@ -96,7 +97,6 @@ public final class IngestStage implements AutoCloseable {
     this.announceHorizon = config.announceHorizon();
     this.activeTaskLimit =
         new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup(), context.clock());
-    this.producer = context.producer("ingest");
     this.rejections =
         new RejectedRecords(
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
