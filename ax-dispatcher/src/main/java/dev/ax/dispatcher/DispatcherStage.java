@@ -3,7 +3,6 @@ package dev.ax.dispatcher;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
-import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -93,13 +92,7 @@ public final class DispatcherStage implements AutoCloseable {
             context.kafka(),
             context.topics().dependencies(),
             context.nodeId() + "-dispatcher-upstreams");
-    this.outbox =
-        new OutboxRelay(
-            new OutboxStore(context.dataSource()),
-            producer,
-            context.clock(),
-            config.outboxRelayAfter(),
-            context.meters());
+    this.outbox = new OutboxRelay(context, producer, config.outboxRelayAfter());
     this.recorder =
         new OutcomeRecorder(
             context,

@@ -70,8 +70,7 @@ final class TickLoop {
   private final TriggerGroupIds groups = new TriggerGroupIds();
   private final BlockingQueue<WheelEntry> handOff;
   private final TimingWheel wheel;
-  private final long horizonMs;
-  private final int maxBatch;
+  private final Limits limits;
   private final Counter fired;
   private final Counter skipped;
   private final Counter dropped;
@@ -115,8 +114,7 @@ final class TickLoop {
     this.wheel =
         new TimingWheel(limits.tickMs(), limits.wheelSize(), limits.maxPending(), clock.millis());
     this.handOff = new ArrayBlockingQueue<>(Math.min(limits.maxPending(), 65_536));
-    this.horizonMs = limits.horizonMs();
-    this.maxBatch = limits.maxBatch();
+    this.limits = limits;
     this.clock = clock;
     this.leadership = leadership;
     this.port = port;
@@ -133,6 +131,11 @@ final class TickLoop {
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
+  }
+
+  /** What this loop holds and fires at most, and within what horizon. */
+  Limits limits() {
+    return limits;
   }
 
   /** Any thread: hands an entry to the owner. False when dropped (the database keeps it). */
@@ -197,18 +200,18 @@ final class TickLoop {
       return MAX_IDLE_WAIT_MS;
     }
     long nowMs = clock.millis();
-    List<Long> batch = new ArrayList<>(Math.min(maxBatch, ready.size() + 64));
+    List<Long> batch = new ArrayList<>(Math.min(limits.maxBatch(), ready.size() + 64));
     Iterator<Long> readyFirst = ready.iterator();
-    while (batch.size() < maxBatch && readyFirst.hasNext()) {
+    while (batch.size() < limits.maxBatch() && readyFirst.hasNext()) {
       batch.add(readyFirst.next());
       readyFirst.remove();
     }
     boolean more = false;
-    if (batch.size() < maxBatch) {
+    if (batch.size() < limits.maxBatch()) {
       more =
           wheel.advanceTo(
               nowMs,
-              maxBatch - batch.size(),
+              limits.maxBatch() - batch.size(),
               (groupId, dueAtMs, ids, count) -> {
                 for (int i = 0; i < count; i++) {
                   batch.add(ids[i]);
@@ -354,7 +357,7 @@ final class TickLoop {
     for (List<NewInstance> successors : plan.successors().values()) {
       for (NewInstance successor : successors) {
         Long seq = result.created().get(successor.instanceId());
-        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, horizonMs)) {
+        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, limits.horizonMs())) {
           continue; // not created now (existed already), or beyond the horizon: the loader brings
           // it
         }

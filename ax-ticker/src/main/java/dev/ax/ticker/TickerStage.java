@@ -88,7 +88,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.horizon = config.horizon();
     this.loadInterval = config.loadInterval();
     this.reaperInterval = config.reaperInterval();
-    int maxHeld = config.maxHeld();
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
@@ -96,8 +95,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             new LeaseStore(context.controlDataSource()),
             LeaseFence.TICKER,
             context.nodeId(),
-            config.lease(),
-            config.heartbeat(),
+            config,
             System::nanoTime);
     this.port =
         new StoreTickerPort(
@@ -114,14 +112,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             context.meters());
     this.loader =
         new WindowLoader(
-            firings,
-            context.clock(),
-            elector::fence,
-            loop,
-            horizon.toMillis(),
-            maxHeld,
-            config.rescanEvery(),
-            port::prefetch);
+            firings, context.clock(), elector::fence, loop, config.rescanEvery(), port::prefetch);
     this.switches = context.switches("ticker", Set.of(Switches.DISPATCH));
     this.backlog =
         new Backlog(context.dataSource(), context.clock(), elector::fence, context.meters());

@@ -52,8 +52,6 @@ class WindowLoaderIT {
               runtime.clock(),
               () -> leading,
               loop,
-              60_000,
-              10_000,
               100,
               prefetched::addAll);
 

@@ -103,13 +103,13 @@ public final class Reaper {
     this.store = new ReaperStore(context.dataSource());
     this.tasks = new TaskStore(context.dataSource());
     this.clock = context.clock();
+    this.unclaimedAfter = config.reaperUnclaimedAfter();
+    this.maxPerPass = config.maxBatch();
+    this.maxTakebacks = config.maxTakebacks();
     this.fence = fence;
     this.emitter = emitter;
     this.endedEmitter = endedEmitter;
     this.dispatchHold = dispatchHold;
-    this.unclaimedAfter = config.reaperUnclaimedAfter();
-    this.maxPerPass = config.maxBatch();
-    this.maxTakebacks = config.maxTakebacks();
     MeterRegistry meters = context.meters();
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
