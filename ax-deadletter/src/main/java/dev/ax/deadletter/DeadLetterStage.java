@@ -46,6 +46,9 @@ public final class DeadLetterStage implements AutoCloseable {
       LogBudget.standard("dead letter(s)", "ax_deadletter_stored_total and listed by ax dlq list");
   static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
 
+  /** Dead-letter events per poll: each is a few reads and one insert, and they are rare. */
+  private static final int MAX_POLL_RECORDS = 200;
+
   private final StageContext context;
   private final DeadLetterStore letters;
   private final TaskStore tasks;
@@ -79,7 +82,7 @@ public final class DeadLetterStage implements AutoCloseable {
     this.loop =
         context.groupLoop(
             "deadletter",
-            200,
+            MAX_POLL_RECORDS,
             List.of(context.topics().deadletter()),
             this::handle,
             context.parking(parkingProducer, "deadletter"));

@@ -6,8 +6,8 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.RecordRows;
 import dev.ax.common.store.Sql;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,9 +54,12 @@ public final class DeadLetterStore {
   private static final int MAX_ERROR_LENGTH = 2048;
   private static final int MAX_REASON_LENGTH = 512;
 
+  /** The columns of a {@link DeadLetter}, in the order of its components. */
   private static final String COLUMNS =
       "id, instance_id, task_id, task_group, task_snapshot, attempts_json, last_error, last_stack,"
           + " state, state_reason, created_at_ms, updated_at_ms";
+
+  private static final RecordRows<DeadLetter> LETTERS = RecordRows.of(DeadLetter.class);
 
   private final Jdbc jdbc;
 
@@ -138,7 +141,7 @@ public final class DeadLetterStore {
         "reading dead letter " + id,
         "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ?",
         values(id),
-        DeadLetterStore::toLetter);
+        LETTERS);
   }
 
   /** Letters matching {@code filter}, newest first, at most {@code limit}. */
@@ -159,7 +162,7 @@ public final class DeadLetterStore {
             + where
             + " ORDER BY created_at_ms DESC, id DESC LIMIT ?",
         values(bound.toArray()),
-        DeadLetterStore::toLetter);
+        LETTERS);
   }
 
   private static void condition(StringBuilder where, List<Object> bound, String sql, Object value) {
@@ -184,7 +187,7 @@ public final class DeadLetterStore {
               tx.queryFirst(
                   "SELECT " + COLUMNS + " FROM ax_dead_letter WHERE id = ? FOR UPDATE",
                   values(id),
-                  DeadLetterStore::toLetter);
+                  LETTERS);
           if (letter.isEmpty()) {
             return ReplayResult.NOT_FOUND;
           }
@@ -261,21 +264,5 @@ public final class DeadLetterStore {
             + " ORDER BY i.updated_at_ms LIMIT ?",
         values(InstanceStatus.DEAD.name(), limit),
         rs -> rs.getString(1));
-  }
-
-  private static DeadLetter toLetter(ResultSet rs) throws SQLException {
-    return new DeadLetter(
-        rs.getLong(1),
-        rs.getString(2),
-        rs.getString(3),
-        rs.getString(4),
-        rs.getString(5),
-        rs.getString(6),
-        rs.getString(7),
-        rs.getString(8),
-        rs.getString(9),
-        rs.getString(10),
-        rs.getLong(11),
-        rs.getLong(12));
   }
 }

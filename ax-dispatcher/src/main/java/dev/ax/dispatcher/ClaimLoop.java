@@ -15,13 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +29,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threading.</b> Other threads only hand work over: the intake {@link #offer}s each polled
  * batch and asks for a {@link #requestHandBack} when partitions are revoked; both go through one
- * FIFO inbox, so a hand-back covers every event offered before it. The inbox is bounded by the
- * intake's back-pressure, which reads {@link #backlog()}: the intake pauses fetching while a poll's
- * worth is handed over or held, so at most one more poll's worth waits here. {@link #close()} may
- * be called from any thread.
+ * FIFO inbox ({@link ClaimInbox}), so a hand-back covers every event offered before it. The inbox
+ * is bounded by the intake's back-pressure, which reads {@link #backlog()}: the intake pauses
+ * fetching while a poll's worth is handed over or held, so at most one more poll's worth waits
+ * here. {@link #close()} may be called from any thread.
  *
  * <p><b>Each pass</b> (on every hand-over and every {@value #DRAIN_INTERVAL_MS} ms): move the inbox
  * into the held events; take from each pool's held events, oldest due first, as many as the pool
@@ -60,18 +57,13 @@ final class ClaimLoop implements AutoCloseable {
   /** How long {@link #close()} waits for the loop to hand its events back. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-  private static final Object STOP = new Object();
-
-  /** An inbox entry: hand back what is held, for {@code why}. */
-  private record HandBackRequest(String why) {}
-
   private final Clock clock;
   private final DispatcherPort port;
   private final HoldBudget budget;
   private final int pollSize;
   private final HeldEvents held = new HeldEvents();
   private final LateClaims late = new LateClaims();
-  private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+  private final ClaimInbox inbox = new ClaimInbox();
   private final Counter claimed;
   private final Timer claimTime;
   private final Counter conflicts;
@@ -79,20 +71,8 @@ final class ClaimLoop implements AutoCloseable {
   private final HeldEventsMeter heldMeter;
   private final Thread thread = DaemonThreads.thread("ax-dispatcher-claim", this::run);
 
-  /** Events offered and not yet moved into {@link #held}; written by both sides. */
-  private final AtomicInteger unpicked = new AtomicInteger();
-
-  /** {@link #held}'s size as of the last pass; written by the loop thread only. */
-  private volatile int heldCount;
-
-  /** Signals a published pass to {@link #awaitPickedUp}; never held across a round trip. */
-  private final Object progress = new Object();
-
   private volatile boolean stopping;
   private final AtomicBoolean closed = new AtomicBoolean();
-
-  /** Loop thread only: events moved into {@link #held} since the last publish. */
-  private int movedSincePublish;
 
   /** Loop thread only: no claim before this time after a failed one. */
   private long claimsPausedUntilMs = Long.MIN_VALUE;
@@ -125,50 +105,28 @@ final class ClaimLoop implements AutoCloseable {
 
   /** Hands a polled batch over; any thread, returns at once. */
   void offer(List<PooledEvent> batch) {
-    if (batch.isEmpty()) {
-      return;
-    }
-    unpicked.addAndGet(batch.size());
-    inbox.add(List.copyOf(batch));
+    inbox.offer(batch);
   }
 
   /** Asks the loop to send back everything offered so far and not claimed; any thread. */
   void requestHandBack(String why) {
-    inbox.add(new HandBackRequest(why));
+    inbox.requestHandBack(why);
   }
 
   /** Events handed over or held and not claimed as of the last pass; any thread. */
   int backlog() {
-    return unpicked.get() + heldCount;
+    return inbox.backlog();
   }
 
-  /**
-   * Waits, at most {@code maxWait}, until the loop has taken everything offered into a pass, so
-   * that {@link #backlog()} says what the pools could not take. Waits on the loop's hand-over only,
-   * never on a claim's round trip beyond {@code maxWait}.
-   */
+  /** See {@link ClaimInbox#awaitPickedUp}; any thread. */
   void awaitPickedUp(Duration maxWait) {
-    long deadlineNanos = System.nanoTime() + maxWait.toNanos();
-    synchronized (progress) {
-      while (unpicked.get() > 0 && !stopping) {
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-        if (leftMs <= 0) {
-          return;
-        }
-        try {
-          progress.wait(leftMs);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    inbox.awaitPickedUp(maxWait);
   }
 
   private void run() {
     try {
       while (!stopping) {
-        Object first = inbox.poll(waitMs(), TimeUnit.MILLISECONDS);
+        Object first = inbox.poll(waitMs());
         if (first != null) {
           accept(first);
         }
@@ -221,7 +179,7 @@ final class ClaimLoop implements AutoCloseable {
     if (held.size() >= pollSize) {
       shedding.shed(held, nowMs);
     }
-    publish();
+    inbox.publish(held.size());
     heldMeter.publish(held, nowMs);
     if (!taken.isEmpty()) {
       claimAndStart(taken);
@@ -232,7 +190,7 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   private void accept(Object entry) {
-    if (entry instanceof HandBackRequest request) {
+    if (entry instanceof ClaimInbox.HandBackRequest request) {
       handBackHeld(request.why());
     } else if (entry instanceof List<?> batch) {
       for (Object item : batch) {
@@ -240,19 +198,7 @@ final class ClaimLoop implements AutoCloseable {
         held.add(pooled.pool(), pooled.event());
         heldMeter.seen(pooled.pool());
       }
-      movedSincePublish += batch.size();
-    }
-  }
-
-  private void publish() {
-    // Unpicked first: between the two writes the intake may see one batch too few, never too many.
-    unpicked.addAndGet(-movedSincePublish);
-    heldCount = held.size();
-    if (movedSincePublish > 0) {
-      movedSincePublish = 0;
-      synchronized (progress) {
-        progress.notifyAll();
-      }
+      inbox.moved(batch.size());
     }
   }
 
@@ -284,7 +230,7 @@ final class ClaimLoop implements AutoCloseable {
     } catch (RuntimeException e) {
       // Nothing was claimed: the events wait again, and the database gets a moment to come back.
       events.values().forEach(p -> held.add(p.pool(), p.event()));
-      heldCount = held.size();
+      inbox.held(held.size());
       claimsPausedUntilMs = SaturatingMillis.atMs(clock.millis(), CLAIM_RETRY_BACKOFF);
       log.warn("Could not claim held instances, retrying shortly: {}", e.toString());
       return;
@@ -329,7 +275,7 @@ final class ClaimLoop implements AutoCloseable {
         roomLeft.put(p.pool(), room - 1);
       } else if (room <= 0) {
         held.add(p.pool(), p.event());
-        heldCount = held.size();
+        inbox.held(held.size());
       }
     }
     if (events.isEmpty()) {
@@ -375,7 +321,7 @@ final class ClaimLoop implements AutoCloseable {
 
   private void handBackHeld(String why) {
     Map<String, List<TaskDueEvent>> all = held.takeAll();
-    heldCount = 0;
+    inbox.held(0);
     if (all.isEmpty()) {
       return;
     }
@@ -395,7 +341,7 @@ final class ClaimLoop implements AutoCloseable {
       accept(next);
     }
     handBackHeld("shutting down");
-    publish();
+    inbox.publish(held.size());
   }
 
   /**
@@ -409,7 +355,7 @@ final class ClaimLoop implements AutoCloseable {
       return;
     }
     stopping = true;
-    inbox.add(STOP);
+    inbox.stop();
     if (!thread.isAlive()) {
       if (thread.getState() == Thread.State.NEW) {
         finish();

@@ -1,6 +1,7 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigRecords;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,19 +37,11 @@ public record DispatcherConfig(
     int shellMaxOutput,
     Duration shellKillGrace) {
 
+  /**
+   * Each component is the value of the {@link DispatcherKeys} key of its name ({@link
+   * ConfigRecords}).
+   */
   public static DispatcherConfig from(AxConfig config) {
-    return new DispatcherConfig(
-        config.get(DispatcherKeys.THREADS),
-        config.get(DispatcherKeys.QUEUE),
-        config.get(DispatcherKeys.GROUP_THREADS),
-        config.get(DispatcherKeys.MAX_GROUPS),
-        config.get(DispatcherKeys.HOLD_FOR),
-        config.get(DispatcherKeys.LEASE),
-        config.get(DispatcherKeys.OUTBOX_RELAY_AFTER),
-        config.get(DispatcherKeys.HTTP_ALLOWED_HOSTS),
-        config.get(DispatcherKeys.HTTP_MAX_RESPONSE_EXCERPT),
-        config.get(DispatcherKeys.SHELL_SCRIPT_DIR),
-        config.get(DispatcherKeys.SHELL_MAX_OUTPUT),
-        config.get(DispatcherKeys.SHELL_KILL_GRACE));
+    return ConfigRecords.read(config, DispatcherConfig.class, DispatcherKeys.class);
   }
 }

@@ -3,9 +3,6 @@ package dev.ax.dispatcher;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
-import dev.ax.common.store.LeaseStore;
-import dev.ax.common.store.OutboxStore;
-import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -88,24 +85,14 @@ public final class DispatcherStage implements AutoCloseable {
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
     this.producer = context.producer("dispatcher");
     this.switches =
-        new Switches(
-            new SwitchStore(context.dataSource()),
-            context.clock(),
-            context.common().switchPoll(),
-            "ax-dispatcher@" + context.nodeId(),
-            Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
+        context.switches(
+            "dispatcher", Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
     this.upstreams =
         new UpstreamTasks(
             context.kafka(),
             context.topics().dependencies(),
             context.nodeId() + "-dispatcher-upstreams");
-    this.outbox =
-        new OutboxRelay(
-            new OutboxStore(context.dataSource()),
-            producer,
-            context.clock(),
-            config.outboxRelayAfter(),
-            context.meters());
+    this.outbox = new OutboxRelay(context, producer, config.outboxRelayAfter());
     this.recorder =
         new OutcomeRecorder(
             context,
@@ -145,16 +132,7 @@ public final class DispatcherStage implements AutoCloseable {
             "dispatcher",
             pollSize,
             List.of(context.topics().due(), context.topics().dueRetry()),
-            new DueIntake(
-                context.clock(),
-                context.topics().dueRetry(),
-                new TickerEpochs(new LeaseStore(context.dataSource()), context.clock()),
-                bulkheads,
-                tasks,
-                specs,
-                claims,
-                pollSize,
-                context.meters()),
+            new DueIntake(context, new TaskGroups(tasks, specs), bulkheads, claims, pollSize),
             // A redelivered due event claims nothing: no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,
             context.parking(producer, "dispatcher"));

@@ -1,26 +1,21 @@
 package dev.ax.dispatcher;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
+import dev.ax.common.kafka.FetchPause;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.store.StoredTask;
-import dev.ax.common.store.TaskStore;
+import dev.ax.common.stage.StageContext;
+import dev.ax.common.store.LeaseStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -52,39 +47,32 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
   private final String dueRetryTopic;
   private final EventDecoder<TaskDueEvent> dueEvents;
   private final TickerEpochs epochs;
+  private final TaskGroups taskGroups;
   private final Bulkheads bulkheads;
-  private final TaskStore tasks;
-  private final TaskSpecs specs;
   private final ClaimLoop claims;
   private final int pollSize;
   private final Counter staleEpoch;
-  private final Cache<String, String> groupByTask =
-      Caffeine.newBuilder().maximumSize(100_000).build();
-  private boolean paused;
+  private final FetchPause fetching = new FetchPause();
 
   /**
    * @param pollSize the consumer's {@code max.poll.records}: the backlog at which fetching pauses
    */
   DueIntake(
-      Clock clock,
-      String dueRetryTopic,
-      TickerEpochs epochs,
+      StageContext context,
+      TaskGroups taskGroups,
       Bulkheads bulkheads,
-      TaskStore tasks,
-      TaskSpecs specs,
       ClaimLoop claims,
-      int pollSize,
-      MeterRegistry meters) {
-    this.clock = clock;
-    this.dueRetryTopic = dueRetryTopic;
-    this.epochs = epochs;
+      int pollSize) {
+    this.clock = context.clock();
+    this.dueRetryTopic = context.topics().dueRetry();
+    this.dueEvents =
+        EventDecoder.of(TaskDueEvent.class, "due event", "dispatcher", context.meters());
+    this.epochs = new TickerEpochs(new LeaseStore(context.dataSource()), context.clock());
+    this.taskGroups = taskGroups;
     this.bulkheads = bulkheads;
-    this.tasks = tasks;
-    this.specs = specs;
     this.claims = claims;
     this.pollSize = pollSize;
-    this.dueEvents = EventDecoder.of(TaskDueEvent.class, "due event", "dispatcher", meters);
-    this.staleEpoch = meters.counter("ax.dispatcher.stale.epoch.events");
+    this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
   }
 
   @Override
@@ -120,7 +108,7 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
       }
       log.debug("Polled {} due event(s), in transit up to {} ms", events.size(), maxTransitMs);
     }
-    Map<String, String> groups = groupsOf(events);
+    Map<String, String> groups = taskGroups.of(events);
     List<PooledEvent> batch = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       TaskDueEvent event = events.get(i);
@@ -149,18 +137,10 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
   @Override
   public void beforePoll(KafkaConsumer<String, byte[]> consumer) {
     claims.awaitPickedUp(PICKUP_WAIT);
-    boolean full = claims.backlog() >= pollSize;
-    if (full) {
-      // Every time, not only on the change: partitions handed over by a rebalance arrive unpaused.
-      consumer.pause(consumer.assignment());
-      if (!paused) {
-        paused = true;
-        log.debug("Worker pool full: fetching paused");
-      }
-    } else if (paused) {
-      consumer.resume(consumer.paused());
-      paused = false;
-      log.debug("Worker pool has room: fetching resumed");
+    switch (fetching.apply(consumer, claims.backlog() >= pollSize)) {
+      case PAUSED -> log.debug("Worker pool full: fetching paused");
+      case RESUMED -> log.debug("Worker pool has room: fetching resumed");
+      case NONE -> {}
     }
   }
 
@@ -171,26 +151,5 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
       // owns their partitions when the copies arrive claims them.
       claims.requestHandBack("partitions revoked");
     }
-  }
-
-  /** The group of each event's task: cached by task id, read in one query for the misses. */
-  private Map<String, String> groupsOf(List<TaskDueEvent> events) {
-    Map<String, String> groups = new HashMap<>();
-    Set<String> missing = new HashSet<>();
-    for (TaskDueEvent event : events) {
-      String group =
-          event.group() != null ? event.group() : groupByTask.getIfPresent(event.taskId());
-      if (group != null) {
-        groups.put(event.taskId(), group);
-      } else {
-        missing.add(event.taskId());
-      }
-    }
-    for (StoredTask task : tasks.findAll(missing).values()) {
-      groupByTask.put(task.spec().taskId(), task.spec().group());
-      specs.put(task);
-      groups.put(task.spec().taskId(), task.spec().group());
-    }
-    return groups;
   }
 }

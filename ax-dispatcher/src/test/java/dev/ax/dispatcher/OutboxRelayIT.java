@@ -23,7 +23,6 @@ import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,13 +112,7 @@ class OutboxRelayIT {
   /** A relay over the runtime's outbox, sending what is owed for longer than RELAY_AFTER. */
   private static OutboxRelay startRelay(
       TestRuntime runtime, KafkaProducer<String, byte[]> producer) {
-    return new OutboxRelay(
-            new OutboxStore(runtime.dataSource()),
-            producer,
-            runtime.clock(),
-            RELAY_AFTER,
-            new SimpleMeterRegistry())
-        .start();
+    return new OutboxRelay(runtime.context("relay"), producer, RELAY_AFTER).start();
   }
 
   private static List<ConsumerRecord<String, byte[]>> ofKey(TopicReader reader, String key) {

@@ -19,9 +19,7 @@ import dev.ax.common.stage.Switches;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
 import dev.ax.common.store.NewTask;
-import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
-import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.common.trace.Traceparent;
 import io.micrometer.core.instrument.Counter;
@@ -35,8 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,9 +51,9 @@ import org.slf4j.LoggerFactory;
  * key is neither absent nor the taskId is rejected. Offsets are committed only after the database
  * and the rejected topic have what was read.
  *
- * <p>Threading: one consumer thread (see {@link ConsumerLoop}); one thread ({@code
- * ax-ingest-graph}) publishes the dependency graph again every {@code AX_DEPENDENCY_REPUBLISH};
- * {@link #close()} from any thread.
+ * <p>Threading: one consumer thread (see {@link ConsumerLoop}); the {@link GraphRepublisher}'s
+ * thread publishes the dependency graph again every {@code AX_DEPENDENCY_REPUBLISH}; {@link
+ * #close()} from any thread.
  */
 public final class IngestStage implements AutoCloseable {
 
@@ -77,7 +73,6 @@ public final class IngestStage implements AutoCloseable {
   private final RejectedRecords rejections;
   private final ConsumerLoop loop;
   private final Duration announceHorizon;
-  private final Duration republishEvery;
   private final Counter received;
   private final Map<RejectionClass, Counter> rejected;
   private final Counter created;
@@ -91,19 +86,17 @@ public final class IngestStage implements AutoCloseable {
 
   private final Switches switches;
   private final ActiveTaskLimit activeTaskLimit;
-  private final ScheduledExecutorService graphRepublisher =
-      DaemonThreads.scheduler("ax-ingest-graph");
+  private final GraphRepublisher graphRepublisher;
 
   public IngestStage(StageContext context, IngestConfig config) {
+    this.producer = context.producer("ingest");
     this.context = context;
-    this.republishEvery = config.dependencyRepublish();
     this.reader =
         new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock());
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = config.announceHorizon();
     this.activeTaskLimit =
         new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup(), context.clock());
-    this.producer = context.producer("ingest");
     this.rejections =
         new RejectedRecords(
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);
@@ -120,13 +113,9 @@ public final class IngestStage implements AutoCloseable {
     this.triggerDuplicates = context.meters().counter("ax.ingest.trigger.duplicates");
     this.dependencies =
         new DependencyIntake(context.dataSource(), context.topics(), context.nodeId());
-    this.switches =
-        new Switches(
-            new SwitchStore(context.dataSource()),
-            context.clock(),
-            context.common().switchPoll(),
-            "ax-ingest@" + context.nodeId(),
-            Set.of(Switches.INTAKE));
+    this.graphRepublisher =
+        new GraphRepublisher(context, dependencies, producer, config.dependencyRepublish());
+    this.switches = context.switches("ingest", Set.of(Switches.INTAKE));
     this.lifecycle =
         new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), producer, context);
     this.loop =
@@ -139,9 +128,7 @@ public final class IngestStage implements AutoCloseable {
   }
 
   public IngestStage start() {
-    long everyMs = republishEvery.toMillis();
-    graphRepublisher.scheduleWithFixedDelay(
-        this::republishGraphQuietly, everyMs, everyMs, TimeUnit.MILLISECONDS);
+    graphRepublisher.start();
     switches.start(); // before the loop: a stage started with intake off reads nothing
     loop.start();
     log.info("Ingest started on {}", context.topics().commands());
@@ -393,36 +380,9 @@ public final class IngestStage implements AutoCloseable {
     return rejections.send(record, reason);
   }
 
-  /**
-   * Publishes every upstream's entry again from the database. Entries are whole lists written after
-   * each create, and two replicas can land them out of order; this makes the table converge.
-   */
-  private void republishGraphQuietly() {
-    try {
-      int published = 0;
-      String after = null;
-      while (true) {
-        List<String> page = tasks.upstreamsAfter(after, 500);
-        if (page.isEmpty()) {
-          break;
-        }
-        for (ProducerRecord<String, byte[]> entry : dependencies.graphEntriesOf(page)) {
-          producer.send(entry);
-          published++;
-        }
-        after = page.get(page.size() - 1);
-      }
-      if (published > 0) {
-        log.debug("Published {} dependency graph entries again", published);
-      }
-    } catch (RuntimeException e) {
-      log.warn("Could not publish the dependency graph again; next time: {}", e.toString());
-    }
-  }
-
   @Override
   public void close() {
-    graphRepublisher.shutdownNow();
+    graphRepublisher.close();
     loop.close();
     switches.close();
     producer.close(Duration.ofSeconds(5));

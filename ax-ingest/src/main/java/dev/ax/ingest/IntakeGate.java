@@ -1,6 +1,7 @@
 package dev.ax.ingest;
 
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.FetchPause;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,7 +21,7 @@ final class IntakeGate implements ConsumerLoop.BatchHandler {
 
   private final ConsumerLoop.BatchHandler batches;
   private final BooleanSupplier intakeOn;
-  private boolean closed;
+  private final FetchPause fetching = new FetchPause();
 
   IntakeGate(ConsumerLoop.BatchHandler batches, BooleanSupplier intakeOn) {
     this.batches = batches;
@@ -34,17 +35,10 @@ final class IntakeGate implements ConsumerLoop.BatchHandler {
 
   @Override
   public void beforePoll(KafkaConsumer<String, byte[]> consumer) {
-    if (!intakeOn.getAsBoolean()) {
-      // Every time, not only on the change: partitions handed over by a rebalance arrive unpaused.
-      consumer.pause(consumer.assignment());
-      if (!closed) {
-        closed = true;
-        log.info("Intake off: reading of commands paused; they wait in Kafka");
-      }
-    } else if (closed) {
-      consumer.resume(consumer.paused());
-      closed = false;
-      log.info("Intake on: reading of commands resumed");
+    switch (fetching.apply(consumer, !intakeOn.getAsBoolean())) {
+      case PAUSED -> log.info("Intake off: reading of commands paused; they wait in Kafka");
+      case RESUMED -> log.info("Intake on: reading of commands resumed");
+      case NONE -> {}
     }
   }
 }

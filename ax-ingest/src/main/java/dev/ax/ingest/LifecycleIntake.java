@@ -47,13 +47,13 @@ final class LifecycleIntake {
   /** Tasks per page (and per transaction) of a group command. */
   static final int GROUP_PAGE_TASKS = 500;
 
+  private final StageContext context;
+  private final KafkaProducer<String, byte[]> producer;
   private final TaskLifecycleStore store;
   private final GroupLifecycleStore groups;
   private final TaskUpdateStore updates;
-  private final FireTimes fireTimes = new FireTimes();
   private final TaskStore tasks;
-  private final KafkaProducer<String, byte[]> producer;
-  private final StageContext context;
+  private final FireTimes fireTimes = new FireTimes();
   private final Map<String, Counter> applied = new HashMap<>();
   private final Counter duplicates;
 

@@ -34,6 +34,9 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
 
   static final String STORE = "ax-flow-joins";
 
+  /** How often the stage's processors sweep joins older than their retention from the store. */
+  static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
+
   private static final Logger log = LoggerFactory.getLogger(JoinProcessor.class);
 
   private final Duration retention;

@@ -35,7 +35,6 @@ import org.slf4j.LoggerFactory;
 public final class ResolverStage implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ResolverStage.class);
-  private static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
 
   private final StageContext context;
   private final KafkaStreams streams;
@@ -43,6 +42,19 @@ public final class ResolverStage implements AutoCloseable {
 
   public ResolverStage(StageContext context, ResolverConfig config) {
     this.context = context;
+    this.streams =
+        new KafkaStreams(
+            ResolverTopology.build(
+                context.topics(),
+                config.joinRetention(),
+                JoinProcessor.SWEEP_EVERY,
+                context.meters()),
+            streamsProperties(context, config));
+    this.metrics = new KafkaStreamsMetrics(streams);
+  }
+
+  /** The Streams application's settings: exactly-once, low latency, poison records parked. */
+  private static Properties streamsProperties(StageContext context, ResolverConfig config) {
     // The process's client settings (brokers, security) first: Streams passes them to its clients.
     Properties props = context.kafka().properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, context.topics().group("resolver"));
@@ -74,12 +86,7 @@ public final class ResolverStage implements AutoCloseable {
     props.put(
         StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
         context.topics().parked("resolver"));
-    this.streams =
-        new KafkaStreams(
-            ResolverTopology.build(
-                context.topics(), config.joinRetention(), SWEEP_EVERY, context.meters()),
-            props);
-    this.metrics = new KafkaStreamsMetrics(streams);
+    return props;
   }
 
   private static Path stateDir(StageContext context, ResolverConfig config) {

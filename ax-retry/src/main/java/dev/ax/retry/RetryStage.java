@@ -8,7 +8,6 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.StoreException;
-import dev.ax.common.store.SwitchStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceLog;
@@ -109,13 +108,7 @@ public final class RetryStage implements AutoCloseable {
     context.meters().gauge("ax.retry.held.back.by.quota", heldBack);
     context.meters().gauge("ax.retry.in.flight", inFlight);
     this.fireThread = new Thread(this::fireLoop, "ax-retry-fire");
-    this.switches =
-        new Switches(
-            new SwitchStore(context.dataSource()),
-            context.clock(),
-            context.common().switchPoll(),
-            "ax-retry@" + context.nodeId(),
-            Set.of(Switches.RETRIES));
+    this.switches = context.switches("retry", Set.of(Switches.RETRIES));
     this.loop =
         context.groupLoop(
             "retry",

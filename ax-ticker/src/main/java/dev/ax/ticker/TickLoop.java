@@ -70,8 +70,7 @@ final class TickLoop {
   private final TriggerGroupIds groups = new TriggerGroupIds();
   private final BlockingQueue<WheelEntry> handOff;
   private final TimingWheel wheel;
-  private final long horizonMs;
-  private final int maxBatch;
+  private final Limits limits;
   private final Counter fired;
   private final Counter skipped;
   private final Counter dropped;
@@ -84,25 +83,42 @@ final class TickLoop {
   private volatile boolean fullReloadNeeded = true;
   private volatile long newEpochSignal = -1;
 
+  /**
+   * How much the loop holds and fires, from {@link TickerConfig}.
+   *
+   * @param tickMs the wheel's bucket width
+   * @param wheelSize buckets per level of the wheel
+   * @param maxPending most instances held (in the wheel, and waiting to be handed over)
+   * @param maxBatch most instances fired in one batch
+   * @param horizonMs successors due within it go straight into the wheel
+   */
+  record Limits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
+
+    static Limits of(TickerConfig config) {
+      return new Limits(
+          config.tick().toMillis(),
+          config.wheelSize(),
+          config.maxHeld(),
+          config.maxBatch(),
+          config.horizon().toMillis());
+    }
+  }
+
   TickLoop(
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickerPort port,
       FirePlanner planner,
-      long tickMs,
-      int wheelSize,
-      int maxPending,
-      int maxBatch,
-      long horizonMs,
+      Limits limits,
       MeterRegistry meters) {
+    this.wheel =
+        new TimingWheel(limits.tickMs(), limits.wheelSize(), limits.maxPending(), clock.millis());
+    this.handOff = new ArrayBlockingQueue<>(Math.min(limits.maxPending(), 65_536));
+    this.limits = limits;
     this.clock = clock;
     this.leadership = leadership;
     this.port = port;
     this.planner = planner;
-    this.wheel = new TimingWheel(tickMs, wheelSize, maxPending, clock.millis());
-    this.handOff = new ArrayBlockingQueue<>(Math.min(maxPending, 65_536));
-    this.horizonMs = horizonMs;
-    this.maxBatch = maxBatch;
     this.fired = meters.counter("ax.ticker.fired");
     this.skipped = meters.counter("ax.ticker.skipped");
     this.dropped = meters.counter("ax.ticker.dropped.offers");
@@ -115,6 +131,11 @@ final class TickLoop {
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
+  }
+
+  /** What this loop holds and fires at most, and within what horizon. */
+  Limits limits() {
+    return limits;
   }
 
   /** Any thread: hands an entry to the owner. False when dropped (the database keeps it). */
@@ -179,18 +200,18 @@ final class TickLoop {
       return MAX_IDLE_WAIT_MS;
     }
     long nowMs = clock.millis();
-    List<Long> batch = new ArrayList<>(Math.min(maxBatch, ready.size() + 64));
+    List<Long> batch = new ArrayList<>(Math.min(limits.maxBatch(), ready.size() + 64));
     Iterator<Long> readyFirst = ready.iterator();
-    while (batch.size() < maxBatch && readyFirst.hasNext()) {
+    while (batch.size() < limits.maxBatch() && readyFirst.hasNext()) {
       batch.add(readyFirst.next());
       readyFirst.remove();
     }
     boolean more = false;
-    if (batch.size() < maxBatch) {
+    if (batch.size() < limits.maxBatch()) {
       more =
           wheel.advanceTo(
               nowMs,
-              maxBatch - batch.size(),
+              limits.maxBatch() - batch.size(),
               (groupId, dueAtMs, ids, count) -> {
                 for (int i = 0; i < count; i++) {
                   batch.add(ids[i]);
@@ -336,7 +357,7 @@ final class TickLoop {
     for (List<NewInstance> successors : plan.successors().values()) {
       for (NewInstance successor : successors) {
         Long seq = result.created().get(successor.instanceId());
-        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, horizonMs)) {
+        if (seq == null || successor.dueAtMs() >= SaturatingMillis.add(nowMs, limits.horizonMs())) {
           continue; // not created now (existed already), or beyond the horizon: the loader brings
           // it
         }

@@ -1,6 +1,7 @@
 package dev.ax.ticker;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigRecords;
 import java.time.Duration;
 
 /**
@@ -40,22 +41,10 @@ public record TickerConfig(
     Duration retention,
     int retentionBatch) {
 
+  /**
+   * Each component is the value of the {@link TickerKeys} key of its name ({@link ConfigRecords}).
+   */
   public static TickerConfig from(AxConfig config) {
-    return new TickerConfig(
-        config.get(TickerKeys.HORIZON),
-        config.get(TickerKeys.LOAD_INTERVAL),
-        config.get(TickerKeys.MAX_BATCH),
-        config.get(TickerKeys.MAX_HELD),
-        config.get(TickerKeys.TICK),
-        config.get(TickerKeys.WHEEL_SIZE),
-        config.get(TickerKeys.RESCAN_EVERY),
-        config.get(TickerKeys.MISFIRE_THRESHOLD),
-        config.get(TickerKeys.LEASE),
-        config.get(TickerKeys.HEARTBEAT),
-        config.get(TickerKeys.REAPER_INTERVAL),
-        config.get(TickerKeys.REAPER_UNCLAIMED_AFTER),
-        config.get(TickerKeys.MAX_TAKEBACKS),
-        config.get(TickerKeys.RETENTION),
-        config.get(TickerKeys.RETENTION_BATCH));
+    return ConfigRecords.read(config, TickerConfig.class, TickerKeys.class);
   }
 }

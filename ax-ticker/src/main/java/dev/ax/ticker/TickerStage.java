@@ -15,7 +15,6 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
-import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
@@ -25,7 +24,6 @@ import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
-import dev.ax.ticker.reaper.ReaperStore;
 import dev.ax.ticker.reaper.Retention;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
@@ -90,8 +88,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.horizon = config.horizon();
     this.loadInterval = config.loadInterval();
     this.reaperInterval = config.reaperInterval();
-    int maxBatch = config.maxBatch();
-    int maxHeld = config.maxHeld();
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
@@ -99,8 +95,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             new LeaseStore(context.controlDataSource()),
             LeaseFence.TICKER,
             context.nodeId(),
-            config.lease(),
-            config.heartbeat(),
+            config,
             System::nanoTime);
     this.port =
         new StoreTickerPort(
@@ -113,45 +108,22 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             elector::fence,
             port,
             new FirePlanner(new FireTimes(), config.misfireThreshold()),
-            config.tick().toMillis(),
-            config.wheelSize(),
-            maxHeld,
-            maxBatch,
-            horizon.toMillis(),
+            TickLoop.Limits.of(config),
             context.meters());
     this.loader =
         new WindowLoader(
-            firings,
-            context.clock(),
-            elector::fence,
-            loop,
-            horizon.toMillis(),
-            maxHeld,
-            config.rescanEvery(),
-            port::prefetch);
-    this.switches =
-        new Switches(
-            new SwitchStore(context.dataSource()),
-            context.clock(),
-            context.common().switchPoll(),
-            "ax-ticker@" + context.nodeId(),
-            Set.of(Switches.DISPATCH));
+            firings, context.clock(), elector::fence, loop, config.rescanEvery(), port::prefetch);
+    this.switches = context.switches("ticker", Set.of(Switches.DISPATCH));
     this.backlog =
         new Backlog(context.dataSource(), context.clock(), elector::fence, context.meters());
     this.reaper =
         new Reaper(
-            instances,
-            new ReaperStore(context.dataSource()),
-            tasks,
-            context.clock(),
+            context,
+            config,
             elector::fence,
             emitter,
             new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
-            config.reaperUnclaimedAfter(),
-            maxBatch,
-            config.maxTakebacks(),
-            switches::dispatchHold,
-            context.meters());
+            switches::dispatchHold);
     this.retention =
         new Retention(
             context.dataSource(),

@@ -47,21 +47,23 @@ final class WindowLoader {
   private long afterSeq = Long.MIN_VALUE;
   private int loadsSinceFull;
 
+  /**
+   * Loads, at most, as many instances as {@code loop} holds, due within its horizon ({@link
+   * TickLoop#limits()}).
+   */
   WindowLoader(
       FiringStore firings,
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickLoop loop,
-      long horizonMs,
-      int maxPerLoad,
       int rescanEvery,
       Consumer<Collection<String>> prefetch) {
     this.firings = firings;
     this.clock = clock;
     this.leadership = leadership;
     this.loop = loop;
-    this.horizonMs = horizonMs;
-    this.maxPerLoad = maxPerLoad;
+    this.horizonMs = loop.limits().horizonMs();
+    this.maxPerLoad = loop.limits().maxPending();
     this.rescanEvery = rescanEvery;
     this.prefetch = prefetch;
   }

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,20 +27,7 @@ class TickLoopTest {
   private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
   private static final long T = T0.toEpochMilli();
 
-  private final AtomicBoolean stable = new AtomicBoolean(true);
-  private final SettableClock settable = new SettableClock(T0);
-  private final dev.ax.common.time.Clock clock =
-      new dev.ax.common.time.Clock() {
-        @Override
-        public long millis() {
-          return settable.millis();
-        }
-
-        @Override
-        public boolean isStable() {
-          return stable.get();
-        }
-      };
+  private final SettableClock clock = new SettableClock(T0);
   private final AtomicReference<Optional<LeaseFence>> leadership =
       new AtomicReference<>(Optional.of(new LeaseFence("ticker", "n1", 7)));
   private final InMemoryTickerPort port = new InMemoryTickerPort();
@@ -51,11 +37,7 @@ class TickLoopTest {
           leadership::get,
           port,
           new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-          10,
-          8,
-          10_000,
-          1000,
-          60_000,
+          new TickLoop.Limits(10, 8, 10_000, 1000, 60_000),
           new SimpleMeterRegistry());
 
   private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
@@ -69,7 +51,7 @@ class TickLoopTest {
   }
 
   private void at(long ms) {
-    settable.set(Instant.ofEpochMilli(ms));
+    clock.set(Instant.ofEpochMilli(ms));
     while (loop.step() == 0) {
       // drain everything due now
     }
@@ -179,11 +161,11 @@ class TickLoopTest {
   @Test
   void anUnstableClockHoldsEverythingUntilItIsStableAgain() {
     holdOnceDue("a", T + 100);
-    stable.set(false);
+    clock.setStable(false);
 
     at(T + 5_000);
     assertThat(port.emitted).isEmpty();
-    stable.set(true);
+    clock.setStable(true);
     at(T + 5_001);
 
     assertThat(port.emitted).hasSize(1);
@@ -222,7 +204,7 @@ class TickLoopTest {
     holdOnceDue("a", T + 10);
     port.failNextFire = true;
 
-    settable.set(Instant.ofEpochMilli(T + 10));
+    clock.set(Instant.ofEpochMilli(T + 10));
     assertThat(loop.step()).isEqualTo(TickLoop.RETRY_WAIT_MS);
     assertThat(port.emitted).isEmpty();
     at(T + 11);

@@ -44,11 +44,7 @@ class WindowLoaderIT {
               () -> leading,
               new InMemoryTickerPort(),
               new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-              10,
-              512,
-              10_000,
-              1_000,
-              60_000,
+              new TickLoop.Limits(10, 512, 10_000, 1_000, 60_000),
               new SimpleMeterRegistry());
       WindowLoader loader =
           new WindowLoader(
@@ -56,8 +52,6 @@ class WindowLoaderIT {
               runtime.clock(),
               () -> leading,
               loop,
-              60_000,
-              10_000,
               100,
               prefetched::addAll);
 

@@ -8,11 +8,13 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -101,6 +103,22 @@ public record StageContext(
    */
   public RecordParking parking(KafkaProducer<String, byte[]> producer, String stage) {
     return new RecordParking(producer, topics.parked(stage), parkedCounter(stage));
+  }
+
+  /**
+   * The emergency switches as {@code role} (e.g. {@code "ingest"}) sees them, read from this
+   * database every {@code AX_SWITCH_POLL} and recorded as applied under {@code ax-<role>@<node>}:
+   * the one way a stage builds its {@link Switches}.
+   *
+   * @param applied the switches the stage applies ({@link Switches#INTAKE} and so on)
+   */
+  public Switches switches(String role, Set<String> applied) {
+    return new Switches(
+        new SwitchStore(dataSource),
+        clock,
+        common.switchPoll(),
+        "ax-" + role + "@" + nodeId,
+        applied);
   }
 
   /** Ingest's parking: commands it cannot handle go to the rejected topic like invalid ones. */

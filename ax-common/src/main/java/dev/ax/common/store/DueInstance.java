@@ -27,23 +27,16 @@ public record DueInstance(
     int retryBase,
     String flowRunId) {
 
-  /** The {@code ax_instance} columns {@link #read} reads, in its order. */
+  /** The {@code ax_instance} columns {@link #read} reads: the record's components, in order. */
   public static final String COLUMNS =
       "instance_id, task_id, due_at_ms, trace_id, seq, task_version, attempt, retry_base,"
           + " flow_run_id";
 
+  private static final RecordRows<DueInstance> ROWS = RecordRows.of(DueInstance.class);
+
   /** The instance in the current row of {@code rs}, selected as {@link #COLUMNS}. */
   public static DueInstance read(ResultSet rs) throws SQLException {
-    return new DueInstance(
-        rs.getString(1),
-        rs.getString(2),
-        rs.getLong(3),
-        rs.getString(4),
-        rs.getLong(5),
-        rs.getInt(6),
-        rs.getInt(7),
-        rs.getInt(8),
-        rs.getString(9));
+    return ROWS.map(rs);
   }
 
   /** A first-attempt instance of no flow run: attempt and retry base 0. */

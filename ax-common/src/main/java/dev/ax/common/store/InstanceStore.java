@@ -65,31 +65,33 @@ public final class InstanceStore {
    * every instance that joined it), oldest created first.
    */
   public List<InstanceRow> findByFlowRun(String flowRunId) {
-    return jdbc.query(
+    return select(
         "reading flow run " + flowRunId,
-        "SELECT "
-            + COLUMNS
-            + " FROM ax_instance WHERE instance_id = ? OR flow_run_id = ?"
-            + " ORDER BY created_at_ms, seq",
-        values(flowRunId, flowRunId),
-        InstanceStore::toRow);
+        "instance_id = ? OR flow_run_id = ? ORDER BY created_at_ms, seq",
+        flowRunId,
+        flowRunId);
   }
 
   /** Every instance of one task, oldest due first. */
   public List<InstanceRow> findByTask(String taskId) {
-    return jdbc.query(
-        "reading instances of " + taskId,
-        "SELECT " + COLUMNS + " FROM ax_instance WHERE task_id = ? ORDER BY due_at_ms",
-        values(taskId),
-        InstanceStore::toRow);
+    return select("reading instances of " + taskId, "task_id = ? ORDER BY due_at_ms", taskId);
   }
 
   /** The newest {@code limit} instances of {@code taskId}, latest due first. */
   public List<InstanceRow> latestOfTask(String taskId, int limit) {
-    return jdbc.query(
+    return select(
         "reading the latest instances of " + taskId,
-        "SELECT " + COLUMNS + " FROM ax_instance WHERE task_id = ? ORDER BY due_at_ms DESC LIMIT ?",
-        values(taskId, limit),
+        "task_id = ? ORDER BY due_at_ms DESC LIMIT ?",
+        taskId,
+        limit);
+  }
+
+  /** The instances {@code SELECT COLUMNS FROM ax_instance WHERE <condition>} reads. */
+  private List<InstanceRow> select(String what, String condition, Object... bound) {
+    return jdbc.query(
+        what,
+        "SELECT " + COLUMNS + " FROM ax_instance WHERE " + condition,
+        values(bound),
         InstanceStore::toRow);
   }
 

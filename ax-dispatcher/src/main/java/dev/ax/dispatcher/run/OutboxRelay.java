@@ -1,12 +1,12 @@
 package dev.ax.dispatcher.run;
 
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,21 +56,21 @@ public final class OutboxRelay implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
+  /**
+   * @param producer the dispatcher's own; not closed here
+   * @param relayAfter rows older than this are sent again ({@code AX_OUTBOX_RELAY_AFTER})
+   */
   public OutboxRelay(
-      OutboxStore outbox,
-      KafkaProducer<String, byte[]> producer,
-      Clock clock,
-      Duration relayAfter,
-      MeterRegistry meters) {
-    this.outbox = outbox;
+      StageContext context, KafkaProducer<String, byte[]> producer, Duration relayAfter) {
+    this.outbox = new OutboxStore(context.dataSource());
+    this.clock = context.clock();
     this.producer = producer;
-    this.clock = clock;
     this.relayAfter = relayAfter;
     this.resent =
         Counter.builder("ax.outbox.resent")
             .description(
                 "events sent again from the outbox, not confirmed in time after their outcome")
-            .register(meters);
+            .register(context.meters());
     this.thread = DaemonThreads.thread("ax-dispatcher-outbox", this::run);
   }
 

@@ -5,6 +5,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.LeaseStore.Lease;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.ticker.TickerConfig;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -58,13 +59,18 @@ public final class LeaderElector implements AutoCloseable {
   /** How many times this node took the lease; written by the lease thread alone. */
   private volatile long acquisitions;
 
+  /**
+   * @param config gives the lease's duration ({@code AX_TICKER_LEASE}) and the heartbeat ({@code
+   *     AX_TICKER_HEARTBEAT}), which must be shorter
+   */
   public LeaderElector(
       LeaseStore leases,
       String leaseName,
       String nodeId,
-      Duration leaseDuration,
-      Duration heartbeat,
+      TickerConfig config,
       LongSupplier nanoTime) {
+    this.leaseDuration = config.lease();
+    this.heartbeat = config.heartbeat();
     if (heartbeat.compareTo(leaseDuration) >= 0) {
       throw new IllegalArgumentException(
           "heartbeat must be shorter than the lease: " + heartbeat + " >= " + leaseDuration);
@@ -72,8 +78,6 @@ public final class LeaderElector implements AutoCloseable {
     this.leases = leases;
     this.leaseName = leaseName;
     this.nodeId = nodeId;
-    this.leaseDuration = leaseDuration;
-    this.heartbeat = heartbeat;
     this.nanoTime = nanoTime;
     this.thread = DaemonThreads.thread("ax-ticker-lease", this::run);
   }

@@ -5,6 +5,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryBudget;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.DueInstance;
@@ -20,6 +21,7 @@ import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceIds;
 import dev.ax.ticker.DueEmitter;
+import dev.ax.ticker.TickerConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -84,34 +86,31 @@ public final class Reaper {
   private final Supplier<Switches.DispatchHold> dispatchHold;
 
   /**
-   * @param maxTakebacks how often one instance's run is taken back in its retry budget before the
-   *     next expired run ends it DEAD instead ({@code AX_MAX_TAKEBACKS})
+   * Reads {@code AX_REAPER_UNCLAIMED_AFTER}, {@code AX_TICKER_MAX_BATCH} (rows of each kind per
+   * pass) and {@code AX_MAX_TAKEBACKS} (how often one instance's run is taken back in its retry
+   * budget before the next expired run ends it DEAD instead) from {@code config}.
+   *
    * @param dispatchHold the groups the {@code dispatch} switches hold now: not emitted again
    */
   public Reaper(
-      InstanceStore instances,
-      ReaperStore store,
-      TaskStore tasks,
-      Clock clock,
+      StageContext context,
+      TickerConfig config,
       Supplier<Optional<LeaseFence>> fence,
       DueEmitter emitter,
       EndedRunEmitter endedEmitter,
-      Duration unclaimedAfter,
-      int maxPerPass,
-      int maxTakebacks,
-      Supplier<Switches.DispatchHold> dispatchHold,
-      MeterRegistry meters) {
-    this.instances = instances;
-    this.dispatchHold = dispatchHold;
-    this.store = store;
-    this.endedEmitter = endedEmitter;
-    this.maxTakebacks = maxTakebacks;
-    this.tasks = tasks;
-    this.clock = clock;
+      Supplier<Switches.DispatchHold> dispatchHold) {
+    this.instances = new InstanceStore(context.dataSource());
+    this.store = new ReaperStore(context.dataSource());
+    this.tasks = new TaskStore(context.dataSource());
+    this.clock = context.clock();
+    this.unclaimedAfter = config.reaperUnclaimedAfter();
+    this.maxPerPass = config.maxBatch();
+    this.maxTakebacks = config.maxTakebacks();
     this.fence = fence;
     this.emitter = emitter;
-    this.unclaimedAfter = unclaimedAfter;
-    this.maxPerPass = maxPerPass;
+    this.endedEmitter = endedEmitter;
+    this.dispatchHold = dispatchHold;
+    MeterRegistry meters = context.meters();
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
     this.repaired = meters.counter("ax.reaper.chains.repaired");

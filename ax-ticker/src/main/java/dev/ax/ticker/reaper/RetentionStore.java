@@ -43,23 +43,18 @@ final class RetentionStore {
    * their dead letters, in one transaction.
    */
   Deleted deleteFinishedBefore(long cutoffMs, int limit) {
-    return jdbc.inTransaction(
+    return deleteSelected(
         "deleting finished instances older than " + cutoffMs,
-        tx -> {
-          List<String> ids =
-              tx.query(
-                  "SELECT instance_id FROM ax_instance"
-                      + " WHERE status IN ('SUCCESS', 'CANCELLED', 'SKIPPED', 'DEAD')"
-                      + " AND due_at_ms < ? AND updated_at_ms < ?"
-                      + " AND (status <> 'DEAD' OR EXISTS (SELECT 1 FROM ax_dead_letter d"
-                      + " WHERE d.instance_id = ax_instance.instance_id"
-                      + " AND d.state = 'DISCARDED'))"
-                      + " LIMIT ? FOR UPDATE",
-                  values(cutoffMs, cutoffMs, limit),
-                  rs -> rs.getString(1));
-          if (ids.isEmpty()) {
-            return new Deleted(0, 0, 0);
-          }
+        "SELECT instance_id FROM ax_instance"
+            + " WHERE status IN ('SUCCESS', 'CANCELLED', 'SKIPPED', 'DEAD')"
+            + " AND due_at_ms < ? AND updated_at_ms < ?"
+            + " AND (status <> 'DEAD' OR EXISTS (SELECT 1 FROM ax_dead_letter d"
+            + " WHERE d.instance_id = ax_instance.instance_id"
+            + " AND d.state = 'DISCARDED'))"
+            + " LIMIT ? FOR UPDATE",
+        List.of(cutoffMs, cutoffMs, limit),
+        new Deleted(0, 0, 0),
+        (tx, ids) -> {
           int audit = deleteIn(tx, "ax_instance_log", "instance_id", ids);
           int letters = deleteIn(tx, "ax_dead_letter", "instance_id", ids);
           int instances = deleteIn(tx, "ax_instance", "instance_id", ids);
@@ -99,24 +94,39 @@ final class RetentionStore {
     }
     bound.add(cutoffMs);
     bound.add(limit);
-    return jdbc.inTransaction(
+    return deleteSelected(
         "deleting removed tasks older than " + cutoffMs,
-        tx -> {
-          List<String> ids =
-              tx.query(
-                  "SELECT t.task_id FROM ax_task t WHERE t.trigger_type IN ("
-                      + Sql.placeholders(TriggerType.values().length)
-                      + ") AND t.state = 'DELETED' AND t.updated_at_ms < ?"
-                      + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-                      + " LIMIT ? FOR UPDATE",
-                  values(bound.toArray()),
-                  rs -> rs.getString(1));
-          if (ids.isEmpty()) {
-            return 0;
-          }
+        "SELECT t.task_id FROM ax_task t WHERE t.trigger_type IN ("
+            + Sql.placeholders(TriggerType.values().length)
+            + ") AND t.state = 'DELETED' AND t.updated_at_ms < ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+            + " LIMIT ? FOR UPDATE",
+        bound,
+        0,
+        (tx, ids) -> {
           deleteIn(tx, "ax_task_command", "task_id", ids);
           deleteIn(tx, "ax_task_dependency", "task_id", ids);
           return deleteIn(tx, "ax_task", "task_id", ids);
+        });
+  }
+
+  /** Deletes rows by the ids a {@code SELECT ... FOR UPDATE} read, in its transaction. */
+  @FunctionalInterface
+  private interface IdsDelete<T> {
+    T delete(JdbcTransaction tx, List<String> ids) throws SQLException;
+  }
+
+  /**
+   * In one transaction: reads (and locks) the ids {@code select} finds, bound to {@code bound}, and
+   * hands them to {@code delete}; {@code none} when it finds none.
+   */
+  private <T> T deleteSelected(
+      String what, String select, List<Object> bound, T none, IdsDelete<T> delete) {
+    return jdbc.inTransaction(
+        what,
+        tx -> {
+          List<String> ids = tx.query(select, values(bound.toArray()), rs -> rs.getString(1));
+          return ids.isEmpty() ? none : delete.delete(tx, ids);
         });
   }
 
