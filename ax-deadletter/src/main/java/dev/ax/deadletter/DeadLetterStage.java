@@ -208,7 +208,9 @@ public final class DeadLetterStage implements AutoCloseable {
   @Override
   public void close() {
     loop.close();
-    sweeper.shutdownNow();
+    // A sweep in progress reads the database and may store letters: it ends before the caller
+    // closes the pool.
+    DaemonThreads.stop(sweeper, Duration.ofSeconds(10));
     alerter.close();
     parkingProducer.close(Duration.ofSeconds(5));
     log.info("Dead-letter stage {} stopped", context.nodeId());

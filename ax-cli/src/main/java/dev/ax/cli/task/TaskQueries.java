@@ -3,6 +3,7 @@ package dev.ax.cli.task;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.RecordRows;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -36,6 +37,16 @@ public final class TaskQueries {
    */
   public record Filter(
       String group, String state, String triggerType, String lastStatus, String afterTaskId) {}
+
+  /** Rows of the list query, which selects {@link TaskSummary}'s components in their order. */
+  private static final RecordRows<TaskSummary> SUMMARIES = RecordRows.of(TaskSummary.class);
+
+  private static final RecordRows<AppliedCommand> COMMANDS = RecordRows.of(AppliedCommand.class);
+
+  /** The commands applied to one task, in {@link AppliedCommand}'s component order. */
+  private static final String COMMANDS_OF_TASK =
+      "SELECT command_id, command_type, reason, applied_by, applied_at_ms FROM ax_task_command"
+          + " WHERE task_id = ? ORDER BY applied_at_ms, command_id";
 
   private final Jdbc jdbc;
 
@@ -73,32 +84,13 @@ public final class TaskQueries {
       bound.add(filter.lastStatus());
     }
     bound.add(limit);
-    return jdbc.query(
-        "listing tasks",
-        sql,
-        values(bound.toArray()),
-        rs ->
-            new TaskSummary(
-                rs.getString(1),
-                rs.getString(2),
-                rs.getString(3),
-                rs.getString(4),
-                rs.getInt(5),
-                rs.getLong(6),
-                rs.getString(7),
-                (Long) rs.getObject(8, Long.class)));
+    return jdbc.query("listing tasks", sql, values(bound.toArray()), SUMMARIES);
   }
 
   /** The lifecycle commands applied to {@code taskId}, oldest first. */
   public List<AppliedCommand> commands(String taskId) {
     return jdbc.query(
-        "reading the commands applied to " + taskId,
-        "SELECT command_id, command_type, reason, applied_by, applied_at_ms FROM ax_task_command"
-            + " WHERE task_id = ? ORDER BY applied_at_ms, command_id",
-        values(taskId),
-        rs ->
-            new AppliedCommand(
-                rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)));
+        "reading the commands applied to " + taskId, COMMANDS_OF_TASK, values(taskId), COMMANDS);
   }
 
   private static void condition(

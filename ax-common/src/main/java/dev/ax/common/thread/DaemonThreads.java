@@ -1,9 +1,11 @@
 package dev.ax.common.thread;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +57,20 @@ public final class DaemonThreads {
   public static void awaitEnd(Thread thread, Duration timeout) {
     try {
       thread.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Interrupts what {@code executor} runs, drops what it has queued, and waits up to {@code
+   * timeout} for its threads to end, so that nothing it runs still uses what its owner closes next.
+   * An interrupted caller stops waiting and keeps its interrupt status.
+   */
+  public static void stop(ExecutorService executor, Duration timeout) {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
