@@ -30,7 +30,7 @@ final class WebhookAlerter implements AutoCloseable {
 
   private final URI url;
   private final int perMinute;
-  private final HttpClient client;
+  private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final ThreadPoolExecutor sender =
       new ThreadPoolExecutor(
           1,
@@ -51,7 +51,6 @@ final class WebhookAlerter implements AutoCloseable {
   WebhookAlerter(URI url, int perMinute, MeterRegistry meters) {
     this.url = url;
     this.perMinute = perMinute;
-    this.client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     this.sent = meters.counter("ax.deadletter.alerts.sent");
     this.failed = meters.counter("ax.deadletter.alerts.failed");
     this.suppressed = meters.counter("ax.deadletter.alerts.suppressed");

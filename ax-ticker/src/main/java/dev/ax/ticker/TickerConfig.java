@@ -1,6 +1,7 @@
 package dev.ax.ticker;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigException;
 import dev.ax.common.config.ConfigRecords;
 import java.time.Duration;
 
@@ -40,6 +41,24 @@ public record TickerConfig(
     int maxTakebacks,
     Duration retention,
     int retentionBatch) {
+
+  /**
+   * @throws ConfigException when the heartbeat is not shorter than the lease: a leader would lose
+   *     its lease between two renewals
+   */
+  public TickerConfig {
+    if (heartbeat.compareTo(lease) >= 0) {
+      throw new ConfigException(
+          TickerKeys.HEARTBEAT.name()
+              + " ("
+              + heartbeat
+              + ") must be shorter than "
+              + TickerKeys.LEASE.name()
+              + " ("
+              + lease
+              + ")");
+    }
+  }
 
   /**
    * Each component is the value of the {@link TickerKeys} key of its name ({@link ConfigRecords}).

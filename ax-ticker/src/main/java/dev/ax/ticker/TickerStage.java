@@ -73,9 +73,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final ScheduledExecutorService scheduler;
   private final Thread firingThread;
   private final EventDecoder<TaskScheduledEvent> announcements;
-  private final Duration loadInterval;
-  private final Duration reaperInterval;
-  private final Duration horizon;
+  private final TickerConfig config;
   private volatile boolean running = true;
 
   public TickerStage(StageContext context, TickerConfig config) {
@@ -85,9 +83,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     InstanceStore instances = new InstanceStore(context.dataSource());
     FiringStore firings = new FiringStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
-    this.horizon = config.horizon();
-    this.loadInterval = config.loadInterval();
-    this.reaperInterval = config.reaperInterval();
+    this.config = config;
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
     this.elector =
@@ -175,18 +171,13 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     scheduledConsumer.start();
     elector.start();
     firingThread.start();
+    long reaperMs = config.reaperInterval().toMillis();
     scheduler.scheduleWithFixedDelay(
-        loader::load, 0, loadInterval.toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(
-        reaper::pass, reaperInterval.toMillis(), reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(
-        backlog::refresh, 0, reaperInterval.toMillis(), TimeUnit.MILLISECONDS);
+        loader::load, 0, config.loadInterval().toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(reaper::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(backlog::refresh, 0, reaperMs, TimeUnit.MILLISECONDS);
     if (retention.enabled()) {
-      scheduler.scheduleWithFixedDelay(
-          retention::pass,
-          reaperInterval.toMillis(),
-          reaperInterval.toMillis(),
-          TimeUnit.MILLISECONDS);
+      scheduler.scheduleWithFixedDelay(retention::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
     }
     long resendMs = DueEmitter.RESEND_EVERY.toMillis();
     scheduler.scheduleWithFixedDelay(
@@ -195,8 +186,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     log.info(
         "Ticker {} started: horizon {} ms, load every {} ms",
         context.nodeId(),
-        horizon.toMillis(),
-        loadInterval.toMillis());
+        config.horizon().toMillis(),
+        config.loadInterval().toMillis());
     return this;
   }
 
@@ -205,7 +196,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
       // A standby holds nothing: when it becomes leader it loads these from the database.
       return;
     }
-    long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
+    long untilMs = SaturatingMillis.atMs(context.clock().millis(), config.horizon());
     Set<String> taskIds = new HashSet<>();
     announcements.forEachEvent(
         records,

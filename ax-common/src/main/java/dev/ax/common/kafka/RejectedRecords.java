@@ -185,14 +185,15 @@ public final class RejectedRecords {
       return producer.send(withoutValue(record, reason));
     }
 
+    /** A send cannot be cancelled: the producer's own futures refuse, and so does this one. */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      return first.cancel(mayInterruptIfRunning);
+      return false;
     }
 
     @Override
     public boolean isCancelled() {
-      return first.isCancelled();
+      return false;
     }
 
     /** Done as far as the first send goes; a fallback starts only inside {@link #get}. */

@@ -11,7 +11,8 @@ import java.util.Map;
  * spec, which the built-in executors read their settings from (the HTTP request, the script).
  *
  * @param traceId the run's trace
- * @param taskTraceId the task's own trace (differs from the run's for a periodic task's run)
+ * @param taskTraceId the task's own trace (differs from the run's for a periodic task's run); null:
+ *     the run's
  * @param deadline when the attempt times out
  */
 public record AttemptContext(
@@ -35,9 +36,9 @@ public record AttemptContext(
     this(task, instanceId, attempt, dueAt, traceId, traceId, deadline);
   }
 
-  @Override
-  public String taskTraceId() {
-    return taskTraceId == null ? traceId : taskTraceId;
+  /** A null {@code taskTraceId} is the run's own: the run's trace is its task's. */
+  public AttemptContext {
+    taskTraceId = taskTraceId == null ? traceId : taskTraceId;
   }
 
   @Override

@@ -43,8 +43,16 @@ public final class ScriptProcess {
    * @param maxOutputBytes bytes kept of each of stdout and stderr
    * @param killGrace time between SIGTERM and SIGKILL when the tree is killed
    * @param clock the clock the attempt's deadline was computed on
+   * @throws IllegalArgumentException for a negative size or grace (the config keys' bounds keep
+   *     them out; a caller that passes one has a bug)
    */
   public ScriptProcess(int maxOutputBytes, Duration killGrace, Clock clock) {
+    if (maxOutputBytes < 0) {
+      throw new IllegalArgumentException("maxOutputBytes must not be negative: " + maxOutputBytes);
+    }
+    if (killGrace.isNegative()) {
+      throw new IllegalArgumentException("killGrace must not be negative: " + killGrace);
+    }
     this.maxOutputBytes = maxOutputBytes;
     this.killGrace = killGrace;
     this.clock = clock;
