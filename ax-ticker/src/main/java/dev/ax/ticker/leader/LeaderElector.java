@@ -61,7 +61,7 @@ public final class LeaderElector implements AutoCloseable {
 
   /**
    * @param config gives the lease's duration ({@code AX_TICKER_LEASE}) and the heartbeat ({@code
-   *     AX_TICKER_HEARTBEAT}), which must be shorter
+   *     AX_TICKER_HEARTBEAT}), which {@link TickerConfig} holds shorter
    */
   public LeaderElector(
       LeaseStore leases,
@@ -70,11 +70,7 @@ public final class LeaderElector implements AutoCloseable {
       TickerConfig config,
       LongSupplier nanoTime) {
     this.leaseDuration = config.lease();
-    this.heartbeat = config.heartbeat();
-    if (heartbeat.compareTo(leaseDuration) >= 0) {
-      throw new IllegalArgumentException(
-          "heartbeat must be shorter than the lease: " + heartbeat + " >= " + leaseDuration);
-    }
+    this.heartbeat = config.heartbeat(); // shorter than the lease: TickerConfig refuses otherwise
     this.leases = leases;
     this.leaseName = leaseName;
     this.nodeId = nodeId;
