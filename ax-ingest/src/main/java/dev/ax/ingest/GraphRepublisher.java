@@ -79,9 +79,12 @@ final class GraphRepublisher implements AutoCloseable {
     }
   }
 
-  /** Stops the passes, interrupting one under way. */
+  /**
+   * Stops the passes, interrupting one under way, and waits for it to end: it sends on ingest's
+   * producer and reads the pool, which the stage closes next.
+   */
   @Override
   public void close() {
-    scheduler.shutdownNow();
+    DaemonThreads.stop(scheduler, Duration.ofSeconds(10));
   }
 }
