@@ -16,6 +16,7 @@ import dev.ax.common.config.CommonKeys;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.dispatcher.DispatcherConfig;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   private static final int MAX_TASKS = 1_000_000;
   private static final int MAX_DISPATCHERS = 16;
   private static final int MAX_RUNS = 100;
+  private static final int MAX_PEER_THREADS = 500;
 
   /** The ticker's lateness target: a series counts the runs within it. */
   private static final long TARGET_P99_MS = 50;
@@ -145,6 +147,39 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " run says little; a series says how often a target holds.")
   private int runs;
 
+  @Option(
+      names = "--peer",
+      paramLabel = "<scheduler>",
+      description =
+          "Also run each measured run's workload through this scheduler, in a JVM of its own on"
+              + " the same database right after AX's run, and print both side by side with the"
+              + " ratio. Only db-scheduler (16.7.1) for now.")
+  private String peer;
+
+  @Option(
+      names = "--peer-strategy",
+      defaultValue = "lock-and-fetch",
+      paramLabel = "<strategy>",
+      description =
+          "The peer's polling strategy: lock-and-fetch (SELECT ... FOR UPDATE SKIP LOCKED, the"
+              + " throughput setting db-scheduler recommends for MySQL 8 and MariaDB) or fetch"
+              + " (default: ${DEFAULT-VALUE}).")
+  private String peerStrategy;
+
+  @Option(
+      names = "--peer-threads",
+      defaultValue = "20",
+      paramLabel = "<n>",
+      description = "The peer's executor threads (default: ${DEFAULT-VALUE}).")
+  private int peerThreads;
+
+  @Option(
+      names = "--peer-polling",
+      defaultValue = "10ms",
+      paramLabel = "<duration>",
+      description = "The peer's polling interval (default: ${DEFAULT-VALUE}).")
+  private Duration peerPolling;
+
   @Mixin private VerboseOption verbose;
 
   @Override
@@ -166,6 +201,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       throw new ParameterException(
           spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
     }
+    checkPeerOptions();
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
     verbose.applyToLogs();
@@ -206,22 +242,46 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
         BenchDriver driver =
             new BenchDriver(sender, topics, completions, context, stop, out, handler, params, wait);
         BenchWarmUp.run(driver, runId, warmUpTasks);
-        for (int run = 1; run <= runs && !stop.isRaised(); run++) {
-          if (runs > 1) {
-            out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
+        PeerProcess peerProcess = peer == null ? null : startPeer(config, out);
+        PeerComparison comparison =
+            peerProcess == null ? null : new PeerComparison(peerProcess.description());
+        try {
+          for (int run = 1; run <= runs && !stop.isRaised(); run++) {
+            if (runs > 1) {
+              out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
+            }
+            BenchPlan plan =
+                new BenchPlan(
+                    runs == 1 ? runId : runId + "r" + run,
+                    tasks,
+                    context.clock().millis(),
+                    dueIn,
+                    spread);
+            BenchReport report = driver.measure(plan);
+            report.print(out);
+            series.add(report.seriesRun(), report.lateness());
+            String label = runs == 1 ? "" : "run " + run + ": ";
+            report.problems().forEach(p -> problems.add(label + p));
+            if (peerProcess != null && !stop.isRaised()) {
+              CpuTime cpu = CpuTime.start();
+              MachineCpu machine = MachineCpu.start();
+              PeerResult result = peerProcess.run(plan.runId() + "-peer");
+              comparison.add(
+                  report,
+                  report.seriesRun().stealMs(),
+                  result,
+                  cpu.used().databaseMs(),
+                  machine.used().stealMs(),
+                  out);
+            }
           }
-          BenchPlan plan =
-              new BenchPlan(
-                  runs == 1 ? runId : runId + "r" + run,
-                  tasks,
-                  context.clock().millis(),
-                  dueIn,
-                  spread);
-          BenchReport report = driver.measure(plan);
-          report.print(out);
-          series.add(report.seriesRun(), report.lateness());
-          String label = runs == 1 ? "" : "run " + run + ": ";
-          report.problems().forEach(p -> problems.add(label + p));
+          if (comparison != null && comparison.size() > 0) {
+            comparison.print(out);
+          }
+        } finally {
+          if (peerProcess != null) {
+            peerProcess.close();
+          }
         }
       }
     } finally {
@@ -238,6 +298,47 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       return ExitCodes.INTERRUPTED;
     }
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  private void checkPeerOptions() {
+    if (peer != null && !peer.equals("db-scheduler")) {
+      throw new ParameterException(
+          spec.commandLine(), "--peer must be db-scheduler (the only peer so far): " + peer);
+    }
+    if (!peerStrategy.equals("lock-and-fetch") && !peerStrategy.equals("fetch")) {
+      throw new ParameterException(
+          spec.commandLine(), "--peer-strategy must be lock-and-fetch or fetch: " + peerStrategy);
+    }
+    if (peerThreads < 1 || peerThreads > MAX_PEER_THREADS) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--peer-threads must be in 1.." + MAX_PEER_THREADS + ": " + peerThreads);
+    }
+    if (peerPolling.isNegative() || peerPolling.isZero()) {
+      throw new ParameterException(
+          spec.commandLine(), "--peer-polling must be positive: " + peerPolling);
+    }
+  }
+
+  /** Starts the peer JVM on this bench's database; it warms up before this returns. */
+  private PeerProcess startPeer(AxConfig config, PrintWriter out) throws IOException {
+    CommonConfig common = CommonConfig.from(config);
+    out.println();
+    out.println("Starting the peer, db-scheduler, in a JVM of its own; it warms up as AX did...");
+    out.flush();
+    return PeerProcess.start(
+        PeerProcess.home(),
+        new PeerProcess.Launch(
+            peerStrategy,
+            peerThreads,
+            peerPolling,
+            new BenchPlan("peer", tasks, 0, dueIn, spread),
+            wait,
+            warmUpTasks,
+            common.jdbcUrl(),
+            common.jdbcUser()),
+        common.jdbcPassword(),
+        out);
   }
 
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */

@@ -107,6 +107,29 @@ public final class BenchReport {
     return lateness.copy();
   }
 
+  /** Start lateness (started minus due) of every task of the run, in ms (a copy). */
+  public Histogram startLateness() {
+    return startLateness.copy();
+  }
+
+  public long earlyStarts() {
+    return earlyStarts;
+  }
+
+  public long duplicateEvents() {
+    return duplicateEvents;
+  }
+
+  /** Completions per second from the first due time to the last completion. */
+  public double dueWindowPerSecond() {
+    return dueWindowPerSecond;
+  }
+
+  /** CPU time this JVM and the embedded database used during the run. */
+  public CpuTime.Used cpu() {
+    return cpu;
+  }
+
   public long missing() {
     return plan.tasks() - completed;
   }
