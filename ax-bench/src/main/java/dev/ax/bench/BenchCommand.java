@@ -16,6 +16,7 @@ import dev.ax.common.config.CommonKeys;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.dispatcher.DispatcherConfig;
+import dev.ax.ticker.TickerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -240,7 +241,17 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
         }
         StageContext context = pipeline.context();
         BenchDriver driver =
-            new BenchDriver(sender, topics, completions, context, stop, out, handler, params, wait);
+            new BenchDriver(
+                sender,
+                topics,
+                completions,
+                context,
+                stop,
+                out,
+                handler,
+                params,
+                wait,
+                TickerConfig.from(config).emitAhead());
         BenchWarmUp.run(driver, runId, warmUpTasks);
         PeerProcess peerProcess = peer == null ? null : startPeer(config, out);
         PeerComparison comparison =

@@ -31,6 +31,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  *
  * @param completions the completion topic, read from its end as it was before the first send
  * @param waitAfterLastDue how long after a plan's last due time to wait for its completions
+ * @param emitAhead the ticker's {@code AX_TICKER_EMIT_AHEAD}: an instance marked DISPATCHED up to
+ *     this long before its due time is not early
  */
 record BenchDriver(
     CommandSender sender,
@@ -41,7 +43,8 @@ record BenchDriver(
     PrintWriter out,
     String handler,
     Map<String, String> params,
-    Duration waitAfterLastDue) {
+    Duration waitAfterLastDue,
+    Duration emitAhead) {
 
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
@@ -68,7 +71,8 @@ record BenchDriver(
         TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
     RunningTransitions running =
         RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
-    FireTimes fires = FireTimes.read(context.dataSource(), plan.instanceIdPrefix());
+    FireTimes fires =
+        FireTimes.read(context.dataSource(), plan.instanceIdPrefix(), emitAhead.toMillis());
     return new BenchReport(
         plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed, machineUsed);
   }

@@ -150,7 +150,9 @@ public final class BenchReport {
       problems.add(earlyStarts + " task(s) started before they were due");
     }
     if (fires.earlyFires() > 0) {
-      problems.add(fires.earlyFires() + " task(s) marked DISPATCHED before they were due");
+      problems.add(
+          fires.earlyFires()
+              + " task(s) marked DISPATCHED before they were due (less AX_TICKER_EMIT_AHEAD)");
     }
     if (earlyClaims > 0) {
       problems.add(earlyClaims + " task(s) claimed before they were due");

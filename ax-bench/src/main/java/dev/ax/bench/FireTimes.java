@@ -13,7 +13,7 @@ import org.HdrHistogram.Histogram;
  * (a pipeline still ingesting when the first task is due measures ingest, not firing). Immutable.
  *
  * @param fireLateness ms from due to DISPATCHED, one value per instance (negative values as 0)
- * @param earlyFires instances marked DISPATCHED before their due time
+ * @param earlyFires instances marked DISPATCHED before their due time less the ticker's emit-ahead
  * @param lastCreatedAtMs when the last instance of the run was stored, on the database clock
  */
 public record FireTimes(Histogram fireLateness, long earlyFires, long lastCreatedAtMs) {
@@ -23,9 +23,12 @@ public record FireTimes(Histogram fireLateness, long earlyFires, long lastCreate
 
   /**
    * @param instanceIdPrefix [a-z0-9-] only; matched with LIKE as a prefix
+   * @param emitAheadMs the ticker's emit-ahead: marking an instance DISPATCHED up to this long
+   *     before its due time is allowed (only its start must wait for the due time)
    * @throws SQLException when the database cannot be read
    */
-  public static FireTimes read(DataSource dataSource, String instanceIdPrefix) throws SQLException {
+  public static FireTimes read(DataSource dataSource, String instanceIdPrefix, long emitAheadMs)
+      throws SQLException {
     Histogram histogram = new Histogram(3);
     long early = 0;
     long lastCreated = 0;
@@ -40,7 +43,7 @@ public record FireTimes(Histogram fireLateness, long earlyFires, long lastCreate
           lastCreated = Math.max(lastCreated, rs.getLong(3));
           if (dispatched) {
             long lateMs = dispatchedAtMs - dueAtMs;
-            if (lateMs < 0) {
+            if (lateMs < -emitAheadMs) {
               early++;
             }
             histogram.recordValue(Math.max(0, lateMs));

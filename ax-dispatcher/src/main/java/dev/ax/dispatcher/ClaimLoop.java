@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * into the held events; take from each pool's held events, oldest due first, as many as the pool
  * has room for; if a poll's worth is still held, shed the backlog of stalled groups; publish the
  * backlog (the intake decides on it while this thread is in the claim's round trip); claim what was
- * taken in one conditional UPDATE and start the runs won. An event lost because its instance is not
- * due yet on this node's clock waits in {@link LateClaims} and is claimed again at its due time,
+ * taken in one conditional UPDATE and start the runs won. An event that arrives before its due time
+ * (the ticker emits ahead, {@code AX_TICKER_EMIT_AHEAD}), or whose claim lost because its instance
+ * is not due yet on this node's clock, waits in {@link LateClaims} and is claimed at its due time,
  * never before. If the claim fails (the database is away), its events go back to the held events
  * and claims pause for {@link #CLAIM_RETRY_BACKOFF}. At stop, what is held and handed over goes
  * back to its topic.
@@ -213,7 +215,11 @@ final class ClaimLoop implements AutoCloseable {
       int room = port.room(pool);
       List<TaskDueEvent> events = held.take(pool, room);
       for (TaskDueEvent event : events) {
-        taken.putIfAbsent(event.instanceId(), new PooledEvent(pool, event));
+        PooledEvent pooled = new PooledEvent(pool, event);
+        // Emitted ahead of its due time (AX_TICKER_EMIT_AHEAD): claimed at its due time, not now.
+        if (event.dueAtMs() <= nowMs || !late.add(pooled, nowMs)) {
+          taken.putIfAbsent(event.instanceId(), pooled);
+        }
       }
       budget.drained(pool, events.size(), events.size() >= room && held.size(pool) > 0, nowMs);
     }
@@ -320,7 +326,11 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   private void handBackHeld(String why) {
-    Map<String, List<TaskDueEvent>> all = held.takeAll();
+    Map<String, List<TaskDueEvent>> all = new LinkedHashMap<>(held.takeAll());
+    // Events waiting for their due time go back too: the partition's next owner claims them.
+    for (PooledEvent waiting : late.takeAll()) {
+      all.computeIfAbsent(waiting.pool(), pool -> new ArrayList<>()).add(waiting.event());
+    }
     inbox.held(0);
     if (all.isEmpty()) {
       return;
@@ -332,9 +342,7 @@ final class ClaimLoop implements AutoCloseable {
     }
   }
 
-  /**
-   * At stop: takes the inbox and hands back everything held. Late claims are left to the reaper.
-   */
+  /** At stop: takes the inbox and hands back everything held or waiting for its due time. */
   private void finish() {
     Object next;
     while ((next = inbox.poll()) != null) {

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * Held events whose claim lost because, on this node's clock, their instance was not due yet (the
- * ticker's clock is a little ahead): they are claimed again at their due time instead of waiting
- * for the reaper. Only those due within {@link #MAX_WAIT}: an event due further ahead is not clock
- * skew but a bogus or foreign message, and holding it until then would be memory nobody bounds; the
- * reaper re-emits its instance if it really is unclaimed.
+ * Held events not due yet on this node's clock: emitted ahead by the ticker ({@code
+ * AX_TICKER_EMIT_AHEAD}), or lost a claim because the ticker's clock is a little ahead. They are
+ * claimed at their due time instead of now (the claim would lose) or by the reaper. Only those due
+ * within {@link #MAX_WAIT}: an event due further ahead is not clock skew but a bogus or foreign
+ * message, and holding it until then would be memory nobody bounds; the reaper re-emits its
+ * instance if it really is unclaimed.
  *
  * <p>Not thread-safe: confined to the {@link ClaimLoop}'s thread.
  */
@@ -44,6 +45,13 @@ final class LateClaims {
       due.add(byDue.poll());
     }
     return due;
+  }
+
+  /** Removes and returns every event kept, due or not (for a hand-back). */
+  List<PooledEvent> takeAll() {
+    List<PooledEvent> all = new ArrayList<>(byDue);
+    byDue.clear();
+    return all;
   }
 
   /** The due time of the next event, or {@link Long#MAX_VALUE} when none waits. */

@@ -81,7 +81,10 @@ class ClaimLoopTest {
     loop.offer(in("g", due("early", T0 + 500), due("bogus", T0 + 61_000)));
     loop.step();
     assertThat(port.startedIds()).as("not due yet on this node's clock").isEmpty();
-    assertThat(counted("ax.dispatcher.claim.conflicts")).isEqualTo(2);
+    assertThat(port.claims.get(0).instanceIds())
+        .as("an event emitted ahead waits for its due time without a claim")
+        .containsExactly("bogus");
+    assertThat(counted("ax.dispatcher.claim.conflicts")).isEqualTo(1);
 
     clock.set(Instant.ofEpochMilli(T0 + 499));
     loop.step();
@@ -169,6 +172,26 @@ class ClaimLoopTest {
         .containsExactly("r");
     assertThat(port.handBackReasons).containsExactly("partitions revoked");
     assertThat(loop.backlog()).as("b came after the revocation").isEqualTo(1);
+  }
+
+  @Test
+  void aHandBackAlsoSendsTheEventsWaitingForTheirDueTime() {
+    port.setRoom("g", 5);
+    loop.offer(in("g", due("ahead", T0 + 100), due("now", T0)));
+    loop.step();
+    assertThat(port.startedIds()).containsExactly("now");
+
+    loop.requestHandBack("partitions revoked");
+    loop.step();
+    assertThat(port.handedBack.get("g"))
+        .extracting(TaskDueEvent::instanceId)
+        .containsExactly("ahead");
+
+    clock.set(Instant.ofEpochMilli(T0 + 100));
+    loop.step();
+    assertThat(port.startedIds())
+        .as("handed back: the next owner claims it")
+        .containsExactly("now");
   }
 
   @Test

@@ -47,11 +47,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>Each {@link #step()}:</b> if this node does not lead, hold nothing; if it leads at a new
  * epoch, drop what it held (the loader rebuilds it from the database). Move handed-over entries
  * into the wheel; entries already due go to a ready list, oldest first. If the clock is unstable,
- * fire nothing. Otherwise take the ready list and advance the wheel to now, at most {@code
- * maxBatch} instances, and fire them: read the rows still SCHEDULED, plan (misfires, concurrency,
- * successors; see {@link FirePlanner}), apply the plan in one fenced transaction, emit due events,
- * and put the successors due within the horizon straight into the wheel. If the database fails the
- * batch goes back to the ready list and is tried again.
+ * fire nothing. Otherwise take the ready list and advance the wheel to now plus the emit-ahead
+ * ({@code AX_TICKER_EMIT_AHEAD}, 0 by default), at most {@code maxBatch} instances, and fire them:
+ * read the rows still SCHEDULED, plan (misfires, concurrency, successors; see {@link FirePlanner}),
+ * apply the plan in one fenced transaction, emit due events, and put the successors due within the
+ * horizon straight into the wheel. If the database fails the batch goes back to the ready list and
+ * is tried again.
  *
  * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
  * holds still or steps back fires nothing early.
@@ -92,7 +93,19 @@ final class TickLoop {
    * @param maxBatch most instances fired in one batch
    * @param horizonMs successors due within it go straight into the wheel
    */
-  record Limits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
+  record Limits(
+      long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs, long emitAheadMs) {
+
+    Limits {
+      if (emitAheadMs < 0) {
+        throw new IllegalArgumentException("emitAheadMs must not be negative: " + emitAheadMs);
+      }
+    }
+
+    /** Limits that fire each instance at its due time. */
+    Limits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
+      this(tickMs, wheelSize, maxPending, maxBatch, horizonMs, 0);
+    }
 
     static Limits of(TickerConfig config) {
       return new Limits(
@@ -100,7 +113,8 @@ final class TickLoop {
           config.wheelSize(),
           config.maxHeld(),
           config.maxBatch(),
-          config.horizon().toMillis());
+          config.horizon().toMillis(),
+          config.emitAhead().toMillis());
     }
   }
 
@@ -200,6 +214,8 @@ final class TickLoop {
       return MAX_IDLE_WAIT_MS;
     }
     long nowMs = clock.millis();
+    // Fires what is due up to emitAhead from now: the dispatcher claims each at its due time.
+    long fireUpToMs = SaturatingMillis.add(nowMs, limits.emitAheadMs());
     List<Long> batch = new ArrayList<>(Math.min(limits.maxBatch(), ready.size() + 64));
     Iterator<Long> readyFirst = ready.iterator();
     while (batch.size() < limits.maxBatch() && readyFirst.hasNext()) {
@@ -210,7 +226,7 @@ final class TickLoop {
     if (batch.size() < limits.maxBatch()) {
       more =
           wheel.advanceTo(
-              nowMs,
+              fireUpToMs,
               limits.maxBatch() - batch.size(),
               (groupId, dueAtMs, ids, count) -> {
                 for (int i = 0; i < count; i++) {
@@ -222,7 +238,7 @@ final class TickLoop {
       long next = wheel.nextExpiryMs();
       return next == Long.MAX_VALUE
           ? MAX_IDLE_WAIT_MS
-          : Math.max(1, Math.min(next - nowMs, MAX_IDLE_WAIT_MS));
+          : Math.max(1, Math.min(next - fireUpToMs, MAX_IDLE_WAIT_MS));
     }
     boolean ok = fire(batch, nowMs, fence.get());
     if (!ok) {
@@ -313,7 +329,7 @@ final class TickLoop {
       fired.increment(result.dispatched().size());
       skipped.increment(result.skipped().size());
       for (DueInstance instance : result.dispatched()) {
-        lateness.record(nowMs - instance.dueAtMs());
+        lateness.record(Math.max(0, nowMs - instance.dueAtMs()));
       }
       holdSuccessors(plan, result, tasks, nowMs);
       // Once per task: its last row moved, so nothing of it is planned again.

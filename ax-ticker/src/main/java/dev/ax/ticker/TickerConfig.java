@@ -14,6 +14,7 @@ import java.time.Duration;
  * @param maxBatch most instances fired (and reaped) in one batch
  * @param maxHeld most instances held in memory
  * @param tick the time wheel's bucket width
+ * @param emitAhead instances are marked DISPATCHED and their due events sent this long before due
  * @param wheelSize buckets per level of the wheel
  * @param rescanEvery every this many loads the whole window is read again
  * @param misfireThreshold a periodic firing later than this is a misfire
@@ -31,6 +32,7 @@ public record TickerConfig(
     int maxBatch,
     int maxHeld,
     Duration tick,
+    Duration emitAhead,
     int wheelSize,
     int rescanEvery,
     Duration misfireThreshold,

@@ -99,6 +99,35 @@ class TickLoopTest {
   }
 
   @Test
+  void emitsAheadByTheConfiguredLeadAndNoMore() {
+    TickLoop ahead =
+        new TickLoop(
+            clock,
+            leadership::get,
+            port,
+            new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
+            new TickLoop.Limits(10, 8, 10_000, 1000, 60_000, 100),
+            new SimpleMeterRegistry());
+    ahead.step(); // takes the lead
+    storeOnce("a");
+    ahead.offer(port.entry(port.add("a", T + 1005, T + 1005)));
+
+    clock.set(Instant.ofEpochMilli(T + 904)); // 101 ms before due: not yet
+    while (ahead.step() == 0) {}
+    assertThat(port.emitted).isEmpty();
+    clock.set(Instant.ofEpochMilli(T + 905)); // 100 ms before due
+    while (ahead.step() == 0) {}
+
+    assertThat(port.emitted)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.emittedAtMs()).isEqualTo(T + 905);
+              assertThat(e.dueAtMs()).isEqualTo(T + 1005);
+            });
+  }
+
+  @Test
   void firesAtTheDueMillisecondNeverBefore() {
     storeOnce("a");
     long seq = port.add("a", T + 1005, T + 1005);
