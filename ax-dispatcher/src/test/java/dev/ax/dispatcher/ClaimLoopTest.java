@@ -175,6 +175,18 @@ class ClaimLoopTest {
   }
 
   @Test
+  void theSpecOfAnEventWaitingForItsDueTimeIsReadWhileItWaits() {
+    port.setRoom("g", 5);
+    loop.offer(
+        in(
+            "g",
+            port.dispatched(new TaskDueEvent(1, "t-ahead", "ahead", T0 + 100, 1, T0, "t", "g"))));
+    loop.step();
+    assertThat(port.claims).as("not claimed before its due time").isEmpty();
+    assertThat(port.prefetched).containsExactly(java.util.Set.of("t-ahead"));
+  }
+
+  @Test
   void aHandBackAlsoSendsTheEventsWaitingForTheirDueTime() {
     port.setRoom("g", 5);
     loop.offer(in("g", due("ahead", T0 + 100), due("now", T0)));

@@ -54,8 +54,12 @@ final class FakeDispatcherPort implements DispatcherPort {
     return room.getOrDefault(pool, 0);
   }
 
+  /** The task ids of every spec prefetch, in order. */
+  final List<Set<String>> prefetched = new ArrayList<>();
+
   @Override
-  public Future<?> prefetchSpecs(Set<String> taskIds) {
+  public synchronized Future<?> prefetchSpecs(Set<String> taskIds) {
+    prefetched.add(Set.copyOf(taskIds));
     return CompletableFuture.completedFuture(null);
   }
 
