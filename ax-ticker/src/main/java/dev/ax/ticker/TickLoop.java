@@ -48,11 +48,11 @@ import org.slf4j.LoggerFactory;
  * epoch, drop what it held (the loader rebuilds it from the database). Move handed-over entries
  * into the wheel; entries already due go to a ready list, oldest first. If the clock is unstable,
  * fire nothing. Otherwise take the ready list and advance the wheel to now plus the emit-ahead
- * ({@code AX_TICKER_EMIT_AHEAD}, 0 by default), at most {@code maxBatch} instances, and fire them:
- * read the rows still SCHEDULED, plan (misfires, concurrency, successors; see {@link FirePlanner}),
- * apply the plan in one fenced transaction, emit due events, and put the successors due within the
- * horizon straight into the wheel. If the database fails the batch goes back to the ready list and
- * is tried again.
+ * ({@code AX_TICKER_EMIT_AHEAD}, 100 ms by default), at most {@code maxBatch} instances, and fire
+ * them: read the rows still SCHEDULED, plan (misfires, concurrency, successors; see {@link
+ * FirePlanner}), apply the plan in one fenced transaction, emit due events, and put the successors
+ * due within the horizon straight into the wheel. If the database fails the batch goes back to the
+ * ready list and is tried again.
  *
  * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
  * holds still or steps back fires nothing early.

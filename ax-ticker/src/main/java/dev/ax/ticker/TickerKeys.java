@@ -49,7 +49,7 @@ public final class TickerKeys implements ConfigKeySet {
   public static final ConfigKey<Duration> EMIT_AHEAD =
       ConfigKey.duration(
           "AX_TICKER_EMIT_AHEAD",
-          "0s",
+          "100ms",
           Duration.ZERO,
           Duration.ofSeconds(1),
           "How long before its due time the ticker marks an instance DISPATCHED and emits its due event. The dispatcher holds an event that arrives early and claims it at its due time, never before (the claim is conditional on due_at_ms <= now), so the ticker's transaction and the Kafka hop are off the path from due time to start. 0: emit at the due time.");

@@ -41,6 +41,15 @@ final class LeaderAndStandby implements AutoCloseable {
   }
 
   /** Starts {@code ticker-a}, waits until it leads, then starts {@code ticker-b}. */
+  /**
+   * The runtime's {@code AX_TICKER_EMIT_AHEAD} in ms: a due event may be emitted that long before
+   * its due time (only the claim waits for the due time), so the tickers' tests allow it and no
+   * more.
+   */
+  static long emitAheadMs(TestRuntime runtime) {
+    return TickerConfig.from(runtime.config()).emitAhead().toMillis();
+  }
+
   static LeaderAndStandby start(TestRuntime runtime) {
     LeaseStore leases = new LeaseStore(runtime.dataSource());
     TickerStage leader =
