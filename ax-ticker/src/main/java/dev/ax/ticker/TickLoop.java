@@ -92,6 +92,8 @@ final class TickLoop {
    * @param maxPending most instances held (in the wheel, and waiting to be handed over)
    * @param maxBatch most instances fired in one batch
    * @param horizonMs successors due within it go straight into the wheel
+   * @param emitAheadMs instances are fired this long before their due time (the dispatcher claims
+   *     them at it)
    */
   record Limits(
       long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs, long emitAheadMs) {
