@@ -203,6 +203,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
     }
     checkPeerOptions();
+    String peerClassPath = peer == null ? null : PeerProcess.classPath();
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
     verbose.applyToLogs();
@@ -253,7 +254,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                 wait,
                 TickerConfig.from(config).emitAhead());
         BenchWarmUp.run(driver, runId, warmUpTasks);
-        PeerProcess peerProcess = peer == null ? null : startPeer(config, out);
+        PeerProcess peerProcess = peer == null ? null : startPeer(peerClassPath, config, out);
         PeerComparison comparison =
             peerProcess == null ? null : new PeerComparison(peerProcess.description());
         try {
@@ -332,13 +333,14 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   }
 
   /** Starts the peer JVM on this bench's database; it warms up before this returns. */
-  private PeerProcess startPeer(AxConfig config, PrintWriter out) throws IOException {
+  private PeerProcess startPeer(String classPath, AxConfig config, PrintWriter out)
+      throws IOException {
     CommonConfig common = CommonConfig.from(config);
     out.println();
     out.println("Starting the peer, db-scheduler, in a JVM of its own; it warms up as AX did...");
     out.flush();
     return PeerProcess.start(
-        PeerProcess.home(),
+        classPath,
         new PeerProcess.Launch(
             peerStrategy,
             peerThreads,

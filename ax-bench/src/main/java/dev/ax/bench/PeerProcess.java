@@ -73,15 +73,15 @@ final class PeerProcess implements AutoCloseable {
   /**
    * Starts the peer JVM and waits until it has warmed up.
    *
-   * @param home the AX checkout, whose ax-bench-peer module is built ({@link #home()})
-   * @throws IllegalStateException if the module is not built or the peer fails to start
+   * @param classPath the peer JVM's class path ({@link #classPath()})
+   * @throws IllegalStateException if the peer fails to start
    */
-  static PeerProcess start(Path home, Launch launch, String jdbcPassword, PrintWriter out)
+  static PeerProcess start(String classPath, Launch launch, String jdbcPassword, PrintWriter out)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("-cp");
-    command.add(classPath(home));
+    command.add(classPath);
     command.add(MAIN_CLASS);
     command.addAll(launch.arguments());
     ProcessBuilder builder =
@@ -163,7 +163,7 @@ final class PeerProcess implements AutoCloseable {
    *
    * @throws IllegalStateException when the bench does not run from a checkout
    */
-  static Path home() {
+  private static Path home() {
     try {
       Path classes =
           Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -181,8 +181,16 @@ final class PeerProcess implements AutoCloseable {
     }
   }
 
-  private static String classPath(Path home) throws IOException {
-    Path target = home.resolve("ax-bench-peer").resolve("target");
+  /**
+   * The peer JVM's class path: ax-bench-peer's classes and the jars its build listed, in the AX
+   * checkout this bench runs from. Checked before the bench starts anything, so a missing build
+   * fails at once, not after AX's warm-up.
+   *
+   * @throws IllegalStateException when the bench does not run from a checkout or the module is not
+   *     built
+   */
+  static String classPath() throws IOException {
+    Path target = home().resolve("ax-bench-peer").resolve("target");
     Path classPathFile = target.resolve("peer-classpath.txt");
     if (!Files.isReadable(classPathFile)) {
       throw new IllegalStateException(
