@@ -27,6 +27,9 @@ final class PeerComparison {
       long axStealMs,
       long peerStealMs) {}
 
+  /** One side's figures: name, p50, p99, max, early, twice, missing, completions/s, CPU, steal. */
+  private static final String ROW = "    %-14s %6d %6d %6d %6d %6d %8d %13.0f %9d %9d %7d%n";
+
   private final String peer;
   private final List<Pair> pairs = new ArrayList<>();
   private final Histogram axPooled = new Histogram(3);
@@ -85,7 +88,7 @@ final class PeerComparison {
         "steal");
     out.printf(
         Locale.ROOT,
-        "    %-14s %6d %6d %6d %6d %6d %8d %13.0f %9d %9d %7d%n",
+        ROW,
         "AX",
         pair.axP50Ms(),
         pair.axP99Ms(),
@@ -99,7 +102,7 @@ final class PeerComparison {
         axStealMs);
     out.printf(
         Locale.ROOT,
-        "    %-14s %6d %6d %6d %6d %6d %8d %13.0f %9d %9d %7d%n",
+        ROW,
         "db-scheduler",
         pair.peerP50Ms(),
         pair.peerP99Ms(),
