@@ -19,6 +19,7 @@ import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.ticker.TickerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,6 +66,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   private static final int MAX_DISPATCHERS = 16;
   private static final int MAX_RUNS = 100;
   private static final int MAX_PEER_THREADS = 500;
+  private static final long MAX_DB_DELAY_MS = 1000;
 
   /** The ticker's lateness target: a series counts the runs within it. */
   private static final long TARGET_P99_MS = 50;
@@ -116,6 +118,28 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           "Dispatcher stages in the one consumer group, as that many dispatcher processes would be"
               + " (default: ${DEFAULT-VALUE}). Their pools are AX_DISPATCHER_THREADS each.")
   private int dispatchers;
+
+  @Option(
+      names = "--stages",
+      defaultValue = "in-jvm",
+      paramLabel = "<where>",
+      description =
+          "in-jvm: every stage in this JVM with the embedded broker; processes: each stage's own"
+              + " main in a JVM of its own, as a deployment runs them (ingest, ticker, dead-letter,"
+              + " retry, resolver and --dispatchers dispatchers) (default: ${DEFAULT-VALUE}).")
+  private String stagesWhere;
+
+  @Option(
+      names = "--db-delay",
+      defaultValue = "0ms",
+      paramLabel = "<duration>",
+      description =
+          "Route the stages (and the peer) to the database through a loopback proxy that holds"
+              + " each answer this long, as tc netem delay would on the database's side of a link"
+              + " (default: ${DEFAULT-VALUE}: straight to the database; at most "
+              + MAX_DB_DELAY_MS
+              + "ms).")
+  private Duration dbDelay;
 
   @Option(
       names = "--wait",
@@ -203,6 +227,15 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
     }
     checkPeerOptions();
+    if (!stagesWhere.equals("in-jvm") && !stagesWhere.equals("processes")) {
+      throw new ParameterException(
+          spec.commandLine(), "--stages must be in-jvm or processes: " + stagesWhere);
+    }
+    if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
+    }
     String peerClassPath = peer == null ? null : PeerProcess.classPath();
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
@@ -212,41 +245,55 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     Path dir = TempDirs.create("ax-bench-");
     List<String> problems = new ArrayList<>();
     BenchSeries series = new BenchSeries();
-    try (Infrastructure servers = Infrastructure.resolve(base, dir)) {
+    try (Infrastructure servers = Infrastructure.resolve(base, dir);
+        LatencyProxy proxy = startProxy(servers)) {
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
+      Map<String, String> stageSettings = overrides(servers);
+      if (proxy != null) {
+        stageSettings.put(
+            CommonKeys.JDBC_URL.name(),
+            JdbcAddress.parse(CommonConfig.from(config).jdbcUrl())
+                .pointedAt("127.0.0.1", proxy.port()));
+      }
+      AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);
       Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
-      out.println(
-          "Bench "
-              + runId
-              + " on "
-              + (servers.isEmbedded() ? "embedded" : "external")
-              + " servers (Kafka "
-              + servers.bootstrapServers()
-              + ", database "
-              + servers.displayJdbcUrl()
-              + "), commands topic "
-              + topics.commands()
-              + ", "
-              + dispatchers
-              + " dispatcher(s) of "
-              + DispatcherConfig.from(config).threads()
-              + " threads");
-      out.flush();
-      try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME, dispatchers);
+      try (BenchStages stages = startStages(stageConfig, config, stageSettings, dir, out);
           TopicTail completions =
               TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
           CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
+        out.println(
+            "Bench "
+                + runId
+                + " on "
+                + (servers.isEmbedded() ? "embedded" : "external")
+                + " servers (Kafka "
+                + servers.bootstrapServers()
+                + ", database "
+                + servers.displayJdbcUrl()
+                + (proxy == null
+                    ? ""
+                    : ", reached through a proxy adding "
+                        + dbDelay.toMillis()
+                        + " ms to each round trip")
+                + "), commands topic "
+                + topics.commands()
+                + ", "
+                + stages.description()
+                + ", dispatchers of "
+                + DispatcherConfig.from(config).threads()
+                + " threads");
+        out.flush();
         if (stop.isRaised()) {
           out.println("Bench interrupted by " + stop.signalName() + " before it started.");
           return ExitCodes.INTERRUPTED;
         }
-        StageContext context = pipeline.context();
+        StageContext context = stages.context();
         BenchDriver driver =
             new BenchDriver(
                 sender,
                 topics,
                 completions,
-                context,
+                stages,
                 stop,
                 out,
                 handler,
@@ -254,7 +301,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                 wait,
                 TickerConfig.from(config).emitAhead());
         BenchWarmUp.run(driver, runId, warmUpTasks);
-        PeerProcess peerProcess = peer == null ? null : startPeer(peerClassPath, config, out);
+        PeerProcess peerProcess = peer == null ? null : startPeer(peerClassPath, stageConfig, out);
         PeerComparison comparison =
             peerProcess == null ? null : new PeerComparison(peerProcess.description());
         try {
@@ -352,6 +399,44 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
             common.jdbcUser()),
         common.jdbcPassword(),
         out);
+  }
+
+  /** The database proxy of {@code --db-delay}, or null without one. */
+  private LatencyProxy startProxy(Infrastructure servers) throws IOException {
+    if (dbDelay.isZero()) {
+      return null;
+    }
+    String url = servers.overrides().getOrDefault(CommonKeys.JDBC_URL.name(), "");
+    if (url.isEmpty()) {
+      url = ConfigCheck.commonFromEnvironment().jdbcUrl();
+    }
+    JdbcAddress address;
+    try {
+      address = JdbcAddress.parse(url);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--db-delay cannot proxy the database URL: " + e.getMessage());
+    }
+    return LatencyProxy.start(address.socketAddress(), dbDelay);
+  }
+
+  /**
+   * The stages, in this JVM or each in its own, reaching the database as {@code stageConfig} says.
+   */
+  private BenchStages startStages(
+      AxConfig stageConfig,
+      AxConfig benchConfig,
+      Map<String, String> stageSettings,
+      Path dir,
+      PrintWriter out)
+      throws IOException, InterruptedException {
+    if (stagesWhere.equals("in-jvm")) {
+      return BenchStages.inThisJvm(
+          Pipeline.start(stageConfig, PROCESS_NAME, dispatchers), dispatchers);
+    }
+    Path logDir = Files.createDirectories(dir.resolve("stage-logs"));
+    return StageProcesses.start(
+        CommonConfig.from(benchConfig), stageSettings, dispatchers, logDir, out);
   }
 
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */

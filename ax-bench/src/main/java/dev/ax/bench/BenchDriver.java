@@ -38,7 +38,7 @@ record BenchDriver(
     CommandSender sender,
     Topics topics,
     TopicTail completions,
-    StageContext context,
+    BenchStages stages,
     StopSignal stop,
     PrintWriter out,
     String handler,
@@ -55,24 +55,28 @@ record BenchDriver(
     params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
   }
 
+  /** This JVM's context: the clock and the database pool the bench reads through. */
+  StageContext context() {
+    return stages.context();
+  }
+
   /** One measured run: sends the plan's tasks, collects their completions, reads the database. */
   BenchReport measure(BenchPlan plan) throws InterruptedException, SQLException {
-    JitActivity jit = JitActivity.start();
-    CpuTime cpu = CpuTime.start();
+    JitActivity jit = JitActivity.start(stages.processes());
+    CpuTime cpu = CpuTime.start(stages.processes());
     MachineCpu machine = MachineCpu.start();
-    TransactionTimes transactionsBefore = TransactionTimes.snapshot(context.meters());
+    TransactionTimes transactionsBefore = stages.transactionTimes();
     long firstProduceMs = produce(plan, true);
     BenchCollector collector = new BenchCollector(plan);
     collect(plan, collector, true);
     long jitMs = jit.compileMs();
     CpuTime.Used cpuUsed = cpu.used();
     MachineCpu.Used machineUsed = machine.used();
-    TransactionTimes transactions =
-        TransactionTimes.snapshot(context.meters()).since(transactionsBefore);
+    TransactionTimes transactions = stages.transactionTimes().since(transactionsBefore);
     RunningTransitions running =
-        RunningTransitions.count(context.dataSource(), plan.instanceIdPrefix());
+        RunningTransitions.count(context().dataSource(), plan.instanceIdPrefix());
     FireTimes fires =
-        FireTimes.read(context.dataSource(), plan.instanceIdPrefix(), emitAhead.toMillis());
+        FireTimes.read(context().dataSource(), plan.instanceIdPrefix(), emitAhead.toMillis());
     return new BenchReport(
         plan, collector, running, fires, transactions, firstProduceMs, jitMs, cpuUsed, machineUsed);
   }
@@ -85,7 +89,7 @@ record BenchDriver(
    * @return when the first one was sent, on the database clock
    */
   long produce(BenchPlan plan, boolean report) throws InterruptedException {
-    long firstProduceMs = context.clock().millis();
+    long firstProduceMs = context().clock().millis();
     List<Future<RecordMetadata>> sends = new ArrayList<>(plan.tasks());
     for (int i = 0; i < plan.tasks(); i++) {
       TaskCommandJson command =
@@ -99,7 +103,7 @@ record BenchDriver(
     for (Future<RecordMetadata> send : sends) {
       sender.await(send);
     }
-    long sentMs = context.clock().millis();
+    long sentMs = context().clock().millis();
     if (!report) {
       return firstProduceMs;
     }
@@ -126,10 +130,10 @@ record BenchDriver(
    */
   void collect(BenchPlan plan, BenchCollector collector, boolean report) {
     long giveUpAtMs = plan.lastDueAtMs() + waitAfterLastDue.toMillis();
-    long nextProgressMs = context.clock().millis() + PROGRESS_EVERY.toMillis();
+    long nextProgressMs = context().clock().millis() + PROGRESS_EVERY.toMillis();
     int lastReported = -1;
     while (!collector.allCompleted() && !stop.isRaised()) {
-      long nowMs = context.clock().millis();
+      long nowMs = context().clock().millis();
       if (nowMs > giveUpAtMs) {
         out.println(
             "Gave up waiting " + waitAfterLastDue.toSeconds() + " s after the last due time.");
@@ -163,7 +167,7 @@ record BenchDriver(
         "Completed %d / %d at %s%n",
         collector.completed(),
         plan.tasks(),
-        Times.clock(context.clock().millis()));
+        Times.clock(context().clock().millis()));
     out.flush();
   }
 }

@@ -207,7 +207,7 @@ public final class BenchReport {
         "JIT compile time during the run, ms",
         JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
     table.row(
-        "CPU time of this JVM during the run, ms (not the database's)",
+        "CPU time of AX's JVMs (this one and any stage JVMs), ms",
         cpu.jvmMs() < 0 ? "not reported by this JVM" : String.valueOf(cpu.jvmMs()));
     table.row(
         "CPU time of the embedded database server during the run, ms",

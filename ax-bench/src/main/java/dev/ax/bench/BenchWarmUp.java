@@ -46,7 +46,7 @@ final class BenchWarmUp {
               driver.context().clock().millis(),
               Duration.ofSeconds(1),
               Duration.ofSeconds(2));
-      JitActivity jit = JitActivity.start();
+      JitActivity jit = JitActivity.start(driver.stages().processes());
       long startNanos = System.nanoTime();
       driver.produce(plan, false);
       driver.collect(plan, new BenchCollector(plan), false);

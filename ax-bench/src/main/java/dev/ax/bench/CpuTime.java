@@ -3,6 +3,7 @@ package dev.ax.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,25 +19,41 @@ public final class CpuTime {
   /** CPU used since the start, in ms; -1 for what is not reported. */
   public record Used(long jvmMs, long databaseMs) {}
 
+  private final List<ProcessHandle> stageJvms;
   private final long jvmStartNanos;
   private final Optional<ProcessHandle> database;
   private final long databaseStartNanos;
 
-  private CpuTime(long jvmStartNanos, Optional<ProcessHandle> database) {
-    this.jvmStartNanos = jvmStartNanos;
+  private CpuTime(List<ProcessHandle> stageJvms, Optional<ProcessHandle> database) {
+    this.stageJvms = List.copyOf(stageJvms);
+    this.jvmStartNanos = jvmsNanos();
     this.database = database;
     this.databaseStartNanos = database.map(CpuTime::processNanos).orElse(-1L);
   }
 
-  /** Starts counting now. */
+  /** Starts counting now, for this JVM. */
   public static CpuTime start() {
-    return new CpuTime(jvmNanos(), embeddedDatabase());
+    return start(List.of());
   }
 
-  /** CPU used since {@link #start()}. */
+  /** Starts counting now, for this JVM and {@code stageJvms} (stages in JVMs of their own). */
+  public static CpuTime start(List<ProcessHandle> stageJvms) {
+    return new CpuTime(stageJvms, embeddedDatabase());
+  }
+
+  /** CPU used since the start; {@code jvmMs} sums this JVM and the stage JVMs. */
   public Used used() {
     long databaseNanos = database.map(CpuTime::processNanos).orElse(-1L);
-    return new Used(since(jvmStartNanos, jvmNanos()), since(databaseStartNanos, databaseNanos));
+    return new Used(since(jvmStartNanos, jvmsNanos()), since(databaseStartNanos, databaseNanos));
+  }
+
+  /** This JVM's CPU time plus the stage JVMs'; -1 when this JVM does not report its own. */
+  private long jvmsNanos() {
+    long own = jvmNanos();
+    if (own < 0) {
+      return -1;
+    }
+    return own + stageJvms.stream().mapToLong(p -> Math.max(0, processNanos(p))).sum();
   }
 
   private static long since(long startNanos, long nowNanos) {

@@ -2,6 +2,7 @@ package dev.ax.bench;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 
 /**
  * How long this JVM's JIT compilers have worked since a starting point, from the {@link
@@ -15,15 +16,25 @@ public final class JitActivity {
 
   private static final CompilationMXBean BEAN = ManagementFactory.getCompilationMXBean();
 
+  private final List<ProcessHandle> others;
   private final long startMs;
 
-  private JitActivity(long startMs) {
-    this.startMs = startMs;
+  private JitActivity(List<ProcessHandle> others) {
+    this.others = List.copyOf(others);
+    this.startMs = totalMs();
   }
 
-  /** Starts counting now. */
+  /** Starts counting now, for this JVM. */
   public static JitActivity start() {
-    return new JitActivity(totalMs());
+    return new JitActivity(List.of());
+  }
+
+  /**
+   * Starts counting now, for this JVM and {@code others} (stages in JVMs of their own, counted by
+   * {@link CompilerThreadCpu}).
+   */
+  public static JitActivity start(List<ProcessHandle> others) {
+    return new JitActivity(others);
   }
 
   /** Whether this JVM reports compile time at all; if not, {@link #compileMs()} is always 0. */
@@ -31,12 +42,12 @@ public final class JitActivity {
     return BEAN != null && BEAN.isCompilationTimeMonitoringSupported();
   }
 
-  /** Milliseconds of compiling since {@link #start()}, summed over the compiler threads. */
+  /** Milliseconds of compiling since the start, summed over the compiler threads (of every JVM). */
   public long compileMs() {
     return totalMs() - startMs;
   }
 
-  private static long totalMs() {
-    return isMeasured() ? BEAN.getTotalCompilationTime() : 0;
+  private long totalMs() {
+    return (isMeasured() ? BEAN.getTotalCompilationTime() : 0) + CompilerThreadCpu.ms(others);
   }
 }
