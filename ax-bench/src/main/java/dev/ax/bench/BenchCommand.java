@@ -19,7 +19,6 @@ import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.ticker.TickerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -257,7 +256,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       }
       AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);
       Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
-      try (BenchStages stages = startStages(stageConfig, config, stageSettings, dir, out);
+      try (BenchStages stages = startStages(stageConfig, config, stageSettings, out);
           TopicTail completions =
               TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
           CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
@@ -427,14 +426,15 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       AxConfig stageConfig,
       AxConfig benchConfig,
       Map<String, String> stageSettings,
-      Path dir,
       PrintWriter out)
       throws IOException, InterruptedException {
     if (stagesWhere.equals("in-jvm")) {
       return BenchStages.inThisJvm(
           Pipeline.start(stageConfig, PROCESS_NAME, dispatchers), dispatchers);
     }
-    Path logDir = Files.createDirectories(dir.resolve("stage-logs"));
+    // Not in the bench's directory, which is deleted at the end: a stage's log is how an odd
+    // figure is explained afterwards.
+    Path logDir = TempDirs.create("ax-bench-stage-logs-");
     return StageProcesses.start(
         CommonConfig.from(benchConfig), stageSettings, dispatchers, logDir, out);
   }

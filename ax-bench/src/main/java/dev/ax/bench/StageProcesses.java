@@ -96,9 +96,9 @@ final class StageProcesses implements BenchStages {
               + started.size()
               + " stage JVMs ("
               + JAVA_OPTIONS
-              + " each), logs in "
+              + " each), their logs in "
               + logDir
-              + "; waiting until each is ready...");
+              + " (kept after the bench); waiting until each is ready...");
       out.flush();
       for (Stage stage : started) {
         processes.awaitReady(stage);
