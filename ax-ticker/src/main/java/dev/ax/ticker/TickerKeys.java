@@ -52,7 +52,7 @@ public final class TickerKeys implements ConfigKeySet {
           "100ms",
           Duration.ZERO,
           Duration.ofSeconds(1),
-          "How long before its due time the ticker marks an instance DISPATCHED and emits its due event. The dispatcher holds an event that arrives early and claims it at its due time, never before (the claim is conditional on due_at_ms <= now), so the ticker's transaction and the Kafka hop are off the path from due time to start. 0: emit at the due time.");
+          "How long before its due time the ticker marks an instance DISPATCHED and emits its due event. The dispatcher holds an event that arrives early and claims it at its due time, never before (the claim is conditional on due_at_ms <= now), so the ticker's transaction and the Kafka hop are off the path from due time to start. 0: emit at the due time. Large bursts due at one instant gain from up to 1s: the ticker then marks them before they are due (docs/BENCHMARKS.md).");
 
   public static final ConfigKey<Integer> WHEEL_SIZE =
       ConfigKey.integer(
