@@ -256,7 +256,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       }
       AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);
       Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
-      try (BenchStages stages = startStages(stageConfig, config, stageSettings, out);
+      try (BenchStages stages = startStages(stageConfig, config, stageSettings, dir, out);
           TopicTail completions =
               TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
           CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
@@ -426,6 +426,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       AxConfig stageConfig,
       AxConfig benchConfig,
       Map<String, String> stageSettings,
+      Path dir,
       PrintWriter out)
       throws IOException, InterruptedException {
     if (stagesWhere.equals("in-jvm")) {
@@ -436,7 +437,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     // figure is explained afterwards.
     Path logDir = TempDirs.create("ax-bench-stage-logs-");
     return StageProcesses.start(
-        CommonConfig.from(benchConfig), stageSettings, dispatchers, logDir, out);
+        CommonConfig.from(benchConfig), stageSettings, dispatchers, dir, logDir, out);
   }
 
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */

@@ -7,6 +7,7 @@ import dev.ax.common.stage.StageRuntime;
 import dev.ax.deadletter.DeadLetterMain;
 import dev.ax.dispatcher.DispatcherMain;
 import dev.ax.ingest.IngestMain;
+import dev.ax.resolver.ResolverKeys;
 import dev.ax.resolver.ResolverMain;
 import dev.ax.retry.RetryMain;
 import dev.ax.ticker.TickerMain;
@@ -24,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +70,8 @@ final class StageProcesses implements BenchStages {
    * @param common this JVM's configuration (the servers as the bench reaches them)
    * @param stageSettings AX_* settings for the stage JVMs over the bench's own environment (the
    *     servers as the stages reach them)
+   * @param workDir the bench's own directory (deleted at its end): the resolver keeps its state
+   *     there, not in a directory shared with other runs
    * @param logDir where each stage's log goes
    * @throws IllegalStateException if a stage exits or is not ready in time; what started is stopped
    */
@@ -75,21 +79,24 @@ final class StageProcesses implements BenchStages {
       CommonConfig common,
       Map<String, String> stageSettings,
       int dispatchers,
+      Path workDir,
       Path logDir,
       PrintWriter out)
       throws IOException, InterruptedException {
+    Map<String, String> settings = new HashMap<>(stageSettings);
+    settings.put(ResolverKeys.STATE_DIR.name(), workDir.resolve("resolver-state").toString());
     StageRuntime runtime = StageRuntime.open(common, "ax-bench");
     List<Stage> started = new ArrayList<>();
     StageProcesses processes = new StageProcesses(runtime, started, dispatchers);
     try {
       Set<Integer> ports = new HashSet<>();
-      started.add(launch("ingest", IngestMain.class, stageSettings, logDir, ports));
-      started.add(launch("ticker", TickerMain.class, stageSettings, logDir, ports));
-      started.add(launch("dead-letter", DeadLetterMain.class, stageSettings, logDir, ports));
-      started.add(launch("retry", RetryMain.class, stageSettings, logDir, ports));
-      started.add(launch("resolver", ResolverMain.class, stageSettings, logDir, ports));
+      started.add(launch("ingest", IngestMain.class, settings, logDir, ports));
+      started.add(launch("ticker", TickerMain.class, settings, logDir, ports));
+      started.add(launch("dead-letter", DeadLetterMain.class, settings, logDir, ports));
+      started.add(launch("retry", RetryMain.class, settings, logDir, ports));
+      started.add(launch("resolver", ResolverMain.class, settings, logDir, ports));
       for (int n = 1; n <= dispatchers; n++) {
-        started.add(launch("dispatcher-" + n, DispatcherMain.class, stageSettings, logDir, ports));
+        started.add(launch("dispatcher-" + n, DispatcherMain.class, settings, logDir, ports));
       }
       out.println(
           "Started "
