@@ -48,11 +48,12 @@ import org.slf4j.LoggerFactory;
  * epoch, drop what it held (the loader rebuilds it from the database). Move handed-over entries
  * into the wheel; entries already due go to a ready list, oldest first. If the clock is unstable,
  * fire nothing. Otherwise take the ready list and advance the wheel to now plus the emit-ahead
- * ({@code AX_TICKER_EMIT_AHEAD}, 100 ms by default), at most {@code maxBatch} instances, and fire
- * them: read the rows still SCHEDULED, plan (misfires, concurrency, successors; see {@link
- * FirePlanner}), apply the plan in one fenced transaction, emit due events, and put the successors
- * due within the horizon straight into the wheel. If the database fails the batch goes back to the
- * ready list and is tried again.
+ * ({@code AX_TICKER_EMIT_AHEAD}, 100 ms by default), at most {@code maxBatch} instances (what the
+ * wheel hands out beyond that, many due at one instant, goes to the ready list), and fire them:
+ * read the rows still SCHEDULED, plan (misfires, concurrency, successors; see {@link FirePlanner}),
+ * apply the plan in one fenced transaction, emit due events, and put the successors due within the
+ * horizon straight into the wheel. If the database fails the batch goes back to the ready list and
+ * is tried again.
  *
  * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
  * holds still or steps back fires nothing early.
@@ -235,6 +236,15 @@ final class TickLoop {
                   batch.add(ids[i]);
                 }
               });
+    }
+    if (batch.size() > limits.maxBatch()) {
+      // The wheel hands out a whole (group, due time) at once: a burst due at one instant. Fired
+      // in batches of maxBatch, so the first batch's events reach the dispatchers while the next
+      // is marked, instead of all after one long transaction. The ready list was empty (else the
+      // wheel was not asked), so the rest is fired next, before anything due later.
+      List<Long> rest = batch.subList(limits.maxBatch(), batch.size());
+      ready.addAll(rest);
+      rest.clear();
     }
     if (batch.isEmpty()) {
       long next = wheel.nextExpiryMs();

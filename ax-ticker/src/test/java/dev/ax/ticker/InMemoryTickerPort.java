@@ -27,6 +27,10 @@ final class InMemoryTickerPort implements TickerPort {
   final Map<Long, InstanceStatus> status = new HashMap<>();
   final Map<String, StoredTask> tasks = new HashMap<>();
   final List<Emitted> emitted = new ArrayList<>();
+
+  /** The instances each firing was asked to move, in order. */
+  final List<Integer> firingSizes = new ArrayList<>();
+
   boolean failNextFire;
   private long nextSeq = 1;
 
@@ -70,6 +74,8 @@ final class InMemoryTickerPort implements TickerPort {
       failNextFire = false;
       throw new StoreException("database away", null);
     }
+    firingSizes.add(
+        plan.dispatch().size() + plan.skip().values().stream().mapToInt(List::size).sum());
     List<DueInstance> dispatched = move(plan.dispatch(), InstanceStatus.DISPATCHED);
     List<DueInstance> skipped = new ArrayList<>();
     plan.skip().values().forEach(seqs -> skipped.addAll(move(seqs, InstanceStatus.SKIPPED)));

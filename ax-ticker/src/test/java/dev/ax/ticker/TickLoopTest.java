@@ -128,6 +128,38 @@ class TickLoopTest {
   }
 
   @Test
+  void aBurstDueAtOneInstantIsFiredInBatchesOfMaxBatchOldestFirst() {
+    TickLoop small =
+        new TickLoop(
+            clock,
+            leadership::get,
+            port,
+            new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
+            new TickLoop.Limits(10, 8, 10_000, 5, 60_000),
+            new SimpleMeterRegistry());
+    small.step(); // takes the lead
+    for (int i = 0; i < 12; i++) {
+      storeOnce("burst-" + i);
+      small.offer(port.entry(port.add("burst-" + i, T + 1000, T + 1000)));
+    }
+    storeOnce("later");
+    small.offer(port.entry(port.add("later", T + 1001, T + 1001)));
+
+    clock.set(Instant.ofEpochMilli(T + 1000));
+    while (small.step() == 0) {}
+
+    assertThat(port.firingSizes).containsExactly(5, 5, 2);
+    assertThat(port.emitted).extracting(Emitted::instanceId).doesNotHaveDuplicates().hasSize(12);
+    clock.set(Instant.ofEpochMilli(T + 1001));
+    while (small.step() == 0) {}
+    assertThat(port.firingSizes).containsExactly(5, 5, 2, 1);
+    assertThat(port.emitted)
+        .last()
+        .extracting(Emitted::instanceId)
+        .isEqualTo("later@" + (T + 1001));
+  }
+
+  @Test
   void firesAtTheDueMillisecondNeverBefore() {
     storeOnce("a");
     long seq = port.add("a", T + 1005, T + 1005);
