@@ -42,6 +42,9 @@ public final class LatencyProxy implements AutoCloseable {
   private static final int QUEUED_CHUNKS = 64;
   static final int MAX_CONNECTIONS = 500;
 
+  /** A database that does not answer must not hold up the accept thread for the OS's minutes. */
+  private static final int CONNECT_TIMEOUT_MS = 10_000;
+
   /** Bytes the server sent, and the {@link System#nanoTime()} at which they may go on. */
   private record Chunk(byte[] bytes, long sendAtNanos) {
     static final Chunk END = new Chunk(new byte[0], 0);
@@ -108,7 +111,7 @@ public final class LatencyProxy implements AutoCloseable {
       }
       Socket server = new Socket();
       try {
-        server.connect(target);
+        server.connect(target, CONNECT_TIMEOUT_MS);
         client.setTcpNoDelay(true);
         server.setTcpNoDelay(true);
       } catch (IOException e) {
