@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -123,9 +124,14 @@ public final class LatencyProxy implements AutoCloseable {
       open.add(client);
       open.add(server);
       BlockingQueue<Chunk> held = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
-      pumps.execute(() -> copy(client, server));
-      pumps.execute(() -> hold(server, client, held));
-      pumps.execute(() -> release(held, server, client));
+      try {
+        pumps.execute(() -> copy(client, server));
+        pumps.execute(() -> hold(server, client, held));
+        pumps.execute(() -> release(held, server, client));
+      } catch (RejectedExecutionException e) {
+        closePair(client, server); // closed while this connection was being set up
+        return;
+      }
     }
   }
 
