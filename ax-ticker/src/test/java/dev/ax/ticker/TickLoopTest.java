@@ -31,14 +31,18 @@ class TickLoopTest {
   private final AtomicReference<Optional<LeaseFence>> leadership =
       new AtomicReference<>(Optional.of(new LeaseFence("ticker", "n1", 7)));
   private final InMemoryTickerPort port = new InMemoryTickerPort();
-  private final TickLoop loop =
-      new TickLoop(
-          clock,
-          leadership::get,
-          port,
-          new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-          new TickLoop.Limits(10, 8, 10_000, 1000, 60_000),
-          new SimpleMeterRegistry());
+  private final TickLoop loop = loopWith(new TickLoop.Limits(10, 8, 10_000, 1000, 60_000));
+
+  /** A loop over this test's clock, leadership and port, with {@code limits}. */
+  private TickLoop loopWith(TickLoop.Limits limits) {
+    return new TickLoop(
+        clock,
+        leadership::get,
+        port,
+        new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
+        limits,
+        new SimpleMeterRegistry());
+  }
 
   private static StoredTask task(String id, Trigger trigger, MisfirePolicy misfire) {
     return TestTasks.stored(
@@ -100,14 +104,7 @@ class TickLoopTest {
 
   @Test
   void emitsAheadByTheConfiguredLeadAndNoMore() {
-    TickLoop ahead =
-        new TickLoop(
-            clock,
-            leadership::get,
-            port,
-            new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-            new TickLoop.Limits(10, 8, 10_000, 1000, 60_000, 100),
-            new SimpleMeterRegistry());
+    TickLoop ahead = loopWith(new TickLoop.Limits(10, 8, 10_000, 1000, 60_000, 100));
     ahead.step(); // takes the lead
     storeOnce("a");
     ahead.offer(port.entry(port.add("a", T + 1005, T + 1005)));
@@ -129,14 +126,7 @@ class TickLoopTest {
 
   @Test
   void aBurstDueAtOneInstantIsFiredInBatchesOfMaxBatchOldestFirst() {
-    TickLoop small =
-        new TickLoop(
-            clock,
-            leadership::get,
-            port,
-            new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-            new TickLoop.Limits(10, 8, 10_000, 5, 60_000),
-            new SimpleMeterRegistry());
+    TickLoop small = loopWith(new TickLoop.Limits(10, 8, 10_000, 5, 60_000));
     small.step(); // takes the lead
     for (int i = 0; i < 12; i++) {
       storeOnce("burst-" + i);
