@@ -45,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * never before. If the claim fails (the database is away), its events go back to the held events
  * and claims pause for {@link #CLAIM_RETRY_BACKOFF}. At stop, what is held and handed over goes
  * back to its topic.
+ *
+ * <p><b>A claim under way when the stop arrives</b> still starts what it won: the stage shuts its
+ * pools only after {@link #close()} has returned, so those attempts run within the grace period
+ * like any other, and none is left RUNNING for the reaper (which would start it again, one attempt
+ * later, once its lease expired). Only a claim that outlives {@link #STOP_WAIT} starts nothing: the
+ * pools may be shut by then, and its rows wait for their lease as after a crash.
  */
 final class ClaimLoop implements AutoCloseable {
 
@@ -74,6 +80,10 @@ final class ClaimLoop implements AutoCloseable {
   private final Thread thread = DaemonThreads.thread("ax-dispatcher-claim", this::run);
 
   private volatile boolean stopping;
+
+  /** Set when {@link #close()} stopped waiting for the loop: from then on nothing may start. */
+  private volatile boolean abandoned;
+
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /** Loop thread only: no claim before this time after a failed one. */
@@ -314,11 +324,11 @@ final class ClaimLoop implements AutoCloseable {
     if (won.isEmpty()) {
       return;
     }
-    if (stopping) {
+    if (abandoned) {
       // A claim that outlived the stop wait: the pools may be shut down, so as after a crash.
       log.warn(
-          "Stopping: {} instance(s) claimed but not started; the reaper recovers them after their"
-              + " lease",
+          "Stopped: {} instance(s) claimed after the stop wait and not started; the reaper"
+              + " recovers them after their lease",
           won.size());
       return;
     }
@@ -362,9 +372,10 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop: no run starts after this (a claim under way may still finish; its rows wait for
-   * the reaper), and what is held or handed over goes back to its topic (on the loop's thread, or
-   * on the caller's if the loop never started). Idempotent.
+   * Stops the loop and waits for its thread to end (at most {@link #STOP_WAIT}): a claim under way
+   * starts what it won before this returns, and what is held or handed over goes back to its topic
+   * (on the loop's thread, or on the caller's if the loop never started). No run starts after this
+   * returns. Idempotent.
    */
   @Override
   public void close() {
@@ -381,6 +392,7 @@ final class ClaimLoop implements AutoCloseable {
     }
     DaemonThreads.awaitEnd(thread, STOP_WAIT);
     if (thread.isAlive()) {
+      abandoned = true;
       log.warn("The claim loop did not stop within {} ms; interrupting it", STOP_WAIT.toMillis());
       thread.interrupt();
     }

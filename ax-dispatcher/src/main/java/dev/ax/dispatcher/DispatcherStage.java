@@ -181,9 +181,11 @@ public final class DispatcherStage implements AutoCloseable {
       return;
     }
     loop.close();
-    renewer.close();
     claims.close(); // hands back what is held and what the intake handed over last
     bulkheads.shutdown(context.common().shutdownGrace());
+    // Only now: a run still going in the grace period keeps its lease, or the reaper would start
+    // it again elsewhere while it runs here.
+    renewer.close();
     recorder.close();
     producer.flush(); // the last outcomes' events acknowledged, so the relay deletes their rows
     outbox.close();

@@ -257,13 +257,15 @@ class ClaimLoopTest {
   }
 
   @Test
-  void aClaimThatEndsAfterTheStopStartsNothing() {
+  void aClaimUnderWayWhenTheStopArrivesStartsWhatItWon() {
     port.setRoom("g", 5);
     loop.offer(in("g", due("a", T0)));
     port.onClaim = loop::close; // the stop arrives while the claim's round trip is under way
     loop.step();
     assertThat(port.claims).hasSize(1);
-    assertThat(port.startedIds()).as("won, but left to the reaper").isEmpty();
+    assertThat(port.startedIds())
+        .as("won and started, not left RUNNING for the reaper to start again one attempt later")
+        .containsExactly("a");
   }
 
   @Test

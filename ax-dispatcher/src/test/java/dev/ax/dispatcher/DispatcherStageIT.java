@@ -30,11 +30,16 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -493,5 +498,47 @@ class DispatcherStageIT {
     String next = dispatchedQuick("after-timeout");
     emitDue(next, null);
     awaitStatus(next, InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void aRunGoingOnThroughAGracefulStopKeepsItsLeaseAndIsRecorded(AxTestEnv env) throws Exception {
+    open(env, Map.of("AX_DISPATCHER_LEASE", "5s", "AX_SHUTDOWN_GRACE", "30s"));
+    DispatcherStage stage = dispatcher("disp-stopping");
+    String id = dispatched("long-run", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    emitDue(id, null);
+    await().atMost(DEADLINE).until(() -> BlockingExecutor.STARTED.contains(id));
+
+    long stopAtMs = runtime.clock().millis();
+    CompletableFuture<Void> stopped = CompletableFuture.runAsync(stage::close);
+    // A lease ending later than one lease after the stop began was renewed during the grace: else
+    // it would lapse while the run goes on, and the reaper would start the run again elsewhere.
+    await()
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () ->
+                assertThat(leaseUntilMs(id))
+                    .as("lease renewed while the stage stops")
+                    .isGreaterThan(stopAtMs + 5_000));
+    assertThat(stopped).as("still in its grace period").isNotDone();
+
+    BlockingExecutor.release(id);
+    stopped.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(statusOf(id))
+        .as("its outcome recorded before the stop ended")
+        .isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(BlockingExecutor.INTERRUPTED).doesNotContain(id);
+  }
+
+  private long leaseUntilMs(String instanceId) throws Exception {
+    try (Connection connection = runtime.dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT lease_until_ms FROM ax_instance WHERE instance_id = ?")) {
+      select.setString(1, instanceId);
+      try (ResultSet rows = select.executeQuery()) {
+        assertThat(rows.next()).as("row of %s", instanceId).isTrue();
+        return rows.getLong(1);
+      }
+    }
   }
 }
