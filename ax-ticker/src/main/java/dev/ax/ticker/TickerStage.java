@@ -5,7 +5,6 @@ import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
-import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.Readiness;
 import dev.ax.common.stage.StageContext;
@@ -14,11 +13,9 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
-import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
-import dev.ax.common.time.SaturatingMillis;
 import dev.ax.ticker.backlog.Backlog;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
@@ -27,13 +24,11 @@ import dev.ax.ticker.reaper.Reaper;
 import dev.ax.ticker.reaper.Retention;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +41,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link TickLoop} on {@code ax-ticker-fire}: the time wheel and the firing, fenced by the
  *       lease, every due event carrying its epoch;
  *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
- *   <li>announcements from {@code ax.task.scheduled} on {@code ax-ticker-scheduled}: every node
- *       reads every partition (no consumer group), only the leader acts on them;
+ *   <li>{@link AnnouncementIntake}: announcements from {@code ax.task.scheduled} on {@code
+ *       ax-ticker-scheduled}; every node reads every partition (no consumer group), only the leader
+ *       acts on them;
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
  *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
@@ -72,13 +68,12 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
   private final Thread firingThread;
-  private final EventDecoder<TaskScheduledEvent> announcements;
   private final TickerConfig config;
   private volatile boolean running = true;
 
   public TickerStage(StageContext context, TickerConfig config) {
     this.context = context;
-    this.announcements =
+    EventDecoder<TaskScheduledEvent> announcements =
         EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
     InstanceStore instances = new InstanceStore(context.dataSource());
     FiringStore firings = new FiringStore(context.dataSource());
@@ -143,7 +138,14 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             KafkaClients.groupless(
                 context.kafka(), context.nodeId() + "-ticker", 1000, context.meters()),
             context.topics().scheduled(),
-            this::onScheduled,
+            new AnnouncementIntake(
+                    announcements,
+                    context.clock(),
+                    config.horizon(),
+                    loop,
+                    elector::fence,
+                    port::prefetch)
+                ::accept,
             StageContext.OUTAGE_RETRY,
             parking);
     FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, instances, firings, producer);
@@ -189,39 +191,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         config.horizon().toMillis(),
         config.loadInterval().toMillis());
     return this;
-  }
-
-  private void onScheduled(ConsumerRecords<String, byte[]> records) {
-    if (elector.fence().isEmpty()) {
-      // A standby holds nothing: when it becomes leader it loads these from the database.
-      return;
-    }
-    long untilMs = SaturatingMillis.atMs(context.clock().millis(), config.horizon());
-    Set<String> taskIds = new HashSet<>();
-    announcements.forEachEvent(
-        records,
-        (record, event) -> {
-          if (event.triggerGroup() != null
-              && event.triggerGroup().length() > TriggerGroups.MAX_KEY_LENGTH) {
-            // No ingest writes such a key (TriggerGroups hashes long ones): not AX's, and the
-            // wheel keeps every key it sees, so it must not take this one.
-            announcements.skipped(
-                record,
-                "trigger group of "
-                    + event.triggerGroup().length()
-                    + " characters (at most "
-                    + TriggerGroups.MAX_KEY_LENGTH
-                    + ")");
-          } else if (event.dueAtMs() < untilMs) {
-            loop.offer(new WheelEntry(event.seq(), event.dueAtMs(), event.triggerGroup()));
-            taskIds.add(event.taskId());
-          }
-        });
-    try {
-      port.prefetch(taskIds);
-    } catch (StoreException e) {
-      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
-    }
   }
 
   private void fireLoop() {

@@ -104,9 +104,12 @@ public final class LeaderElector implements AutoCloseable {
 
   private void run() {
     try {
+      long stepNanos;
       do {
+        long startNanos = nanoTime.getAsLong();
         step();
-      } while (!stopping.await(heartbeat.toMillis(), TimeUnit.MILLISECONDS));
+        stepNanos = nanoTime.getAsLong() - startNanos;
+      } while (!stopping.await(waitAfterNanos(heartbeat, stepNanos), TimeUnit.NANOSECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -176,6 +179,17 @@ public final class LeaderElector implements AutoCloseable {
           "no lease heartbeat has reached the database for " + ageNanos / 1_000_000 + " ms");
     }
     return Optional.empty();
+  }
+
+  /**
+   * How long to wait after a step that took {@code stepNanos}: heartbeats start one heartbeat
+   * apart, not one heartbeat after the last ended. The local deadline counts from a renewal's
+   * start, so waiting a whole heartbeat after a slow step (a connect to a database just restarted)
+   * would let the fence lapse before the next renewal, and the node stop acting as leader for a
+   * moment. A step that fails fast waits the rest of the heartbeat, so the loop never spins.
+   */
+  static long waitAfterNanos(Duration heartbeat, long stepNanos) {
+    return Math.max(0, heartbeat.toNanos() - stepNanos);
   }
 
   /** Local deadline: the renewal started at {@code startNanos}, minus one heartbeat of margin. */
