@@ -4,7 +4,6 @@ import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
@@ -15,8 +14,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands announced instances ({@code ax.task.scheduled}) due within the horizon to the {@link
@@ -33,37 +30,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: {@link #accept} runs on the announcement consumer's thread; the loop's {@link
  * TickLoop#offer} and {@link TickLoop#ledEpoch} are safe from it.
+ *
+ * @param horizon instances due later than this from now are left to the window loader
+ * @param prefetch reads tasks' specs into the firing's cache, best effort
  */
-final class AnnouncementIntake {
+record AnnouncementIntake(
+    EventDecoder<TaskScheduledEvent> announcements,
+    Clock clock,
+    Duration horizon,
+    TickLoop loop,
+    Supplier<Optional<LeaseFence>> leadership,
+    Consumer<Collection<String>> prefetch) {
 
-  private static final Logger log = LoggerFactory.getLogger(AnnouncementIntake.class);
-
-  private final EventDecoder<TaskScheduledEvent> announcements;
-  private final Clock clock;
-  private final Duration horizon;
-  private final TickLoop loop;
-  private final Supplier<Optional<LeaseFence>> leadership;
-  private final Consumer<Collection<String>> prefetch;
-
-  /**
-   * @param horizon instances due later than this from now are left to the window loader
-   * @param prefetch reads tasks' specs into the firing's cache (may throw {@link StoreException})
-   */
-  AnnouncementIntake(
-      EventDecoder<TaskScheduledEvent> announcements,
-      Clock clock,
-      Duration horizon,
-      TickLoop loop,
-      Supplier<Optional<LeaseFence>> leadership,
-      Consumer<Collection<String>> prefetch) {
-    this.announcements = announcements;
-    this.clock = clock;
-    this.horizon = horizon;
-    this.loop = loop;
-    this.leadership = leadership;
-    this.prefetch = prefetch;
-  }
-
+  /** Offers what {@code records} announce, as the class comment says; the consumer's thread. */
   void accept(ConsumerRecords<String, byte[]> records) {
     if (leadership.get().isEmpty() && loop.ledEpoch() < 0) {
       return; // a standby holds nothing: as leader it loads these from the database
@@ -89,13 +68,8 @@ final class AnnouncementIntake {
             taskIds.add(event.taskId());
           }
         });
-    if (taskIds.isEmpty()) {
-      return;
-    }
-    try {
+    if (!taskIds.isEmpty()) {
       prefetch.accept(taskIds);
-    } catch (StoreException e) {
-      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.ax.ticker;
 
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.ticker.FiringStore.FireResult;
@@ -10,6 +11,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The real {@link TickerPort}: the ticker's {@link FiringStore}, the task specs read through a
@@ -19,13 +22,23 @@ import java.util.Set;
 record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache specs)
     implements TickerPort {
 
+  private static final Logger log = LoggerFactory.getLogger(StoreTickerPort.class);
+
   /**
    * Reads the specs of tasks never read before into the cache, so that firing their instances reads
-   * none: called as instances are announced, off the firing thread. Best effort: what it misses,
-   * {@link #tasksOf} reads at firing time.
+   * none: called as instances are announced or loaded, off the firing thread. Best effort: a read
+   * that fails (the database is away) is logged at debug and costs only that; {@link #tasksOf}
+   * reads what is missing at firing time.
    */
   void prefetch(Collection<String> taskIds) {
-    specs.read(specs.unseen(taskIds));
+    if (taskIds.isEmpty()) {
+      return;
+    }
+    try {
+      specs.read(specs.unseen(taskIds));
+    } catch (StoreException e) {
+      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
+    }
   }
 
   @Override

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>After each page it hands the page's task ids to {@code prefetch}, which reads the specs the
  * firing will need into the ticker's cache: instances created further ahead than ingest announces
  * reach the wheel only through this loader, and without it the firing thread would read their specs
- * itself, batch by batch, on its hot path. A failed prefetch costs only that: firing reads what is
- * missing.
+ * itself, batch by batch, on its hot path. The prefetch is best effort (it logs what fails): firing
+ * reads what is missing.
  *
  * <p>Threading: {@link #load()} runs on one thread (the ticker's scheduler).
  */
@@ -102,7 +102,7 @@ final class WindowLoader {
           afterSeq = entry.seq();
           loaded++;
         }
-        prefetchQuietly(taskIds);
+        prefetch.accept(taskIds);
         if (full) {
           return;
         }
@@ -114,17 +114,6 @@ final class WindowLoader {
       log.warn("Ticker could not load its window, next load retries: {}", e.getMessage());
     } catch (RuntimeException e) {
       log.error("Ticker window load failed unexpectedly", e);
-    }
-  }
-
-  private void prefetchQuietly(Set<String> taskIds) {
-    if (taskIds.isEmpty()) {
-      return;
-    }
-    try {
-      prefetch.accept(taskIds);
-    } catch (StoreException e) {
-      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
     }
   }
 }
