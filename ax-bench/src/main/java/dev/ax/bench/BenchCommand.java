@@ -1,5 +1,8 @@
 package dev.ax.bench;
 
+import static dev.ax.cli.command.OptionChecks.requireInRange;
+import static dev.ax.cli.command.OptionChecks.requireOneOf;
+
 import dev.ax.cli.AxSubcommand;
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.cli.command.VerboseOption;
@@ -208,28 +211,15 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
   @Override
   public Integer call() throws Exception {
-    if (tasks < 1 || tasks > MAX_TASKS) {
-      throw new ParameterException(
-          spec.commandLine(), "--tasks must be in 1.." + MAX_TASKS + ": " + tasks);
-    }
+    requireInRange(spec, "--tasks", tasks, 1, MAX_TASKS);
     if (warmUpTasks < 0) {
       throw new ParameterException(
           spec.commandLine(), "--warm-up must be 0 (none) or more: " + warmUpTasks);
     }
-    if (dispatchers < 1 || dispatchers > MAX_DISPATCHERS) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--dispatchers must be in 1.." + MAX_DISPATCHERS + ": " + dispatchers);
-    }
-    if (runs < 1 || runs > MAX_RUNS) {
-      throw new ParameterException(
-          spec.commandLine(), "--runs must be in 1.." + MAX_RUNS + ": " + runs);
-    }
+    requireInRange(spec, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
+    requireInRange(spec, "--runs", runs, 1, MAX_RUNS);
     checkPeerOptions();
-    if (!stagesWhere.equals("in-jvm") && !stagesWhere.equals("processes")) {
-      throw new ParameterException(
-          spec.commandLine(), "--stages must be in-jvm or processes: " + stagesWhere);
-    }
+    requireOneOf(spec, "--stages", stagesWhere, "in-jvm", "processes");
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
       throw new ParameterException(
           spec.commandLine(),
@@ -363,15 +353,8 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       throw new ParameterException(
           spec.commandLine(), "--peer must be db-scheduler (the only peer so far): " + peer);
     }
-    if (!peerStrategy.equals("lock-and-fetch") && !peerStrategy.equals("fetch")) {
-      throw new ParameterException(
-          spec.commandLine(), "--peer-strategy must be lock-and-fetch or fetch: " + peerStrategy);
-    }
-    if (peerThreads < 1 || peerThreads > MAX_PEER_THREADS) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--peer-threads must be in 1.." + MAX_PEER_THREADS + ": " + peerThreads);
-    }
+    requireOneOf(spec, "--peer-strategy", peerStrategy, "lock-and-fetch", "fetch");
+    requireInRange(spec, "--peer-threads", peerThreads, 1, MAX_PEER_THREADS);
     if (peerPolling.isNegative() || peerPolling.isZero()) {
       throw new ParameterException(
           spec.commandLine(), "--peer-polling must be positive: " + peerPolling);

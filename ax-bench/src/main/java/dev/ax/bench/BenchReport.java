@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * throughput, early starts, duplicates and missing tasks. Printed as a table and as one
  * machine-readable {@code BENCH key=value ...} line. Immutable once built.
  */
-public final class BenchReport {
+public final class BenchReport implements RoundFigures {
 
   private static final int SIGNIFICANT_DIGITS = 3;
 
@@ -108,10 +108,12 @@ public final class BenchReport {
   }
 
   /** Start lateness (started minus due) of every task of the run, in ms (a copy). */
+  @Override
   public Histogram startLateness() {
     return startLateness.copy();
   }
 
+  @Override
   public long earlyStarts() {
     return earlyStarts;
   }
@@ -120,7 +122,14 @@ public final class BenchReport {
     return duplicateEvents;
   }
 
+  /** Tasks with more than one completion event. */
+  @Override
+  public long startedTwice() {
+    return duplicateEvents;
+  }
+
   /** Completions per second from the first due time to the last completion. */
+  @Override
   public double dueWindowPerSecond() {
     return dueWindowPerSecond;
   }
@@ -130,8 +139,15 @@ public final class BenchReport {
     return cpu;
   }
 
+  @Override
   public long missing() {
     return plan.tasks() - completed;
+  }
+
+  /** CPU time of the bench's JVM (in-jvm: every stage; processes: the broker and the bench). */
+  @Override
+  public long jvmCpuMs() {
+    return cpu.jvmMs();
   }
 
   /** Everything that makes the run a failure; empty when it passed. */

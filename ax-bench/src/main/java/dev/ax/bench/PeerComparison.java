@@ -17,15 +17,7 @@ import org.HdrHistogram.Histogram;
 final class PeerComparison {
 
   /** One run of each, as the comparison keeps it. */
-  record Pair(
-      long axP50Ms,
-      long axP99Ms,
-      long axMaxMs,
-      long peerP50Ms,
-      long peerP99Ms,
-      long peerMaxMs,
-      long axStealMs,
-      long peerStealMs) {}
+  record Pair(Percentiles ax, Percentiles peer, long axStealMs, long peerStealMs) {}
 
   /** One side's figures: name, p50, p99, max, early, twice, missing, completions/s, CPU, steal. */
   private static final String ROW = "    %-14s %6d %6d %6d %6d %6d %8d %13.0f %9d %9d %7d%n";
@@ -61,14 +53,7 @@ final class PeerComparison {
     peerPooled.add(other.lateness());
     Pair pair =
         new Pair(
-            axLateness.getValueAtPercentile(50),
-            axLateness.getValueAtPercentile(99),
-            axLateness.getMaxValue(),
-            other.lateness().getValueAtPercentile(50),
-            other.lateness().getValueAtPercentile(99),
-            other.lateness().getMaxValue(),
-            axStealMs,
-            peerStealMs);
+            Percentiles.of(axLateness), Percentiles.of(other.lateness()), axStealMs, peerStealMs);
     pairs.add(pair);
     out.println();
     out.println("  AX against " + peer + ", start lateness (started - due) in ms:");
@@ -86,43 +71,37 @@ final class PeerComparison {
         "JVM CPU",
         "DB CPU",
         "steal");
-    out.printf(
-        Locale.ROOT,
-        ROW,
-        "AX",
-        pair.axP50Ms(),
-        pair.axP99Ms(),
-        pair.axMaxMs(),
-        ax.earlyStarts(),
-        ax.duplicateEvents(),
-        ax.missing(),
-        ax.dueWindowPerSecond(),
-        ax.cpu().jvmMs(),
-        ax.cpu().databaseMs(),
-        axStealMs);
-    out.printf(
-        Locale.ROOT,
-        ROW,
-        "db-scheduler",
-        pair.peerP50Ms(),
-        pair.peerP99Ms(),
-        pair.peerMaxMs(),
-        other.early(),
-        other.duplicates(),
-        other.missing(),
-        other.dueWindowPerSecond(),
-        other.cpuMs(),
-        peerDatabaseCpuMs,
-        peerStealMs);
+    row(out, "AX", ax, ax.cpu().databaseMs(), axStealMs);
+    row(out, "db-scheduler", other, peerDatabaseCpuMs, peerStealMs);
     out.printf(
         Locale.ROOT,
         "    %-14s %6s %6s %6s%n",
         "AX / peer",
-        ratio(pair.axP50Ms(), pair.peerP50Ms()),
-        ratio(pair.axP99Ms(), pair.peerP99Ms()),
-        ratio(pair.axMaxMs(), pair.peerMaxMs()));
+        Percentiles.ratio(pair.ax().p50Ms(), pair.peer().p50Ms()),
+        Percentiles.ratio(pair.ax().p99Ms(), pair.peer().p99Ms()),
+        Percentiles.ratio(pair.ax().maxMs(), pair.peer().maxMs()));
     other.problems().forEach(p -> out.println("    note: the peer's round: " + p));
     out.flush();
+  }
+
+  /** One side's row of a run's table. */
+  private static void row(
+      PrintWriter out, String name, RoundFigures round, long databaseCpuMs, long stealMs) {
+    Percentiles lateness = Percentiles.of(round.startLateness());
+    out.printf(
+        Locale.ROOT,
+        ROW,
+        name,
+        lateness.p50Ms(),
+        lateness.p99Ms(),
+        lateness.maxMs(),
+        round.earlyStarts(),
+        round.startedTwice(),
+        round.missing(),
+        round.dueWindowPerSecond(),
+        round.jvmCpuMs(),
+        databaseCpuMs,
+        stealMs);
   }
 
   int size() {
@@ -137,24 +116,21 @@ final class PeerComparison {
         "AX against %s over %d runs each, start lateness in ms:%n",
         peer,
         pairs.size());
-    out.println("  AX p99 per run:   " + joined(Pair::axP99Ms, " / "));
-    out.println("  peer p99 per run: " + joined(Pair::peerP99Ms, " / "));
-    out.printf(
-        Locale.ROOT,
-        "  pooled p50 / p99 / max: AX %d / %d / %d, peer %d / %d / %d; AX / peer %s / %s / %s%n",
-        axPooled.getValueAtPercentile(50),
-        axPooled.getValueAtPercentile(99),
-        axPooled.getMaxValue(),
-        peerPooled.getValueAtPercentile(50),
-        peerPooled.getValueAtPercentile(99),
-        peerPooled.getMaxValue(),
-        ratio(axPooled.getValueAtPercentile(50), peerPooled.getValueAtPercentile(50)),
-        ratio(axPooled.getValueAtPercentile(99), peerPooled.getValueAtPercentile(99)),
-        ratio(axPooled.getMaxValue(), peerPooled.getMaxValue()));
+    out.println("  AX p99 per run:   " + joined(p -> p.ax().p99Ms(), " / "));
+    out.println("  peer p99 per run: " + joined(p -> p.peer().p99Ms(), " / "));
+    Percentiles ax = Percentiles.of(axPooled);
+    Percentiles other = Percentiles.of(peerPooled);
+    out.println(
+        "  pooled p50 / p99 / max: AX "
+            + ax
+            + ", peer "
+            + other
+            + "; AX / peer "
+            + ax.ratiosTo(other));
     out.printf(
         Locale.ROOT,
         "  runs where AX's p99 was below the peer's: %d of %d%n",
-        pairs.stream().filter(p -> p.axP99Ms() < p.peerP99Ms()).count(),
+        pairs.stream().filter(p -> p.ax().p99Ms() < p.peer().p99Ms()).count(),
         pairs.size());
     out.println();
     out.printf(
@@ -162,22 +138,17 @@ final class PeerComparison {
         "COMPARE runs=%d ax_p50=%d ax_p99=%d ax_max=%d peer_p50=%d peer_p99=%d peer_max=%d"
             + " ax_p99s=%s peer_p99s=%s ax_steal_ms=%s peer_steal_ms=%s%n",
         pairs.size(),
-        axPooled.getValueAtPercentile(50),
-        axPooled.getValueAtPercentile(99),
-        axPooled.getMaxValue(),
-        peerPooled.getValueAtPercentile(50),
-        peerPooled.getValueAtPercentile(99),
-        peerPooled.getMaxValue(),
-        joined(Pair::axP99Ms, ","),
-        joined(Pair::peerP99Ms, ","),
+        ax.p50Ms(),
+        ax.p99Ms(),
+        ax.maxMs(),
+        other.p50Ms(),
+        other.p99Ms(),
+        other.maxMs(),
+        joined(p -> p.ax().p99Ms(), ","),
+        joined(p -> p.peer().p99Ms(), ","),
         joined(Pair::axStealMs, ","),
         joined(Pair::peerStealMs, ","));
     out.flush();
-  }
-
-  /** AX / peer to two decimals; "-" when the peer's figure is 0. */
-  static String ratio(long axMs, long peerMs) {
-    return peerMs == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) axMs / peerMs);
   }
 
   private String joined(ToLongFunction<Pair> figure, String separator) {

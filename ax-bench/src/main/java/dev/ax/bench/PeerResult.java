@@ -23,7 +23,8 @@ public record PeerResult(
     long duplicates,
     Histogram lateness,
     double dueWindowPerSecond,
-    long cpuMs) {
+    long cpuMs)
+    implements RoundFigures {
 
   private static final String PREFIX = "PEER ";
   private static final List<String> KEYS =
@@ -70,6 +71,27 @@ public record PeerResult(
     }
   }
 
+  @Override
+  public Histogram startLateness() {
+    return lateness;
+  }
+
+  @Override
+  public long earlyStarts() {
+    return early;
+  }
+
+  @Override
+  public long startedTwice() {
+    return duplicates;
+  }
+
+  @Override
+  public long jvmCpuMs() {
+    return cpuMs;
+  }
+
+  @Override
   public long missing() {
     return (long) tasks - completed;
   }

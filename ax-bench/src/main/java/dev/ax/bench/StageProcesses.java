@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -151,14 +152,13 @@ final class StageProcesses implements BenchStages {
     while (System.nanoTime() < deadline) {
       if (!stage.process().isAlive()) {
         throw new IllegalStateException(
-            "The "
-                + stage.name()
-                + " stage exited with "
-                + stage.process().exitValue()
-                + " before it was ready; its log: "
-                + stage.log()
-                + System.lineSeparator()
-                + tail(stage.log()));
+            String.format(
+                Locale.ROOT,
+                "The %s stage exited with %d before it was ready; its log: %s%n%s",
+                stage.name(),
+                stage.process().exitValue(),
+                stage.log(),
+                tail(stage.log())));
       }
       if (get(stage, "/health/ready").isPresent()) {
         return;

@@ -59,8 +59,8 @@ class PeerResultTest {
 
   @Test
   void ratiosAreAxOverPeerAndNeverDivideByZero() {
-    assertThat(PeerComparison.ratio(15, 30)).isEqualTo("0.50");
-    assertThat(PeerComparison.ratio(45, 30)).isEqualTo("1.50");
-    assertThat(PeerComparison.ratio(5, 0)).isEqualTo("-");
+    assertThat(Percentiles.ratio(15, 30)).isEqualTo("0.50");
+    assertThat(Percentiles.ratio(45, 30)).isEqualTo("1.50");
+    assertThat(Percentiles.ratio(5, 0)).isEqualTo("-");
   }
 }

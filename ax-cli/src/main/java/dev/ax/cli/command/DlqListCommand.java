@@ -79,9 +79,7 @@ final class DlqListCommand extends DatabaseSubcommand {
   @Override
   void checkOptions() {
     filter = optionsFilter();
-    if (limit < 1 || limit > 10_000) {
-      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000: " + limit);
-    }
+    OptionChecks.requireInRange(spec, "--limit", limit, 1, 10_000);
   }
 
   /** Prints the letters matching the filter and --since, newest first. */

@@ -67,10 +67,7 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     if (!ids.isEmpty() && (taskId != null || group != null)) {
       throw new ParameterException(spec.commandLine(), "give ids or a filter, not both");
     }
-    if (ratePerSecond < 1 || ratePerSecond > 1000) {
-      throw new ParameterException(
-          spec.commandLine(), "--rate must be in 1..1000: " + ratePerSecond);
-    }
+    OptionChecks.requireInRange(spec, "--rate", ratePerSecond, 1, 1000);
   }
 
   /** Replays the letters given or matching, at the rate; FAILED when one was not. */

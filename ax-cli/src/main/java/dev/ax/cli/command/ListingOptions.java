@@ -34,10 +34,7 @@ final class ListingOptions {
    * @throws ParameterException when {@code --limit} is outside 1..{@value #MAX_LIMIT}
    */
   void check(CommandSpec spec) {
-    if (limit < 1 || limit > MAX_LIMIT) {
-      throw new ParameterException(
-          spec.commandLine(), "--limit must be in 1.." + MAX_LIMIT + ": " + limit);
-    }
+    OptionChecks.requireInRange(spec, "--limit", limit, 1, MAX_LIMIT);
   }
 
   /**

@@ -92,13 +92,8 @@ public final class RequeueCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     InstanceStatus from = statusOption();
-    if (ratePerSecond < 1 || ratePerSecond > 100_000) {
-      throw new ParameterException(
-          spec.commandLine(), "--rate must be in 1..100000: " + ratePerSecond);
-    }
-    if (limit < 1 || limit > 10_000_000) {
-      throw new ParameterException(spec.commandLine(), "--limit must be in 1..10000000: " + limit);
-    }
+    OptionChecks.requireInRange(spec, "--rate", ratePerSecond, 1, 100_000);
+    OptionChecks.requireInRange(spec, "--limit", limit, 1, 10_000_000);
     if (reason.isBlank() || reason.chars().anyMatch(Character::isISOControl)) {
       throw new ParameterException(spec.commandLine(), "--reason must be one line of text");
     }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -71,10 +70,7 @@ final class TaskShowCommand extends DatabaseSubcommand {
 
   @Override
   void checkOptions() {
-    if (instanceCount < 1 || instanceCount > 1000) {
-      throw new ParameterException(
-          spec.commandLine(), "--instances must be in 1..1000: " + instanceCount);
-    }
+    OptionChecks.requireInRange(spec, "--instances", instanceCount, 1, 1000);
   }
 
   @Override
