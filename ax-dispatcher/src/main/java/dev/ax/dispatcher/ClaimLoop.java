@@ -49,8 +49,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>A claim under way when the stop arrives</b> still starts what it won: the stage shuts its
  * pools only after {@link #close()} has returned, so those attempts run within the grace period
  * like any other, and none is left RUNNING for the reaper (which would start it again, one attempt
- * later, once its lease expired). Only a claim that outlives {@link #STOP_WAIT} starts nothing: the
- * pools may be shut by then, and its rows wait for their lease as after a crash.
+ * later, once its lease expired). No new claim begins once stopping. Only a claim that outlives the
+ * stop wait ({@value #STOP_WAIT_MS} ms) starts nothing: its rows wait for their lease as after a
+ * crash. The one lock here, {@code startGate}, makes that cut clean: the loop thread holds it while
+ * it hands won claims to the pools (which may read specs, boundedly), and {@link #close()} takes it
+ * to give up on the loop, so no run starts after {@link #close()} has returned. No consumer thread
+ * ever takes it.
  */
 final class ClaimLoop implements AutoCloseable {
 
@@ -62,8 +66,8 @@ final class ClaimLoop implements AutoCloseable {
   /** The pause in claiming after a claim failed. */
   static final Duration CLAIM_RETRY_BACKOFF = Duration.ofSeconds(1);
 
-  /** How long {@link #close()} waits for the loop to hand its events back. */
-  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+  /** How long {@link #close()} waits for the loop to hand its events back, by default. */
+  static final long STOP_WAIT_MS = 10_000;
 
   private final Clock clock;
   private final DispatcherPort port;
@@ -81,8 +85,13 @@ final class ClaimLoop implements AutoCloseable {
 
   private volatile boolean stopping;
 
-  /** Set when {@link #close()} stopped waiting for the loop: from then on nothing may start. */
+  /** Set, under {@link #startGate}, when {@link #close()} gave up waiting for the loop. */
   private volatile boolean abandoned;
+
+  /** Held while won claims are handed to the pools, and by {@link #close()} to set abandoned. */
+  private final Object startGate = new Object();
+
+  private final Duration stopWait;
 
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -94,6 +103,20 @@ final class ClaimLoop implements AutoCloseable {
    */
   ClaimLoop(
       Clock clock, DispatcherPort port, HoldBudget budget, int pollSize, MeterRegistry meters) {
+    this(clock, port, budget, pollSize, meters, Duration.ofMillis(STOP_WAIT_MS));
+  }
+
+  /**
+   * @param stopWait how long {@link #close()} waits for the loop before it gives up on it
+   */
+  ClaimLoop(
+      Clock clock,
+      DispatcherPort port,
+      HoldBudget budget,
+      int pollSize,
+      MeterRegistry meters,
+      Duration stopWait) {
+    this.stopWait = stopWait;
     if (pollSize < 1) {
       throw new IllegalArgumentException("pollSize must be positive: " + pollSize);
     }
@@ -193,7 +216,10 @@ final class ClaimLoop implements AutoCloseable {
     }
     inbox.publish(held.size());
     heldMeter.publish(held, nowMs);
-    if (!taken.isEmpty()) {
+    if (!taken.isEmpty() && stopping) {
+      // The stop arrived during this pass: no new claim; these go back with the rest.
+      taken.values().forEach(p -> held.add(p.pool(), p.event()));
+    } else if (!taken.isEmpty()) {
       claimAndStart(taken);
     }
     if (nowMs >= claimsPausedUntilMs && !stopping) {
@@ -324,23 +350,26 @@ final class ClaimLoop implements AutoCloseable {
     if (won.isEmpty()) {
       return;
     }
-    if (abandoned) {
-      // A claim that outlived the stop wait: the pools may be shut down, so as after a crash.
-      log.warn(
-          "Stopped: {} instance(s) claimed after the stop wait and not started; the reaper"
-              + " recovers them after their lease",
-          won.size());
-      return;
-    }
-    try {
-      port.start(won, poolOfInstance, prefetch);
-    } catch (RuntimeException e) {
-      // Claimed but not started: do not claim again (it would win nothing now); the rows stay
-      // RUNNING until their lease expires and the reaper hands them back.
-      log.error(
-          "{} claimed instance(s) could not be started; the reaper recovers them after their lease",
-          won.size(),
-          e);
+    synchronized (startGate) {
+      if (abandoned) {
+        // A claim that outlived the stop wait: the pools may be shut down, so as after a crash.
+        log.warn(
+            "Stopped: {} instance(s) claimed after the stop wait and not started; the reaper"
+                + " recovers them after their lease",
+            won.size());
+        return;
+      }
+      try {
+        port.start(won, poolOfInstance, prefetch);
+      } catch (RuntimeException e) {
+        // Claimed but not started: do not claim again (it would win nothing now); the rows stay
+        // RUNNING until their lease expires and the reaper hands them back.
+        log.error(
+            "{} claimed instance(s) could not be started; the reaper recovers them after their"
+                + " lease",
+            won.size(),
+            e);
+      }
     }
   }
 
@@ -372,9 +401,10 @@ final class ClaimLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop and waits for its thread to end (at most {@link #STOP_WAIT}): a claim under way
+   * Stops the loop and waits for its thread to end (at most the stop wait): a claim under way
    * starts what it won before this returns, and what is held or handed over goes back to its topic
-   * (on the loop's thread, or on the caller's if the loop never started). No run starts after this
+   * (on the loop's thread, or on the caller's if the loop never started). Past the stop wait it
+   * gives up on the loop, after any hand-over to the pools in progress. No run starts after this
    * returns. Idempotent.
    */
   @Override
@@ -390,10 +420,12 @@ final class ClaimLoop implements AutoCloseable {
       }
       return;
     }
-    DaemonThreads.awaitEnd(thread, STOP_WAIT);
+    DaemonThreads.awaitEnd(thread, stopWait);
     if (thread.isAlive()) {
-      abandoned = true;
-      log.warn("The claim loop did not stop within {} ms; interrupting it", STOP_WAIT.toMillis());
+      synchronized (startGate) {
+        abandoned = true; // after a start in progress, so none begins once this returns
+      }
+      log.warn("The claim loop did not stop within {} ms; interrupting it", stopWait.toMillis());
       thread.interrupt();
     }
   }

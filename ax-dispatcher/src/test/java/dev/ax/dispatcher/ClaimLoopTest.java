@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ClaimLoopTest {
@@ -278,5 +280,38 @@ class ClaimLoopTest {
     assertThat(loop.backlog()).isEqualTo(1);
     loop.close();
     assertThat(port.handedBack.get("g")).extracting(TaskDueEvent::instanceId).containsExactly("b");
+  }
+
+  @Test
+  void aStartThatOutlivesTheStopWaitEndsBeforeCloseReturnsSoNoRunStartsAfterIt() throws Exception {
+    ClaimLoop slow =
+        new ClaimLoop(
+            clock, port, new HoldBudget(Duration.ofSeconds(1)), 100, meters, Duration.ofMillis(50));
+    CountDownLatch inStart = new CountDownLatch(1);
+    CountDownLatch specsRead = new CountDownLatch(1);
+    port.onStart =
+        () -> {
+          inStart.countDown();
+          try {
+            specsRead.await(); // a spec read slower than the stop wait
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    port.setRoom("g", 5);
+    slow.start();
+    slow.offer(in("g", due("a", T0)));
+    assertThat(inStart.await(5, TimeUnit.SECONDS)).isTrue();
+
+    Thread closer = new Thread(slow::close, "closer");
+    closer.start();
+    // Past the stop wait, close gives up on the loop only after the hand-over in progress.
+    await().atMost(Duration.ofSeconds(5)).until(() -> closer.getState() == Thread.State.BLOCKED);
+    assertThat(port.startedIds()).as("the start is still under way").isEmpty();
+    specsRead.countDown();
+    closer.join(5_000);
+
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(port.startedIds()).as("started before close returned").containsExactly("a");
   }
 }

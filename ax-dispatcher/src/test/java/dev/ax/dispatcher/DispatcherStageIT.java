@@ -510,19 +510,21 @@ class DispatcherStageIT {
 
     long stopAtMs = runtime.clock().millis();
     CompletableFuture<Void> stopped = CompletableFuture.runAsync(stage::close);
-    // A lease ending later than one lease after the stop began was renewed during the grace: else
-    // it would lapse while the run goes on, and the reaper would start the run again elsewhere.
-    await()
-        .atMost(DEADLINE)
-        .untilAsserted(
-            () ->
-                assertThat(leaseUntilMs(id))
-                    .as("lease renewed while the stage stops")
-                    .isGreaterThan(stopAtMs + 5_000));
-    assertThat(stopped).as("still in its grace period").isNotDone();
-
-    BlockingExecutor.release(id);
-    stopped.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      // A lease ending later than one lease after the stop began was renewed during the grace:
+      // else it would lapse while the run goes on, and the reaper would start it again elsewhere.
+      await()
+          .atMost(DEADLINE)
+          .untilAsserted(
+              () ->
+                  assertThat(leaseUntilMs(id))
+                      .as("lease renewed while the stage stops")
+                      .isGreaterThan(stopAtMs + 5_000));
+      assertThat(stopped).as("still in its grace period").isNotDone();
+    } finally {
+      BlockingExecutor.release(id); // also when the wait failed: the stop must end before teardown
+      stopped.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
     assertThat(statusOf(id))
         .as("its outcome recorded before the stop ended")
         .isEqualTo(InstanceStatus.SUCCESS);

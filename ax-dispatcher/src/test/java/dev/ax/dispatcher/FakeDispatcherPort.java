@@ -35,6 +35,9 @@ final class FakeDispatcherPort implements DispatcherPort {
   /** Runs inside the next claim's round trip, e.g. a stop arriving meanwhile. */
   Runnable onClaim = () -> {};
 
+  /** Runs at the start of every start, e.g. a slow spec read. */
+  volatile Runnable onStart = () -> {};
+
   /** A DISPATCHED row for {@code event}, claimable from its due time on. */
   synchronized TaskDueEvent dispatched(TaskDueEvent event) {
     dispatchedDueAtMs.put(event.instanceId(), event.dueAtMs());
@@ -84,8 +87,14 @@ final class FakeDispatcherPort implements DispatcherPort {
   }
 
   @Override
-  public synchronized void start(
+  public void start(
       List<ClaimedInstance> won, Map<String, String> poolOfInstance, Future<?> prefetch) {
+    onStart.run(); // outside this fake's lock, so a test can read it meanwhile
+    startNow(won, poolOfInstance);
+  }
+
+  private synchronized void startNow(
+      List<ClaimedInstance> won, Map<String, String> poolOfInstance) {
     for (ClaimedInstance instance : won) {
       String pool = poolOfInstance.get(instance.instanceId());
       started.add(new Started(instance.instanceId(), pool));

@@ -31,7 +31,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * <p>Threading: {@link #accept} runs on the announcement consumer's thread; the loop's {@link
  * TickLoop#offer} and {@link TickLoop#ledEpoch} are safe from it.
  *
+ * @param announcements decodes each record, and counts and logs the unreadable ones
+ * @param clock the stage clock the horizon counts from
  * @param horizon instances due later than this from now are left to the window loader
+ * @param loop where the entries go
+ * @param leadership the elector's fence, empty while this node must not act as leader
  * @param prefetch reads tasks' specs into the firing's cache, best effort
  */
 record AnnouncementIntake(

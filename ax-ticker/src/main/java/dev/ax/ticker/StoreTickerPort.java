@@ -37,7 +37,10 @@ record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache sp
     try {
       specs.read(specs.unseen(taskIds));
     } catch (StoreException e) {
-      log.debug("Could not prefetch {} task spec(s); firing reads them: {}", taskIds.size(), e);
+      log.debug(
+          "Could not prefetch {} task spec(s); firing reads them: {}",
+          taskIds.size(),
+          e.toString());
     }
   }
 

@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  *       lease, every due event carrying its epoch;
  *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
  *   <li>{@link AnnouncementIntake}: announcements from {@code ax.task.scheduled} on {@code
- *       ax-ticker-scheduled}; every node reads every partition (no consumer group), only the leader
- *       acts on them;
+ *       ax-ticker-scheduled}; every node reads every partition (no consumer group), and a standby
+ *       drops them (see its class comment for when a node counts as one);
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
  *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
