@@ -14,6 +14,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.Database;
 import dev.ax.deadletter.DeadLetterMain;
 import dev.ax.dispatcher.DispatcherMain;
+import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.embedded.EmbeddedDatabase;
 import dev.ax.ingest.IngestMain;
 import dev.ax.resolver.ResolverMain;
@@ -318,6 +319,11 @@ class DeploymentFaultIT {
   private final Map<String, InstanceRow> instances = new HashMap<>();
   private final Map<String, String> httpTaskPaths = new HashMap<>();
   private final List<AuditRow> runningRows = new ArrayList<>();
+
+  /**
+   * Claims undone unstarted at a stop ({@code ClaimStore.RELEASED_UNSTARTED}), by instance#attempt.
+   */
+  private final Map<String, Long> releasedClaims = new HashMap<>();
 
   /** First SCHEDULED → DISPATCHED (the ticker's firing) per instance, for instances.csv. */
   private final Map<String, Long> firstDispatchedMs = new HashMap<>();
@@ -809,6 +815,16 @@ class DeploymentFaultIT {
         while (rows.next()) {
           runningRows.add(
               new AuditRow(rows.getString(1), rows.getInt(2), rows.getString(3), rows.getLong(4)));
+        }
+      }
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT instance_id, attempt + 1 FROM ax_instance_log WHERE reason = ?")) {
+        select.setString(1, ClaimStore.RELEASED_UNSTARTED);
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) {
+            releasedClaims.merge(rows.getString(1) + "#" + rows.getInt(2), 1L, Long::sum);
+          }
         }
       }
       try (Statement statement = connection.createStatement();
@@ -1449,13 +1465,17 @@ class DeploymentFaultIT {
   // Findings used by the checks and the summary
   // ======================================================================================
 
+  /** Claims (→ RUNNING) of one attempt beyond its first, less those a release undid unstarted. */
   private List<String> attemptsStartedTwiceInTheAudit() {
     Map<String, Long> counts =
         runningRows.stream()
             .collect(
                 Collectors.groupingBy(
                     r -> r.instanceId() + "#" + r.attempt(), Collectors.counting()));
-    return counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+    return counts.entrySet().stream()
+        .filter(e -> e.getValue() - releasedClaims.getOrDefault(e.getKey(), 0L) > 1)
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   private List<String> attemptsCalledTwice() {

@@ -11,6 +11,7 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.dispatcher.DispatcherStage;
+import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.nio.charset.StandardCharsets;
@@ -101,9 +102,13 @@ class ScaleOutIT {
       assertThat(
               countRows(
                   runtime.dataSource(),
-                  "SELECT COUNT(*) FROM (SELECT instance_id FROM ax_instance_log"
-                      + " WHERE to_status = 'RUNNING' GROUP BY instance_id, attempt"
-                      + " HAVING COUNT(*) > 1) twice"))
+                  "SELECT COUNT(*) FROM (SELECT r.instance_id FROM ax_instance_log r"
+                      + " WHERE r.to_status = 'RUNNING' GROUP BY r.instance_id, r.attempt"
+                      + " HAVING COUNT(*) > 1 + (SELECT COUNT(*) FROM ax_instance_log x"
+                      + " WHERE x.instance_id = r.instance_id AND x.attempt = r.attempt - 1"
+                      + " AND x.reason = '"
+                      + ClaimStore.RELEASED_UNSTARTED
+                      + "')) twice"))
           .as("attempts started twice, by the audit log")
           .isZero();
       Map<String, Long> byOwner = countByOwner(runtime.dataSource());

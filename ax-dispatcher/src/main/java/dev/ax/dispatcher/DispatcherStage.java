@@ -3,6 +3,8 @@ package dev.ax.dispatcher;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
+import dev.ax.common.store.ClaimedInstance;
+import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -70,6 +72,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final TaskSpecs specs;
   private final ClaimLoop claims;
   private final LeaseRenewer renewer;
+  private final RunLeases leases;
   private final ConsumerLoop loop;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -79,7 +82,7 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage(StageContext context, DispatcherConfig config, ExecutorRegistry registry) {
     this.context = context;
-    RunLeases leases =
+    this.leases =
         new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
@@ -138,6 +141,30 @@ public final class DispatcherStage implements AutoCloseable {
             context.parking(producer, "dispatcher"));
   }
 
+  /**
+   * Gives back the claims still queued when the grace ran out, so another dispatcher starts them as
+   * the same attempt once the reaper emits them again, instead of after their lease as a take-back.
+   */
+  private void releaseUnstarted(List<ClaimedInstance> unstarted) {
+    if (unstarted.isEmpty()) {
+      return;
+    }
+    try {
+      int released = leases.releaseUnstarted(unstarted, context.clock().millis()).size();
+      log.info(
+          "Released {} of {} claimed attempt(s) never started; the reaper emits them again after"
+              + " AX_REAPER_UNCLAIMED_AFTER",
+          released,
+          unstarted.size());
+    } catch (StoreException e) {
+      log.warn(
+          "Could not release {} claimed attempt(s) never started; the reaper takes them back"
+              + " after their lease: {}",
+          unstarted.size(),
+          e.getMessage());
+    }
+  }
+
   private static ExecutorRegistry defaultRegistry(StageContext context, DispatcherConfig config) {
     TaskExecutor http =
         new HttpTaskExecutor(
@@ -182,7 +209,7 @@ public final class DispatcherStage implements AutoCloseable {
     }
     loop.close();
     claims.close(); // hands back what is held and what the intake handed over last
-    bulkheads.shutdown(context.common().shutdownGrace());
+    releaseUnstarted(bulkheads.shutdown(context.common().shutdownGrace()));
     // Only now: a run still going in the grace period keeps its lease, or the reaper would start
     // it again elsewhere while it runs here.
     renewer.close();

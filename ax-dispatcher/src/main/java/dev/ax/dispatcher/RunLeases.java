@@ -29,6 +29,11 @@ record RunLeases(ClaimStore store, String owner, Duration lease) {
     return store.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
 
+  /** Gives back claims of this node that never started; returns the instance ids given back. */
+  List<String> releaseUnstarted(Collection<ClaimedInstance> unstarted, long nowMs) {
+    return store.releaseUnstarted(unstarted, owner, nowMs);
+  }
+
   /** Those of {@code runs} whose instance was cancelled meanwhile (to interrupt). */
   List<RunKey> cancelledAmong(Collection<RunKey> runs) {
     return store.cancelledAmong(runs);

@@ -531,6 +531,61 @@ class DispatcherStageIT {
     assertThat(BlockingExecutor.INTERRUPTED).doesNotContain(id);
   }
 
+  @Test
+  void attemptsStillQueuedWhenTheGraceRunsOutAreReleasedAndLaterStartAsTheSameAttempt(AxTestEnv env)
+      throws Exception {
+    open(
+        env,
+        Map.of(
+            "AX_DISPATCHER_THREADS",
+            "1",
+            "AX_DISPATCHER_QUEUE",
+            "2",
+            "AX_SHUTDOWN_GRACE",
+            "500ms"));
+    DispatcherStage stage = dispatcher("disp-leaving");
+    String running = dispatched("busy", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    String queued1 =
+        dispatched("waiting-1", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    String queued2 =
+        dispatched("waiting-2", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    for (String id : List.of(running, queued1, queued2)) {
+      emitDue(id, 0); // one partition: claimed in order, the first runs, the others queue
+    }
+    await().atMost(DEADLINE).until(() -> BlockingExecutor.STARTED.contains(running));
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                instances.find(queued1).orElseThrow().status() == InstanceStatus.RUNNING
+                    && instances.find(queued2).orElseThrow().status() == InstanceStatus.RUNNING);
+
+    stage.close(); // the running attempt outlasts the 500 ms grace; the queued two never start
+
+    for (String id : List.of(queued1, queued2)) {
+      InstanceRow row = instances.find(id).orElseThrow();
+      assertThat(row.status()).as("%s released", id).isEqualTo(InstanceStatus.DISPATCHED);
+      assertThat(row.attempt()).as("%s: its claim undone", id).isZero();
+      assertThat(row.owner()).isNull();
+    }
+    assertThat(BlockingExecutor.STARTED).doesNotContain(queued1, queued2);
+    assertThat(instances.find(running).orElseThrow().status())
+        .as("started, so left RUNNING for the reaper")
+        .isEqualTo(InstanceStatus.RUNNING);
+
+    // Another dispatcher gets them again (the reaper would emit them): the same attempt, 1.
+    dispatcher("disp-next");
+    for (String id : List.of(queued1, queued2)) {
+      BlockingExecutor.release(id);
+      emitDue(id, null);
+    }
+    for (String id : List.of(queued1, queued2)) {
+      InstanceRow row = awaitStatus(id, InstanceStatus.SUCCESS);
+      assertThat(row.attempt()).as("%s ran as its first attempt", id).isEqualTo(1);
+    }
+  }
+
   private long leaseUntilMs(String instanceId) throws Exception {
     try (Connection connection = runtime.dataSource().getConnection();
         PreparedStatement select =

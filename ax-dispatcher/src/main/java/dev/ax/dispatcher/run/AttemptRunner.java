@@ -11,6 +11,10 @@ import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -283,27 +287,58 @@ public final class AttemptRunner implements AutoCloseable {
   }
 
   /**
-   * Stops taking work, lets running attempts finish within {@code grace}, then interrupts the rest
-   * (their rows stay RUNNING and are recovered once their lease expires).
+   * Stops taking work, lets running attempts finish within {@code grace}, then interrupts the rest:
+   * their rows stay RUNNING and are recovered once their lease expires, as after a crash (they did
+   * start, so the next claim starts the next attempt).
+   *
+   * @return the attempts still queued when the grace ran out: claimed but never started, settled
+   *     here so that nothing records them. The caller releases their rows.
    */
-  public void shutdown(Duration grace) {
+  public List<ClaimedInstance> shutdown(Duration grace) {
     workers.shutdown();
+    List<Runnable> dequeued = List.of();
     try {
       if (!workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
         stopping = true;
-        int left = workers.shutdownNow().size();
+        dequeued = workers.shutdownNow();
         log.warn(
             "Shutdown grace of {} ms over: {} queued attempt(s) not started, running ones interrupted",
             grace.toMillis(),
-            left);
+            dequeued.size());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      workers.shutdownNow();
+      dequeued = workers.shutdownNow();
     }
     watchdog.shutdown();
+    return settleNeverStarted(dequeued);
   }
 
+  /**
+   * Settles the attempts whose runs {@code dequeued} holds: taken off the queue by {@code
+   * shutdownNow}, so they can never run (a queued run is the very future {@link #submitRun}
+   * returned).
+   */
+  private List<ClaimedInstance> settleNeverStarted(List<Runnable> dequeued) {
+    if (dequeued.isEmpty()) {
+      return List.of();
+    }
+    Set<Runnable> neverRun = Collections.newSetFromMap(new IdentityHashMap<>());
+    neverRun.addAll(dequeued);
+    List<ClaimedInstance> unstarted = new ArrayList<>();
+    for (Attempt attempt : running.values()) {
+      Future<?> run = attempt.run().get();
+      if (run instanceof Runnable queued && neverRun.contains(queued) && attempt.settle()) {
+        attempt.cancelTimer();
+        inFlight.decrementAndGet();
+        running.remove(attempt.key());
+        unstarted.add(attempt.claimed());
+      }
+    }
+    return unstarted;
+  }
+
+  /** Stops at once; attempts still queued are dropped unrecorded (see {@link #shutdown}). */
   @Override
   public void close() {
     shutdown(Duration.ZERO);

@@ -1,9 +1,12 @@
 package dev.ax.dispatcher.run;
 
+import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.Clock;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -175,13 +178,20 @@ public final class Bulkheads {
     return false;
   }
 
-  /** Lets running attempts finish within {@code grace} (shared by all groups), then stops. */
-  public void shutdown(Duration grace) {
+  /**
+   * Lets running attempts finish within {@code grace} (shared by all groups), then stops.
+   *
+   * @return the attempts still queued when the grace ran out, never started (see {@link
+   *     AttemptRunner#shutdown})
+   */
+  public List<ClaimedInstance> shutdown(Duration grace) {
     long deadlineNanos = System.nanoTime() + grace.toNanos();
+    List<ClaimedInstance> unstarted = new ArrayList<>();
     for (AttemptRunner runner : runners.values()) {
       long leftNanos = Math.max(0, deadlineNanos - System.nanoTime());
-      runner.shutdown(Duration.ofNanos(leftNanos));
+      unstarted.addAll(runner.shutdown(Duration.ofNanos(leftNanos)));
     }
     watchdog.shutdownNow();
+    return unstarted;
   }
 }

@@ -9,6 +9,7 @@ import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.Sql;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import javax.sql.DataSource;
  * <p>Thread-safe (stateless over a pool).
  */
 public final class ClaimStore {
+
+  /** The audit reason of {@link #releaseUnstarted}. */
+  public static final String RELEASED_UNSTARTED = "claimed, never started: released at stop";
 
   private final Jdbc jdbc;
 
@@ -69,6 +73,50 @@ public final class ClaimStore {
                     InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
                     rs.getInt(10)))
         .audit(owner, "claimed");
+  }
+
+  /**
+   * RUNNING → DISPATCHED for attempts this owner claimed and never started (still queued when its
+   * stop's grace ran out), with the attempt number as before the claim: the attempt never began, so
+   * the next claim starts it again, it uses up no retry and no take-back, and nobody waits for its
+   * lease. Conditional on each row still being RUNNING that attempt for this owner. {@code
+   * dispatched_at_ms} is stamped {@code nowMs}, so the reaper emits the row again once it has gone
+   * unclaimed for {@code AX_REAPER_UNCLAIMED_AFTER}.
+   *
+   * <p>The audit log then shows that attempt's claim (→ RUNNING) twice, with this release between
+   * them ("claimed, never started: released at stop"). A start is a claim not followed by a
+   * release.
+   *
+   * @return the instance ids released (the others were settled or taken back meanwhile)
+   */
+  public List<String> releaseUnstarted(
+      Collection<ClaimedInstance> unstarted, String owner, long nowMs) {
+    List<String> released = new ArrayList<>();
+    for (List<ClaimedInstance> chunk : Sql.chunks(unstarted)) {
+      List<Object> attemptOf = new ArrayList<>(chunk.size() * 2 + 1);
+      for (ClaimedInstance claimed : chunk) {
+        attemptOf.add(claimed.instanceId());
+        attemptOf.add(claimed.attempt());
+      }
+      attemptOf.add(owner);
+      released.addAll(
+          jdbc.move(
+              "instance_id",
+              chunk.stream().map(ClaimedInstance::instanceId).toList(),
+              BatchMove.from(RUNNING)
+                  .<String>to(DISPATCHED)
+                  .set(
+                      "attempt = attempt - 1, owner = NULL, lease_until_ms = NULL,"
+                          + " dispatched_at_ms = ?",
+                      nowMs)
+                  .where(
+                      "attempt = " + RunKey.caseByInstanceId(chunk.size()) + " AND owner = ?",
+                      attemptOf.toArray())
+                  .readBack("instance_id", rs -> rs.getString(1))
+                  .audit(owner, RELEASED_UNSTARTED),
+              nowMs));
+    }
+    return released;
   }
 
   /**

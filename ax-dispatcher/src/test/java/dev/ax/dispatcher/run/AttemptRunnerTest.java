@@ -51,6 +51,37 @@ class AttemptRunnerTest {
   }
 
   /**
+   * When the stop's grace runs out, the attempts still queued never run and are handed back to the
+   * caller, which releases their rows; the one running is interrupted and, having started, is left
+   * to the reaper. Neither is recorded.
+   */
+  @Test
+  void aStopPastItsGraceHandsBackTheQueuedAttemptsItNeverStarted() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    StoredTask task = oneMinuteTask("blocked", "block");
+    AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add);
+    runner.submit(claimed("running@2"), task, blocking);
+    runner.submit(claimed("queued@2"), task, blocking);
+    runner.submit(claimed("queued@3"), task, blocking);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> BlockingExecutor.STARTED.contains("running@2"));
+
+    List<ClaimedInstance> unstarted = runner.shutdown(Duration.ZERO);
+
+    assertThat(unstarted)
+        .extracting(ClaimedInstance::instanceId)
+        .containsExactlyInAnyOrder("queued@2", "queued@3");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> BlockingExecutor.INTERRUPTED.contains("running@2"));
+    assertThat(BlockingExecutor.STARTED).doesNotContain("queued@2", "queued@3");
+    assertThat(done).as("nothing recorded: the reaper or the release owns these rows").isEmpty();
+  }
+
+  /**
    * An interrupt (a CANCEL with interrupt) stops a running attempt and one still queued, records no
    * outcome for either (their rows are CANCELLED already), frees their room, and leaves the other
    * attempts alone.
