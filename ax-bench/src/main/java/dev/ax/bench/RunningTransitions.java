@@ -10,7 +10,9 @@ import javax.sql.DataSource;
 /**
  * How often the instances of a bench run moved to RUNNING, from the audit log ({@code
  * ax_instance_log}): each instance should have exactly one such row per attempt, and a bench run
- * makes one attempt each. More is a run started twice, whatever Kafka said.
+ * makes one attempt each. More is a run started twice, whatever Kafka said. (A dispatcher stopped
+ * past its grace releases claims it never started, which adds a claim without a start; a bench run
+ * stops no dispatcher before its tasks have run.)
  *
  * @param total RUNNING transitions of the run's instances
  * @param instances instances with at least one

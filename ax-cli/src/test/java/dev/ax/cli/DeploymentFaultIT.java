@@ -819,7 +819,7 @@ class DeploymentFaultIT {
       }
       try (PreparedStatement select =
           connection.prepareStatement(
-              "SELECT instance_id, attempt + 1 FROM ax_instance_log WHERE reason = ?")) {
+              "SELECT instance_id, attempt FROM ax_instance_log WHERE reason = ?")) {
         select.setString(1, ClaimStore.RELEASED_UNSTARTED);
         try (ResultSet rows = select.executeQuery()) {
           while (rows.next()) {

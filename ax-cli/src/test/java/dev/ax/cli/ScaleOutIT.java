@@ -105,7 +105,7 @@ class ScaleOutIT {
                   "SELECT COUNT(*) FROM (SELECT r.instance_id FROM ax_instance_log r"
                       + " WHERE r.to_status = 'RUNNING' GROUP BY r.instance_id, r.attempt"
                       + " HAVING COUNT(*) > 1 + (SELECT COUNT(*) FROM ax_instance_log x"
-                      + " WHERE x.instance_id = r.instance_id AND x.attempt = r.attempt - 1"
+                      + " WHERE x.instance_id = r.instance_id AND x.attempt = r.attempt"
                       + " AND x.reason = '"
                       + ClaimStore.RELEASED_UNSTARTED
                       + "')) twice"))

@@ -4,7 +4,6 @@ import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
-import dev.ax.common.store.StoreException;
 import dev.ax.common.store.TaskStore;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
@@ -156,12 +155,13 @@ public final class DispatcherStage implements AutoCloseable {
               + " AX_REAPER_UNCLAIMED_AFTER",
           released,
           unstarted.size());
-    } catch (StoreException e) {
+    } catch (RuntimeException e) {
+      // Whatever failed, the stop goes on: rows not released are taken back after their lease.
       log.warn(
-          "Could not release {} claimed attempt(s) never started; the reaper takes them back"
-              + " after their lease: {}",
+          "Could not release (all of) {} claimed attempt(s) never started; those not released are"
+              + " taken back after their lease: {}",
           unstarted.size(),
-          e.getMessage());
+          e.toString());
     }
   }
 

@@ -24,6 +24,7 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.StatusPath;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.io.OutputStream;
@@ -570,6 +571,9 @@ class DispatcherStageIT {
       assertThat(row.owner()).isNull();
     }
     assertThat(BlockingExecutor.STARTED).doesNotContain(queued1, queued2);
+    assertThat(releaseAuditedAttempt(queued1))
+        .as("the release's audit row names the attempt released")
+        .isEqualTo(1);
     assertThat(instances.find(running).orElseThrow().status())
         .as("started, so left RUNNING for the reaper")
         .isEqualTo(InstanceStatus.RUNNING);
@@ -583,6 +587,21 @@ class DispatcherStageIT {
     for (String id : List.of(queued1, queued2)) {
       InstanceRow row = awaitStatus(id, InstanceStatus.SUCCESS);
       assertThat(row.attempt()).as("%s ran as its first attempt", id).isEqualTo(1);
+    }
+  }
+
+  private int releaseAuditedAttempt(String instanceId) throws Exception {
+    try (Connection connection = runtime.dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT attempt FROM ax_instance_log WHERE instance_id = ? AND reason = ?"
+                    + " AND from_status = 'RUNNING' AND to_status = 'DISPATCHED'")) {
+      select.setString(1, instanceId);
+      select.setString(2, ClaimStore.RELEASED_UNSTARTED);
+      try (ResultSet rows = select.executeQuery()) {
+        assertThat(rows.next()).as("release audited for %s", instanceId).isTrue();
+        return rows.getInt(1);
+      }
     }
   }
 

@@ -172,7 +172,7 @@ public final class CommonKeys implements ConfigKeySet {
           "30s",
           Duration.ZERO,
           Duration.ofMinutes(30),
-          "How long a stopping stage lets running work finish. A dispatcher then interrupts the attempts still running (taken back after their lease) and releases those still queued, never started (emitted again after AX_REAPER_UNCLAIMED_AFTER, as the same attempt).");
+          "How long a stopping stage lets running work finish. A dispatcher then interrupts the attempts still running (taken back after their lease) and releases those still queued, never started (emitted again after AX_REAPER_UNCLAIMED_AFTER, as the same attempt; if that write fails, after their lease).");
 
   public static final ConfigKey<Duration> SWITCH_POLL =
       ConfigKey.duration(

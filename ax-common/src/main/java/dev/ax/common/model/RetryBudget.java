@@ -3,9 +3,10 @@ package dev.ax.common.model;
 /**
  * How an instance's attempts count against its retry budget, and the reasons that cite the counts.
  * Every run is an attempt (the attempt number is part of a run's identity and goes up on every
- * claim), but only a failed one (FAILED or TIMEOUT) uses up the budget: a run the reaper took back
- * because its dispatcher died does not. Take-backs have a bound of their own ({@code
- * AX_MAX_TAKEBACKS}), so a task that kills its dispatcher every time still ends DEAD. Pure.
+ * claim; a claim released unstarted at a dispatcher's stop is undone), but only a failed one
+ * (FAILED or TIMEOUT) uses up the budget: a run the reaper took back because its dispatcher died
+ * does not. Take-backs have a bound of their own ({@code AX_MAX_TAKEBACKS}), so a task that kills
+ * its dispatcher every time still ends DEAD. Pure.
  */
 public final class RetryBudget {
 

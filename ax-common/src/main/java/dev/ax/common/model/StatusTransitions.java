@@ -25,6 +25,7 @@ import java.util.Set;
  *     │            │            ├─► FAILED ──► RETRYING ─► DISPATCHED (next attempt)
  *     │            │            ├─► TIMEOUT ─► RETRYING        └─► DEAD (attempts exhausted)
  *     │            │            └─► (lease expired) ─► DISPATCHED (recovered by the reaper)
+ *     │            │            └─► (claimed, never started) ─► DISPATCHED (released at a stop)
  *     └─► CANCELLED / SKIPPED (non-concurrent task still running)
  * </pre>
  *

@@ -43,6 +43,7 @@ public final class BatchMove<T> {
   final RowReader<T> reader;
   final String actor;
   final String reason;
+  final String auditedAttempt;
 
   private BatchMove(Builder<T> b, String actor, String reason) {
     this.from = b.from;
@@ -55,6 +56,7 @@ public final class BatchMove<T> {
     this.fence = b.fence;
     this.readColumns = b.readColumns;
     this.reader = b.reader;
+    this.auditedAttempt = b.auditedAttempt;
     this.actor = Objects.requireNonNull(actor, "actor");
     this.reason = Objects.requireNonNull(reason, "reason");
   }
@@ -99,6 +101,7 @@ public final class BatchMove<T> {
     private LeaseFence fence;
     private String readColumns;
     private RowReader<T> reader;
+    private String auditedAttempt = "attempt";
 
     private Builder(InstanceStatus from, InstanceStatus to) {
       this.from = from;
@@ -122,6 +125,15 @@ public final class BatchMove<T> {
     /** Moves only while {@code fence} holds (a stale leader moves nothing). */
     public Builder<T> fencedBy(LeaseFence fence) {
       this.fence = Objects.requireNonNull(fence, "fence");
+      return this;
+    }
+
+    /**
+     * The attempt each audit row gives, as an SQL expression over the moved row; by default its
+     * {@code attempt} after the move. A move that changes the attempt names the one it moved from.
+     */
+    public Builder<T> auditedAttempt(String expression) {
+      this.auditedAttempt = Objects.requireNonNull(expression, "expression");
       return this;
     }
 

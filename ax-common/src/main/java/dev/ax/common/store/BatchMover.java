@@ -92,7 +92,7 @@ public final class BatchMover {
               + " AND status = ?"
               + move.extraWhere
               + (move.fence == null ? "" : " AND " + LeaseFence.CONDITION)
-              + auditAndReadBack(keyColumn, in, move.readColumns)
+              + auditAndReadBack(keyColumn, in, move.readColumns, move.auditedAttempt)
               + commit;
       try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
         int index = 1;
@@ -133,12 +133,16 @@ public final class BatchMover {
   /**
    * What every batch move's packet sends after its UPDATE stamped the rows it won with a token: the
    * audit INSERT of exactly those rows, and the SELECT of {@code readColumns} that reads them back.
-   * {@code in} is the IN list of the keys, in {@code keyColumn}.
+   * {@code in} is the IN list of the keys, in {@code keyColumn}; {@code auditedAttempt} the
+   * expression each audit row's attempt is read from.
    */
-  static String auditAndReadBack(String keyColumn, String in, String readColumns) {
+  static String auditAndReadBack(
+      String keyColumn, String in, String readColumns, String auditedAttempt) {
     String stamped = " FROM ax_instance WHERE " + keyColumn + " IN " + in + " AND batch_token = ?";
     return ";INSERT INTO ax_instance_log (instance_id, task_id, attempt, from_status, to_status,"
-        + " actor, reason, at_ms) SELECT instance_id, task_id, attempt, ?, ?, ?, ?, ?"
+        + " actor, reason, at_ms) SELECT instance_id, task_id, "
+        + auditedAttempt
+        + ", ?, ?, ?, ?, ?"
         + stamped
         + ";SELECT "
         + readColumns

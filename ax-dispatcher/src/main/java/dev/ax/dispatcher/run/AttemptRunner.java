@@ -308,6 +308,7 @@ public final class AttemptRunner implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      stopping = true; // what the interrupt stops is left for recovery, not recorded as a timeout
       dequeued = workers.shutdownNow();
     }
     watchdog.shutdown();

@@ -83,9 +83,9 @@ public final class ClaimStore {
    * dispatched_at_ms} is stamped {@code nowMs}, so the reaper emits the row again once it has gone
    * unclaimed for {@code AX_REAPER_UNCLAIMED_AFTER}.
    *
-   * <p>The audit log then shows that attempt's claim (→ RUNNING) twice, with this release between
-   * them ("claimed, never started: released at stop"). A start is a claim not followed by a
-   * release.
+   * <p>The audit row of the release gives the attempt released (RUNNING → DISPATCHED at that
+   * attempt, "claimed, never started: released at stop"), so the log shows that attempt's claim
+   * twice with the release between them: a start is a claim not followed by a release.
    *
    * @return the instance ids released (the others were settled or taken back meanwhile)
    */
@@ -112,6 +112,7 @@ public final class ClaimStore {
                   .where(
                       "attempt = " + RunKey.caseByInstanceId(chunk.size()) + " AND owner = ?",
                       attemptOf.toArray())
+                  .auditedAttempt("attempt + 1")
                   .readBack("instance_id", rs -> rs.getString(1))
                   .audit(owner, RELEASED_UNSTARTED),
               nowMs));

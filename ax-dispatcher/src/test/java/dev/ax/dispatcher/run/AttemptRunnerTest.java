@@ -77,6 +77,8 @@ class AttemptRunnerTest {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> BlockingExecutor.INTERRUPTED.contains("running@2"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
+    assertThat(runner.running()).isEmpty();
     assertThat(BlockingExecutor.STARTED).doesNotContain("queued@2", "queued@3");
     assertThat(done).as("nothing recorded: the reaper or the release owns these rows").isEmpty();
   }
