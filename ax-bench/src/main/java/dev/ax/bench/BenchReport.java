@@ -108,7 +108,6 @@ public final class BenchReport implements RoundFigures {
   }
 
   /** Start lateness (started minus due) of every task of the run, in ms (a copy). */
-  @Override
   public Histogram startLateness() {
     return startLateness.copy();
   }

@@ -71,8 +71,8 @@ final class PeerComparison {
         "JVM CPU",
         "DB CPU",
         "steal");
-    row(out, "AX", ax, ax.cpu().databaseMs(), axStealMs);
-    row(out, "db-scheduler", other, peerDatabaseCpuMs, peerStealMs);
+    row(out, "AX", pair.ax(), ax, ax.cpu().databaseMs(), axStealMs);
+    row(out, "db-scheduler", pair.peer(), other, peerDatabaseCpuMs, peerStealMs);
     out.printf(
         Locale.ROOT,
         "    %-14s %6s %6s %6s%n",
@@ -86,8 +86,12 @@ final class PeerComparison {
 
   /** One side's row of a run's table. */
   private static void row(
-      PrintWriter out, String name, RoundFigures round, long databaseCpuMs, long stealMs) {
-    Percentiles lateness = Percentiles.of(round.startLateness());
+      PrintWriter out,
+      String name,
+      Percentiles lateness,
+      RoundFigures round,
+      long databaseCpuMs,
+      long stealMs) {
     out.printf(
         Locale.ROOT,
         ROW,

@@ -72,11 +72,6 @@ public record PeerResult(
   }
 
   @Override
-  public Histogram startLateness() {
-    return lateness;
-  }
-
-  @Override
   public long earlyStarts() {
     return early;
   }

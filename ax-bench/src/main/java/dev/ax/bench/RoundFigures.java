@@ -1,15 +1,10 @@
 package dev.ax.bench;
 
-import org.HdrHistogram.Histogram;
-
 /**
  * What a side-by-side comparison reads of one measured round, AX's ({@link BenchReport}) or the
  * peer's ({@link PeerResult}), so that both sides are printed and judged by the same code.
  */
 interface RoundFigures {
-
-  /** Start lateness (started minus due) of every task of the round, in ms. */
-  Histogram startLateness();
 
   /** Tasks started before their due time. */
   long earlyStarts();

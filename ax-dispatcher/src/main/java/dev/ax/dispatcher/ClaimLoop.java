@@ -216,7 +216,7 @@ final class ClaimLoop implements AutoCloseable {
     }
     inbox.publish(held.size());
     heldMeter.publish(held, nowMs);
-    if (!taken.isEmpty() && stopping) {
+    if (stopping) {
       // The stop arrived during this pass: no new claim; these go back with the rest.
       taken.values().forEach(p -> held.add(p.pool(), p.event()));
     } else if (!taken.isEmpty()) {
