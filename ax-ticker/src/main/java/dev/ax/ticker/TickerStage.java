@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * fires, the others stand by. Parts:
  *
  * <ul>
- *   <li>{@link TickLoop} on {@code ax-ticker-fire}: the time wheel and the firing, fenced by the
- *       lease, every due event carrying its epoch;
+ *   <li>{@link TickLoop}, owned by {@link FiringThread} ({@code ax-ticker-fire}): the time wheel
+ *       and the firing, fenced by the lease, every due event carrying its epoch;
  *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
  *   <li>{@link AnnouncementIntake}: announcements from {@code ax.task.scheduled} on {@code
  *       ax-ticker-scheduled}; every node reads every partition (no consumer group), and a standby
@@ -57,8 +57,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final KafkaProducer<String, byte[]> producer;
   private final LeaderElector elector;
   private final DueEmitter emitter;
-  private final TickLoop loop;
-  private final StoreTickerPort port;
   private final WindowLoader loader;
   private final Reaper reaper;
   private final Retention retention;
@@ -67,9 +65,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
   private final ScheduledExecutorService scheduler;
-  private final Thread firingThread;
+  private final FiringThread firing;
   private final TickerConfig config;
-  private volatile boolean running = true;
 
   public TickerStage(StageContext context, TickerConfig config) {
     this.context = context;
@@ -88,12 +85,12 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             context.nodeId(),
             config,
             System::nanoTime);
-    this.port =
+    StoreTickerPort port =
         new StoreTickerPort(
             firings,
             emitter,
             new TaskSpecCache(tasks, 100_000, context.common().specCacheMaxBytes()));
-    this.loop =
+    TickLoop loop =
         new TickLoop(
             context.clock(),
             elector::fence,
@@ -160,7 +157,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             ConsumerLoop.CommitMode.ASYNC,
             parking);
     this.scheduler = DaemonThreads.scheduler("ax-ticker-sched");
-    this.firingThread = new Thread(this::fireLoop, "ax-ticker-fire");
+    this.firing = new FiringThread(loop, this::rebuildAsNewLeader);
   }
 
   /**
@@ -172,7 +169,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     switches.start(); // before the first reaper pass: a switched-off group is not re-emitted
     scheduledConsumer.start();
     elector.start();
-    firingThread.start();
+    firing.start();
     long reaperMs = config.reaperInterval().toMillis();
     scheduler.scheduleWithFixedDelay(
         loader::load, 0, config.loadInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -193,27 +190,13 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     return this;
   }
 
-  private void fireLoop() {
-    long previousEpoch = -1;
-    while (running) {
-      try {
-        long waitMs = loop.step();
-        long epoch = loop.ledEpoch();
-        if (epoch != previousEpoch) {
-          previousEpoch = epoch;
-          if (epoch >= 0) {
-            scheduler.execute(loader::load); // rebuild the wheel now, not at the next interval
-            scheduler.execute(reaper::adoptPredecessorDispatches);
-          }
-        }
-        loop.await(waitMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (RuntimeException e) {
-        log.error("Ticker firing loop caught an unexpected error; continuing", e);
-      }
-    }
+  /**
+   * On {@code ax-ticker-fire}, when the loop starts leading at a new epoch: the wheel is rebuilt
+   * from the database now, not at the next load interval, and the predecessor's dispatches adopted.
+   */
+  private void rebuildAsNewLeader() {
+    scheduler.execute(loader::load);
+    scheduler.execute(reaper::adoptPredecessorDispatches);
   }
 
   /** Stops everything without releasing the lease, as a crash would. For failover tests. */
@@ -225,13 +208,11 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   }
 
   private void stopThreads() {
-    running = false;
+    firing.close(); // first: it hands work to the scheduler, which is shut next
     scheduledConsumer.close();
     chainConsumer.close();
     scheduler.shutdownNow();
     switches.close();
-    firingThread.interrupt();
-    DaemonThreads.awaitEnd(firingThread, Duration.ofSeconds(10));
   }
 
   /** Ready once this node knows whether it leads or stands by (its lease heartbeat works). */
