@@ -51,10 +51,8 @@ import org.slf4j.LoggerFactory;
  * like any other, and none is left RUNNING for the reaper (which would start it again, one attempt
  * later, once its lease expired). No new claim begins once stopping. Only a claim that outlives the
  * stop wait ({@value #STOP_WAIT_MS} ms) starts nothing: its rows wait for their lease as after a
- * crash. The one lock here, {@code startGate}, makes that cut clean: the loop thread holds it while
- * it hands won claims to the pools (which may read specs, boundedly), and {@link #close()} takes it
- * to give up on the loop, so no run starts after {@link #close()} has returned. No consumer thread
- * ever takes it.
+ * crash. The {@link StartGate}, which {@link #close()} closes when it gives up on the loop, makes
+ * that cut clean: no run starts after {@link #close()} has returned.
  */
 final class ClaimLoop implements AutoCloseable {
 
@@ -84,13 +82,7 @@ final class ClaimLoop implements AutoCloseable {
   private final Thread thread = DaemonThreads.thread("ax-dispatcher-claim", this::run);
 
   private volatile boolean stopping;
-
-  /** Set, under {@link #startGate}, when {@link #close()} gave up waiting for the loop. */
-  private volatile boolean abandoned;
-
-  /** Held while won claims are handed to the pools, and by {@link #close()} to set abandoned. */
-  private final Object startGate = new Object();
-
+  private final StartGate gate;
   private final Duration stopWait;
 
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -122,6 +114,7 @@ final class ClaimLoop implements AutoCloseable {
     }
     this.clock = clock;
     this.port = port;
+    this.gate = new StartGate(port);
     this.budget = budget;
     this.pollSize = pollSize;
     this.claimed = meters.counter("ax.dispatcher.claimed");
@@ -305,7 +298,7 @@ final class ClaimLoop implements AutoCloseable {
         }
       }
     }
-    startQuietly(won, PooledEvent.poolsByInstance(events), prefetch);
+    gate.pass(won, PooledEvent.poolsByInstance(events), prefetch);
   }
 
   /** Claims, once more, the events that lost only because they were not due yet and now are. */
@@ -335,41 +328,12 @@ final class ClaimLoop implements AutoCloseable {
       List<ClaimedInstance> won = port.claim(events.keySet(), nowMs);
       claimTime.record(System.nanoTime() - claimStartNanos, TimeUnit.NANOSECONDS);
       claimed.increment(won.size());
-      startQuietly(
-          won, PooledEvent.poolsByInstance(events), CompletableFuture.completedFuture(null));
+      gate.pass(won, PooledEvent.poolsByInstance(events), CompletableFuture.completedFuture(null));
     } catch (RuntimeException e) {
       log.warn(
           "Late claim of {} instance(s) failed; the reaper re-emits them: {}",
           events.size(),
           e.toString());
-    }
-  }
-
-  private void startQuietly(
-      List<ClaimedInstance> won, Map<String, String> poolOfInstance, Future<?> prefetch) {
-    if (won.isEmpty()) {
-      return;
-    }
-    synchronized (startGate) {
-      if (abandoned) {
-        // A claim that outlived the stop wait: the pools may be shut down, so as after a crash.
-        log.warn(
-            "Stopped: {} instance(s) claimed after the stop wait and not started; the reaper"
-                + " recovers them after their lease",
-            won.size());
-        return;
-      }
-      try {
-        port.start(won, poolOfInstance, prefetch);
-      } catch (RuntimeException e) {
-        // Claimed but not started: do not claim again (it would win nothing now); the rows stay
-        // RUNNING until their lease expires and the reaper hands them back.
-        log.error(
-            "{} claimed instance(s) could not be started; the reaper recovers them after their"
-                + " lease",
-            won.size(),
-            e);
-      }
     }
   }
 
@@ -422,9 +386,7 @@ final class ClaimLoop implements AutoCloseable {
     }
     DaemonThreads.awaitEnd(thread, stopWait);
     if (thread.isAlive()) {
-      synchronized (startGate) {
-        abandoned = true; // after a start in progress, so none begins once this returns
-      }
+      gate.close(); // after a hand-over in progress, so none begins once this returns
       log.warn("The claim loop did not stop within {} ms; interrupting it", stopWait.toMillis());
       thread.interrupt();
     }
