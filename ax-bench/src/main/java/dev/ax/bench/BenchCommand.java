@@ -67,7 +67,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   private static final int MAX_TASKS = 1_000_000;
   private static final int MAX_DISPATCHERS = 16;
   private static final int MAX_RUNS = 100;
-  private static final int MAX_PEER_THREADS = 500;
   private static final long MAX_DB_DELAY_MS = 1000;
 
   /** The ticker's lateness target: a series counts the runs within it. */
@@ -174,38 +173,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " run says little; a series says how often a target holds.")
   private int runs;
 
-  @Option(
-      names = "--peer",
-      paramLabel = "<scheduler>",
-      description =
-          "Also run each measured run's workload through this scheduler, in a JVM of its own on"
-              + " the same database right after AX's run, and print both side by side with the"
-              + " ratio. Only db-scheduler (16.7.1) for now.")
-  private String peer;
-
-  @Option(
-      names = "--peer-strategy",
-      defaultValue = "lock-and-fetch",
-      paramLabel = "<strategy>",
-      description =
-          "The peer's polling strategy: lock-and-fetch (SELECT ... FOR UPDATE SKIP LOCKED, the"
-              + " throughput setting db-scheduler recommends for MySQL 8 and MariaDB) or fetch"
-              + " (default: ${DEFAULT-VALUE}).")
-  private String peerStrategy;
-
-  @Option(
-      names = "--peer-threads",
-      defaultValue = "20",
-      paramLabel = "<n>",
-      description = "The peer's executor threads (default: ${DEFAULT-VALUE}).")
-  private int peerThreads;
-
-  @Option(
-      names = "--peer-polling",
-      defaultValue = "10ms",
-      paramLabel = "<duration>",
-      description = "The peer's polling interval (default: ${DEFAULT-VALUE}).")
-  private Duration peerPolling;
+  @Mixin private PeerOptions peerOptions;
 
   @Mixin private VerboseOption verbose;
 
@@ -218,14 +186,14 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     }
     requireInRange(spec, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
     requireInRange(spec, "--runs", runs, 1, MAX_RUNS);
-    checkPeerOptions();
+    peerOptions.check();
     requireOneOf(spec, "--stages", stagesWhere, "in-jvm", "processes");
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
       throw new ParameterException(
           spec.commandLine(),
           "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
     }
-    String peerClassPath = peer == null ? null : PeerProcess.classPath();
+    String peerClassPath = peerOptions.asked() ? PeerProcess.classPath() : null;
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
     verbose.applyToLogs();
@@ -290,7 +258,16 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                 wait,
                 TickerConfig.from(config).emitAhead());
         BenchWarmUp.run(driver, runId, warmUpTasks);
-        PeerProcess peerProcess = peer == null ? null : startPeer(peerClassPath, stageConfig, out);
+        PeerProcess peerProcess =
+            peerOptions.asked()
+                ? peerOptions.start(
+                    peerClassPath,
+                    stageConfig,
+                    new BenchPlan("peer", tasks, 0, dueIn, spread),
+                    wait,
+                    warmUpTasks,
+                    out)
+                : null;
         PeerComparison comparison =
             peerProcess == null ? null : new PeerComparison(peerProcess.description());
         try {
@@ -346,41 +323,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       return ExitCodes.INTERRUPTED;
     }
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
-  }
-
-  private void checkPeerOptions() {
-    if (peer != null && !peer.equals("db-scheduler")) {
-      throw new ParameterException(
-          spec.commandLine(), "--peer must be db-scheduler (the only peer so far): " + peer);
-    }
-    requireOneOf(spec, "--peer-strategy", peerStrategy, "lock-and-fetch", "fetch");
-    requireInRange(spec, "--peer-threads", peerThreads, 1, MAX_PEER_THREADS);
-    if (peerPolling.isNegative() || peerPolling.isZero()) {
-      throw new ParameterException(
-          spec.commandLine(), "--peer-polling must be positive: " + peerPolling);
-    }
-  }
-
-  /** Starts the peer JVM on this bench's database; it warms up before this returns. */
-  private PeerProcess startPeer(String classPath, AxConfig config, PrintWriter out)
-      throws IOException {
-    CommonConfig common = CommonConfig.from(config);
-    out.println();
-    out.println("Starting the peer, db-scheduler, in a JVM of its own; it warms up as AX did...");
-    out.flush();
-    return PeerProcess.start(
-        classPath,
-        new PeerProcess.Launch(
-            peerStrategy,
-            peerThreads,
-            peerPolling,
-            new BenchPlan("peer", tasks, 0, dueIn, spread),
-            wait,
-            warmUpTasks,
-            common.jdbcUrl(),
-            common.jdbcUser()),
-        common.jdbcPassword(),
-        out);
   }
 
   /** The database proxy of {@code --db-delay}, or null without one. */
