@@ -175,6 +175,14 @@ final class TickLoop {
     return fullReloadNeeded;
   }
 
+  /**
+   * Any thread: the next load is to be a full one, e.g. because announcements were missed (the
+   * announcement reader took its partitions late). The database has every announced instance.
+   */
+  void requestFullReload() {
+    fullReloadNeeded = true;
+  }
+
   /** The loader calls this when it starts a full load for the current epoch. */
   void fullReloadStarted() {
     fullReloadNeeded = false;

@@ -144,7 +144,10 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
                     port::prefetch)
                 ::accept,
             StageContext.OUTAGE_RETRY,
-            parking);
+            parking,
+            // Started while the broker was away: what was announced meanwhile is read from the
+            // database by a full load.
+            loop::requestFullReload);
     FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, instances, firings, producer);
     this.chainConsumer =
         context.groupLoop(
@@ -163,7 +166,9 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   /**
    * Starts every part. The announcement reader's positions are fixed before the lease is tried: an
    * instance announced after that is read, one announced before is in the database when this node,
-   * as leader, loads its first window.
+   * as leader, loads its first window. If the broker does not answer, the start goes on and the
+   * reader takes its positions once it does, then asks for a full load: what was announced in
+   * between is in the database.
    */
   public TickerStage start() {
     switches.start(); // before the first reaper pass: a switched-off group is not re-emitted

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * before {@code now + horizon} that it has not read yet (a watermark on (due, seq), through the
  * index on status and due time), in pages. A full load from the beginning, oldest first, runs when
  * this node becomes leader (so overdue work fires at once, oldest first), when the tick loop
- * dropped something, and every {@code rescanEvery} loads as a safety net for rows created behind
- * the watermark without an announcement.
+ * dropped something, when the announcement reader took its partitions only after the stage started
+ * (the broker was away), and every {@code rescanEvery} loads as a safety net for rows created
+ * behind the watermark without an announcement.
  *
  * <p>After each page it hands the page's task ids to {@code prefetch}, which reads the specs the
  * firing will need into the ticker's cache: instances created further ahead than ingest announces

@@ -131,6 +131,18 @@ public final class ConsumerLoop implements AutoCloseable {
       Duration retryBackoff,
       CommitMode commitMode,
       RecordParking parking) {
+    this(name, consumer, topics, handler, retryBackoff, commitMode, parking, () -> {});
+  }
+
+  private ConsumerLoop(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      Collection<String> topics,
+      BatchHandler handler,
+      Duration retryBackoff,
+      CommitMode commitMode,
+      RecordParking parking,
+      Runnable positionedLate) {
     this.name = name;
     this.consumer = consumer;
     this.handler = handler;
@@ -139,7 +151,7 @@ public final class ConsumerLoop implements AutoCloseable {
     this.commits = new OffsetCommits(name, consumer, commitMode);
     this.assignment =
         commitMode == CommitMode.NONE
-            ? new FromEndAssignment(name, topics)
+            ? new FromEndAssignment(name, topics, positionedLate)
             : new GroupAssignment(name, topics, handler, commits);
     this.isolation =
         new PoisonIsolation(
@@ -155,6 +167,10 @@ public final class ConsumerLoop implements AutoCloseable {
    * announcements). The consumer must have no group id. Partitions added to the topic later are
    * read from their beginning once the loop sees them, within {@code
    * FromEndAssignment.PARTITION_REFRESH}.
+   *
+   * <p>If the broker does not answer during {@link #start()}, the loop takes the partitions, from
+   * their end, once it does, and then runs {@code positionedLate} on its thread: what was written
+   * in between was not read, and the stage reads it from the database instead.
    */
   public static ConsumerLoop everyPartitionFromEnd(
       String name,
@@ -162,17 +178,25 @@ public final class ConsumerLoop implements AutoCloseable {
       String topic,
       BatchHandler handler,
       Duration retryBackoff,
-      RecordParking parking) {
+      RecordParking parking,
+      Runnable positionedLate) {
     return new ConsumerLoop(
-        name, consumer, List.of(topic), handler, retryBackoff, CommitMode.NONE, parking);
+        name,
+        consumer,
+        List.of(topic),
+        handler,
+        retryBackoff,
+        CommitMode.NONE,
+        parking,
+        positionedLate);
   }
 
   /**
    * Starts the loop's thread. An assigning loop ({@link #everyPartitionFromEnd}) first takes every
    * partition and fixes its position at the current end, on the caller's thread: every record
    * written after this returns is read. If the broker does not answer within {@code
-   * FromEndAssignment.POSITION_TIMEOUT}, the positions are fixed at the first poll instead
-   * (logged).
+   * FromEndAssignment.POSITION_TIMEOUT}, this returns anyway and the loop's thread takes them once
+   * it does (logged; see {@link #everyPartitionFromEnd}).
    */
   public void start() {
     assignment.beforeStart(consumer);
@@ -183,7 +207,12 @@ public final class ConsumerLoop implements AutoCloseable {
     assignment.join(consumer);
     try {
       while (!stop.stopped()) {
-        assignment.beforePoll(consumer);
+        if (!assignment.beforePoll(consumer)) {
+          if (stop.awaitStop(retryBackoff)) {
+            return;
+          }
+          continue;
+        }
         handler.beforePoll(consumer);
         ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
         if (records.isEmpty()) {

@@ -18,6 +18,12 @@ import org.slf4j.LoggerFactory;
  * added to a topic later are taken from their beginning once the loop sees them, within {@link
  * #PARTITION_REFRESH}. Nothing is committed; the consumer has no group id.
  *
+ * <p>If the broker does not answer at start (no partitions, or no end offsets, within {@link
+ * #POSITION_TIMEOUT}), the start goes on, and the loop's thread tries again before each poll, one
+ * retry backoff apart, until the positions are fixed; it then runs {@code positionedLate}, since
+ * what was written in between was not read. A broker away at start therefore never fails the start,
+ * and the loop polls nothing until it knows where to read from.
+ *
  * <p>Not thread-safe: {@link #beforeStart} runs on the caller's thread before the loop thread
  * starts (which orders it before everything after), {@link #beforePoll} on the loop thread.
  */
@@ -29,57 +35,61 @@ final class FromEndAssignment implements PartitionAssignment {
   /** How often the loop looks for partitions added to its topics. */
   static final Duration PARTITION_REFRESH = Duration.ofSeconds(30);
 
-  /** How long {@link #beforeStart} waits for the end offsets (and a look for partitions). */
+  /** How long one try waits for the partitions, and then for their end offsets. */
   static final Duration POSITION_TIMEOUT = Duration.ofSeconds(10);
 
   private final String loopName;
   private final Collection<String> topics;
+  private final Runnable positionedLate;
+
+  /** Whether every partition's position is fixed; the loop polls only once it is. */
+  private boolean positioned;
+
+  /** Failed tries since the last success, for the log. */
+  private int failedTries;
 
   /** When the loop last looked for new partitions; loop thread only after the start. */
   private long lastPartitionRefreshNanos = System.nanoTime();
 
-  FromEndAssignment(String loopName, Collection<String> topics) {
+  /**
+   * @param positionedLate runs on the loop thread when the positions are fixed after the start, not
+   *     during it
+   */
+  FromEndAssignment(String loopName, Collection<String> topics, Runnable positionedLate) {
     this.loopName = loopName;
     this.topics = topics;
+    this.positionedLate = positionedLate;
+  }
+
+  /** Takes every partition and fixes its position at the current end, if the broker answers. */
+  @Override
+  public void beforeStart(Consumer<String, byte[]> consumer) {
+    positioned = tryPositions(consumer);
   }
 
   /**
-   * Takes every partition and fixes its position at the current end. If the broker does not answer
-   * within {@link #POSITION_TIMEOUT}, the positions are fixed at the first poll instead (logged).
+   * Until the positions are fixed, tries to fix them and says whether it did; after, takes
+   * partitions added to the topics since the last look, from their beginning.
    */
   @Override
-  public void beforeStart(Consumer<String, byte[]> consumer) {
-    List<TopicPartition> partitions = partitionsOfTopics(consumer);
-    consumer.assign(partitions);
-    consumer.seekToEnd(partitions);
-    try {
-      for (TopicPartition partition : partitions) {
-        consumer.position(partition, POSITION_TIMEOUT);
+  public boolean beforePoll(Consumer<String, byte[]> consumer) {
+    if (!positioned) {
+      positioned = tryPositions(consumer);
+      if (positioned) {
+        positionedLate.run();
       }
-      log.info("{} reads {} partition(s) from their end", loopName, partitions.size());
-    } catch (TimeoutException e) {
-      log.warn(
-          "{} could not read the end offsets of {} within {} ms; they are fixed at the first"
-              + " poll",
-          loopName,
-          partitions,
-          POSITION_TIMEOUT.toMillis());
+      return positioned;
     }
-  }
-
-  /** Takes partitions added to the topics since the last look, from their beginning. */
-  @Override
-  public void beforePoll(Consumer<String, byte[]> consumer) {
     long nowNanos = System.nanoTime();
     if (nowNanos - lastPartitionRefreshNanos < PARTITION_REFRESH.toNanos()) {
-      return;
+      return true;
     }
     lastPartitionRefreshNanos = nowNanos;
     try {
       List<TopicPartition> added = new ArrayList<>(partitionsOfTopics(consumer));
       added.removeAll(consumer.assignment());
       if (added.isEmpty()) {
-        return;
+        return true;
       }
       List<TopicPartition> all = new ArrayList<>(consumer.assignment());
       all.addAll(added);
@@ -89,6 +99,56 @@ final class FromEndAssignment implements PartitionAssignment {
     } catch (KafkaException e) {
       log.debug("{} could not look for new partitions: {}", loopName, e.toString());
     }
+    return true;
+  }
+
+  /**
+   * Takes the partitions (once) and reads each one's end offset as its position.
+   *
+   * @return whether every position is fixed; false when the broker did not answer in time or the
+   *     topics have no partitions yet
+   */
+  private boolean tryPositions(Consumer<String, byte[]> consumer) {
+    try {
+      if (consumer.assignment().isEmpty()) {
+        List<TopicPartition> partitions = partitionsOfTopics(consumer);
+        if (partitions.isEmpty()) {
+          return failed("no partition of " + topics + " exists yet");
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+      }
+      for (TopicPartition partition : consumer.assignment()) {
+        consumer.position(partition, POSITION_TIMEOUT);
+      }
+    } catch (TimeoutException e) {
+      return failed(
+          "the broker did not answer within " + POSITION_TIMEOUT.toMillis() + " ms: " + e);
+    }
+    if (failedTries > 0) {
+      log.info(
+          "{} reads {} partition(s) from their end, after {} failed tr{}: records written"
+              + " before then are not read",
+          loopName,
+          consumer.assignment().size(),
+          failedTries,
+          failedTries == 1 ? "y" : "ies");
+    } else {
+      log.info("{} reads {} partition(s) from their end", loopName, consumer.assignment().size());
+    }
+    failedTries = 0;
+    return true;
+  }
+
+  private boolean failed(String why) {
+    failedTries++;
+    if (failedTries == 1) {
+      log.warn(
+          "{} cannot take its partitions yet ({}); it tries again until it can", loopName, why);
+    } else {
+      log.debug("{} cannot take its partitions yet (try {}): {}", loopName, failedTries, why);
+    }
+    return false;
   }
 
   private List<TopicPartition> partitionsOfTopics(Consumer<String, byte[]> consumer) {

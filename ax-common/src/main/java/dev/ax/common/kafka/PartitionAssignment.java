@@ -15,6 +15,13 @@ sealed interface PartitionAssignment permits GroupAssignment, FromEndAssignment 
   /** On the loop thread, once, before its first poll. */
   default void join(Consumer<String, byte[]> consumer) {}
 
-  /** On the loop thread, before each poll. */
-  default void beforePoll(Consumer<String, byte[]> consumer) {}
+  /**
+   * On the loop thread, before each poll.
+   *
+   * @return false when the consumer has nothing to poll yet (its partitions are not taken): the
+   *     loop waits its retry backoff and asks again
+   */
+  default boolean beforePoll(Consumer<String, byte[]> consumer) {
+    return true;
+  }
 }
