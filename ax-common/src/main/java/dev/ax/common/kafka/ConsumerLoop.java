@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -131,28 +132,37 @@ public final class ConsumerLoop implements AutoCloseable {
       Duration retryBackoff,
       CommitMode commitMode,
       RecordParking parking) {
-    this(name, consumer, topics, handler, retryBackoff, commitMode, parking, () -> {});
+    this(
+        name,
+        consumer,
+        handler,
+        retryBackoff,
+        commitMode,
+        parking,
+        commits ->
+            commitMode == CommitMode.NONE
+                ? new FromEndAssignment(name, topics, () -> {})
+                : new GroupAssignment(name, topics, handler, commits));
   }
 
+  /**
+   * @param assignment how the loop comes by its partitions, given how it commits
+   */
   private ConsumerLoop(
       String name,
       KafkaConsumer<String, byte[]> consumer,
-      Collection<String> topics,
       BatchHandler handler,
       Duration retryBackoff,
       CommitMode commitMode,
       RecordParking parking,
-      Runnable positionedLate) {
+      Function<OffsetCommits, PartitionAssignment> assignment) {
     this.name = name;
     this.consumer = consumer;
     this.handler = handler;
     this.retryBackoff = retryBackoff;
     this.guarded = new GuardedHandler(name, handler);
     this.commits = new OffsetCommits(name, consumer, commitMode);
-    this.assignment =
-        commitMode == CommitMode.NONE
-            ? new FromEndAssignment(name, topics, positionedLate)
-            : new GroupAssignment(name, topics, handler, commits);
+    this.assignment = assignment.apply(commits);
     this.isolation =
         new PoisonIsolation(
             guarded, Objects.requireNonNull(parking, "parking"), retryBackoff, stop);
@@ -183,12 +193,11 @@ public final class ConsumerLoop implements AutoCloseable {
     return new ConsumerLoop(
         name,
         consumer,
-        List.of(topic),
         handler,
         retryBackoff,
         CommitMode.NONE,
         parking,
-        positionedLate);
+        commits -> new FromEndAssignment(name, List.of(topic), positionedLate));
   }
 
   /**

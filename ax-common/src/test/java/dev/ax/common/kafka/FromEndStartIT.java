@@ -45,19 +45,7 @@ class FromEndStartIT {
       send(producer, topic, "before-start");
       relay.cut();
       ConsumerLoop loop =
-          ConsumerLoop.everyPartitionFromEnd(
-              "from-end-late",
-              KafkaClients.groupless(
-                  KafkaConnection.plaintext("127.0.0.1:" + relay.port()),
-                  "from-end-late",
-                  100,
-                  new SimpleMeterRegistry()),
-              topic,
-              records -> records.forEach(r -> read.add(new String(r.value(), UTF8))),
-              Duration.ofMillis(200),
-              new RecordParking(
-                  producer, topic + ".parked", new SimpleMeterRegistry().counter("parked")),
-              positionedLate::incrementAndGet);
+          fromEnd("127.0.0.1:" + relay.port(), topic, producer, read, positionedLate);
       try {
         assertThatCode(loop::start)
             .as("a broker away at start fails no start")
@@ -90,20 +78,7 @@ class FromEndStartIT {
     try (KafkaProducer<String, byte[]> producer =
         KafkaClients.producer(KafkaConnection.plaintext(env.bootstrapServers()), "from-end")) {
       send(producer, topic, "before-start");
-      ConsumerLoop loop =
-          ConsumerLoop.everyPartitionFromEnd(
-              "from-end-on-time",
-              KafkaClients.groupless(
-                  KafkaConnection.plaintext(env.bootstrapServers()),
-                  "from-end-on-time",
-                  100,
-                  new SimpleMeterRegistry()),
-              topic,
-              records -> records.forEach(r -> read.add(new String(r.value(), UTF8))),
-              Duration.ofMillis(200),
-              new RecordParking(
-                  producer, topic + ".parked", new SimpleMeterRegistry().counter("parked")),
-              positionedLate::incrementAndGet);
+      ConsumerLoop loop = fromEnd(env.bootstrapServers(), topic, producer, read, positionedLate);
       try {
         loop.start();
         send(producer, topic, "after-start");
@@ -115,6 +90,26 @@ class FromEndStartIT {
         loop.close();
       }
     }
+  }
+
+  /**
+   * A loop over {@code topic} from the end, reading through {@code bootstrap}, into {@code read}.
+   */
+  private static ConsumerLoop fromEnd(
+      String bootstrap,
+      String topic,
+      KafkaProducer<String, byte[]> producer,
+      List<String> read,
+      AtomicInteger positionedLate) {
+    return ConsumerLoop.everyPartitionFromEnd(
+        topic,
+        KafkaClients.groupless(
+            KafkaConnection.plaintext(bootstrap), topic, 100, new SimpleMeterRegistry()),
+        topic,
+        records -> records.forEach(r -> read.add(new String(r.value(), UTF8))),
+        Duration.ofMillis(200),
+        new RecordParking(producer, topic + ".parked", new SimpleMeterRegistry().counter("parked")),
+        positionedLate::incrementAndGet);
   }
 
   private static void send(KafkaProducer<String, byte[]> producer, String topic, String value)
