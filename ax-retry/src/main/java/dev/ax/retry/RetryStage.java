@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -92,7 +93,9 @@ public final class RetryStage implements AutoCloseable {
   private final int ratePerSecond;
   private final int maxInFlight;
   private volatile boolean running = true;
-  private volatile int retryPartitions = -1;
+
+  /** Scheduler thread only; -1 until read. */
+  private int retryPartitions = -1;
 
   public RetryStage(StageContext context, RetryConfig config) {
     this.context = context;
@@ -139,7 +142,6 @@ public final class RetryStage implements AutoCloseable {
   }
 
   public RetryStage start() {
-    retryPartitions = producer.partitionsFor(context.topics().retry()).size();
     switches.start();
     fireThread.start();
     scheduler.scheduleWithFixedDelay(
@@ -170,8 +172,11 @@ public final class RetryStage implements AutoCloseable {
   /** The database scan: pending retries due within the horizon, of this replica's partitions. */
   private void scanQuietly() {
     try {
-      int partitions = retryPartitions;
-      if (partitions < 1 || ownedPartitions.isEmpty()) {
+      if (ownedPartitions.isEmpty()) {
+        return;
+      }
+      int partitions = retryPartitions();
+      if (partitions < 1) {
         return;
       }
       long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
@@ -186,6 +191,26 @@ public final class RetryStage implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("Retry scan failed, the next one retries: {}", e.toString());
     }
+  }
+
+  /**
+   * The retry topic's partition count, read by the first scan that needs it rather than at start,
+   * so that a stage started while the broker is away starts anyway. Scheduler thread.
+   *
+   * @return the count, or -1 while it cannot be read
+   */
+  private int retryPartitions() {
+    if (retryPartitions < 1) {
+      try {
+        retryPartitions = producer.partitionsFor(context.topics().retry()).size();
+      } catch (KafkaException e) {
+        log.warn(
+            "The retry scan waits for the partitions of {}: {}",
+            context.topics().retry(),
+            e.toString());
+      }
+    }
+    return retryPartitions;
   }
 
   /** The partition Kafka's default partitioner gives a record keyed by {@code taskId}. */

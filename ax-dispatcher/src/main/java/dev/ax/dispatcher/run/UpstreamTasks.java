@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -46,6 +47,9 @@ public final class UpstreamTasks implements AutoCloseable {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration TOPIC_WAIT = Duration.ofSeconds(1);
 
+  /** How long one look for the topic's partitions and end offsets waits for the broker. */
+  static final Duration METADATA_TIMEOUT = Duration.ofSeconds(10);
+
   private final String topic;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Set<String> upstreams = ConcurrentHashMap.newKeySet();
@@ -53,10 +57,19 @@ public final class UpstreamTasks implements AutoCloseable {
   private volatile boolean loaded;
   private volatile boolean running = true;
   private final CountDownLatch stopping = new CountDownLatch(1);
+  private final Duration metadataTimeout;
   private boolean started;
 
   public UpstreamTasks(KafkaConnection kafka, String topic, String clientId) {
+    this(kafka, topic, clientId, METADATA_TIMEOUT);
+  }
+
+  /**
+   * @param metadataTimeout how long one look for partitions and end offsets waits (tests)
+   */
+  UpstreamTasks(KafkaConnection kafka, String topic, String clientId, Duration metadataTimeout) {
     this.topic = topic;
+    this.metadataTimeout = metadataTimeout;
     Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -88,13 +101,12 @@ public final class UpstreamTasks implements AutoCloseable {
 
   private void run() {
     try {
-      List<TopicPartition> partitions = awaitPartitions();
-      if (partitions == null) {
+      Map<TopicPartition, Long> endAtStart = awaitEnds();
+      if (endAtStart == null) {
         return;
       }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> endAtStart = consumer.endOffsets(partitions);
+      consumer.assign(endAtStart.keySet());
+      consumer.seekToBeginning(endAtStart.keySet());
       while (running) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
           apply(record);
@@ -118,18 +130,34 @@ public final class UpstreamTasks implements AutoCloseable {
     }
   }
 
-  /** The topic's partitions, once it exists; null when closed first. */
-  private List<TopicPartition> awaitPartitions() {
+  /**
+   * The end offset of each of the topic's partitions, once the topic exists and the broker answers
+   * (a dispatcher may start while it does not); null when closed first.
+   */
+  private Map<TopicPartition, Long> awaitEnds() {
+    int failedLooks = 0;
     while (running) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic);
-      if (infos != null && !infos.isEmpty()) {
-        return infos.stream()
-            .map(p -> new TopicPartition(p.topic(), p.partition()))
-            .collect(Collectors.toList());
+      try {
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, metadataTimeout);
+        if (infos != null && !infos.isEmpty()) {
+          List<TopicPartition> partitions =
+              infos.stream()
+                  .map(p -> new TopicPartition(p.topic(), p.partition()))
+                  .collect(Collectors.toList());
+          return consumer.endOffsets(partitions, metadataTimeout);
+        }
+      } catch (TimeoutException e) {
+        if (failedLooks++ == 0) {
+          log.warn(
+              "Dependency graph: {} not read yet, the broker did not answer within {} ms; trying"
+                  + " again (every success is forwarded to the resolver meanwhile)",
+              topic,
+              metadataTimeout.toMillis());
+        }
       }
       try {
         if (stopping.await(TOPIC_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          return null; // closed while the topic did not exist yet
+          return null; // closed first
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.DependencyEntry;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
+import dev.ax.common.testing.TcpProxy;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -45,6 +47,37 @@ class UpstreamTasksIT {
         await().atMost(DEADLINE).until(() -> view.mayHaveDependents("c"));
         producer.send(new ProducerRecord<>(topic, "a", null)).get();
         await().atMost(DEADLINE).until(() -> !view.mayHaveDependents("a"));
+      }
+    }
+  }
+
+  @Test
+  void aStartWhileTheBrokerIsAwayLoadsTheGraphOnceItAnswers(AxTestEnv env) throws Exception {
+    String[] broker = env.bootstrapServers().split(":");
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(runtime.kafka(), "test-graph");
+        TcpProxy relay = new TcpProxy(broker[0], Integer.parseInt(broker[1]))) {
+      String topic = runtime.topics().dependencies();
+      send(producer, topic, "a", List.of(new DependencyEntry.Downstream("b", List.of("a"))));
+      relay.cut();
+      UpstreamTasks view =
+          new UpstreamTasks(
+              KafkaConnection.plaintext("127.0.0.1:" + relay.port()),
+              topic,
+              "test-upstreams-late",
+              Duration.ofMillis(300));
+      try (view) {
+        view.start();
+        // Holds the outage open past several looks; the view must keep looking, not give up.
+        Thread.sleep(2_000);
+        assertThat(view.isLoaded()).isFalse();
+        assertThat(view.mayHaveDependents("c")).as("not loaded: everything").isTrue();
+
+        relay.restore();
+        await().atMost(DEADLINE).until(view::isLoaded);
+        assertThat(view.mayHaveDependents("a")).isTrue();
+        assertThat(view.mayHaveDependents("c")).as("no entry").isFalse();
       }
     }
   }
