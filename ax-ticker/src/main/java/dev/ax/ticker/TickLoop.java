@@ -72,7 +72,7 @@ final class TickLoop {
   private final TriggerGroupIds groups = new TriggerGroupIds();
   private final BlockingQueue<WheelEntry> handOff;
   private final TimingWheel wheel;
-  private final Limits limits;
+  private final TickLimits limits;
   private final Counter fired;
   private final Counter skipped;
   private final Counter dropped;
@@ -85,48 +85,12 @@ final class TickLoop {
   private volatile boolean fullReloadNeeded = true;
   private volatile long newEpochSignal = -1;
 
-  /**
-   * How much the loop holds and fires, from {@link TickerConfig}.
-   *
-   * @param tickMs the wheel's bucket width
-   * @param wheelSize buckets per level of the wheel
-   * @param maxPending most instances held (in the wheel, and waiting to be handed over)
-   * @param maxBatch most instances fired in one batch
-   * @param horizonMs successors due within it go straight into the wheel
-   * @param emitAheadMs instances are fired this long before their due time (the dispatcher claims
-   *     them at it)
-   */
-  record Limits(
-      long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs, long emitAheadMs) {
-
-    Limits {
-      if (emitAheadMs < 0) {
-        throw new IllegalArgumentException("emitAheadMs must not be negative: " + emitAheadMs);
-      }
-    }
-
-    /** Limits that fire each instance at its due time. */
-    Limits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
-      this(tickMs, wheelSize, maxPending, maxBatch, horizonMs, 0);
-    }
-
-    static Limits of(TickerConfig config) {
-      return new Limits(
-          config.tick().toMillis(),
-          config.wheelSize(),
-          config.maxHeld(),
-          config.maxBatch(),
-          config.horizon().toMillis(),
-          config.emitAhead().toMillis());
-    }
-  }
-
   TickLoop(
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickerPort port,
       FirePlanner planner,
-      Limits limits,
+      TickLimits limits,
       MeterRegistry meters) {
     this.wheel =
         new TimingWheel(limits.tickMs(), limits.wheelSize(), limits.maxPending(), clock.millis());
@@ -151,7 +115,7 @@ final class TickLoop {
   }
 
   /** What this loop holds and fires at most, and within what horizon. */
-  Limits limits() {
+  TickLimits limits() {
     return limits;
   }
 

@@ -96,7 +96,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             elector::fence,
             port,
             new FirePlanner(new FireTimes(), config.misfireThreshold()),
-            TickLoop.Limits.of(config),
+            TickLimits.of(config),
             context.meters());
     this.loader =
         new WindowLoader(

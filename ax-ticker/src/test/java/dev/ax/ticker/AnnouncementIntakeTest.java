@@ -46,7 +46,7 @@ class AnnouncementIntakeTest {
           fence::get,
           port,
           new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-          new TickLoop.Limits(10, 8, 10_000, 1000, 60_000),
+          new TickLimits(10, 8, 10_000, 1000, 60_000),
           new SimpleMeterRegistry());
   private final AnnouncementIntake intake =
       new AnnouncementIntake(

@@ -29,7 +29,7 @@ class FiringThreadTest {
           fence::get,
           new InMemoryTickerPort(),
           new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-          new TickLoop.Limits(10, 8, 10_000, 1000, 60_000),
+          new TickLimits(10, 8, 10_000, 1000, 60_000),
           new SimpleMeterRegistry());
   private final AtomicInteger newLeads = new AtomicInteger();
   private FiringThread firing;

@@ -31,10 +31,10 @@ class TickLoopTest {
   private final AtomicReference<Optional<LeaseFence>> leadership =
       new AtomicReference<>(Optional.of(new LeaseFence("ticker", "n1", 7)));
   private final InMemoryTickerPort port = new InMemoryTickerPort();
-  private final TickLoop loop = loopWith(new TickLoop.Limits(10, 8, 10_000, 1000, 60_000));
+  private final TickLoop loop = loopWith(new TickLimits(10, 8, 10_000, 1000, 60_000));
 
   /** A loop over this test's clock, leadership and port, with {@code limits}. */
-  private TickLoop loopWith(TickLoop.Limits limits) {
+  private TickLoop loopWith(TickLimits limits) {
     return new TickLoop(
         clock,
         leadership::get,
@@ -104,7 +104,7 @@ class TickLoopTest {
 
   @Test
   void emitsAheadByTheConfiguredLeadAndNoMore() {
-    TickLoop ahead = loopWith(new TickLoop.Limits(10, 8, 10_000, 1000, 60_000, 100));
+    TickLoop ahead = loopWith(new TickLimits(10, 8, 10_000, 1000, 60_000, 100));
     ahead.step(); // takes the lead
     storeOnce("a");
     ahead.offer(port.entry(port.add("a", T + 1005, T + 1005)));
@@ -126,7 +126,7 @@ class TickLoopTest {
 
   @Test
   void aBurstDueAtOneInstantIsFiredInBatchesOfMaxBatchOldestFirst() {
-    TickLoop small = loopWith(new TickLoop.Limits(10, 8, 10_000, 5, 60_000));
+    TickLoop small = loopWith(new TickLimits(10, 8, 10_000, 5, 60_000));
     small.step(); // takes the lead
     for (int i = 0; i < 12; i++) {
       storeOnce("burst-" + i);

@@ -44,7 +44,7 @@ class WindowLoaderIT {
               () -> leading,
               new InMemoryTickerPort(),
               new FirePlanner(new FireTimes(), Duration.ofSeconds(5)),
-              new TickLoop.Limits(10, 512, 10_000, 1_000, 60_000),
+              new TickLimits(10, 512, 10_000, 1_000, 60_000),
               new SimpleMeterRegistry());
       WindowLoader loader =
           new WindowLoader(
