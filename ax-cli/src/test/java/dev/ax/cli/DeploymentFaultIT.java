@@ -296,6 +296,12 @@ class DeploymentFaultIT {
 
   private final Map<String, ChildJvm> stages = new LinkedHashMap<>();
 
+  /** The stages the scenario killed on purpose. */
+  private final Set<String> killedByTheTest = new HashSet<>();
+
+  /** Stages not killed on purpose that were no longer running once the workload drained. */
+  private final List<String> endedOnTheirOwn = new ArrayList<>();
+
   /** Start-to-ready of the initial start of each stage, which the target applies to. */
   private final Map<String, Long> initialStartToReadyMs = new LinkedHashMap<>();
 
@@ -396,6 +402,12 @@ class DeploymentFaultIT {
     produceWorkload();
     runFaultSchedule();
     drained = awaitDrained();
+    stages.forEach(
+        (name, stage) -> {
+          if (!stage.isAlive() && !killedByTheTest.contains(name)) {
+            endedOnTheirOwn.add(stage.toString());
+          }
+        });
     collect();
     measure();
     printSummary();
@@ -636,6 +648,7 @@ class DeploymentFaultIT {
   private void killAndReplaceADispatcher() throws Exception {
     sleepUntil(DISPATCHER_KILL_AT);
     long killedAtMs = nowMs();
+    killedByTheTest.add("dispatcher-1");
     stages.get("dispatcher-1").kill();
     note("FAULT dispatcher-1 killed (SIGKILL)");
     try (Admin admin = KafkaClients.admin(KafkaConnection.plaintext(bootstrap()))) {
@@ -668,6 +681,7 @@ class DeploymentFaultIT {
     sleepUntil(TICKER_KILL_AT);
     killedTicker = currentLeader(dataSource).orElse("ticker-1");
     tickerKilledAtMs = nowMs();
+    killedByTheTest.add(killedTicker);
     stages.get(killedTicker).kill();
     note("FAULT leading ticker " + killedTicker + " killed (SIGKILL)");
     Optional<Long> handedOver =
@@ -1459,6 +1473,17 @@ class DeploymentFaultIT {
           .contains("Schema at version " + Database.SCHEMA_VERSION + ": nothing to migrate")
           .doesNotContain("migration(s) applied now");
     }
+  }
+
+  @Test
+  @Order(11)
+  void noStageEndedOnItsOwn() {
+    assertThat(endedOnTheirOwn)
+        .as(
+            "stages the test did not kill that had ended by the time the workload drained: a"
+                + " stage must ride out a fault of the broker or the database (one started during"
+                + " the broker's outage used to exit on a metadata timeout); see each one's log")
+        .isEmpty();
   }
 
   // ======================================================================================
