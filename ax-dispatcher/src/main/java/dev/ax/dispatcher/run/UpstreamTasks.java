@@ -167,13 +167,18 @@ public final class UpstreamTasks implements AutoCloseable {
     return null;
   }
 
+  /** False also while the broker does not answer: the view keeps loading rather than give up. */
   private boolean reachedEnd(Map<TopicPartition, Long> endAtStart) {
-    for (Map.Entry<TopicPartition, Long> end : endAtStart.entrySet()) {
-      if (consumer.position(end.getKey()) < end.getValue()) {
-        return false;
+    try {
+      for (Map.Entry<TopicPartition, Long> end : endAtStart.entrySet()) {
+        if (consumer.position(end.getKey(), metadataTimeout) < end.getValue()) {
+          return false;
+        }
       }
+      return true;
+    } catch (TimeoutException e) {
+      return false;
     }
-    return true;
   }
 
   private void apply(ConsumerRecord<String, byte[]> record) {
