@@ -119,10 +119,13 @@ public final class ConsumerLoop implements AutoCloseable {
   private final Thread thread;
 
   /**
+   * A loop that is a member of the consumer group of {@code consumer}.
+   *
    * @param retryBackoff the wait before a batch is tried again after an outage
-   * @param commitMode {@link CommitMode#NONE} makes a loop that reads every partition from the end,
-   *     as {@link #everyPartitionFromEnd} does
+   * @param commitMode how it commits; {@link CommitMode#NONE} is for {@link #everyPartitionFromEnd}
+   *     only
    * @param parking where records that keep failing go
+   * @throws IllegalArgumentException for {@link CommitMode#NONE}
    */
   public ConsumerLoop(
       String name,
@@ -137,12 +140,17 @@ public final class ConsumerLoop implements AutoCloseable {
         consumer,
         handler,
         retryBackoff,
-        commitMode,
+        groupCommits(name, commitMode),
         parking,
-        commits ->
-            commitMode == CommitMode.NONE
-                ? new FromEndAssignment(name, topics, () -> {})
-                : new GroupAssignment(name, topics, handler, commits));
+        commits -> new GroupAssignment(name, topics, handler, commits));
+  }
+
+  private static CommitMode groupCommits(String name, CommitMode commitMode) {
+    if (commitMode == CommitMode.NONE) {
+      throw new IllegalArgumentException(
+          name + ": a loop that commits nothing reads from the end (everyPartitionFromEnd)");
+    }
+    return commitMode;
   }
 
   /**
