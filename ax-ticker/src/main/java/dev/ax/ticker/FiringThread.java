@@ -21,7 +21,13 @@ final class FiringThread implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(FiringThread.class);
 
-  /** How long {@link #close()} waits for a step under way (a firing batch) to end. */
+  /**
+   * How long {@link #close()} lets a step under way (a firing batch, whose sends and writes an
+   * interrupt would break off) end by itself before it interrupts the thread.
+   */
+  static final Duration STEP_GRACE = Duration.ofSeconds(2);
+
+  /** How long {@link #close()} then waits for the interrupted thread to end. */
   static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
   private final TickLoop loop;
@@ -64,11 +70,17 @@ final class FiringThread implements AutoCloseable {
     }
   }
 
-  /** Ends the thread after the step under way, waiting up to {@link #STOP_WAIT}. Idempotent. */
+  /**
+   * Ends the thread after the step under way: interrupted only if that step is still going after
+   * {@link #STEP_GRACE}, then waited for up to {@link #STOP_WAIT}. Idempotent.
+   */
   @Override
   public void close() {
     stopping = true;
-    owner.interrupt();
-    DaemonThreads.awaitEnd(owner, STOP_WAIT);
+    DaemonThreads.awaitEnd(owner, STEP_GRACE);
+    if (owner.isAlive()) {
+      owner.interrupt();
+      DaemonThreads.awaitEnd(owner, STOP_WAIT);
+    }
   }
 }

@@ -95,15 +95,6 @@ class FiringThreadTest {
     assertThat(threadNamed("ax-ticker-fire")).as("ended within the stop wait").isEmpty();
   }
 
-  @Test
-  void closingAThreadNeverStartedReturnsAtOnce() {
-    firing = new FiringThread(loop, newLeads::incrementAndGet);
-
-    firing.close();
-
-    assertThat(threadNamed("ax-ticker-fire")).isEmpty();
-  }
-
   private static Optional<Thread> threadNamed(String name) {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().equals(name) && t.isAlive())
