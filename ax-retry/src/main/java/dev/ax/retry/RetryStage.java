@@ -29,9 +29,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +61,9 @@ import org.slf4j.LoggerFactory;
  * the next scan); {@code ax-retry-sched} runs the scan and counts retries in flight.
  */
 public final class RetryStage implements AutoCloseable {
+
+  /** How long the consumer thread waits for the retry topic's partition count. */
+  private static final Duration METADATA_WAIT = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(RetryStage.class);
   private static final int HANDOFF_CAPACITY = 100_000;
@@ -94,8 +99,12 @@ public final class RetryStage implements AutoCloseable {
   private final int maxInFlight;
   private volatile boolean running = true;
 
-  /** Scheduler thread only; -1 until read. */
-  private int retryPartitions = -1;
+  /**
+   * The retry topic's partition count (which decides this replica's share of the scan), -1 until
+   * the consumer thread has read it once partitions are assigned: read at start, it failed the
+   * start of a stage whose broker did not answer.
+   */
+  private volatile int retryPartitions = -1;
 
   public RetryStage(StageContext context, RetryConfig config) {
     this.context = context;
@@ -121,6 +130,13 @@ public final class RetryStage implements AutoCloseable {
               @Override
               public void handle(ConsumerRecords<String, byte[]> records) {
                 take(records);
+              }
+
+              @Override
+              public void beforePoll(KafkaConsumer<String, byte[]> consumer) {
+                if (retryPartitions < 1 && !ownedPartitions.isEmpty()) {
+                  readRetryPartitions(consumer);
+                }
               }
 
               @Override
@@ -172,11 +188,8 @@ public final class RetryStage implements AutoCloseable {
   /** The database scan: pending retries due within the horizon, of this replica's partitions. */
   private void scanQuietly() {
     try {
-      if (ownedPartitions.isEmpty()) {
-        return;
-      }
-      int partitions = retryPartitions();
-      if (partitions < 1) {
+      int partitions = retryPartitions;
+      if (partitions < 1 || ownedPartitions.isEmpty()) {
         return;
       }
       long untilMs = SaturatingMillis.atMs(context.clock().millis(), horizon);
@@ -193,24 +206,18 @@ public final class RetryStage implements AutoCloseable {
     }
   }
 
-  /**
-   * The retry topic's partition count, read by the first scan that needs it rather than at start,
-   * so that a stage started while the broker is away starts anyway. Scheduler thread.
-   *
-   * @return the count, or -1 while it cannot be read
-   */
-  private int retryPartitions() {
-    if (retryPartitions < 1) {
-      try {
-        retryPartitions = producer.partitionsFor(context.topics().retry()).size();
-      } catch (KafkaException e) {
-        log.warn(
-            "The retry scan waits for the partitions of {}: {}",
-            context.topics().retry(),
-            e.toString());
-      }
+  /** Consumer thread, once partitions are assigned (their metadata is then at hand). */
+  private void readRetryPartitions(KafkaConsumer<String, byte[]> consumer) {
+    try {
+      retryPartitions = consumer.partitionsFor(context.topics().retry(), METADATA_WAIT).size();
+      scheduler.execute(this::scanQuietly); // the scan after the assignment found no count
+    } catch (WakeupException e) {
+      throw e;
+    } catch (KafkaException e) {
+      log.debug("Retry topic's partitions not known yet: {}", e.toString());
+    } catch (RejectedExecutionException e) {
+      // Shutting down.
     }
-    return retryPartitions;
   }
 
   /** The partition Kafka's default partitioner gives a record keyed by {@code taskId}. */
