@@ -11,6 +11,8 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,7 +28,10 @@ class TaskRunNowIT {
   void runNowAddsOneRunPerCommandAndIsRefusedWhilePaused(AxTestEnv env) throws Exception {
     try (OneNode node = OneNode.start(env)) {
       InstanceStore instances = node.instances();
-      node.send("nightly", noop(cron("0 0 3 * * ?", "UTC")));
+      // Daily, at an hour half a day from now: the daily firing must stay SCHEDULED through the
+      // test, whatever the time of day it runs at (at 3 AM UTC it once fired mid-test).
+      int farHour = (ZonedDateTime.now(ZoneOffset.UTC).getHour() + 12) % 24;
+      node.send("nightly", noop(cron("0 0 " + farHour + " * * ?", "UTC")));
       InstanceRow daily = Commands.awaitFirstInstance(node.runtime(), "nightly", r -> true);
 
       String runNow = Commands.lifecycle("RUN_NOW", "nightly", "rn-1");
