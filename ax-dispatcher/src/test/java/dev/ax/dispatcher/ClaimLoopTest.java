@@ -289,15 +289,7 @@ class ClaimLoopTest {
             clock, port, new HoldBudget(Duration.ofSeconds(1)), 100, meters, Duration.ofMillis(50));
     CountDownLatch inStart = new CountDownLatch(1);
     CountDownLatch specsRead = new CountDownLatch(1);
-    port.onStart =
-        () -> {
-          inStart.countDown();
-          try {
-            specsRead.await(); // a spec read slower than the stop wait
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        };
+    port.holdStarts(inStart, specsRead); // a spec read slower than the stop wait
     port.setRoom("g", 5);
     slow.start();
     slow.offer(in("g", due("a", T0)));

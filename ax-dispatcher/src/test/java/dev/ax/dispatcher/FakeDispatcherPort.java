@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 
 /**
@@ -37,6 +38,22 @@ final class FakeDispatcherPort implements DispatcherPort {
 
   /** Runs at the start of every start, e.g. a slow spec read. */
   volatile Runnable onStart = () -> {};
+
+  /**
+   * Makes every start count {@code entered} down and then wait until {@code release} opens, as a
+   * spec read slower than the test's stop would.
+   */
+  void holdStarts(CountDownLatch entered, CountDownLatch release) {
+    onStart =
+        () -> {
+          entered.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+  }
 
   /** A DISPATCHED row for {@code event}, claimable from its due time on. */
   synchronized TaskDueEvent dispatched(TaskDueEvent event) {

@@ -67,15 +67,7 @@ class StartGateTest {
     port.setRoom("p", 2);
     CountDownLatch inStart = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    port.onStart =
-        () -> {
-          inStart.countDown();
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        };
+    port.holdStarts(inStart, release);
     Thread claimThread = new Thread(() -> pass("a"), "claim");
     claimThread.start();
     assertThat(inStart.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();

@@ -33,14 +33,13 @@ class RetryStageStartIT {
   @Test
   void aStartWhileTheBrokerIsAwayGoesOnAndTheStageDispatchesRetriesOnceItAnswers(AxTestEnv env)
       throws Exception {
-    String[] broker = env.bootstrapServers().split(":");
     try (TestRuntime runtime = TestRuntime.open(env);
-        TcpProxy relay = new TcpProxy(broker[0], Integer.parseInt(broker[1]))) {
+        TcpProxy relay = TcpProxy.inFrontOfBroker(env.bootstrapServers())) {
       relay.cut();
       StageContext context =
           new StageContext(
               CommonConfig.from(runtime.config()),
-              KafkaConnection.plaintext("127.0.0.1:" + relay.port()),
+              KafkaConnection.plaintext(relay.bootstrapServers()),
               runtime.topics(),
               runtime.dataSource(),
               runtime.dataSource(),

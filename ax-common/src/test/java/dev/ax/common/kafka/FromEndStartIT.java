@@ -36,16 +36,14 @@ class FromEndStartIT {
       throws Exception {
     String topic = env.topicPrefix() + "from-end-late";
     env.createTopics(Map.of(topic, 2));
-    String[] broker = env.bootstrapServers().split(":");
     List<String> read = new CopyOnWriteArrayList<>();
     AtomicInteger positionedLate = new AtomicInteger();
     try (KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(KafkaConnection.plaintext(env.bootstrapServers()), "from-end");
-        TcpProxy relay = new TcpProxy(broker[0], Integer.parseInt(broker[1]))) {
+        TcpProxy relay = TcpProxy.inFrontOfBroker(env.bootstrapServers())) {
       send(producer, topic, "before-start");
       relay.cut();
-      ConsumerLoop loop =
-          fromEnd("127.0.0.1:" + relay.port(), topic, producer, read, positionedLate);
+      ConsumerLoop loop = fromEnd(relay.bootstrapServers(), topic, producer, read, positionedLate);
       try {
         assertThatCode(loop::start)
             .as("a broker away at start fails no start")

@@ -39,6 +39,19 @@ public final class TcpProxy implements AutoCloseable {
     return new TcpProxy(target.getHost(), target.getPort());
   }
 
+  /** A relay to the broker {@code bootstrapServers} names ({@code host:port}, one broker). */
+  public static TcpProxy inFrontOfBroker(String bootstrapServers) throws IOException {
+    int colon = bootstrapServers.lastIndexOf(':');
+    return new TcpProxy(
+        bootstrapServers.substring(0, colon),
+        Integer.parseInt(bootstrapServers.substring(colon + 1)));
+  }
+
+  /** The bootstrap address of the broker through this relay. */
+  public String bootstrapServers() {
+    return "127.0.0.1:" + port;
+  }
+
   /** The JDBC URL of {@code db} through this relay: its port in place of the server's. */
   public String jdbcUrl(DatabaseCoordinates db) {
     return db.jdbcUrl().replace(":" + targetPort + "/", ":" + port + "/");

@@ -53,17 +53,16 @@ class UpstreamTasksIT {
 
   @Test
   void aStartWhileTheBrokerIsAwayLoadsTheGraphOnceItAnswers(AxTestEnv env) throws Exception {
-    String[] broker = env.bootstrapServers().split(":");
     try (TestRuntime runtime = TestRuntime.open(env);
         KafkaProducer<String, byte[]> producer =
             KafkaClients.producer(runtime.kafka(), "test-graph");
-        TcpProxy relay = new TcpProxy(broker[0], Integer.parseInt(broker[1]))) {
+        TcpProxy relay = TcpProxy.inFrontOfBroker(env.bootstrapServers())) {
       String topic = runtime.topics().dependencies();
       send(producer, topic, "a", List.of(new DependencyEntry.Downstream("b", List.of("a"))));
       relay.cut();
       UpstreamTasks view =
           new UpstreamTasks(
-              KafkaConnection.plaintext("127.0.0.1:" + relay.port()),
+              KafkaConnection.plaintext(relay.bootstrapServers()),
               topic,
               "test-upstreams-late",
               Duration.ofMillis(300));
