@@ -2,7 +2,6 @@ package dev.ax.ingest;
 
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.kafka.AnnouncementRecords;
-import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
@@ -11,7 +10,6 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,7 +61,7 @@ final class LifecycleIntake {
   LifecycleIntake(
       TaskLifecycleStore store, KafkaProducer<String, byte[]> producer, StageContext context) {
     this.store = store;
-    this.updates = new TaskUpdateStore(context.dataSource());
+    this.updates = new TaskUpdateStore(context.dataSource(), fireTimes);
     this.groups = new GroupLifecycleStore(context.dataSource());
     this.tasks = new TaskStore(context.dataSource());
     this.producer = producer;
@@ -108,7 +106,7 @@ final class LifecycleIntake {
     }
     TaskLifecycleStore.Result result =
         transition == TaskLifecycleStore.Transition.UPDATE
-            ? updates.update(request, command.spec(), firstDueAtMs(command, nowMs))
+            ? updates.update(request, command.spec())
             : store.apply(transition, request);
     if (result instanceof TaskLifecycleStore.Result.Refused refused) {
       return Optional.of(refused.reason());
@@ -190,19 +188,6 @@ final class LifecycleIntake {
         refused,
         request.traceId());
     return Optional.empty();
-  }
-
-  /**
-   * The new trigger's first firing after now; null for DEPENDENCY or a trigger that never fires.
-   */
-  private Long firstDueAtMs(TaskCommand command, long nowMs) {
-    if (command.spec().trigger() instanceof Trigger.Dependency) {
-      return null;
-    }
-    return fireTimes
-        .first(command.spec().trigger(), Instant.ofEpochMilli(nowMs))
-        .map(Instant::toEpochMilli)
-        .orElse(null);
   }
 
   /**

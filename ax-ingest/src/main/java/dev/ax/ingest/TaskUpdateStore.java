@@ -1,7 +1,10 @@
 package dev.ax.ingest;
 
 import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
@@ -13,6 +16,7 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
@@ -31,40 +35,45 @@ import javax.sql.DataSource;
 
 /**
  * Ingest's SQL for UPDATE: a new version of a task's spec, in one transaction. The task's row is
- * locked and gets the new spec and version; its next firing follows the new spec: a pending
- * (SCHEDULED or PAUSED) instance due at the new trigger's first firing is kept and moves to the new
- * version, any other pending one is CANCELLED as superseded and the first firing of the new trigger
- * is created instead (PAUSED when the task is). Instances already DISPATCHED, RUNNING or RETRYING
- * keep the version they were fired with. A DEPENDENCY task keeps its upstream tasks and its pending
- * instances (they were triggered by a flow run, not by time); a task cannot become or stop being a
- * DEPENDENCY task. Every instance moved gets its audit row; the command's id is recorded, so a
- * repeat changes nothing (see {@link TaskLifecycleStore}).
+ * locked and gets the new spec and version; its next firing follows the new spec, by the rules of
+ * {@link UpdatedFiring} (the new schedule's next slot, never an extra run). Of the task's pending
+ * (SCHEDULED or PAUSED) slot instances, the one due at that first firing is kept and moves to the
+ * new version; every other one is <em>removed</em>, with an audit row saying it was superseded, so
+ * that no row of an old schedule can hold a slot id the new schedule reaches later (a removed slot
+ * never fired: nothing about it is lost). The first firing is created when none was kept (PAUSED
+ * when the task is). Instances that are no slot (RUN_NOW's, flow runs') are left as they are, as
+ * are instances already DISPATCHED, RUNNING or RETRYING: each keeps the version it was fired with.
+ * A DEPENDENCY task keeps its upstream tasks and its pending instances (they were triggered by a
+ * flow run, not by time); a task cannot become or stop being a DEPENDENCY task. The command's id is
+ * recorded, so a repeat changes nothing (see {@link TaskLifecycleStore}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
 final class TaskUpdateStore {
 
-  private final Jdbc jdbc;
+  /** Most recent instances read to find the last slot that fired and the last run's end. */
+  static final int HISTORY_ROWS = 64;
 
-  TaskUpdateStore(DataSource dataSource) {
+  private final Jdbc jdbc;
+  private final UpdatedFiring firings;
+
+  TaskUpdateStore(DataSource dataSource, FireTimes fireTimes) {
     this.jdbc = new Jdbc(dataSource);
+    this.firings = new UpdatedFiring(fireTimes);
   }
 
-  /**
-   * @param firstDueAtMs the new trigger's first firing after now; null for a DEPENDENCY task, or
-   *     when the trigger never fires again
-   */
-  TaskLifecycleStore.Result update(
-      TaskLifecycleStore.Request request, TaskSpec spec, Long firstDueAtMs) {
+  TaskLifecycleStore.Result update(TaskLifecycleStore.Request request, TaskSpec spec) {
     return jdbc.inPacketTransaction(
         "updating task " + request.taskId(),
         tx -> {
           JdbcTransaction statements = tx.statements();
           Optional<Object[]> row =
               statements.queryFirst(
-                  "SELECT state, version, trigger_type FROM ax_task WHERE task_id = ? FOR UPDATE",
+                  "SELECT state, version, trigger_type, created_at_ms FROM ax_task"
+                      + " WHERE task_id = ? FOR UPDATE",
                   values(request.taskId()),
-                  rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getString(3)});
+                  rs ->
+                      new Object[] {rs.getString(1), rs.getInt(2), rs.getString(3), rs.getLong(4)});
           if (row.isEmpty()) {
             return refused("UPDATE for unknown task " + request.taskId());
           }
@@ -74,6 +83,12 @@ final class TaskUpdateStore {
           String state = (String) row.get()[0];
           int version = (Integer) row.get()[1] + 1;
           boolean wasDependency = TriggerType.DEPENDENCY.name().equals(row.get()[2]);
+          Optional<Long> firstDueAtMs = Optional.empty();
+          if (!(spec.trigger() instanceof Trigger.Dependency)) {
+            UpdatedFiring.History history =
+                history(statements, request.taskId(), (Long) row.get()[3]);
+            firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
+          }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
           if (refusal == null && wasDependency) {
             refusal = upstreamChange(statements, request.taskId(), spec);
@@ -102,8 +117,55 @@ final class TaskUpdateStore {
         });
   }
 
+  /**
+   * What the task's instances say about its past: the latest slot that fired, the latest run end,
+   * and whether a run is in flight. Reads the {@link #HISTORY_ROWS} most recent instances that are
+   * not pending (by the task's due-time index), and one row for the in-flight check. A slot
+   * instance CANCELLED without ever being dispatched is a superseded slot kept by an AX before
+   * superseded slots were removed: it never fired, so it does not count.
+   */
+  private static UpdatedFiring.History history(
+      JdbcTransaction statements, String taskId, long acceptedAtMs) throws SQLException {
+    List<Object[]> recent =
+        statements.query(
+            "SELECT instance_id, finished_at_ms FROM ax_instance WHERE task_id = ?"
+                + " AND status NOT IN (?, ?)"
+                + " AND NOT (status = ? AND dispatched_at_ms IS NULL)"
+                + " ORDER BY due_at_ms DESC LIMIT ?",
+            values(taskId, SCHEDULED.name(), PAUSED.name(), CANCELLED.name(), HISTORY_ROWS),
+            rs -> {
+              long finished = rs.getLong(2);
+              return new Object[] {rs.getString(1), rs.wasNull() ? null : finished};
+            });
+    Long lastFiredSlotMs = null;
+    Long lastEndedAtMs = null;
+    for (Object[] instance : recent) {
+      String instanceId = (String) instance[0];
+      if (InstanceIds.isSlotId(instanceId)) {
+        long slotMs = InstanceIds.slotOf(instanceId);
+        lastFiredSlotMs = lastFiredSlotMs == null ? slotMs : Math.max(lastFiredSlotMs, slotMs);
+      }
+      if (instance[1] != null) {
+        long endedMs = (Long) instance[1];
+        lastEndedAtMs = lastEndedAtMs == null ? endedMs : Math.max(lastEndedAtMs, endedMs);
+      }
+    }
+    boolean inFlight =
+        statements
+            .queryFirst(
+                "SELECT 1 FROM ax_instance WHERE task_id = ? AND status IN (?, ?, ?) LIMIT 1",
+                values(taskId, DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
+                rs -> true)
+            .isPresent();
+    return new UpdatedFiring.History(acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight);
+  }
+
   private static String refusal(
-      String taskId, String state, boolean wasDependency, TaskSpec spec, Long firstDueAtMs) {
+      String taskId,
+      String state,
+      boolean wasDependency,
+      TaskSpec spec,
+      Optional<Long> firstDueAtMs) {
     boolean isDependency = spec.trigger() instanceof Trigger.Dependency;
     if (state.equals("CANCELLED") || state.equals("DELETED")) {
       return "UPDATE of task " + taskId + ", which is " + state;
@@ -114,7 +176,7 @@ final class TaskUpdateStore {
           + (isDependency ? " a DEPENDENCY task" : " stop being a DEPENDENCY task")
           + "; cancel it and create another";
     }
-    if (!isDependency && firstDueAtMs == null) {
+    if (firstDueAtMs.isEmpty() && UpdatedFiring.neverFires(spec.trigger())) {
       return "trigger never fires: no fire time after now";
     }
     return null;
@@ -139,10 +201,11 @@ final class TaskUpdateStore {
   }
 
   /**
-   * Keeps the pending instance due at {@code firstDueAtMs} (now at {@code version}) and supersedes
-   * the others, creating the first firing of the new trigger when none was kept.
+   * Keeps the pending slot instance due at {@code firstDueAtMs} (now at {@code version}) and
+   * removes the other pending slot instances, creating the first firing of the new trigger when
+   * none was kept.
    *
-   * @return the instances moved or created
+   * @return the instances moved, removed or created
    */
   private static int replan(
       PacketTransaction tx,
@@ -150,11 +213,11 @@ final class TaskUpdateStore {
       TaskLifecycleStore.Request request,
       TaskSpec spec,
       int version,
-      long firstDueAtMs,
+      Optional<Long> firstDueAtMs,
       String state,
       List<DueInstance> toAnnounce)
       throws SQLException {
-    String firstId = InstanceIds.of(request.taskId(), firstDueAtMs);
+    String firstId = firstDueAtMs.map(ms -> InstanceIds.of(request.taskId(), ms)).orElse(null);
     List<Map.Entry<String, InstanceStatus>> pending =
         statements.query(
             "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
@@ -163,81 +226,94 @@ final class TaskUpdateStore {
             rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
     String reason =
         Sql.truncate(
-            "superseded by version " + version + " (command " + request.commandId() + ")", 512);
+            "superseded by version "
+                + version
+                + " (command "
+                + request.commandId()
+                + "): removed, never fired",
+            512);
     int moved = 0;
     boolean kept = false;
+    List<AuditLog.Entry> audit = new ArrayList<>();
+    List<String> removed = new ArrayList<>();
     for (Map.Entry<String, InstanceStatus> instance : pending) {
-      if (instance.getKey().equals(firstId)) {
+      String instanceId = instance.getKey();
+      if (!InstanceIds.isSlotId(instanceId)) {
+        continue; // RUN_NOW's extra instance: no slot of any schedule, it survives the UPDATE
+      }
+      if (instanceId.equals(firstId)) {
         kept = true;
         moved +=
             statements.update(
                 "UPDATE ax_instance SET task_version = ?, updated_at_ms = ? WHERE instance_id = ?",
                 values(version, request.nowMs(), firstId));
-        tx.audit(
-            List.of(
-                new AuditLog.Entry(
-                    firstId,
-                    request.taskId(),
-                    0,
-                    instance.getValue(),
-                    instance.getValue(),
-                    "now version " + version + " (command " + request.commandId() + ")")),
-            request.actor(),
-            request.nowMs());
+        audit.add(
+            new AuditLog.Entry(
+                firstId,
+                request.taskId(),
+                0,
+                instance.getValue(),
+                instance.getValue(),
+                "now version " + version + " (command " + request.commandId() + ")"));
         continue;
       }
-      BatchMove<String> supersede =
-          BatchMove.from(instance.getValue())
-              .<String>to(CANCELLED)
-              .set("last_error = ?", reason)
-              .readBack("instance_id", rs -> rs.getString(1))
-              .audit(request.actor(), reason);
-      moved +=
-          tx.move("instance_id", List.of(instance.getKey()), supersede, request.nowMs(), false)
-              .size();
+      removed.add(instanceId);
+      audit.add(
+          new AuditLog.Entry(
+              instanceId, request.taskId(), 0, instance.getValue(), CANCELLED, reason));
     }
-    if (!kept) {
-      Map<String, Long> created =
-          tx.create(
-              List.of(
-                  new NewInstance(
-                      firstId,
-                      request.taskId(),
-                      version,
-                      firstDueAtMs,
-                      TraceIds.ofInstance(spec.trigger(), request.traceId(), firstId),
-                      "first firing of version " + version,
-                      null)),
-              request.actor(),
-              request.nowMs());
-      Long seq = created.get(firstId);
-      if (seq != null) {
-        moved++;
-        if (state.equals("PAUSED")) {
-          tx.move(
-              "seq",
-              List.of(seq),
-              BatchMove.from(SCHEDULED)
-                  .<String>to(PAUSED)
-                  .set("owner = NULL")
-                  .readBack("instance_id", rs -> rs.getString(1))
-                  .audit(request.actor(), "its task is paused: waits for RESUME"),
-              request.nowMs(),
-              false);
-        } else {
-          toAnnounce.add(
-              new DueInstance(
-                  firstId,
-                  request.taskId(),
-                  firstDueAtMs,
-                  request.traceId(),
-                  seq,
-                  version,
-                  0,
-                  0,
-                  null));
-        }
-      }
+    if (firstId != null && !kept) {
+      // A slot an earlier AX cancelled as superseded (it kept such rows) would block this one.
+      statements
+          .queryFirst(
+              "SELECT 1 FROM ax_instance WHERE instance_id = ? AND status = ?"
+                  + " AND dispatched_at_ms IS NULL",
+              values(firstId, CANCELLED.name()),
+              rs -> true)
+          .ifPresent(stale -> removed.add(firstId));
+    }
+    for (String instanceId : removed) {
+      moved +=
+          statements.update("DELETE FROM ax_instance WHERE instance_id = ?", values(instanceId));
+    }
+    tx.audit(audit, request.actor(), request.nowMs());
+    if (firstId == null || kept) {
+      return moved;
+    }
+    long dueAtMs = firstDueAtMs.get();
+    Map<String, Long> created =
+        tx.create(
+            List.of(
+                new NewInstance(
+                    firstId,
+                    request.taskId(),
+                    version,
+                    dueAtMs,
+                    TraceIds.ofInstance(spec.trigger(), request.traceId(), firstId),
+                    "first firing of version " + version,
+                    null)),
+            request.actor(),
+            request.nowMs());
+    Long seq = created.get(firstId);
+    if (seq == null) {
+      return moved;
+    }
+    moved++;
+    if (state.equals("PAUSED")) {
+      tx.move(
+          "seq",
+          List.of(seq),
+          BatchMove.from(SCHEDULED)
+              .<String>to(PAUSED)
+              .set("owner = NULL")
+              .readBack("instance_id", rs -> rs.getString(1))
+              .audit(request.actor(), "its task is paused: waits for RESUME"),
+          request.nowMs(),
+          false);
+    } else {
+      toAnnounce.add(
+          new DueInstance(
+              firstId, request.taskId(), dueAtMs, request.traceId(), seq, version, 0, 0, null));
     }
     return moved;
   }

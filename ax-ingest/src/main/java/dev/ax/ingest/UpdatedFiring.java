@@ -1,0 +1,114 @@
+package dev.ax.ingest;
+
+import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.time.SaturatingMillis;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * When the first firing of a task's new version falls after an UPDATE. Pure: the task's history is
+ * passed in as a {@link History}, read in the UPDATE's transaction.
+ *
+ * <p>The rule is "the new schedule's next slot, never an extra run":
+ *
+ * <ul>
+ *   <li><b>CRON</b>: the first match strictly after both now and the last slot that fired.
+ *   <li><b>FIXED_RATE</b>: the first slot strictly after both now and the last slot that fired, on
+ *       the grid of {@code startAt} when the new trigger has one, else on the grid through the last
+ *       slot that fired (the task keeps its phase), else through the task's acceptance.
+ *   <li><b>FIXED_DELAY</b>: none while a run is in flight (its end chains the next firing, with the
+ *       new interval); else {@code startAt} when it is still ahead; else {@code interval} after the
+ *       last run ended (due now when that is past); else, never run, the first firing counted from
+ *       the acceptance, as at creation.
+ *   <li><b>ONCE</b>: none when the task fired already (an UPDATE never runs a finished one-shot
+ *       task again); else {@code at}, or the acceptance plus {@code delay}: the delay counts from
+ *       the task's acceptance, not from the UPDATE.
+ * </ul>
+ *
+ * An empty answer means "no firing of the new version now"; whether that refuses the UPDATE is
+ * {@link #neverFires}'s question. Thread-safe (stateless; {@link FireTimes} is thread-safe).
+ */
+final class UpdatedFiring {
+
+  /**
+   * What the UPDATE's transaction read of the task's instances.
+   *
+   * @param acceptedAtMs when the task was created
+   * @param lastFiredSlotMs the latest slot (the millis of a {@code taskId@slot} id) among the
+   *     instances that fired (left SCHEDULED/PAUSED), or null when none did
+   * @param lastEndedAtMs the latest {@code finished_at_ms} of the task's instances, or null
+   * @param inFlight an instance is DISPATCHED, RUNNING or RETRYING now
+   */
+  record History(long acceptedAtMs, Long lastFiredSlotMs, Long lastEndedAtMs, boolean inFlight) {
+
+    /** A task that never fired. */
+    static History fresh(long acceptedAtMs) {
+      return new History(acceptedAtMs, null, null, false);
+    }
+  }
+
+  private final FireTimes fireTimes;
+
+  UpdatedFiring(FireTimes fireTimes) {
+    this.fireTimes = fireTimes;
+  }
+
+  /** The first firing of {@code trigger} after an UPDATE at {@code nowMs}, or empty for none. */
+  Optional<Long> firstDueAtMs(Trigger trigger, long nowMs, History history) {
+    if (trigger instanceof Trigger.Once once) {
+      if (history.lastFiredSlotMs() != null) {
+        return Optional.empty();
+      }
+      return fireTimes
+          .first(once, Instant.ofEpochMilli(history.acceptedAtMs()))
+          .map(Instant::toEpochMilli);
+    }
+    if (trigger instanceof Trigger.FixedDelay delay) {
+      return fixedDelay(delay, nowMs, history);
+    }
+    if (trigger instanceof Trigger.Cron || trigger instanceof Trigger.FixedRate) {
+      long afterMs =
+          history.lastFiredSlotMs() == null ? nowMs : Math.max(nowMs, history.lastFiredSlotMs());
+      Instant origin = Instant.ofEpochMilli(gridOrigin(trigger, history));
+      return fireTimes
+          .slots(trigger, origin)
+          .nextAfter(Instant.ofEpochMilli(afterMs))
+          .map(Instant::toEpochMilli)
+          .filter(ms -> !SaturatingMillis.isNever(ms));
+    }
+    return Optional.empty(); // DEPENDENCY: fired by flow runs, not by time
+  }
+
+  /**
+   * True when an empty {@link #firstDueAtMs} means the new trigger has no fire time at all (a cron
+   * whose years are over), which refuses the UPDATE; false when it only means "nothing to fire now"
+   * (a finished ONCE task, a FIXED_DELAY run in flight).
+   */
+  static boolean neverFires(Trigger trigger) {
+    return trigger instanceof Trigger.Cron || trigger instanceof Trigger.FixedRate;
+  }
+
+  private Optional<Long> fixedDelay(Trigger.FixedDelay delay, long nowMs, History history) {
+    if (history.inFlight()) {
+      return Optional.empty();
+    }
+    if (delay.startAt() != null && delay.startAt().toEpochMilli() > nowMs) {
+      return Optional.of(delay.startAt().toEpochMilli());
+    }
+    if (history.lastEndedAtMs() != null) {
+      long nextMs = FireTimes.afterRunEndedMs(delay, history.lastEndedAtMs());
+      return Optional.of(Math.max(nowMs, nextMs));
+    }
+    return fireTimes
+        .first(delay, Instant.ofEpochMilli(history.acceptedAtMs()))
+        .map(Instant::toEpochMilli);
+  }
+
+  private static long gridOrigin(Trigger trigger, History history) {
+    if (trigger instanceof Trigger.FixedRate rate && rate.startAt() != null) {
+      return rate.startAt().toEpochMilli();
+    }
+    return history.lastFiredSlotMs() != null ? history.lastFiredSlotMs() : history.acceptedAtMs();
+  }
+}
