@@ -1,10 +1,7 @@
 package dev.ax.ingest;
 
 import static dev.ax.common.model.InstanceStatus.CANCELLED;
-import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
-import static dev.ax.common.model.InstanceStatus.RETRYING;
-import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
@@ -17,8 +14,10 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.schedule.NextFiring;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.ChainHistory;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
@@ -36,7 +35,7 @@ import javax.sql.DataSource;
 /**
  * Ingest's SQL for UPDATE: a new version of a task's spec, in one transaction. The task's row is
  * locked and gets the new spec and version; its next firing follows the new spec, by the rules of
- * {@link UpdatedFiring} (the new schedule's next slot, never an extra run). Of the task's pending
+ * {@link NextFiring} (the new schedule's next slot, never an extra run). Of the task's pending
  * (SCHEDULED or PAUSED) slot instances, the one due at that first firing is kept and moves to the
  * new version; every other one is <em>removed</em>, with an audit row saying it was superseded, so
  * that no row of an old schedule can hold a slot id the new schedule reaches later (a removed slot
@@ -51,15 +50,12 @@ import javax.sql.DataSource;
  */
 final class TaskUpdateStore {
 
-  /** Most recent instances read to find the last slot that fired and the last run's end. */
-  static final int HISTORY_ROWS = 64;
-
   private final Jdbc jdbc;
-  private final UpdatedFiring firings;
+  private final NextFiring firings;
 
   TaskUpdateStore(DataSource dataSource, FireTimes fireTimes) {
     this.jdbc = new Jdbc(dataSource);
-    this.firings = new UpdatedFiring(fireTimes);
+    this.firings = new NextFiring(fireTimes);
   }
 
   TaskLifecycleStore.Result update(TaskLifecycleStore.Request request, TaskSpec spec) {
@@ -85,8 +81,8 @@ final class TaskUpdateStore {
           boolean wasDependency = TriggerType.DEPENDENCY.name().equals(row.get()[2]);
           Optional<Long> firstDueAtMs = Optional.empty();
           if (!(spec.trigger() instanceof Trigger.Dependency)) {
-            UpdatedFiring.History history =
-                history(statements, request.taskId(), (Long) row.get()[3]);
+            NextFiring.History history =
+                ChainHistory.read(statements, request.taskId(), (Long) row.get()[3]);
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
           }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
@@ -117,49 +113,6 @@ final class TaskUpdateStore {
         });
   }
 
-  /**
-   * What the task's instances say about its past: the latest slot that fired, the latest run end,
-   * and whether a run is in flight. Reads the {@link #HISTORY_ROWS} most recent instances that are
-   * not pending (by the task's due-time index), and one row for the in-flight check. A slot
-   * instance CANCELLED without ever being dispatched is a superseded slot kept by an AX before
-   * superseded slots were removed: it never fired, so it does not count.
-   */
-  private static UpdatedFiring.History history(
-      JdbcTransaction statements, String taskId, long acceptedAtMs) throws SQLException {
-    List<Object[]> recent =
-        statements.query(
-            "SELECT instance_id, finished_at_ms FROM ax_instance WHERE task_id = ?"
-                + " AND status NOT IN (?, ?)"
-                + " AND NOT (status = ? AND dispatched_at_ms IS NULL)"
-                + " ORDER BY due_at_ms DESC LIMIT ?",
-            values(taskId, SCHEDULED.name(), PAUSED.name(), CANCELLED.name(), HISTORY_ROWS),
-            rs -> {
-              long finished = rs.getLong(2);
-              return new Object[] {rs.getString(1), rs.wasNull() ? null : finished};
-            });
-    Long lastFiredSlotMs = null;
-    Long lastEndedAtMs = null;
-    for (Object[] instance : recent) {
-      String instanceId = (String) instance[0];
-      if (InstanceIds.isSlotId(instanceId)) {
-        long slotMs = InstanceIds.slotOf(instanceId);
-        lastFiredSlotMs = lastFiredSlotMs == null ? slotMs : Math.max(lastFiredSlotMs, slotMs);
-      }
-      if (instance[1] != null) {
-        long endedMs = (Long) instance[1];
-        lastEndedAtMs = lastEndedAtMs == null ? endedMs : Math.max(lastEndedAtMs, endedMs);
-      }
-    }
-    boolean inFlight =
-        statements
-            .queryFirst(
-                "SELECT 1 FROM ax_instance WHERE task_id = ? AND status IN (?, ?, ?) LIMIT 1",
-                values(taskId, DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
-                rs -> true)
-            .isPresent();
-    return new UpdatedFiring.History(acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight);
-  }
-
   private static String refusal(
       String taskId,
       String state,
@@ -176,7 +129,7 @@ final class TaskUpdateStore {
           + (isDependency ? " a DEPENDENCY task" : " stop being a DEPENDENCY task")
           + "; cancel it and create another";
     }
-    if (firstDueAtMs.isEmpty() && UpdatedFiring.neverFires(spec.trigger())) {
+    if (firstDueAtMs.isEmpty() && NextFiring.neverFires(spec.trigger())) {
       return "trigger never fires: no fire time after now";
     }
     return null;

@@ -1,17 +1,13 @@
 package dev.ax.ticker.reaper;
 
-import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryBudget;
-import dev.ax.common.model.Trigger;
-import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
-import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoreException;
@@ -19,7 +15,6 @@ import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
-import dev.ax.common.trace.TraceIds;
 import dev.ax.ticker.DueEmitter;
 import dev.ax.ticker.TickerConfig;
 import io.micrometer.core.instrument.Counter;
@@ -52,9 +47,10 @@ import org.slf4j.LoggerFactory;
  *       they saw, so this is what keeps a hand-over from stranding them until {@code
  *       unclaimedAfter}). {@link #adoptPredecessorDispatches()} runs at once on a takeover and on
  *       every pass.
- *   <li>FIXED_DELAY tasks whose last run ended over {@code unclaimedAfter} ago without a next
- *       firing (the completion event that chains them was lost) get it: due {@code interval} after
- *       that run ended, with the same deterministic id the chainer would have used.
+ *   <li>ACTIVE periodic tasks with no live instance get their next firing back ({@link
+ *       ChainRepair}): a CRON or FIXED_RATE task at the schedule's next slot, a FIXED_DELAY task
+ *       whose last run ended over {@code unclaimedAfter} ago (the completion event that chains it
+ *       was lost) {@code interval} after that run ended, with the id the chainer would have used.
  * </ul>
  *
  * All are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
@@ -77,7 +73,7 @@ public final class Reaper {
   private final int maxPerPass;
   private final Counter reclaimed;
   private final Counter reemitted;
-  private final Counter repaired;
+  private final ChainRepair chains;
   private final Counter adopted;
   private final Counter ended;
   private final TaskStore tasks;
@@ -113,7 +109,8 @@ public final class Reaper {
     MeterRegistry meters = context.meters();
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
-    this.repaired = meters.counter("ax.reaper.chains.repaired");
+    this.chains =
+        new ChainRepair(context.dataSource(), unclaimedAfter, maxPerPass, context.meters());
     this.adopted = meters.counter("ax.reaper.predecessor.reemitted");
     this.ended = meters.counter("ax.reaper.runs.ended");
   }
@@ -189,47 +186,6 @@ public final class Reaper {
         : store.restampUnclaimedExcept(fence, olderThanMs, nowMs, maxPerPass, hold.groups());
   }
 
-  private void repairFixedDelayChains(LeaseFence fence, long nowMs) {
-    List<ReaperStore.BrokenChain> broken =
-        store.findBrokenFixedDelayChains(
-            SaturatingMillis.atMs(nowMs, unclaimedAfter.negated()), maxPerPass);
-    if (broken.isEmpty()) {
-      return;
-    }
-    Map<String, StoredTask> specs =
-        tasks.findAll(broken.stream().map(ReaperStore.BrokenChain::taskId).toList());
-    List<NewInstance> next = new ArrayList<>();
-    for (ReaperStore.BrokenChain chain : broken) {
-      StoredTask task = specs.get(chain.taskId());
-      if (task != null && task.spec().trigger() instanceof Trigger.FixedDelay delay) {
-        // The chainer's computation: a next firing beyond the far-future bound is parked there.
-        long dueAtMs = FireTimes.afterRunEndedMs(delay, chain.lastFinishedAtMs());
-        if (SaturatingMillis.isNever(dueAtMs)) {
-          // Once per task: the parked instance mends the chain, so the reaper does not see it
-          // again.
-          log.warn(
-              "Task {}: the next fixed-delay firing lies beyond the year 9999; the repaired chain"
-                  + " is parked there and never fires",
-              chain.taskId());
-        }
-        String instanceId = InstanceIds.of(chain.taskId(), dueAtMs);
-        next.add(
-            new NewInstance(
-                instanceId,
-                chain.taskId(),
-                task.version(),
-                dueAtMs,
-                TraceIds.forRun(task.traceId(), instanceId),
-                "next firing (fixed delay, chain repaired by the reaper)"));
-      }
-    }
-    int created = instances.create(next, fence.holder(), nowMs).size();
-    if (created > 0) {
-      log.warn("Reaper repaired {} fixed-delay chain(s) whose next firing was lost", created);
-      repaired.increment(created);
-    }
-  }
-
   /**
    * Emits again, at this leader's epoch, what a previous leader dispatched and nobody claimed. Does
    * nothing unless this node leads. Called on the ticker's scheduler thread.
@@ -285,7 +241,7 @@ public final class Reaper {
         emitter.emit(unclaimed, current.get().epoch(), nowMs);
         reemitted.increment(unclaimed.size());
       }
-      repairFixedDelayChains(current.get(), nowMs);
+      chains.pass(current.get(), nowMs);
     } catch (StoreException e) {
       log.warn("Reaper pass failed, next pass retries: {}", e.getMessage());
     } catch (RuntimeException e) {

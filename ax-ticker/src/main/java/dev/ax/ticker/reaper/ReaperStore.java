@@ -2,9 +2,7 @@ package dev.ax.ticker.reaper;
 
 import static dev.ax.common.model.InstanceStatus.DEAD;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
-import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
-import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.StatusTransitions;
@@ -30,8 +28,8 @@ import javax.sql.DataSource;
 
 /**
  * The reaper's SQL over {@code ax_instance}: expired runs taken back or ended, DISPATCHED rows
- * nobody claimed (or a previous leader emitted) stamped again to be emitted again, and FIXED_DELAY
- * chains that lost their next firing. Only the ticker's {@link Reaper} uses it.
+ * nobody claimed (or a previous leader emitted) stamped again to be emitted again. Only the
+ * ticker's {@link Reaper} uses it.
  *
  * <p>Every write is fenced by the leader's lease and conditional on what made the row a candidate
  * (the lease still expired, the row still unclaimed), re-checked in the UPDATE itself: a row
@@ -61,9 +59,6 @@ public final class ReaperStore {
       long claimedAtMs,
       String traceId,
       String flowRunId) {}
-
-  /** A FIXED_DELAY task whose chain has no next firing, and when its last run ended. */
-  record BrokenChain(String taskId, long lastFinishedAtMs) {}
 
   private final DataSource dataSource;
   private final Jdbc jdbc;
@@ -326,35 +321,6 @@ public final class ReaperStore {
             .readBack(DueInstance.COLUMNS, DueInstance::read)
             .audit(fence.holder(), reason),
         nowMs);
-  }
-
-  /**
-   * FIXED_DELAY tasks with no instance SCHEDULED, DISPATCHED or RUNNING whose last run ended before
-   * {@code finishedBeforeMs}: their next firing was lost (its completion event never reached the
-   * chainer). At most {@code limit}.
-   */
-  List<BrokenChain> findBrokenFixedDelayChains(long finishedBeforeMs, int limit) {
-    return jdbc.query(
-        "looking for broken fixed-delay chains",
-        // The active FIXED_DELAY tasks first (by their index), then each one's instances by task:
-        // without the join order and hints both MySQL and MariaDB may scan every instance row to
-        // find the few FIXED_DELAY ones. RETRYING counts as not over: a retry follows.
-        "SELECT t.task_id, MAX(i.finished_at_ms)"
-            + " FROM ax_task t FORCE INDEX (ax_task_trigger_state)"
-            + " STRAIGHT_JOIN ax_instance i FORCE INDEX (ax_instance_task)"
-            + " ON i.task_id = t.task_id"
-            + " WHERE t.trigger_type = 'FIXED_DELAY' AND t.state = 'ACTIVE'"
-            + " GROUP BY t.task_id"
-            + " HAVING SUM(i.status IN (?, ?, ?, ?)) = 0 AND MAX(i.finished_at_ms) < ?"
-            + " LIMIT ?",
-        Jdbc.Binder.values(
-            SCHEDULED.name(),
-            DISPATCHED.name(),
-            RUNNING.name(),
-            RETRYING.name(),
-            finishedBeforeMs,
-            limit),
-        rs -> new BrokenChain(rs.getString(1), rs.getLong(2)));
   }
 
   /**

@@ -1,29 +1,28 @@
-package dev.ax.ingest;
+package dev.ax.common.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.Trigger;
-import dev.ax.common.schedule.FireTimes;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The first firing after an UPDATE: the new schedule's next slot, never an extra run. */
-class UpdatedFiringTest {
+class NextFiringTest {
 
   /** A whole minute. */
   private static final long T0_MS = 1_900_000_020_000L;
 
-  private final UpdatedFiring firings = new UpdatedFiring(new FireTimes());
+  private final NextFiring firings = new NextFiring(new FireTimes());
 
   @Test
   void cronFiresAfterNowAndAfterTheLastSlotThatFired() {
     Trigger every2s = new Trigger.Cron("0/2 * * * * ?", ZoneOffset.UTC);
-    UpdatedFiring.History firedAhead =
-        new UpdatedFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true);
+    NextFiring.History firedAhead =
+        new NextFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true);
 
-    assertThat(firings.firstDueAtMs(every2s, T0_MS + 1_000, UpdatedFiring.History.fresh(T0_MS)))
+    assertThat(firings.firstDueAtMs(every2s, T0_MS + 1_000, NextFiring.History.fresh(T0_MS)))
         .contains(T0_MS + 2_000);
     assertThat(firings.firstDueAtMs(every2s, T0_MS + 3_990, firedAhead))
         .as("the slot fired ahead of its time is not fired again")
@@ -32,8 +31,8 @@ class UpdatedFiringTest {
 
   @Test
   void fixedRateKeepsThePhaseOfItsLastFiringUnlessStartAtIsGiven() {
-    UpdatedFiring.History fired =
-        new UpdatedFiring.History(T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false);
+    NextFiring.History fired =
+        new NextFiring.History(T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false);
 
     assertThat(
             firings.firstDueAtMs(
@@ -53,38 +52,36 @@ class UpdatedFiringTest {
 
     assertThat(
             firings.firstDueAtMs(
-                every5s,
-                T0_MS,
-                new UpdatedFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true)))
+                every5s, T0_MS, new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true)))
         .isEmpty();
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new UpdatedFiring.History(T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false)))
+                new NextFiring.History(T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false)))
         .contains(T0_MS + 2_000);
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new UpdatedFiring.History(T0_MS - 90_000, T0_MS - 80_000, T0_MS - 60_000, false)))
-        .as("owed since long ago: due now, once")
-        .contains(T0_MS);
+                new NextFiring.History(T0_MS - 90_000, T0_MS - 80_000, T0_MS - 60_000, false)))
+        .as("owed since long ago: fires at once, under the id the chainer would give it")
+        .contains(T0_MS - 55_000);
   }
 
   @Test
   void aOnceTaskFiresOnceCountedFromItsAcceptance() {
     Trigger in5s = Trigger.Once.after(Duration.ofSeconds(5));
 
-    assertThat(firings.firstDueAtMs(in5s, T0_MS + 2_000, UpdatedFiring.History.fresh(T0_MS)))
+    assertThat(firings.firstDueAtMs(in5s, T0_MS + 2_000, NextFiring.History.fresh(T0_MS)))
         .contains(T0_MS + 5_000);
     assertThat(
             firings.firstDueAtMs(
                 in5s,
                 T0_MS + 9_000,
-                new UpdatedFiring.History(T0_MS, T0_MS + 5_000, T0_MS + 5_100, false)))
+                new NextFiring.History(T0_MS, T0_MS + 5_000, T0_MS + 5_100, false)))
         .as("it ran: an UPDATE does not run it again")
         .isEmpty();
-    assertThat(UpdatedFiring.neverFires(in5s)).isFalse();
+    assertThat(NextFiring.neverFires(in5s)).isFalse();
   }
 }

@@ -1,16 +1,17 @@
-package dev.ax.ingest;
+package dev.ax.common.schedule;
 
 import dev.ax.common.model.Trigger;
-import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.time.SaturatingMillis;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
- * When the first firing of a task's new version falls after an UPDATE. Pure: the task's history is
- * passed in as a {@link History}, read in the UPDATE's transaction.
+ * Where a task's chain of firings goes on from, given what it did so far: the first firing of a
+ * task's new version after an UPDATE, and the firing the reaper restores when a periodic task was
+ * found with no live instance. Pure: the task's history is passed in as a {@link History}, read in
+ * the caller's transaction.
  *
- * <p>The rule is "the new schedule's next slot, never an extra run":
+ * <p>The rule is "the schedule's next slot, never an extra run":
  *
  * <ul>
  *   <li><b>CRON</b>: the first match strictly after both now and the last slot that fired.
@@ -19,8 +20,9 @@ import java.util.Optional;
  *       slot that fired (the task keeps its phase), else through the task's acceptance.
  *   <li><b>FIXED_DELAY</b>: none while a run is in flight (its end chains the next firing, with the
  *       new interval); else {@code startAt} when it is still ahead; else {@code interval} after the
- *       last run ended (due now when that is past); else, never run, the first firing counted from
- *       the acceptance, as at creation.
+ *       last run ended (firing at once when that is past; the id is the one the chainer gives that
+ *       firing, so a late chainer creates nothing twice); else, never run, the first firing counted
+ *       from the acceptance, as at creation.
  *   <li><b>ONCE</b>: none when the task fired already (an UPDATE never runs a finished one-shot
  *       task again); else {@code at}, or the acceptance plus {@code delay}: the delay counts from
  *       the task's acceptance, not from the UPDATE.
@@ -29,7 +31,7 @@ import java.util.Optional;
  * An empty answer means "no firing of the new version now"; whether that refuses the UPDATE is
  * {@link #neverFires}'s question. Thread-safe (stateless; {@link FireTimes} is thread-safe).
  */
-final class UpdatedFiring {
+public final class NextFiring {
 
   /**
    * What the UPDATE's transaction read of the task's instances.
@@ -40,22 +42,23 @@ final class UpdatedFiring {
    * @param lastEndedAtMs the latest {@code finished_at_ms} of the task's instances, or null
    * @param inFlight an instance is DISPATCHED, RUNNING or RETRYING now
    */
-  record History(long acceptedAtMs, Long lastFiredSlotMs, Long lastEndedAtMs, boolean inFlight) {
+  public record History(
+      long acceptedAtMs, Long lastFiredSlotMs, Long lastEndedAtMs, boolean inFlight) {
 
     /** A task that never fired. */
-    static History fresh(long acceptedAtMs) {
+    public static History fresh(long acceptedAtMs) {
       return new History(acceptedAtMs, null, null, false);
     }
   }
 
   private final FireTimes fireTimes;
 
-  UpdatedFiring(FireTimes fireTimes) {
+  public NextFiring(FireTimes fireTimes) {
     this.fireTimes = fireTimes;
   }
 
-  /** The first firing of {@code trigger} after an UPDATE at {@code nowMs}, or empty for none. */
-  Optional<Long> firstDueAtMs(Trigger trigger, long nowMs, History history) {
+  /** The first firing of {@code trigger} from {@code nowMs} on, or empty for none. */
+  public Optional<Long> firstDueAtMs(Trigger trigger, long nowMs, History history) {
     if (trigger instanceof Trigger.Once once) {
       if (history.lastFiredSlotMs() != null) {
         return Optional.empty();
@@ -85,7 +88,7 @@ final class UpdatedFiring {
    * whose years are over), which refuses the UPDATE; false when it only means "nothing to fire now"
    * (a finished ONCE task, a FIXED_DELAY run in flight).
    */
-  static boolean neverFires(Trigger trigger) {
+  public static boolean neverFires(Trigger trigger) {
     return trigger instanceof Trigger.Cron || trigger instanceof Trigger.FixedRate;
   }
 
@@ -97,8 +100,8 @@ final class UpdatedFiring {
       return Optional.of(delay.startAt().toEpochMilli());
     }
     if (history.lastEndedAtMs() != null) {
-      long nextMs = FireTimes.afterRunEndedMs(delay, history.lastEndedAtMs());
-      return Optional.of(Math.max(nowMs, nextMs));
+      // Possibly past (it then fires at once); the id is the one the chainer gives that firing.
+      return Optional.of(FireTimes.afterRunEndedMs(delay, history.lastEndedAtMs()));
     }
     return fireTimes
         .first(delay, Instant.ofEpochMilli(history.acceptedAtMs()))

@@ -1,0 +1,167 @@
+package dev.ax.ticker.reaper;
+
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.store.Jdbc.Binder.values;
+
+import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.TriggerType;
+import dev.ax.common.schedule.NextFiring;
+import dev.ax.common.store.ChainHistory;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.trace.TraceIds;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The SQL of {@link ChainRepair}: pages of ACTIVE periodic tasks, which of them have a live
+ * instance, and the gated restore of one chain.
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+final class ChainRepairStore {
+
+  /** What one restore came to. */
+  sealed interface Restore {
+    /** The chain's next firing was created. */
+    record Restored(String instanceId, long dueAtMs) implements Restore {}
+
+    /** Nothing to do now: the task changed, has a live instance, or its run just ended. */
+    record NotNeeded(String why) implements Restore {}
+
+    /** The schedule has no fire time left: the chain ended where it should. */
+    record Ended() implements Restore {}
+
+    /** The next firing's id is taken by a row that is not live: the chain cannot go on by id. */
+    record Blocked(String instanceId) implements Restore {}
+  }
+
+  private static final List<String> LIVE =
+      List.of(SCHEDULED.name(), PAUSED.name(), DISPATCHED.name(), RUNNING.name(), RETRYING.name());
+
+  private final Jdbc jdbc;
+
+  ChainRepairStore(DataSource dataSource) {
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * Up to {@code limit} ACTIVE tasks of {@code type} after {@code afterTaskId}, by task id (through
+   * the index on trigger type and state, whose rows are ordered by task id within one type and
+   * state).
+   */
+  List<String> activePage(TriggerType type, String afterTaskId, int limit) {
+    return jdbc.query(
+        "reading active " + type + " tasks",
+        "SELECT task_id FROM ax_task FORCE INDEX (ax_task_trigger_state)"
+            + " WHERE trigger_type = ? AND state = 'ACTIVE' AND task_id > ?"
+            + " ORDER BY task_id LIMIT ?",
+        values(type.name(), afterTaskId, limit),
+        rs -> rs.getString(1));
+  }
+
+  /**
+   * Those of {@code taskIds} with an instance SCHEDULED, PAUSED, DISPATCHED, RUNNING or RETRYING.
+   */
+  Set<String> withLiveInstance(Collection<String> taskIds) {
+    return new HashSet<>(
+        jdbc.queryIn(
+            "checking live instances",
+            taskIds,
+            in ->
+                "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
+                    + in
+                    + ") AND status IN (?, ?, ?, ?, ?)",
+            List.copyOf(LIVE),
+            rs -> rs.getString(1)));
+  }
+
+  /**
+   * Restores the chain of {@code task} in one transaction, through the gate every run-creating path
+   * takes: the task's row is read under a shared lock (the lifecycle commands take it exclusive),
+   * and the task must still be ACTIVE at {@code task.version()} with no live instance; the leader's
+   * fence must hold. The next firing is {@link NextFiring}'s, from the task's history. A
+   * FIXED_DELAY task whose last run ended less than {@code quietMs} ago is left to its chainer.
+   */
+  Restore restore(
+      String taskId,
+      StoredTask task,
+      NextFiring nextFiring,
+      LeaseFence fence,
+      long quietMs,
+      long nowMs) {
+    return jdbc.inPacketTransaction(
+        "restoring the chain of task " + taskId,
+        tx -> {
+          JdbcTransaction statements = tx.statements();
+          Optional<Object[]> row =
+              statements.queryFirst(
+                  "SELECT state, version, created_at_ms FROM ax_task WHERE task_id = ?"
+                      + " LOCK IN SHARE MODE",
+                  values(taskId),
+                  rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getLong(3)});
+          if (row.isEmpty()
+              || !"ACTIVE".equals(row.get()[0])
+              || (Integer) row.get()[1] != task.version()) {
+            return new Restore.NotNeeded("changed meanwhile");
+          }
+          boolean leads =
+              statements
+                  .queryFirst(
+                      "SELECT 1 FROM DUAL WHERE " + LeaseFence.CONDITION,
+                      values(fence.leaseName(), fence.holder(), fence.epoch()),
+                      rs -> true)
+                  .isPresent();
+          if (!leads) {
+            return new Restore.NotNeeded("not the leader");
+          }
+          if (statements
+              .queryFirst(
+                  "SELECT 1 FROM ax_instance WHERE task_id = ? AND status IN (?, ?, ?, ?, ?)"
+                      + " LIMIT 1",
+                  values(taskId, LIVE.get(0), LIVE.get(1), LIVE.get(2), LIVE.get(3), LIVE.get(4)),
+                  rs -> true)
+              .isPresent()) {
+            return new Restore.NotNeeded("has a live instance");
+          }
+          NextFiring.History history = ChainHistory.read(statements, taskId, (Long) row.get()[2]);
+          if (task.spec().trigger().type() == TriggerType.FIXED_DELAY
+              && history.lastEndedAtMs() != null
+              && nowMs - history.lastEndedAtMs() < quietMs) {
+            return new Restore.NotNeeded("its last run just ended: the chainer follows");
+          }
+          Optional<Long> dueAtMs = nextFiring.firstDueAtMs(task.spec().trigger(), nowMs, history);
+          if (dueAtMs.isEmpty()) {
+            return new Restore.Ended();
+          }
+          String instanceId = InstanceIds.of(taskId, dueAtMs.get());
+          Map<String, Long> created =
+              tx.create(
+                  List.of(
+                      new NewInstance(
+                          instanceId,
+                          taskId,
+                          task.version(),
+                          dueAtMs.get(),
+                          TraceIds.forRun(task.traceId(), instanceId),
+                          "next firing (chain repaired by the reaper)")),
+                  fence.holder(),
+                  nowMs);
+          return created.containsKey(instanceId)
+              ? new Restore.Restored(instanceId, dueAtMs.get())
+              : new Restore.Blocked(instanceId);
+        });
+  }
+}
