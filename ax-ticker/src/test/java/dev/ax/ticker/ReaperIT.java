@@ -23,6 +23,7 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
@@ -101,6 +102,61 @@ class ReaperIT {
                 assertThat(c.takenBack()).isEqualTo(1);
                 assertThat(c.failedInBudgetIfThisFails()).isEqualTo(1);
               });
+    }
+  }
+
+  @Test
+  void anExpiredRunOfAPausedTaskIsHeldAndOfACancelledTaskStopped(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime =
+        TestRuntime.open(
+            env, Map.of("AX_REAPER_INTERVAL", "200ms", "AX_TICKER_HEARTBEAT", "500ms"))) {
+      long now = runtime.clock().millis();
+      InstanceStore instances = new InstanceStore(runtime.dataSource());
+      ClaimStore claimStore = new ClaimStore(runtime.dataSource());
+      Map<String, String> idByState = new java.util.LinkedHashMap<>();
+      for (String state : List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED")) {
+        String taskId = "expired-" + state.toLowerCase(java.util.Locale.ROOT);
+        String id = store(runtime, taskId, now - 1000);
+        runtime.markDispatchedAsLeader("old-ticker", List.of(id), now - 900);
+        assertThat(claimStore.claim(List.of(id), "dead-dispatcher", now + 300, now - 800))
+            .hasSize(1);
+        // The state as a lifecycle command leaves it when the run is under way.
+        RawSql.execute(
+            runtime.dataSource(),
+            "UPDATE ax_task SET state = '" + state + "' WHERE task_id = '" + taskId + "'");
+        idByState.put(state, id);
+      }
+
+      try (TickerStage ticker =
+          new TickerStage(runtime.context("ticker-1"), TickerConfig.from(runtime.config()))
+              .start()) {
+        await()
+            .atMost(DEADLINE)
+            .until(
+                () ->
+                    idByState.values().stream()
+                        .noneMatch(
+                            id ->
+                                instances.find(id).orElseThrow().status()
+                                    == InstanceStatus.RUNNING));
+      }
+
+      assertThat(instances.find(idByState.get("ACTIVE")).orElseThrow().status())
+          .isEqualTo(InstanceStatus.DISPATCHED);
+      assertLastMove(
+          runtime,
+          idByState.get("PAUSED"),
+          InstanceStatus.RUNNING,
+          InstanceStatus.PAUSED,
+          "a RESUME fires the next attempt");
+      for (String state : List.of("CANCELLED", "DELETED")) {
+        assertLastMove(
+            runtime,
+            idByState.get(state),
+            InstanceStatus.RUNNING,
+            InstanceStatus.CANCELLED,
+            "not run again");
+      }
     }
   }
 

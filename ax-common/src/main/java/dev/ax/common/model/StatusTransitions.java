@@ -38,9 +38,11 @@ import java.util.Set;
  * SCHEDULED again for a fresh firing; DISPATCHED may also be DISPATCHED again when the reaper
  * re-emits an instance nobody claimed in time (recorded like any other move). A run whose lease
  * expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED →
- * DEAD instead (recorded by the reaper). DEAD goes back to DISPATCHED only when an operator replays
- * its dead letter (with a fresh retry budget). The store checks every transition here before it
- * writes the conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
+ * DEAD instead (recorded by the reaper). A run whose lease expired while its task is paused is
+ * taken back to PAUSED (RUNNING → PAUSED), and to CANCELLED when its task is cancelled or deleted.
+ * DEAD goes back to DISPATCHED only when an operator replays its dead letter (with a fresh retry
+ * budget). The store checks every transition here before it writes the conditional UPDATE, so a bug
+ * that asks for a move outside the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -59,6 +61,7 @@ public final class StatusTransitions {
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED, PAUSED));
     ALLOWED.get(DEAD).add(DISPATCHED);
     ALLOWED.get(SCHEDULED).add(PAUSED);
+    ALLOWED.get(RUNNING).add(PAUSED);
     ALLOWED.get(DISPATCHED).addAll(EnumSet.of(PAUSED, SCHEDULED));
     ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED, SKIPPED));
   }

@@ -29,7 +29,9 @@ class StatusTransitionsTest {
     assertThat(StatusTransitions.isAllowed(SCHEDULED, PAUSED)).isTrue();
     assertThat(StatusTransitions.isAllowed(DISPATCHED, PAUSED)).isTrue();
     assertThat(StatusTransitions.isAllowed(DISPATCHED, SCHEDULED)).as("requeue").isTrue();
-    assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED)).as("a run finishes").isFalse();
+    assertThat(StatusTransitions.isAllowed(RUNNING, PAUSED))
+        .as("the reaper takes back the expired run of a paused task")
+        .isTrue();
     assertThat(StatusTransitions.isAllowed(RUNNING, CANCELLED)).as("CANCEL interrupt").isTrue();
     assertThat(StatusTransitions.allowedFrom(PAUSED))
         .containsExactlyInAnyOrder(SCHEDULED, CANCELLED, SKIPPED);

@@ -5,6 +5,7 @@ import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.AuditLog;
@@ -17,9 +18,11 @@ import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.Sql;
+import dev.ax.common.store.TaskGate;
 import dev.ax.common.store.Transactions;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,35 +72,94 @@ public final class ReaperStore {
   }
 
   /**
-   * RUNNING → DISPATCHED for runs whose lease expired before {@code nowMs} (their dispatcher died)
-   * and that were taken back fewer than {@code maxTakebacks} times in their retry budget: the next
-   * claim starts the next attempt, and the take-back is counted ({@code taken_back}), so that it
-   * uses up no retry. Conditional on the lease still being expired, so a run renewed meanwhile is
-   * left alone. Runs at the bound are {@link #findRunsTakenBackTooOften}'s.
+   * Takes back runs whose lease expired before {@code nowMs} (their dispatcher died) and that were
+   * taken back fewer than {@code maxTakebacks} times in their retry budget, through the {@link
+   * TaskGate} in one transaction, by the state of each one's task:
    *
-   * @return the instances taken back, to be emitted again
+   * <ul>
+   *   <li>ACTIVE: RUNNING → DISPATCHED, emitted again; the next claim starts the next attempt.
+   *   <li>PAUSED: RUNNING → PAUSED; a RESUME fires it as the next attempt.
+   *   <li>CANCELLED, DELETED or gone: RUNNING → CANCELLED; it never runs again.
+   * </ul>
+   *
+   * Each take-back is counted ({@code taken_back}), so that it uses up no retry. Conditional on the
+   * lease still being expired, so a run renewed meanwhile is left alone. Runs at the bound are
+   * {@link #findRunsTakenBackTooOften}'s.
+   *
+   * @return the instances taken back to DISPATCHED, to be emitted again
    */
   List<DueInstance> reclaimExpiredRuns(LeaseFence fence, long nowMs, int limit, int maxTakebacks) {
-    List<String> ids =
-        selectIds(
-            "status = ? AND lease_until_ms < ? AND taken_back < ?",
-            List.of(RUNNING.name(), nowMs, maxTakebacks),
-            limit);
-    return jdbc.move(
-        "instance_id",
-        ids,
-        BatchMove.from(RUNNING)
-            .<DueInstance>to(DISPATCHED)
-            .set(
-                "owner = NULL, lease_until_ms = NULL, epoch = ?, dispatched_at_ms = ?,"
-                    + " taken_back = taken_back + 1",
-                fence.epoch(),
-                nowMs)
-            .where("lease_until_ms < ? AND taken_back < ?", nowMs, maxTakebacks)
-            .fencedBy(fence)
-            .readBack(DueInstance.COLUMNS, DueInstance::read)
-            .audit(fence.holder(), "run lease expired: taken back for the next attempt"),
-        nowMs);
+    List<Map.Entry<String, String>> candidates =
+        jdbc.query(
+            "selecting expired runs",
+            "SELECT instance_id, task_id FROM ax_instance FORCE INDEX ("
+                + STATUS_INDEX
+                + ") WHERE status = ? AND lease_until_ms < ? AND taken_back < ? LIMIT ?",
+            Jdbc.Binder.values(RUNNING.name(), nowMs, maxTakebacks, limit),
+            rs -> Map.entry(rs.getString(1), rs.getString(2)));
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    return jdbc.inPacketTransaction(
+        "taking back " + candidates.size() + " expired run(s)",
+        tx -> {
+          Map<String, TaskGate.Gated> gate =
+              TaskGate.lock(tx.statements(), candidates.stream().map(Map.Entry::getValue).toList());
+          Map<TaskGate.Verdict, List<String>> byVerdict = new EnumMap<>(TaskGate.Verdict.class);
+          for (Map.Entry<String, String> candidate : candidates) {
+            byVerdict
+                .computeIfAbsent(gate.get(candidate.getValue()).verdict(), v -> new ArrayList<>())
+                .add(candidate.getKey());
+          }
+          List<String> held = byVerdict.getOrDefault(TaskGate.Verdict.HOLD, List.of());
+          if (!held.isEmpty()) {
+            tx.move(
+                "instance_id",
+                held,
+                takeBack(fence, nowMs, maxTakebacks, InstanceStatus.PAUSED)
+                    .audit(
+                        fence.holder(),
+                        "run lease expired while its task is paused: PAUSED, a RESUME fires the"
+                            + " next attempt"),
+                nowMs,
+                false);
+          }
+          List<String> stopped = byVerdict.getOrDefault(TaskGate.Verdict.STOP, List.of());
+          if (!stopped.isEmpty()) {
+            tx.move(
+                "instance_id",
+                stopped,
+                takeBack(fence, nowMs, maxTakebacks, InstanceStatus.CANCELLED)
+                    .set("finished_at_ms = ?", nowMs)
+                    .audit(
+                        fence.holder(),
+                        "run lease expired and its task is cancelled or deleted: not run again"),
+                nowMs,
+                false);
+          }
+          List<String> active = byVerdict.getOrDefault(TaskGate.Verdict.RUN, List.of());
+          return active.isEmpty()
+              ? List.<DueInstance>of()
+              : tx.move(
+                  "instance_id",
+                  active,
+                  takeBack(fence, nowMs, maxTakebacks, DISPATCHED)
+                      .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+                      .audit(fence.holder(), "run lease expired: taken back for the next attempt"),
+                  nowMs,
+                  false);
+        });
+  }
+
+  /** RUNNING → {@code to} for runs whose lease is still expired, counted as a take-back. */
+  private static BatchMove.Builder<DueInstance> takeBack(
+      LeaseFence fence, long nowMs, int maxTakebacks, InstanceStatus to) {
+    return BatchMove.from(RUNNING)
+        .<DueInstance>to(to)
+        .set("owner = NULL, lease_until_ms = NULL, taken_back = taken_back + 1")
+        .where("lease_until_ms < ? AND taken_back < ?", nowMs, maxTakebacks)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read);
   }
 
   /**
