@@ -50,9 +50,9 @@ final class RunStarter {
         lateness.record(instance.claimedAtMs() - instance.dueAtMs());
       }
     }
-    Map<String, StoredTask> specOfTask = specs.of(won, prefetch);
+    Map<String, StoredTask> specOfRun = specs.of(won, prefetch);
     for (ClaimedInstance instance : won) {
-      StoredTask task = specOfTask.get(instance.taskId());
+      StoredTask task = specOfRun.get(TaskSpecs.keyOf(instance));
       if (task == null) {
         bulkheads
             .runnerFor(bulkheads.poolFor(TaskSpec.DEFAULT_GROUP))
@@ -77,6 +77,6 @@ final class RunStarter {
       }
       runner.submit(instance, task, executor.get());
     }
-    specs.doneWith(specOfTask.values());
+    specs.doneWith(specOfRun.values());
   }
 }

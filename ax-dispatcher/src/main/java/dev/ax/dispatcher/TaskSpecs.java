@@ -62,13 +62,19 @@ final class TaskSpecs implements AutoCloseable {
   }
 
   /**
-   * The specs of claimed instances, by task id; an instance whose task is gone has no entry.
+   * The spec version each claimed instance was fired with, by {@link #keyOf}; an instance whose
+   * task is gone has no entry.
    *
    * @param prefetch what {@link #prefetch} returned for these instances' events
    */
   Map<String, StoredTask> of(List<ClaimedInstance> claimed, Future<?> prefetch) {
     awaitQuietly(prefetch);
-    return cache.of(claimed, ClaimedInstance::taskId, ClaimedInstance::taskVersion);
+    return cache.exact(claimed, ClaimedInstance::taskId, ClaimedInstance::taskVersion);
+  }
+
+  /** The key of {@code instance}'s spec in {@link #of}'s answer. */
+  static String keyOf(ClaimedInstance instance) {
+    return TaskSpecCache.key(instance.taskId(), instance.taskVersion());
   }
 
   /** Forgets the specs of one-shot tasks whose runs have started (see {@link TaskSpecCache}). */

@@ -92,6 +92,11 @@ final class TaskUpdateStore {
           if (refusal != null) {
             return refused(refusal);
           }
+          // The superseded spec stays readable: instances fired with it run it.
+          statements.update(
+              "INSERT INTO ax_task_version (task_id, version, spec_json, superseded_at_ms)"
+                  + " SELECT task_id, version, spec_json, ? FROM ax_task WHERE task_id = ?",
+              values(request.nowMs(), request.taskId()));
           statements.update(
               "UPDATE ax_task SET version = ?, task_group = ?, trigger_type = ?, trigger_group = ?,"
                   + " spec_json = ?, updated_at_ms = ? WHERE task_id = ?",

@@ -11,6 +11,8 @@ import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
@@ -193,6 +195,28 @@ class TaskUpdateRulesIT {
               .toEpochMilli();
       assertThat(pending(runtime, taskId))
           .containsOnlyKeys(extra, InstanceIds.of(taskId, halfPastMs));
+    }
+  }
+
+  @Test
+  void eachRunGetsTheSpecVersionItWasFiredWith(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      String taskId = "upd-versions";
+      create(runtime, spec(taskId, "0 0 * * * ?"), T0_MS, T0_MS + 3_580_000);
+      applied(
+          new TaskUpdateStore(runtime.dataSource(), new FireTimes())
+              .update(request("u-1", taskId, T0_MS + 1_000), spec(taskId, "0 30 * * * ?")));
+
+      TaskSpecCache specs = new TaskSpecCache(new TaskStore(runtime.dataSource()), 100);
+      Map<String, StoredTask> exact =
+          specs.exact(List.of(1, 2, 3), version -> taskId, version -> version);
+
+      assertThat(exact)
+          .containsOnlyKeys(TaskSpecCache.key(taskId, 1), TaskSpecCache.key(taskId, 2));
+      assertThat(exact.get(TaskSpecCache.key(taskId, 1)).spec().trigger())
+          .isEqualTo(cron("0 0 * * * ?"));
+      assertThat(exact.get(TaskSpecCache.key(taskId, 2)).spec().trigger())
+          .isEqualTo(cron("0 30 * * * ?"));
     }
   }
 

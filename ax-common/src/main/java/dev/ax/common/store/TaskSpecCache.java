@@ -9,9 +9,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Task specs cached by (task id, version), for the stages that fire and run instances: the hot path
@@ -28,6 +31,8 @@ import java.util.function.ToIntFunction;
  * <p>Thread-safety: every method may be called from any thread.
  */
 public final class TaskSpecCache {
+
+  private static final Logger log = LoggerFactory.getLogger(TaskSpecCache.class);
 
   private final TaskStore tasks;
   private final Cache<String, StoredTask> byVersion;
@@ -139,6 +144,63 @@ public final class TaskSpecCache {
   }
 
   /**
+   * The exact spec version of each of {@code items}, keyed by {@link #key(String, int)}: from the
+   * cache, else the task's current row when it is at that version, else the version an UPDATE
+   * superseded ({@link TaskStore#findSuperseded}). An item whose task is gone, or whose version is
+   * newer than the task's, has no entry; one whose older version is not stored (superseded before
+   * AX stored versions) gets the current version, said at WARN. This is what a run executes: the
+   * spec it was fired with.
+   */
+  public <T> Map<String, StoredTask> exact(
+      Collection<T> items, Function<T, String> taskIdOf, ToIntFunction<T> versionOf) {
+    Map<String, StoredTask> found = new HashMap<>();
+    Map<String, Map.Entry<String, Integer>> missing = new HashMap<>();
+    for (T item : items) {
+      String taskId = taskIdOf.apply(item);
+      int version = versionOf.applyAsInt(item);
+      String key = key(taskId, version);
+      StoredTask cached = byVersion.getIfPresent(key);
+      if (cached != null) {
+        found.put(key, cached);
+      } else {
+        missing.put(key, Map.entry(taskId, version));
+      }
+    }
+    if (missing.isEmpty()) {
+      return found;
+    }
+    Map<String, StoredTask> current =
+        tasks.findAll(missing.values().stream().map(Map.Entry::getKey).distinct().toList());
+    current.values().forEach(this::put);
+    for (Map.Entry<String, Map.Entry<String, Integer>> want : missing.entrySet()) {
+      String taskId = want.getValue().getKey();
+      int version = want.getValue().getValue();
+      StoredTask task = current.get(taskId);
+      if (task != null && task.version() != version) {
+        Optional<StoredTask> superseded = tasks.findSuperseded(taskId, version);
+        if (superseded.isPresent()) {
+          task = superseded.get();
+          byVersion.put(want.getKey(), task);
+        } else if (version > task.version()) {
+          task = null; // a version the task never had: nothing to run
+        } else {
+          // Superseded before AX kept superseded specs (or removed by hand): the current one is
+          // all there is, and the run is better run than failed as "not found".
+          log.warn(
+              "Version {} of task {} is not stored; its run executes version {}",
+              version,
+              taskId,
+              task.version());
+        }
+      }
+      if (task != null) {
+        found.put(want.getKey(), task);
+      }
+    }
+    return found;
+  }
+
+  /**
    * Drops the one-shot ({@code ONCE}) tasks among {@code used}: their one instance has been dealt
    * with, and a one-shot spec kept until evicted would only hold memory (under a stream of one-shot
    * tasks, a full cache of specs nobody reads again, each surviving garbage collections). A later
@@ -153,7 +215,8 @@ public final class TaskSpecCache {
     }
   }
 
-  private static String key(String taskId, int version) {
+  /** The key of one version of one task's spec in {@link #exact}'s answer. */
+  public static String key(String taskId, int version) {
     return taskId + "#" + version;
   }
 }

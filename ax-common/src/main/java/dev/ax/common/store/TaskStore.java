@@ -307,6 +307,27 @@ public final class TaskStore {
     return found;
   }
 
+  /**
+   * Version {@code version} of task {@code taskId}'s spec as an UPDATE superseded it (table {@code
+   * ax_task_version}), with the task's current state and trace id; empty when the task is gone or
+   * has no such superseded version (the current version is {@link #findAll}'s).
+   */
+  public Optional<StoredTask> findSuperseded(String taskId, int version) {
+    return jdbc.queryFirst(
+            "reading version " + version + " of task " + taskId,
+            "SELECT v.spec_json, t.state, t.trace_id FROM ax_task_version v"
+                + " JOIN ax_task t ON t.task_id = v.task_id"
+                + " WHERE v.task_id = ? AND v.version = ?",
+            Jdbc.Binder.values(taskId, version),
+            rs -> {
+              TaskSpec spec = readableSpec(taskId, rs.getString(1));
+              return spec == null
+                  ? Optional.<StoredTask>empty()
+                  : Optional.of(new StoredTask(spec, version, rs.getString(2), rs.getString(3)));
+            })
+        .flatMap(found -> found);
+  }
+
   /** The task of a row of {@link #SELECT_TASK} by its id, or null when its spec cannot be read. */
   private Map.Entry<String, StoredTask> readableTask(ResultSet rs) throws SQLException {
     String taskId = rs.getString("task_id");
