@@ -77,6 +77,11 @@ final class ProcessMeters {
 
   /** How far this node's clock is from the database's, and whether it is stable. */
   static void bindClock(MeterRegistry meters, DatabaseClock clock) {
+    Gauge.builder("ax.clock.held.ms", clock, DatabaseClock::heldMs)
+        .description(
+            "how far this node's clock runs ahead of the database's NOW() after a backward step"
+                + " of the database clock it did not follow (0 normally)")
+        .register(meters);
     Gauge.builder("ax.clock.skew.ms", clock, DatabaseClock::localSkewMs)
         .description("how far this node's clock is ahead of the database's (negative: behind)")
         .register(meters);

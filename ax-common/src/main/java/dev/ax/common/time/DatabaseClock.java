@@ -30,9 +30,15 @@ import org.slf4j.LoggerFactory;
  * ticker from emitting, and the reading becomes a candidate anchor. The next reading that agrees
  * with the candidate within the threshold makes it the anchor and the clock stable again.
  *
- * <p><b>Never backwards.</b> Readings are clamped to the highest value ever returned: after a
- * backward step the clock holds still until real time passes the last reading, so nothing due is
- * ever seen as due earlier than it was.
+ * <p><b>Never backwards, never frozen.</b> Readings are clamped to the highest value ever returned.
+ * A backward step of the database clock (a failover to a server whose clock is behind), once
+ * confirmed, is not followed: following it would hold this clock still for the step's length, and
+ * nothing would fire or be claimed meanwhile. The clock keeps its time line and from then on runs
+ * {@link #heldMs()} ahead of the database's {@code NOW()} (said at ERROR, and exported as a gauge);
+ * a later forward step of the database takes the held amount back first. Due times are written and
+ * compared on this clock, so nothing fires early and nothing waits for the step. The leader lease
+ * is the one thing computed on the database's own {@code NOW()}, in SQL, where it is
+ * self-consistent.
  *
  * <p>Thread-safe: readings are lock-free over one immutable anchor; re-anchoring is synchronized.
  */
@@ -80,6 +86,7 @@ public final class DatabaseClock implements Clock, AutoCloseable {
   private volatile Anchor anchor;
   private volatile boolean stable = true;
   private volatile long lastSkewMs;
+  private volatile long heldMs;
   private Anchor candidate;
   private ScheduledExecutorService reanchorer;
 
@@ -150,8 +157,11 @@ public final class DatabaseClock implements Clock, AutoCloseable {
           skewThresholdMs);
       return;
     }
-    Anchor reading = anchorOf(sample);
-    long skewMs = reading.databaseMs - anchor.at(reading.nanos);
+    Anchor raw = anchorOf(sample);
+    // The database's reading on this clock's time line: ahead of it by what a backward step held.
+    Anchor reading = new Anchor(raw.databaseMs + heldMs, raw.nanos);
+    long predictedMs = anchor.at(reading.nanos);
+    long skewMs = reading.databaseMs - predictedMs;
     lastSkewMs = skewMs;
     if (Math.abs(skewMs) <= skewThresholdMs) {
       anchor = reading;
@@ -164,10 +174,30 @@ public final class DatabaseClock implements Clock, AutoCloseable {
     }
     if (candidate != null
         && Math.abs(reading.databaseMs - candidate.at(reading.nanos)) <= skewThresholdMs) {
-      anchor = reading;
       candidate = null;
       stable = true;
-      log.warn("Database clock stable again at a new offset: adopted a step of {} ms", skewMs);
+      if (skewMs < 0) {
+        // Adopting it would hold this clock still for the step's length (it never goes back):
+        // nothing would fire or be claimed meanwhile. Keep the time line instead.
+        heldMs += -skewMs;
+        anchor = new Anchor(predictedMs, reading.nanos);
+        log.error(
+            "Database clock stepped back {} ms (a failover to a server whose clock is behind?):"
+                + " AX keeps its own time line, now {} ms ahead of the database's NOW(); nothing"
+                + " fires early and nothing waits for the step",
+            -skewMs,
+            heldMs);
+      } else {
+        long absorbed = Math.min(heldMs, skewMs);
+        heldMs -= absorbed;
+        anchor = new Anchor(reading.databaseMs - absorbed, reading.nanos);
+        log.warn(
+            "Database clock stable again at a new offset: a step of {} ms, {} ms of it taking back"
+                + " an earlier backward step ({} ms still held)",
+            skewMs,
+            absorbed,
+            heldMs);
+      }
       return;
     }
     candidate = reading;
@@ -178,6 +208,14 @@ public final class DatabaseClock implements Clock, AutoCloseable {
           skewMs,
           skewThresholdMs);
     }
+  }
+
+  /**
+   * How far this clock runs ahead of the database's {@code NOW()} because of backward steps of the
+   * database clock it did not follow (see the class comment); 0 normally.
+   */
+  public long heldMs() {
+    return heldMs;
   }
 
   private void reanchorQuietly() {

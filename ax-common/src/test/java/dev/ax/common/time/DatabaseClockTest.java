@@ -37,7 +37,7 @@ class DatabaseClockTest {
   }
 
   @Test
-  void aBackwardStepNeverMovesTheClockBack() {
+  void aBackwardStepNeitherMovesTheClockBackNorHoldsItStill() {
     DatabaseClock clock = clock();
     elapse(10_000);
     long before = clock.millis();
@@ -48,13 +48,34 @@ class DatabaseClockTest {
     assertThat(clock.isStable()).isFalse();
     assertThat(clock.millis()).isEqualTo(before);
     elapse(1_000);
-    clock.reanchor(); // agrees with the stepped reading: adopted
+    clock.reanchor(); // agrees with the stepped reading: confirmed
     assertThat(clock.isStable()).isTrue();
-    assertThat(clock.millis()).as("held, not moved back").isEqualTo(before);
+    assertThat(clock.millis()).as("goes on at real speed").isEqualTo(before + 1_000);
+    assertThat(clock.heldMs()).isEqualTo(5_000);
     elapse(3_500);
-    assertThat(clock.millis()).as("still held until real time catches up").isEqualTo(before);
+    clock.reanchor(); // on the held time line: no skew
+    assertThat(clock.isStable()).isTrue();
+    assertThat(clock.millis()).isEqualTo(before + 4_500);
+  }
+
+  @Test
+  void aForwardStepTakesBackWhatABackwardStepHeld() {
+    DatabaseClock clock = clock();
     elapse(1_000);
-    assertThat(clock.millis()).isGreaterThan(before);
+    databaseMs.addAndGet(-5_000);
+    clock.reanchor();
+    elapse(1_000);
+    clock.reanchor();
+    long before = clock.millis();
+
+    databaseMs.addAndGet(8_000); // back to the old server, and 3 s beyond
+    clock.reanchor();
+    elapse(1_000);
+    clock.reanchor();
+
+    assertThat(clock.isStable()).isTrue();
+    assertThat(clock.heldMs()).isZero();
+    assertThat(clock.millis()).as("only the 3 s beyond the held 5 s").isEqualTo(before + 4_000);
   }
 
   @Test
