@@ -53,6 +53,9 @@ class ChainRepairIT {
         chainless(runtime, taskId, hourly, nowMs);
       }
       chainless(runtime, "rate-lost", everyHour, nowMs);
+      // Paused longer than the retention: its every instance is gone, and a RESUME found none.
+      chainless(runtime, "delay-gone", new Trigger.FixedDelay(Duration.ofHours(1), null), nowMs);
+      RawSql.execute(runtime.dataSource(), "DELETE FROM ax_instance WHERE task_id = 'delay-gone'");
       RawSql.execute(
           runtime.dataSource(),
           "UPDATE ax_task SET state = 'PAUSED' WHERE task_id = 'cron-paused'");
@@ -72,7 +75,7 @@ class ChainRepairIT {
             .extracting(InstanceRow::instanceId)
             .containsExactly(InstanceIds.of("cron-lost", nextHourMs));
         assertThat(context.meters().counter("ax.reaper.chains.repaired").count())
-            .isGreaterThanOrEqualTo(2);
+            .isGreaterThanOrEqualTo(3);
         // Several passes later, the stopped tasks still have nothing to fire.
         double repaired = context.meters().counter("ax.reaper.chains.repaired").count();
         await()
