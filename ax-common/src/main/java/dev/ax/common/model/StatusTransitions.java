@@ -39,8 +39,9 @@ import java.util.Set;
  * re-emits an instance nobody claimed in time (recorded like any other move). A run whose lease
  * expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED →
  * DEAD instead (recorded by the reaper). DEAD goes back to DISPATCHED only when an operator replays
- * its dead letter (with a fresh retry budget). The store checks every transition here before it
- * writes the conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
+ * its dead letter (with a fresh retry budget), or to PAUSED when the task is paused then (a RESUME
+ * fires it, as any paused instance). The store checks every transition here before it writes the
+ * conditional UPDATE, so a bug that asks for a move outside the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -57,7 +58,7 @@ public final class StatusTransitions {
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED, PAUSED));
-    ALLOWED.get(DEAD).add(DISPATCHED);
+    ALLOWED.get(DEAD).addAll(EnumSet.of(DISPATCHED, PAUSED));
     ALLOWED.get(SCHEDULED).add(PAUSED);
     ALLOWED.get(DISPATCHED).addAll(EnumSet.of(PAUSED, SCHEDULED));
     ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED, SKIPPED));

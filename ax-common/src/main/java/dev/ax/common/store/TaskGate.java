@@ -1,0 +1,88 @@
+package dev.ax.common.store;
+
+import static dev.ax.common.store.Jdbc.Binder.values;
+
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The gate every path that creates or starts a run passes (DESIGN invariant 11): the state and
+ * version of the run's task, read under a shared lock on its {@code ax_task} row, in the
+ * transaction of the path's own insert or move.
+ *
+ * <p>Why it closes the race with the lifecycle commands: CANCEL, DELETE, PAUSE, RESUME and UPDATE
+ * lock the task's row exclusively ({@code SELECT ... FOR UPDATE}) before they touch its instances.
+ * A shared lock taken here waits for such a command to commit and then reads the state it left (a
+ * locking read sees the latest committed row, whatever the isolation level); a command that comes
+ * later waits for this transaction, and then finds and moves what it created or moved. So a path
+ * never acts on a state a command has already changed. Several paths may hold the shared lock at
+ * once: they do not wait for each other.
+ *
+ * <p>Lock order: the task before any of its {@code ax_instance} rows, as the lifecycle commands
+ * take them, so the two cannot deadlock; several tasks in ascending id order, as a group command
+ * takes them.
+ *
+ * <p>{@code LOCK IN SHARE MODE} rather than {@code FOR SHARE}: MySQL 8 and MariaDB both accept it.
+ *
+ * <p>Stateless; each call works in the caller's transaction, on the caller's thread.
+ */
+public final class TaskGate {
+
+  /** A task as the gate found it, its row locked until the caller's transaction ends. */
+  public record Held(String taskId, String state, int version) {
+
+    /** ACTIVE: runs may be created and started. */
+    public boolean isActive() {
+      return "ACTIVE".equals(state);
+    }
+
+    /** PAUSED: runs wait PAUSED for a RESUME. */
+    public boolean isPaused() {
+      return "PAUSED".equals(state);
+    }
+  }
+
+  private TaskGate() {}
+
+  /**
+   * The state and version of {@code taskId}, its row share-locked in {@code tx}.
+   *
+   * @return empty when the task has no row (removed by retention): no run of it may start
+   */
+  public static Optional<Held> hold(JdbcTransaction tx, String taskId) throws SQLException {
+    return tx.queryFirst(
+        "SELECT state, version FROM ax_task WHERE task_id = ? LOCK IN SHARE MODE",
+        values(taskId),
+        rs -> new Held(taskId, rs.getString(1), rs.getInt(2)));
+  }
+
+  /**
+   * {@link #hold} for several tasks, one statement per chunk of {@link Sql#MAX_IN_LIST} ids. An IN
+   * list of primary keys is read as sorted ranges of the primary key, so the rows are locked in
+   * ascending id order (the index's collation), as a group command locks them.
+   *
+   * @return the tasks found, by id; a task without a row is missing
+   */
+  public static Map<String, Held> holdAll(JdbcTransaction tx, Collection<String> taskIds)
+      throws SQLException {
+    Map<String, Held> held = new HashMap<>();
+    if (taskIds.isEmpty()) {
+      return held;
+    }
+    tx.queryIn(
+            new TreeSet<>(taskIds),
+            in ->
+                "SELECT task_id, state, version FROM ax_task WHERE task_id IN ("
+                    + in
+                    + ") ORDER BY task_id LOCK IN SHARE MODE",
+            List.of(),
+            rs -> new Held(rs.getString(1), rs.getString(2), rs.getInt(3)))
+        .forEach(task -> held.put(task.taskId(), task));
+    return held;
+  }
+}
