@@ -2,6 +2,7 @@ package dev.ax.ticker;
 
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.model.InstanceStatus.SKIPPED;
@@ -156,7 +157,13 @@ final class FiringStore {
     return due;
   }
 
-  /** Tasks among {@code taskIds} that have an instance DISPATCHED or RUNNING now. */
+  /**
+   * Tasks among {@code taskIds} with a live attempt now: an instance DISPATCHED, RUNNING, or
+   * RETRYING (a failed attempt waiting out its backoff is still the same firing, not over yet: a
+   * {@code concurrent=false} task must not fire again meanwhile). A run taken back by the reaper is
+   * DISPATCHED again, so it counts too. FAILED and TIMEOUT never stay: their follow-up (RETRYING or
+   * DEAD) is written in the same transaction.
+   */
   Set<String> tasksInFlight(Collection<String> taskIds) {
     return new HashSet<>(
         jdbc.queryIn(
@@ -165,8 +172,8 @@ final class FiringStore {
             in ->
                 "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
                     + in
-                    + ") AND status IN (?, ?)",
-            List.of(DISPATCHED.name(), RUNNING.name()),
+                    + ") AND status IN (?, ?, ?)",
+            List.of(DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
             rs -> rs.getString(1)));
   }
 
