@@ -14,6 +14,7 @@ import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
@@ -21,9 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code ax dlq replay} passes the task's gate (DESIGN invariant 11): a dead letter whose task was
- * cancelled after it died is refused with the reason and stays OPEN, unless {@code --force}; one
- * whose task is paused is replayed into PAUSED and runs only once the task is resumed. The tasks
- * die, are stopped and are replayed through the whole pipeline and the CLI, as an operator would.
+ * cancelled or deleted after it died is refused with the reason and stays OPEN, unless {@code
+ * --force}; one whose task is paused is replayed into PAUSED and runs only once the task is
+ * resumed. The tasks die, are stopped and are replayed through the whole pipeline and the CLI, as
+ * an operator would.
  */
 @ExtendWith(AxInfraExtension.class)
 class DlqReplayOfStoppedTaskIT {
@@ -46,33 +48,44 @@ class DlqReplayOfStoppedTaskIT {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "deadletter");
       Commands.send(producer, runtime, "dies-cancelled", DIES_AT_ONCE);
       Commands.send(producer, runtime, "dies-paused", DIES_AT_ONCE);
+      Commands.send(producer, runtime, "dies-deleted", DIES_AT_ONCE);
       DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
       long cancelledLetter =
           DeadLetters.awaitNewest(letters, "dies-cancelled", Duration.ofSeconds(60)).id();
       long pausedLetter =
           DeadLetters.awaitNewest(letters, "dies-paused", Duration.ofSeconds(60)).id();
+      long deletedLetter =
+          DeadLetters.awaitNewest(letters, "dies-deleted", Duration.ofSeconds(60)).id();
       Commands.sendJson(
           producer, runtime, "dies-cancelled", Commands.lifecycle("CANCEL", "dies-cancelled", "c"));
       Commands.sendJson(
           producer, runtime, "dies-paused", Commands.lifecycle("PAUSE", "dies-paused", "p"));
+      Commands.sendJson(
+          producer, runtime, "dies-deleted", Commands.lifecycle("DELETE", "dies-deleted", "d"));
       TaskStore tasks = new TaskStore(runtime.dataSource());
       await()
           .atMost(Duration.ofSeconds(30))
           .until(
               () ->
                   tasks.find("dies-cancelled").orElseThrow().state().equals("CANCELLED")
-                      && tasks.find("dies-paused").orElseThrow().state().equals("PAUSED"));
+                      && tasks.find("dies-paused").orElseThrow().state().equals("PAUSED")
+                      && tasks.find("dies-deleted").orElseThrow().state().equals("DELETED"));
       InstanceStore instances = new InstanceStore(runtime.dataSource());
 
-      // Cancelled: refused with the reason, nothing moves.
-      CliRun refused = CliRun.ax("dlq", "replay", Long.toString(cancelledLetter));
+      // Cancelled or deleted: refused with the reason, nothing moves.
+      CliRun refused =
+          CliRun.ax("dlq", "replay", Long.toString(cancelledLetter), Long.toString(deletedLetter));
       assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.FAILED);
       assertThat(refused.out())
           .contains("dead letter " + cancelledLetter + ": refused: its task is CANCELLED")
+          .contains("dead letter " + deletedLetter + ": refused: its task is DELETED")
           .contains("--force")
-          .contains("0 replayed, 1 not");
-      assertThat(letters.find(cancelledLetter).orElseThrow().state()).isEqualTo("OPEN");
+          .contains("0 replayed, 2 not");
+      for (long letter : List.of(cancelledLetter, deletedLetter)) {
+        assertThat(letters.find(letter).orElseThrow().state()).isEqualTo("OPEN");
+      }
       assertThat(first(instances, "dies-cancelled").status()).isEqualTo(InstanceStatus.DEAD);
+      assertThat(first(instances, "dies-deleted").status()).isEqualTo(InstanceStatus.DEAD);
 
       // Paused: replayed into PAUSED; it runs (and dies again) only after the RESUME.
       CliRun held = CliRun.ax("dlq", "replay", Long.toString(pausedLetter));
