@@ -102,12 +102,15 @@ final class RetryStore {
                   stopped.add(seq);
                 }
               });
+          // The last move's packet carries the commit: usually the dispatch, the only one.
+          boolean settles = !paused.isEmpty() || !stopped.isEmpty();
           List<DueInstance> moved =
               active.isEmpty()
                   ? List.of()
-                  : tx.move("seq", active, dispatch(actor, nowMs), nowMs, false);
+                  : tx.move("seq", active, dispatch(actor, nowMs), nowMs, !settles);
           if (!paused.isEmpty()) {
-            tx.move("seq", paused, settle(PAUSED, "PAUSED", actor, nowMs), nowMs, false);
+            tx.move(
+                "seq", paused, settle(PAUSED, "PAUSED", actor, nowMs), nowMs, stopped.isEmpty());
           }
           if (!stopped.isEmpty()) {
             tx.move(
@@ -115,7 +118,7 @@ final class RetryStore {
                 stopped,
                 settle(CANCELLED, "CANCELLED, DELETED or gone", actor, nowMs),
                 nowMs,
-                false);
+                true);
           }
           return moved;
         });

@@ -62,9 +62,12 @@ public final class TaskGate {
   }
 
   /**
-   * {@link #hold} for several tasks, one statement per chunk of {@link Sql#MAX_IN_LIST} ids. An IN
-   * list of primary keys is read as sorted ranges of the primary key, so the rows are locked in
-   * ascending id order (the index's collation), as a group command locks them.
+   * {@link #hold} for several tasks, one statement per chunk of {@link Sql#MAX_IN_LIST} ids, the
+   * chunks in ascending order. An IN list of primary keys is read as sorted ranges of the primary
+   * key, so the rows are locked in ascending id order, as a group command locks them ({@code
+   * utf8mb4_bin} orders by code point, as {@link String#compareTo} does for ids without
+   * supplementary characters; a rare misordering only risks a deadlock, which the database breaks
+   * and the caller's next try resolves).
    *
    * @return the tasks found, by id; a task without a row is missing
    */
