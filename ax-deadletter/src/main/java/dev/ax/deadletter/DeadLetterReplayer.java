@@ -14,8 +14,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 /**
  * Replays a dead letter: the store moves the instance DEAD → DISPATCHED with a fresh retry budget
  * and marks the letter REPLAYED (both conditional, so a second replay of one letter runs nothing),
- * then the instance is emitted on {@code ax.task.due.retry}, where it runs in the dispatchers'
- * retry pool. If the emit is lost, the ticker's reaper emits it again. Thread-safe.
+ * or holds it PAUSED or refuses, by its task's state; a DISPATCHED instance is then emitted on
+ * {@code ax.task.due.retry}, where it runs in the dispatchers' retry pool. If the emit is lost, the
+ * ticker's reaper emits it again. Thread-safe.
  */
 public final class DeadLetterReplayer {
 
@@ -35,13 +36,24 @@ public final class DeadLetterReplayer {
     this.topics = topics;
   }
 
-  /**
-   * @param actor who replays (recorded in the audit log)
-   * @param reason why (recorded with the letter and in the audit log)
-   */
+  /** {@link #replay(long, String, String, long, boolean)}, not forced. */
   public DeadLetterStore.ReplayResult replay(long id, String actor, String reason, long nowMs)
       throws InterruptedException {
-    DeadLetterStore.ReplayResult result = letters.replay(id, actor, reason, nowMs);
+    return replay(id, actor, reason, nowMs, false);
+  }
+
+  /**
+   * Replays the letter as {@link DeadLetterStore#replay(long, String, String, long, boolean)}
+   * decides by its task's state, and emits the instance only when it is DISPATCHED again (a paused
+   * task's instance waits PAUSED for its RESUME; a refused one runs nothing).
+   *
+   * @param actor who replays (recorded in the audit log)
+   * @param reason why (recorded with the letter and in the audit log)
+   * @param force replay even when the task is CANCELLED or DELETED
+   */
+  public DeadLetterStore.ReplayResult replay(
+      long id, String actor, String reason, long nowMs, boolean force) throws InterruptedException {
+    DeadLetterStore.ReplayResult result = letters.replay(id, actor, reason, nowMs, force);
     if (result != DeadLetterStore.ReplayResult.REPLAYED) {
       return result;
     }

@@ -8,6 +8,7 @@ import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.RecordRows;
 import dev.ax.common.store.Sql;
+import dev.ax.common.store.TaskGate;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,9 @@ import javax.sql.DataSource;
  * with the task as it was, every attempt and the last stack trace; and the operator's actions on
  * them ({@code ax dlq}). A replay moves the instance DEAD → DISPATCHED with a fresh retry budget
  * and marks the letter REPLAYED in one transaction, both conditional, so replaying one letter twice
- * runs it once. Thread-safe (stateless over a pool).
+ * runs it once; the task's state, read under its lock in that transaction, may hold the instance
+ * PAUSED or refuse the replay ({@link #replay(long, String, String, long, boolean)}). Thread-safe
+ * (stateless over a pool).
  */
 public final class DeadLetterStore {
 
@@ -43,12 +46,28 @@ public final class DeadLetterStore {
 
   /** How a replay ended. */
   public enum ReplayResult {
+    /** The instance is DISPATCHED again, to be emitted on {@code ax.task.due.retry}. */
     REPLAYED,
+    /**
+     * Replayed, but its task is PAUSED: the instance waits PAUSED and runs once the task is resumed
+     * (as any instance of a paused task). Nothing to emit now.
+     */
+    REPLAYED_PAUSED,
     NOT_FOUND,
     /** Replayed or discarded before: nothing runs again. */
     NOT_OPEN,
     /** The letter is open but its instance is no longer DEAD (changed by hand): nothing runs. */
-    INSTANCE_NOT_DEAD
+    INSTANCE_NOT_DEAD,
+    /**
+     * Refused: its task is CANCELLED or DELETED (or gone), and the replay was not forced. The
+     * letter stays OPEN and nothing runs.
+     */
+    TASK_STOPPED;
+
+    /** True when the letter is REPLAYED now (whether its instance runs now or at a RESUME). */
+    public boolean replayed() {
+      return this == REPLAYED || this == REPLAYED_PAUSED;
+    }
   }
 
   private static final int MAX_ERROR_LENGTH = 2048;
@@ -172,14 +191,34 @@ public final class DeadLetterStore {
     }
   }
 
+  /** {@link #replay(long, String, String, long, boolean)}, not forced. */
+  public ReplayResult replay(long id, String actor, String reason, long nowMs) {
+    return replay(id, actor, reason, nowMs, false);
+  }
+
   /**
    * OPEN → REPLAYED, and its instance DEAD → DISPATCHED with a fresh retry budget (attempts made so
    * far no longer count, nor do its runs taken back so far), audited, in one transaction. The
    * caller then emits the instance on {@code ax.task.due.retry}; if that emit is lost the reaper
    * emits it again.
+   *
+   * <p>The task's state decides, read in the same transaction under the task's shared lock ({@link
+   * TaskGate}, taken after the letter's and before the instance's), so a lifecycle command that
+   * committed before is never overtaken:
+   *
+   * <ul>
+   *   <li>ACTIVE: replayed as above.
+   *   <li>PAUSED: replayed, the instance DEAD → PAUSED: a RESUME fires it, as any instance held by
+   *       the PAUSE ({@link ReplayResult#REPLAYED_PAUSED}). Forcing changes nothing here.
+   *   <li>CANCELLED, DELETED, or no task row: refused ({@link ReplayResult#TASK_STOPPED}), the
+   *       letter left OPEN; with {@code force}, replayed as for ACTIVE, the audit row saying so.
+   * </ul>
+   *
+   * @param force replay even when the task is CANCELLED or DELETED
    */
-  public ReplayResult replay(long id, String actor, String reason, long nowMs) {
+  public ReplayResult replay(long id, String actor, String reason, long nowMs, boolean force) {
     StatusTransitions.require(InstanceStatus.DEAD, InstanceStatus.DISPATCHED);
+    StatusTransitions.require(InstanceStatus.DEAD, InstanceStatus.PAUSED);
     return jdbc.inTransaction(
         "replaying dead letter " + id,
         tx -> {
@@ -194,21 +233,34 @@ public final class DeadLetterStore {
           if (!letter.get().state().equals("OPEN")) {
             return ReplayResult.NOT_OPEN;
           }
+          String taskId = letter.get().taskId();
+          Optional<TaskGate.Held> task = TaskGate.hold(tx, taskId);
+          boolean paused = task.isPresent() && task.get().isPaused();
+          boolean stopped = task.isEmpty() || !(task.get().isActive() || paused);
+          if (stopped && !force) {
+            return ReplayResult.TASK_STOPPED;
+          }
           String instanceId = letter.get().instanceId();
+          InstanceStatus to = paused ? InstanceStatus.PAUSED : InstanceStatus.DISPATCHED;
+          // Held PAUSED, it is not dispatched: the ticker stamps that when a RESUME lets it fire.
+          String dispatch =
+              paused
+                  ? ""
+                  : " dispatched_at_ms = ?, epoch = COALESCE((SELECT l.epoch"
+                      + " FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0),";
+          List<Object> bound = new ArrayList<>(List.of(to.name()));
+          if (!paused) {
+            bound.add(nowMs);
+          }
+          bound.addAll(List.of(nowMs, instanceId, InstanceStatus.DEAD.name()));
           int moved =
               tx.update(
                   "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
                       + " owner = NULL,"
-                      + " dispatched_at_ms = ?, next_attempt_at_ms = NULL, updated_at_ms = ?,"
-                      + " epoch = COALESCE((SELECT l.epoch FROM ax_leader_lease l"
-                      + " WHERE l.lease_name = 'ticker'), 0)"
+                      + dispatch
+                      + " next_attempt_at_ms = NULL, updated_at_ms = ?"
                       + " WHERE instance_id = ? AND status = ?",
-                  values(
-                      InstanceStatus.DISPATCHED.name(),
-                      nowMs,
-                      nowMs,
-                      instanceId,
-                      InstanceStatus.DEAD.name()));
+                  values(bound.toArray()));
           if (moved == 0) {
             return ReplayResult.INSTANCE_NOT_DEAD;
           }
@@ -219,17 +271,36 @@ public final class DeadLetterStore {
                       values(instanceId),
                       rs -> rs.getInt(1))
                   .orElse(0);
+          String why = "dead letter " + id + " replayed: " + reason;
+          if (paused) {
+            why += "; its task is PAUSED: waits for RESUME";
+          } else if (stopped) {
+            why += "; forced although its task is " + task.map(TaskGate.Held::state).orElse("gone");
+          }
           tx.audit(
               instanceId,
-              letter.get().taskId(),
+              taskId,
               attempt,
               InstanceStatus.DEAD,
-              InstanceStatus.DISPATCHED,
-              "dead letter " + id + " replayed: " + reason,
+              to,
+              Sql.truncate(why, MAX_REASON_LENGTH),
               actor,
               nowMs);
-          return ReplayResult.REPLAYED;
+          return paused ? ReplayResult.REPLAYED_PAUSED : ReplayResult.REPLAYED;
         });
+  }
+
+  /**
+   * The state of the task a refused replay stopped at, for the operator's message: CANCELLED,
+   * DELETED, or empty when its row is gone.
+   */
+  public Optional<String> taskStateOf(long id) {
+    return jdbc.queryFirst(
+        "reading the task state of dead letter " + id,
+        "SELECT t.state FROM ax_dead_letter d JOIN ax_task t ON t.task_id = d.task_id"
+            + " WHERE d.id = ?",
+        values(id),
+        rs -> rs.getString(1));
   }
 
   /**

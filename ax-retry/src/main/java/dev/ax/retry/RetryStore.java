@@ -10,9 +10,14 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
-import dev.ax.common.store.Sql;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.TaskGate;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -44,68 +49,102 @@ final class RetryStore {
   }
 
   /**
-   * RETRYING → DISPATCHED for the instances (by seq) whose next attempt is due at {@code nowMs}.
-   * The rows take the ticker's current epoch, so a new ticker leader does not mistake them for its
-   * predecessor's dispatches.
+   * The instances (by seq) whose backoff is over at {@code nowMs}, each moved as its task's state
+   * says, read under the task's shared lock ({@link TaskGate}) in the transaction of the moves, so
+   * a PAUSE, CANCEL or DELETE committed before is never overtaken, and one that comes later waits
+   * for this commit and then finds the instance DISPATCHED (and moves it as it moves any):
+   *
+   * <ul>
+   *   <li>ACTIVE: RETRYING → DISPATCHED, at the ticker's current epoch, so a new ticker leader does
+   *       not mistake the rows for its predecessor's dispatches;
+   *   <li>PAUSED: RETRYING → PAUSED (a RESUME fires it again, as any paused instance);
+   *   <li>CANCELLED, DELETED, or no task row: RETRYING → CANCELLED. Left RETRYING they would never
+   *       run nor be deleted.
+   * </ul>
+   *
+   * Each move is audited; a row no longer RETRYING (or not yet due) is a lost race, left alone.
    *
    * @return the instances to emit on {@code ax.task.due.retry}
    */
   List<DueInstance> dispatchRetries(Collection<Long> seqs, String actor, long nowMs) {
-    List<DueInstance> moved =
-        jdbc.move(
-            "seq",
-            seqs,
-            BatchMove.from(RETRYING)
-                .<DueInstance>to(DISPATCHED)
-                .set(
-                    "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT"
-                        + " l.epoch FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
-                    nowMs)
-                .where("next_attempt_at_ms <= ?", nowMs)
-                .where(TASK_STATE + " = ?", "ACTIVE")
-                .readBack(DueInstance.COLUMNS, DueInstance::read)
-                .audit(actor, "backoff over: next attempt dispatched"),
-            nowMs);
-    if (moved.size() < seqs.size()) {
-      settleStopped(seqs, actor, nowMs); // rare: only when some were left, for whatever reason
+    if (seqs.isEmpty()) {
+      return List.of();
     }
-    return moved;
+    return jdbc.inPacketTransaction(
+        "dispatching " + seqs.size() + " retr(ies)",
+        tx -> {
+          JdbcTransaction statements = tx.statements();
+          // A plain read: an instance's task never changes, and no instance row is locked yet.
+          Map<Long, String> taskBySeq = new HashMap<>();
+          statements
+              .queryIn(
+                  seqs,
+                  in ->
+                      "SELECT seq, task_id FROM ax_instance WHERE seq IN ("
+                          + in
+                          + ") AND status = ?",
+                  List.of(RETRYING.name()),
+                  rs -> Map.entry(rs.getLong(1), rs.getString(2)))
+              .forEach(row -> taskBySeq.put(row.getKey(), row.getValue()));
+          Map<String, TaskGate.Held> tasks =
+              TaskGate.holdAll(statements, new HashSet<>(taskBySeq.values()));
+          List<Long> active = new ArrayList<>();
+          List<Long> paused = new ArrayList<>();
+          List<Long> stopped = new ArrayList<>();
+          taskBySeq.forEach(
+              (seq, taskId) -> {
+                TaskGate.Held task = tasks.get(taskId);
+                if (task != null && task.isActive()) {
+                  active.add(seq);
+                } else if (task != null && task.isPaused()) {
+                  paused.add(seq);
+                } else {
+                  stopped.add(seq);
+                }
+              });
+          // The last move's packet carries the commit: usually the dispatch, the only one.
+          boolean settles = !paused.isEmpty() || !stopped.isEmpty();
+          List<DueInstance> moved =
+              active.isEmpty()
+                  ? List.of()
+                  : tx.move("seq", active, dispatch(actor, nowMs), nowMs, !settles);
+          if (!paused.isEmpty()) {
+            tx.move(
+                "seq", paused, settle(PAUSED, "PAUSED", actor, nowMs), nowMs, stopped.isEmpty());
+          }
+          if (!stopped.isEmpty()) {
+            tx.move(
+                "seq",
+                stopped,
+                settle(CANCELLED, "CANCELLED, DELETED or gone", actor, nowMs),
+                nowMs,
+                true);
+          }
+          return moved;
+        });
   }
 
-  /** The state of the instance's task. */
-  private static final String TASK_STATE =
-      "(SELECT t.state FROM ax_task t WHERE t.task_id = ax_instance.task_id)";
-
-  /**
-   * The retries among {@code seqs} whose backoff is over but whose task was stopped while they
-   * waited: CANCELLED for a cancelled (or deleted) task, PAUSED for a paused one (a RESUME fires it
-   * again, as any paused instance). Left RETRYING they would never run nor be deleted.
-   */
-  private void settleStopped(Collection<Long> seqs, String actor, long nowMs) {
-    settle(seqs, CANCELLED, "CANCELLED or DELETED", List.of("CANCELLED", "DELETED"), actor, nowMs);
-    settle(seqs, PAUSED, "PAUSED", List.of("PAUSED"), actor, nowMs);
+  private static BatchMove<DueInstance> dispatch(String actor, long nowMs) {
+    return BatchMove.from(RETRYING)
+        .<DueInstance>to(DISPATCHED)
+        .set(
+            "dispatched_at_ms = ?, next_attempt_at_ms = NULL, epoch = COALESCE((SELECT"
+                + " l.epoch FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0)",
+            nowMs)
+        .where("next_attempt_at_ms <= ?", nowMs)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(actor, "backoff over: next attempt dispatched");
   }
 
-  private void settle(
-      Collection<Long> seqs,
-      InstanceStatus to,
-      String why,
-      List<String> taskStates,
-      String actor,
-      long nowMs) {
-    jdbc.move(
-        "seq",
-        seqs,
-        BatchMove.from(RETRYING)
-            .<Long>to(to)
-            .set("next_attempt_at_ms = NULL, owner = NULL")
-            .where("next_attempt_at_ms <= ?", nowMs)
-            .where(
-                TASK_STATE + " IN (" + Sql.placeholders(taskStates.size()) + ")",
-                taskStates.toArray())
-            .readBack("seq", rs -> rs.getLong(1))
-            .audit(actor, "backoff over, but the task is " + why + ": retry not dispatched"),
-        nowMs);
+  /** A retry whose backoff is over but whose task was stopped while it waited: not dispatched. */
+  private static BatchMove<Long> settle(
+      InstanceStatus to, String taskState, String actor, long nowMs) {
+    return BatchMove.from(RETRYING)
+        .<Long>to(to)
+        .set("next_attempt_at_ms = NULL, owner = NULL")
+        .where("next_attempt_at_ms <= ?", nowMs)
+        .readBack("seq", rs -> rs.getLong(1))
+        .audit(actor, "backoff over, but the task is " + taskState + ": retry not dispatched");
   }
 
   /**

@@ -1,31 +1,45 @@
 package dev.ax.ticker;
 
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.model.InstanceStatus.SKIPPED;
 
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskGate;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 
 /**
  * The ticker's SQL over {@code ax_instance}: the window of SCHEDULED instances its wheel is loaded
  * from, the rows a batch the wheel fired still finds SCHEDULED, the tasks with a run in flight (the
- * concurrency check), the firing itself, and the FIXED_DELAY chainer's check for a next firing.
- * Only the ticker uses it; the reaper's SQL is {@code reaper.ReaperStore}'s.
+ * concurrency check), the firing itself, and the FIXED_DELAY chainer's next firings. Only the
+ * ticker uses it; the reaper's SQL is {@code reaper.ReaperStore}'s.
  *
- * <p>Every write is fenced by the leader's lease: a stale leader moves and creates nothing.
+ * <p>Every write of a firing is fenced by the leader's lease: a stale leader moves and creates
+ * nothing. The chainer's are not (it runs on every ticker node, in one consumer group): its
+ * deterministic ids make a repeated chaining create nothing, and it passes the task gate.
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -143,7 +157,13 @@ final class FiringStore {
     return due;
   }
 
-  /** Tasks among {@code taskIds} that have an instance DISPATCHED or RUNNING now. */
+  /**
+   * Tasks among {@code taskIds} with a live attempt now: an instance DISPATCHED, RUNNING, or
+   * RETRYING (a failed attempt waiting out its backoff is still the same firing, not over yet: a
+   * {@code concurrent=false} task must not fire again meanwhile). A run taken back by the reaper is
+   * DISPATCHED again, so it counts too. FAILED and TIMEOUT never stay: their follow-up (RETRYING or
+   * DEAD) is written in the same transaction.
+   */
   Set<String> tasksInFlight(Collection<String> taskIds) {
     return new HashSet<>(
         jdbc.queryIn(
@@ -152,8 +172,8 @@ final class FiringStore {
             in ->
                 "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
                     + in
-                    + ") AND status IN (?, ?)",
-            List.of(DISPATCHED.name(), RUNNING.name()),
+                    + ") AND status IN (?, ?, ?)",
+            List.of(DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
             rs -> rs.getString(1)));
   }
 
@@ -173,12 +193,121 @@ final class FiringStore {
         rs -> new WindowEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
   }
 
-  /** The ids of the SCHEDULED instances of one task: a FIXED_DELAY chain's next firing, if any. */
-  List<String> findScheduledOf(String taskId) {
-    return jdbc.query(
-        "reading scheduled instances of " + taskId,
-        "SELECT instance_id FROM ax_instance WHERE task_id = ? AND status = ?",
-        Jdbc.Binder.values(taskId, SCHEDULED.name()),
-        rs -> rs.getString(1));
+  /**
+   * Plans a FIXED_DELAY task's next firing from its spec as the chaining transaction found it (the
+   * spec of the locked {@code version}); empty for none (e.g. the trigger is no longer
+   * FIXED_DELAY).
+   */
+  @FunctionalInterface
+  interface ChainPlan {
+    Optional<NewInstance> next(String taskId, TaskSpec spec, int version);
+  }
+
+  /**
+   * What {@link #chainFixedDelay} created: the firings created SCHEDULED (to announce), with their
+   * seq by instance id, and how many were created PAUSED (a RESUME announces those).
+   */
+  record Chained(List<NewInstance> scheduled, Map<String, Long> seqByInstanceId, int paused) {}
+
+  /**
+   * The next firings of FIXED_DELAY tasks whose run ended, in one transaction that passes the task
+   * gate: each task's state and version are read under its shared lock ({@link TaskGate}), before
+   * any instance row is read or written, so a CANCEL, DELETE or PAUSE committed before is seen and
+   * one that comes later waits for this commit and then finds (and moves) the new firing.
+   *
+   * <ul>
+   *   <li>ACTIVE: the firing is created SCHEDULED, unless the task has a SCHEDULED instance already
+   *       (one chain per task).
+   *   <li>PAUSED: it is created and held PAUSED (a RESUME fires it, as any paused instance), unless
+   *       the task has a SCHEDULED or PAUSED instance already.
+   *   <li>CANCELLED, DELETED, or no task row: nothing; the chain ended with the run.
+   * </ul>
+   *
+   * @param readBefore the tasks as read before the transaction, by id; a task whose locked version
+   *     differs is read again in it, so the plan always sees the spec of the version it creates
+   */
+  Chained chainFixedDelay(
+      Map<String, StoredTask> readBefore, ChainPlan plan, String actor, long nowMs) {
+    if (readBefore.isEmpty()) {
+      return new Chained(List.of(), Map.of(), 0);
+    }
+    return jdbc.inPacketTransaction(
+        "chaining " + readBefore.size() + " fixed-delay task(s)",
+        tx -> {
+          JdbcTransaction statements = tx.statements();
+          Map<String, TaskGate.Held> held = TaskGate.holdAll(statements, readBefore.keySet());
+          Map<String, Set<InstanceStatus>> pending = pendingStatuses(statements, held.keySet());
+          List<NewInstance> scheduled = new ArrayList<>();
+          List<NewInstance> paused = new ArrayList<>();
+          for (TaskGate.Held task : held.values()) {
+            Set<InstanceStatus> has = pending.getOrDefault(task.taskId(), Set.of());
+            boolean hasNext = has.contains(SCHEDULED) || (task.isPaused() && has.contains(PAUSED));
+            if (!(task.isActive() || task.isPaused()) || hasNext) {
+              continue;
+            }
+            StoredTask before = readBefore.get(task.taskId());
+            TaskSpec spec =
+                before.version() == task.version()
+                    ? before.spec()
+                    : specOf(statements, task.taskId());
+            plan.next(task.taskId(), spec, task.version())
+                .ifPresent(next -> (task.isPaused() ? paused : scheduled).add(next));
+          }
+          List<NewInstance> all = new ArrayList<>(scheduled);
+          all.addAll(paused);
+          Map<String, Long> created = tx.create(all, actor, nowMs);
+          List<Long> toHold = new ArrayList<>();
+          for (NewInstance next : paused) {
+            Optional.ofNullable(created.get(next.instanceId())).ifPresent(toHold::add);
+          }
+          int heldPaused =
+              toHold.isEmpty() ? 0 : tx.move("seq", toHold, hold(actor), nowMs, false).size();
+          return new Chained(scheduled, created, heldPaused);
+        });
+  }
+
+  /** A firing created for a paused task waits PAUSED, as ingest holds one (its createPaused). */
+  private static BatchMove<Long> hold(String actor) {
+    return BatchMove.from(SCHEDULED)
+        .<Long>to(PAUSED)
+        .set("owner = NULL")
+        .readBack("seq", rs -> rs.getLong(1))
+        .audit(actor, "triggered while its task is paused: waits for RESUME");
+  }
+
+  /** The SCHEDULED and PAUSED statuses each of {@code taskIds} has an instance in (plain read). */
+  private static Map<String, Set<InstanceStatus>> pendingStatuses(
+      JdbcTransaction statements, Collection<String> taskIds) throws SQLException {
+    Map<String, Set<InstanceStatus>> pending = new HashMap<>();
+    if (taskIds.isEmpty()) {
+      return pending;
+    }
+    statements
+        .queryIn(
+            taskIds,
+            in ->
+                "SELECT DISTINCT task_id, status FROM ax_instance WHERE task_id IN ("
+                    + in
+                    + ") AND status IN (?, ?)",
+            List.of(SCHEDULED.name(), PAUSED.name()),
+            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
+        .forEach(
+            row ->
+                pending
+                    .computeIfAbsent(row.getKey(), id -> EnumSet.noneOf(InstanceStatus.class))
+                    .add(row.getValue()));
+    return pending;
+  }
+
+  /** The spec of {@code taskId} as stored now (its row is locked by the caller). */
+  private static TaskSpec specOf(JdbcTransaction statements, String taskId) throws SQLException {
+    String json =
+        statements
+            .queryFirst(
+                "SELECT spec_json FROM ax_task WHERE task_id = ?",
+                Jdbc.Binder.values(taskId),
+                rs -> rs.getString(1))
+            .orElseThrow(() -> new IllegalStateException("task " + taskId + " is locked but gone"));
+    return TaskSpecJson.readStored(taskId, json);
   }
 }

@@ -11,7 +11,6 @@ import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
@@ -38,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * trigger is FIXED_DELAY, creates the instance due {@code interval} after the run ended (id {@code
  * taskId@thatMillis}, so a replayed event creates nothing new) and announces it on {@code
  * ax.task.scheduled} for the leader's wheel. A task that has a SCHEDULED instance already gets no
- * second one, so one chain per task.
+ * second one, so one chain per task. The task's state is read under its lock in the transaction
+ * that creates the firing ({@link FiringStore#chainFixedDelay}): a cancelled or deleted task's
+ * chain ends with the run that was in flight; a paused task's next firing is created PAUSED and
+ * fires after its RESUME.
  *
  * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
  */
@@ -47,7 +49,6 @@ final class FixedDelayChainer {
   private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
 
   private final TaskStore tasks;
-  private final InstanceStore instances;
   private final FiringStore firings;
   private final KafkaProducer<String, byte[]> producer;
   private final String scheduledTopic;
@@ -62,11 +63,9 @@ final class FixedDelayChainer {
   FixedDelayChainer(
       StageContext context,
       TaskStore tasks,
-      InstanceStore instances,
       FiringStore firings,
       KafkaProducer<String, byte[]> producer) {
     this.tasks = tasks;
-    this.instances = instances;
     this.firings = firings;
     this.producer = producer;
     this.scheduledTopic = context.topics().scheduled();
@@ -109,47 +108,34 @@ final class FixedDelayChainer {
     if (latestByTask.isEmpty()) {
       return;
     }
-    Map<String, StoredTask> found =
-        tasks.findAllOfType(latestByTask.keySet(), TriggerType.FIXED_DELAY);
-    List<NewInstance> next = new ArrayList<>();
+    Map<String, StoredTask> found = new HashMap<>();
+    tasks
+        .findAllOfType(latestByTask.keySet(), TriggerType.FIXED_DELAY)
+        .forEach(
+            (taskId, task) -> {
+              // Neither comes back: no need to lock the task to know its chain ended.
+              if (!task.state().equals("CANCELLED") && !task.state().equals("DELETED")) {
+                found.put(taskId, task);
+              }
+            });
     Map<String, String> groups = new HashMap<>();
-    for (TaskCompletedEvent event : latestByTask.values()) {
-      StoredTask task = found.get(event.taskId());
-      if (task == null || !(task.spec().trigger() instanceof Trigger.FixedDelay delay)) {
-        continue;
-      }
-      if (!task.state().equals("ACTIVE")) {
-        continue; // a cancelled task's chain ends with the run that was in flight
-      }
-      if (!firings.findScheduledOf(event.taskId()).isEmpty()) {
-        continue; // the chain already has its next firing
-      }
-      long dueAtMs = FireTimes.afterRunEndedMs(delay, event.finishedAtMs());
-      if (SaturatingMillis.isNever(dueAtMs)) {
-        // Once per task: the parked instance below ends the chain, so no later event comes.
-        log.warn(
-            "Task {}: the next fixed-delay firing ({} ms after {}) lies beyond the year 9999; it is"
-                + " parked there and never fires [traceId={}]",
-            event.taskId(),
-            SaturatingMillis.toMillis(delay.interval()),
-            event.finishedAtMs(),
-            event.traceId());
-      }
-      String instanceId = InstanceIds.of(event.taskId(), dueAtMs);
-      next.add(
-          new NewInstance(
-              instanceId,
-              event.taskId(),
-              task.version(),
-              dueAtMs,
-              TraceIds.forRun(task.traceId(), instanceId),
-              "next firing (fixed delay)"));
-      groups.put(instanceId, TriggerGroups.keyOf(delay));
-    }
-    Map<String, Long> created = instances.create(next, actor, clock.millis());
+    FiringStore.Chained chained =
+        firings.chainFixedDelay(
+            found,
+            (taskId, spec, version) -> {
+              TaskCompletedEvent event = latestByTask.get(taskId);
+              if (!(spec.trigger() instanceof Trigger.FixedDelay delay)) {
+                return Optional.empty(); // updated to another trigger meanwhile
+              }
+              NewInstance next = nextFiring(event, delay, version, found.get(taskId).traceId());
+              groups.put(next.instanceId(), TriggerGroups.keyOf(delay));
+              return Optional.of(next);
+            },
+            actor,
+            clock.millis());
     List<Future<RecordMetadata>> sends = new ArrayList<>();
-    for (NewInstance instance : next) {
-      Long seq = created.get(instance.instanceId());
+    for (NewInstance instance : chained.scheduled()) {
+      Long seq = chained.seqByInstanceId().get(instance.instanceId());
       if (seq == null) {
         continue;
       }
@@ -162,5 +148,29 @@ final class FixedDelayChainer {
     for (Future<RecordMetadata> send : sends) {
       send.get();
     }
+  }
+
+  /** The firing due {@code delay} after the run of {@code event} ended, of spec {@code version}. */
+  private static NewInstance nextFiring(
+      TaskCompletedEvent event, Trigger.FixedDelay delay, int version, String taskTraceId) {
+    long dueAtMs = FireTimes.afterRunEndedMs(delay, event.finishedAtMs());
+    if (SaturatingMillis.isNever(dueAtMs)) {
+      // Once per task: the parked instance below ends the chain, so no later event comes.
+      log.warn(
+          "Task {}: the next fixed-delay firing ({} ms after {}) lies beyond the year 9999; it is"
+              + " parked there and never fires [traceId={}]",
+          event.taskId(),
+          SaturatingMillis.toMillis(delay.interval()),
+          event.finishedAtMs(),
+          event.traceId());
+    }
+    String instanceId = InstanceIds.of(event.taskId(), dueAtMs);
+    return new NewInstance(
+        instanceId,
+        event.taskId(),
+        version,
+        dueAtMs,
+        TraceIds.forRun(taskTraceId, instanceId),
+        "next firing (fixed delay)");
   }
 }

@@ -23,7 +23,9 @@ interface TickerPort {
   /** The tasks of these rows, by task id. */
   Map<String, StoredTask> tasksOf(Collection<DueInstance> rows);
 
-  /** Tasks among {@code taskIds} with an instance DISPATCHED or RUNNING. */
+  /**
+   * Tasks among {@code taskIds} with a live attempt: an instance DISPATCHED, RUNNING or RETRYING.
+   */
   Set<String> inFlight(Collection<String> taskIds);
 
   /** Applies {@code plan} in one fenced transaction. */

@@ -9,7 +9,6 @@ import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.Readiness;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
@@ -72,7 +71,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.context = context;
     EventDecoder<TaskScheduledEvent> announcements =
         EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
-    InstanceStore instances = new InstanceStore(context.dataSource());
     FiringStore firings = new FiringStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.config = config;
@@ -148,7 +146,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             // Started while the broker was away: what was announced meanwhile is read from the
             // database by a full load.
             loop::requestFullReload);
-    FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, instances, firings, producer);
+    FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, firings, producer);
     this.chainConsumer =
         context.groupLoop(
             "ticker-chain",

@@ -7,6 +7,7 @@ import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.InstanceRow;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.NewInstance;
@@ -133,5 +134,38 @@ class FiringStoreIT {
     assertThat(firings.tasksInFlight(seqs.keySet())).containsExactlyInAnyOrder("c-0", "c-500");
     assertThat(firings.findScheduledBySeq(List.of())).isEmpty();
     assertThat(firings.tasksInFlight(List.of())).isEmpty();
+  }
+
+  /**
+   * A live attempt is one DISPATCHED, RUNNING or RETRYING (waiting out its backoff): a task with
+   * {@code concurrent=false} does not fire again while its previous firing waits for a retry.
+   * Instances held PAUSED or ended do not count.
+   */
+  @Test
+  void aRetryWaitingForItsBackoffCountsAsInFlight() {
+    Map<String, Long> seqs =
+        create(
+            newTask("s-retrying", 100),
+            newTask("s-running", 100),
+            newTask("s-paused", 100),
+            newTask("s-dead", 100),
+            newTask("s-scheduled", 100));
+    setStatus("s-retrying", InstanceStatus.RETRYING);
+    setStatus("s-running", InstanceStatus.RUNNING);
+    setStatus("s-paused", InstanceStatus.PAUSED);
+    setStatus("s-dead", InstanceStatus.DEAD);
+
+    assertThat(new FiringStore(store.runtime().dataSource()).tasksInFlight(seqs.keySet()))
+        .containsExactlyInAnyOrder("s-retrying", "s-running");
+  }
+
+  private void setStatus(String taskId, InstanceStatus status) {
+    new Jdbc(store.runtime().dataSource())
+        .inTransaction(
+            "set the status of " + taskId,
+            tx ->
+                tx.update(
+                    "UPDATE ax_instance SET status = ?, attempt = 1 WHERE task_id = ?",
+                    Jdbc.Binder.values(status.name(), taskId)));
   }
 }

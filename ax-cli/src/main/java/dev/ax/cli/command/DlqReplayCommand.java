@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Run dead letters again with a fresh retry budget: the ids given, or every OPEN letter"
           + " matching --task/--group. Rate-limited; recorded in the audit log. A letter"
-          + " replayed before is not run again."
+          + " replayed before is not run again. A letter whose task is CANCELLED or DELETED is"
+          + " refused (it stays OPEN) unless --force; one whose task is PAUSED is replayed"
+          + " into PAUSED and runs when the task is resumed."
     })
 final class DlqReplayCommand extends DatabaseSubcommand {
 
@@ -50,6 +52,13 @@ final class DlqReplayCommand extends DatabaseSubcommand {
       paramLabel = "<per-second>",
       description = "At most this many replays a second (default: ${DEFAULT-VALUE}).")
   private int ratePerSecond;
+
+  @Option(
+      names = "--force",
+      description =
+          "Replay even letters whose task is CANCELLED or DELETED (a PAUSED task's still waits"
+              + " for its RESUME).")
+  private boolean force;
 
   @Option(
       names = "--reason",
@@ -96,10 +105,10 @@ final class DlqReplayCommand extends DatabaseSubcommand {
       OperatorLog operatorLog = new OperatorLog(db.dataSource);
       for (long id : targets) {
         DeadLetterStore.ReplayResult result =
-            replayer.replay(id, "ax dlq (" + operator + ")", reason, db.clock.millis());
-        out.println("dead letter " + id + ": " + describe(result));
+            replayer.replay(id, "ax dlq (" + operator + ")", reason, db.clock.millis(), force);
+        out.println("dead letter " + id + ": " + describe(result, letters, id));
         out.flush();
-        if (result == DeadLetterStore.ReplayResult.REPLAYED) {
+        if (result.replayed()) {
           operatorLog.record(
               operator, "dlq replay", "dead letter " + id, reason, db.clock.millis());
           replayed++;
@@ -113,12 +122,20 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
-  private static String describe(DeadLetterStore.ReplayResult result) {
+  private static String describe(
+      DeadLetterStore.ReplayResult result, DeadLetterStore letters, long id) {
     return switch (result) {
       case REPLAYED -> "replayed";
+      case REPLAYED_PAUSED ->
+          "replayed; its task is PAUSED, so the instance waits PAUSED and runs when the task is"
+              + " resumed";
       case NOT_FOUND -> "no such dead letter";
       case NOT_OPEN -> "not open (replayed or discarded before): nothing runs";
       case INSTANCE_NOT_DEAD -> "its instance is no longer DEAD: nothing runs";
+      case TASK_STOPPED ->
+          "refused: its task is "
+              + letters.taskStateOf(id).orElse("gone")
+              + ", so nothing runs and the letter stays OPEN (--force replays it anyway)";
     };
   }
 }

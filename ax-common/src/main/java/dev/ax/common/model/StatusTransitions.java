@@ -41,8 +41,9 @@ import java.util.Set;
  * DEAD instead (recorded by the reaper). A run whose lease expired while its task is paused is
  * taken back to PAUSED (RUNNING → PAUSED), and to CANCELLED when its task is cancelled or deleted.
  * DEAD goes back to DISPATCHED only when an operator replays its dead letter (with a fresh retry
- * budget). The store checks every transition here before it writes the conditional UPDATE, so a bug
- * that asks for a move outside the table fails loudly.
+ * budget), or to PAUSED when the task is paused then (a RESUME fires it, as any paused instance).
+ * The store checks every transition here before it writes the conditional UPDATE, so a bug that
+ * asks for a move outside the table fails loudly.
  */
 public final class StatusTransitions {
 
@@ -59,7 +60,7 @@ public final class StatusTransitions {
     ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
     ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED, PAUSED));
-    ALLOWED.get(DEAD).add(DISPATCHED);
+    ALLOWED.get(DEAD).addAll(EnumSet.of(DISPATCHED, PAUSED));
     ALLOWED.get(SCHEDULED).add(PAUSED);
     ALLOWED.get(RUNNING).add(PAUSED);
     ALLOWED.get(DISPATCHED).addAll(EnumSet.of(PAUSED, SCHEDULED));

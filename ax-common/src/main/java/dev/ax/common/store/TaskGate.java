@@ -1,75 +1,91 @@
 package dev.ax.common.store;
 
+import static dev.ax.common.store.Jdbc.Binder.values;
+
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The gate every path that creates or starts a run passes (DESIGN.md invariant 11): in the path's
- * own transaction, before it locks any instance row, it reads the states of the tasks concerned
- * under a shared lock on their {@code ax_task} rows. The lifecycle commands (CANCEL, DELETE, PAUSE,
- * RESUME, UPDATE) lock the same rows exclusively, so a command either committed before the read
- * (and the path sees its state) or waits until the path's move or insert committed (and then finds
- * and handles what the path made). Tasks are locked in id order, and always before their instances,
- * the order the lifecycle commands take: no deadlock between the two.
+ * The gate every path that creates or starts a run passes (DESIGN invariant 11): the state and
+ * version of the run's task, read under a shared lock on its {@code ax_task} row, in the
+ * transaction of the path's own insert or move.
  *
- * <p>{@code LOCK IN SHARE MODE} rather than {@code FOR SHARE}: MySQL 8 and MariaDB both read it.
- * Stateless.
+ * <p>Why it closes the race with the lifecycle commands: CANCEL, DELETE, PAUSE, RESUME and UPDATE
+ * lock the task's row exclusively ({@code SELECT ... FOR UPDATE}) before they touch its instances.
+ * A shared lock taken here waits for such a command to commit and then reads the state it left (a
+ * locking read sees the latest committed row, whatever the isolation level); a command that comes
+ * later waits for this transaction, and then finds and moves what it created or moved. So a path
+ * never acts on a state a command has already changed. Several paths may hold the shared lock at
+ * once: they do not wait for each other.
+ *
+ * <p>Lock order: the task before any of its {@code ax_instance} rows, as the lifecycle commands
+ * take them, so the two cannot deadlock; several tasks in ascending id order, as a group command
+ * takes them.
+ *
+ * <p>{@code LOCK IN SHARE MODE} rather than {@code FOR SHARE}: MySQL 8 and MariaDB both accept it.
+ *
+ * <p>Stateless; each call works in the caller's transaction, on the caller's thread.
  */
 public final class TaskGate {
 
-  /** What a path may do for a task, by the task's state. */
-  public enum Verdict {
-    /** ACTIVE: the run may be created or started. */
-    RUN,
-    /** PAUSED: the run waits as a PAUSED instance; a RESUME fires it. */
-    HOLD,
-    /** CANCELLED, DELETED, or no such task: the run must not happen. */
-    STOP;
+  /** A task as the gate found it, its row locked until the caller's transaction ends. */
+  public record Held(String taskId, String state, int version) {
 
-    static Verdict of(String state) {
-      return switch (state) {
-        case "ACTIVE" -> RUN;
-        case "PAUSED" -> HOLD;
-        default -> STOP;
-      };
+    /** ACTIVE: runs may be created and started. */
+    public boolean isActive() {
+      return "ACTIVE".equals(state);
+    }
+
+    /** PAUSED: runs wait PAUSED for a RESUME. */
+    public boolean isPaused() {
+      return "PAUSED".equals(state);
     }
   }
-
-  /** A task's state and version as read under the gate's lock. */
-  public record Gated(Verdict verdict, String state, int version) {}
 
   private TaskGate() {}
 
   /**
-   * Locks the rows of {@code taskIds} (shared, in id order) and returns each one's verdict; a task
-   * that does not exist is {@link Verdict#STOP} with state {@code "MISSING"}.
+   * The state and version of {@code taskId}, its row share-locked in {@code tx}.
+   *
+   * @return empty when the task has no row (removed by retention): no run of it may start
    */
-  public static Map<String, Gated> lock(JdbcTransaction statements, Collection<String> taskIds)
+  public static Optional<Held> hold(JdbcTransaction tx, String taskId) throws SQLException {
+    return tx.queryFirst(
+        "SELECT state, version FROM ax_task WHERE task_id = ? LOCK IN SHARE MODE",
+        values(taskId),
+        rs -> new Held(taskId, rs.getString(1), rs.getInt(2)));
+  }
+
+  /**
+   * {@link #hold} for several tasks, one statement per chunk of {@link Sql#MAX_IN_LIST} ids, the
+   * chunks in ascending order. An IN list of primary keys is read as sorted ranges of the primary
+   * key, so the rows are locked in ascending id order, as a group command locks them ({@code
+   * utf8mb4_bin} orders by code point, as {@link String#compareTo} does for ids without
+   * supplementary characters; a rare misordering only risks a deadlock, which the database breaks
+   * and the caller's next try resolves).
+   *
+   * @return the tasks found, by id; a task without a row is missing
+   */
+  public static Map<String, Held> holdAll(JdbcTransaction tx, Collection<String> taskIds)
       throws SQLException {
-    List<String> ordered = List.copyOf(new TreeSet<>(taskIds));
-    Map<String, Gated> gated = new HashMap<>();
-    if (!ordered.isEmpty()) {
-      statements
-          .queryIn(
-              ordered,
-              in ->
-                  "SELECT task_id, state, version FROM ax_task WHERE task_id IN ("
-                      + in
-                      + ") ORDER BY task_id LOCK IN SHARE MODE",
-              List.of(),
-              rs ->
-                  Map.entry(
-                      rs.getString(1),
-                      new Gated(Verdict.of(rs.getString(2)), rs.getString(2), rs.getInt(3))))
-          .forEach(entry -> gated.put(entry.getKey(), entry.getValue()));
+    Map<String, Held> held = new HashMap<>();
+    if (taskIds.isEmpty()) {
+      return held;
     }
-    for (String taskId : ordered) {
-      gated.putIfAbsent(taskId, new Gated(Verdict.STOP, "MISSING", 0));
-    }
-    return gated;
+    tx.queryIn(
+            new TreeSet<>(taskIds),
+            in ->
+                "SELECT task_id, state, version FROM ax_task WHERE task_id IN ("
+                    + in
+                    + ") ORDER BY task_id LOCK IN SHARE MODE",
+            List.of(),
+            rs -> new Held(rs.getString(1), rs.getString(2), rs.getInt(3)))
+        .forEach(task -> held.put(task.taskId(), task));
+    return held;
   }
 }

@@ -49,8 +49,8 @@ class StatusTransitionsTest {
       assertThat(StatusTransitions.allowedFrom(terminal)).isEmpty();
     }
     assertThat(StatusTransitions.allowedFrom(DEAD))
-        .as("only an operator's replay of the dead letter")
-        .containsExactly(DISPATCHED);
+        .as("only an operator's replay of the dead letter (held PAUSED if its task is paused)")
+        .containsExactlyInAnyOrder(DISPATCHED, PAUSED);
     assertThat(RUNNING.isTerminal()).isFalse();
   }
 

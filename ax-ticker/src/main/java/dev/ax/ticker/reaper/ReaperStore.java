@@ -22,7 +22,6 @@ import dev.ax.common.store.TaskGate;
 import dev.ax.common.store.Transactions;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -103,15 +102,17 @@ public final class ReaperStore {
     return jdbc.inPacketTransaction(
         "taking back " + candidates.size() + " expired run(s)",
         tx -> {
-          Map<String, TaskGate.Gated> gate =
-              TaskGate.lock(tx.statements(), candidates.stream().map(Map.Entry::getValue).toList());
-          Map<TaskGate.Verdict, List<String>> byVerdict = new EnumMap<>(TaskGate.Verdict.class);
+          Map<String, TaskGate.Held> gate =
+              TaskGate.holdAll(
+                  tx.statements(), candidates.stream().map(Map.Entry::getValue).toList());
+          List<String> active = new ArrayList<>();
+          List<String> held = new ArrayList<>();
+          List<String> stopped = new ArrayList<>();
           for (Map.Entry<String, String> candidate : candidates) {
-            byVerdict
-                .computeIfAbsent(gate.get(candidate.getValue()).verdict(), v -> new ArrayList<>())
+            TaskGate.Held task = gate.get(candidate.getValue());
+            (task == null ? stopped : task.isActive() ? active : task.isPaused() ? held : stopped)
                 .add(candidate.getKey());
           }
-          List<String> held = byVerdict.getOrDefault(TaskGate.Verdict.HOLD, List.of());
           if (!held.isEmpty()) {
             tx.move(
                 "instance_id",
@@ -124,7 +125,6 @@ public final class ReaperStore {
                 nowMs,
                 false);
           }
-          List<String> stopped = byVerdict.getOrDefault(TaskGate.Verdict.STOP, List.of());
           if (!stopped.isEmpty()) {
             tx.move(
                 "instance_id",
@@ -137,7 +137,6 @@ public final class ReaperStore {
                 nowMs,
                 false);
           }
-          List<String> active = byVerdict.getOrDefault(TaskGate.Verdict.RUN, List.of());
           return active.isEmpty()
               ? List.<DueInstance>of()
               : tx.move(
