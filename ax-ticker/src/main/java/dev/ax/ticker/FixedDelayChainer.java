@@ -37,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * trigger is FIXED_DELAY, creates the instance due {@code interval} after the run ended (id {@code
  * taskId@thatMillis}, so a replayed event creates nothing new) and announces it on {@code
  * ax.task.scheduled} for the leader's wheel. A task that has a SCHEDULED instance already gets no
- * second one, so one chain per task. The task's state is read under its lock in the transaction
- * that creates the firing ({@link FiringStore#chainFixedDelay}): a cancelled or deleted task's
- * chain ends with the run that was in flight; a paused task's next firing is created PAUSED and
- * fires after its RESUME.
+ * second one, so one chain per task; the end of an instance that is no link of the chain (RUN_NOW's
+ * extra run) chains nothing. The task's state is read under its lock in the transaction that
+ * creates the firing ({@link FiringStore#chainFixedDelay}): a cancelled or deleted task's chain
+ * ends with the run that was in flight; a paused task's next firing is created PAUSED and fires
+ * after its RESUME.
  *
  * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
  */
@@ -101,6 +102,9 @@ final class FixedDelayChainer {
       }
       if (event.triggerType() != null && event.triggerType() != TriggerType.FIXED_DELAY) {
         continue; // not a chain: no need to look the task up
+      }
+      if (!InstanceIds.isSlotId(event.instanceId())) {
+        continue; // RUN_NOW's (or a flow's) extra run: no link of the chain, it extends nothing
       }
       latestByTask.merge(
           event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);

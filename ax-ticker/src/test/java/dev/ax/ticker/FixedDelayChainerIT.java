@@ -106,6 +106,37 @@ class FixedDelayChainerIT {
     }
   }
 
+  @Test
+  void theEndOfARunNowRunIsNoLinkOfTheChain(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> producer = KafkaClients.producer(runtime.kafka(), "test")) {
+      long endedMs = runtime.clock().millis();
+      String chainRun = endedRun(runtime, "fd-run-now", endedMs - 5_000);
+      // The chain's own run is still going; RUN_NOW's extra run ends first.
+      new Jdbc(runtime.dataSource())
+          .inTransaction(
+              "the chain's run goes on",
+              tx ->
+                  tx.update(
+                      "UPDATE ax_instance SET status = 'RUNNING' WHERE instance_id = ?",
+                      Jdbc.Binder.values(chainRun)));
+      FixedDelayChainer chainer =
+          new FixedDelayChainer(
+              runtime.context("ticker-1"),
+              new TaskStore(runtime.dataSource()),
+              new FiringStore(runtime.dataSource()),
+              producer);
+
+      chainer.handle(
+          records(runtime, List.of(completed("fd-run-now", "fd-run-now@run:op-1", endedMs))));
+
+      assertThat(new InstanceStore(runtime.dataSource()).findByTask("fd-run-now"))
+          .as("RUN_NOW's run ended: the chain waits for its own run")
+          .extracting(InstanceRow::instanceId)
+          .containsExactly(chainRun);
+    }
+  }
+
   /**
    * Opens a lifecycle command on {@code taskId} that moves it to {@code state}, hands {@code
    * events} to a chainer on another thread, and commits the command once the chainer waits for a

@@ -53,9 +53,9 @@ import java.util.Set;
  *
  * <h2>Concurrency</h2>
  *
- * A task with {@code concurrent=false} whose previous instance is still DISPATCHED or RUNNING (or
- * that already fires in this batch) is SKIPPED (policy SKIP, the default; the chain goes on) or
- * held back to be looked at again shortly (policy DELAY).
+ * A task with {@code concurrent=false} whose previous instance is still DISPATCHED, RUNNING or
+ * RETRYING (or that already fires in this batch) is SKIPPED (policy SKIP, the default; the chain
+ * goes on) or held back to be looked at again shortly (policy DELAY).
  *
  * <p>ONCE tasks have no successor; FIXED_DELAY successors are created when the run ends (from the
  * completion event), not here. Thread-safe (immutable; {@link FireTimes} is thread-safe).
@@ -83,7 +83,7 @@ public final class FirePlanner {
    * @param due SCHEDULED rows the wheel found due, oldest first
    * @param tasks their tasks by id (a row whose task is missing is dispatched: the dispatcher
    *     records the failure)
-   * @param inFlight tasks with an instance DISPATCHED or RUNNING now
+   * @param inFlight tasks with an instance DISPATCHED, RUNNING or RETRYING now
    */
   public FirePlan plan(
       List<DueInstance> due, Map<String, StoredTask> tasks, Set<String> inFlight, long nowMs) {
