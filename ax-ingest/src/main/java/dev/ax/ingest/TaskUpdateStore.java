@@ -82,7 +82,11 @@ final class TaskUpdateStore {
           Optional<Long> firstDueAtMs = Optional.empty();
           if (!(spec.trigger() instanceof Trigger.Dependency)) {
             NextFiring.History history =
-                ChainHistory.read(statements, request.taskId(), (Long) row.get()[3]);
+                ChainHistory.read(
+                    statements,
+                    request.taskId(),
+                    (Long) row.get()[3],
+                    TriggerType.FIXED_DELAY.name().equals(row.get()[2]));
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
           }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);

@@ -18,11 +18,12 @@ import java.util.Optional;
  *   <li><b>FIXED_RATE</b>: the first slot strictly after both now and the last slot that fired, on
  *       the grid of {@code startAt} when the new trigger has one, else on the grid through the last
  *       slot that fired (the task keeps its phase), else through the task's acceptance.
- *   <li><b>FIXED_DELAY</b>: none while a run is in flight (its end chains the next firing, with the
- *       new interval); else {@code startAt} when it is still ahead; else {@code interval} after the
- *       last run ended (firing at once when that is past; the id is the one the chainer gives that
- *       firing, so a late chainer creates nothing twice); else, never run, the first firing counted
- *       from the acceptance, as at creation.
+ *   <li><b>FIXED_DELAY</b>: {@code startAt} when it is still ahead; else, while a run is in flight,
+ *       none (its end chains the next firing, with the new interval), or, when that run is of
+ *       another trigger type (no chainer follows it), {@code interval} from now; else {@code
+ *       interval} after the last run ended (firing at once when that is past; the id is the one the
+ *       chainer gives that firing, so a late chainer creates nothing twice); else, never run, the
+ *       first firing counted from the acceptance, as at creation.
  *   <li><b>ONCE</b>: none when the task fired already (an UPDATE never runs a finished one-shot
  *       task again); else {@code at}, or the acceptance plus {@code delay}: the delay counts from
  *       the task's acceptance, not from the UPDATE.
@@ -41,13 +42,20 @@ public final class NextFiring {
    *     instances that fired (left SCHEDULED/PAUSED), or null when none did
    * @param lastEndedAtMs the latest {@code finished_at_ms} of the task's instances, or null
    * @param inFlight an instance is DISPATCHED, RUNNING or RETRYING now
+   * @param chainerFollows the run in flight, if any, is a FIXED_DELAY task's: its end reaches the
+   *     FIXED_DELAY chainer, which creates the next firing (false when the task was of another type
+   *     when it fired, and becomes FIXED_DELAY by an UPDATE)
    */
   public record History(
-      long acceptedAtMs, Long lastFiredSlotMs, Long lastEndedAtMs, boolean inFlight) {
+      long acceptedAtMs,
+      Long lastFiredSlotMs,
+      Long lastEndedAtMs,
+      boolean inFlight,
+      boolean chainerFollows) {
 
     /** A task that never fired. */
     public static History fresh(long acceptedAtMs) {
-      return new History(acceptedAtMs, null, null, false);
+      return new History(acceptedAtMs, null, null, false, false);
     }
   }
 
@@ -93,11 +101,15 @@ public final class NextFiring {
   }
 
   private Optional<Long> fixedDelay(Trigger.FixedDelay delay, long nowMs, History history) {
-    if (history.inFlight()) {
-      return Optional.empty();
-    }
     if (delay.startAt() != null && delay.startAt().toEpochMilli() > nowMs) {
       return Optional.of(delay.startAt().toEpochMilli());
+    }
+    if (history.inFlight()) {
+      // The chainer follows the run's end; a run of another trigger type reaches no chainer, so
+      // the new chain starts an interval from now.
+      return history.chainerFollows()
+          ? Optional.<Long>empty()
+          : Optional.of(SaturatingMillis.atMs(nowMs, delay.interval()));
     }
     if (history.lastEndedAtMs() != null) {
       // Possibly past (it then fires at once); the id is the one the chainer gives that firing.

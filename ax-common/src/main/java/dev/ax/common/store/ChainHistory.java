@@ -30,8 +30,13 @@ public final class ChainHistory {
 
   private ChainHistory() {}
 
+  /**
+   * @param chainerFollows see {@link NextFiring.History#chainerFollows}: the task was FIXED_DELAY
+   *     when its runs in flight fired
+   */
   public static NextFiring.History read(
-      JdbcTransaction statements, String taskId, long acceptedAtMs) throws SQLException {
+      JdbcTransaction statements, String taskId, long acceptedAtMs, boolean chainerFollows)
+      throws SQLException {
     List<Object[]> recent =
         statements.query(
             "SELECT instance_id, finished_at_ms FROM ax_instance WHERE task_id = ?"
@@ -56,7 +61,7 @@ public final class ChainHistory {
       }
     }
     return new NextFiring.History(
-        acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight(statements, taskId));
+        acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight(statements, taskId), chainerFollows);
   }
 
   /** True when an instance of the task is DISPATCHED, RUNNING or RETRYING. */

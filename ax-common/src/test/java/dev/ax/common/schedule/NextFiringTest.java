@@ -20,7 +20,7 @@ class NextFiringTest {
   void cronFiresAfterNowAndAfterTheLastSlotThatFired() {
     Trigger every2s = new Trigger.Cron("0/2 * * * * ?", ZoneOffset.UTC);
     NextFiring.History firedAhead =
-        new NextFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true);
+        new NextFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true, false);
 
     assertThat(firings.firstDueAtMs(every2s, T0_MS + 1_000, NextFiring.History.fresh(T0_MS)))
         .contains(T0_MS + 2_000);
@@ -32,7 +32,7 @@ class NextFiringTest {
   @Test
   void fixedRateKeepsThePhaseOfItsLastFiringUnlessStartAtIsGiven() {
     NextFiring.History fired =
-        new NextFiring.History(T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false);
+        new NextFiring.History(T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false, false);
 
     assertThat(
             firings.firstDueAtMs(
@@ -52,19 +52,29 @@ class NextFiringTest {
 
     assertThat(
             firings.firstDueAtMs(
-                every5s, T0_MS, new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true)))
+                every5s,
+                T0_MS,
+                new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true, true)))
         .isEmpty();
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new NextFiring.History(T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false)))
+                new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true, false)))
+        .as("the run in flight was a CRON one: no chainer follows it")
+        .contains(T0_MS + 5_000);
+    assertThat(
+            firings.firstDueAtMs(
+                every5s,
+                T0_MS,
+                new NextFiring.History(T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false, true)))
         .contains(T0_MS + 2_000);
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new NextFiring.History(T0_MS - 90_000, T0_MS - 80_000, T0_MS - 60_000, false)))
+                new NextFiring.History(
+                    T0_MS - 90_000, T0_MS - 80_000, T0_MS - 60_000, false, true)))
         .as("owed since long ago: fires at once, under the id the chainer would give it")
         .contains(T0_MS - 55_000);
   }
@@ -79,7 +89,7 @@ class NextFiringTest {
             firings.firstDueAtMs(
                 in5s,
                 T0_MS + 9_000,
-                new NextFiring.History(T0_MS, T0_MS + 5_000, T0_MS + 5_100, false)))
+                new NextFiring.History(T0_MS, T0_MS + 5_000, T0_MS + 5_100, false, true)))
         .as("it ran: an UPDATE does not run it again")
         .isEmpty();
     assertThat(NextFiring.neverFires(in5s)).isFalse();

@@ -136,7 +136,8 @@ final class ChainRepairStore {
               .isPresent()) {
             return new Restore.NotNeeded("has a live instance");
           }
-          NextFiring.History history = ChainHistory.read(statements, taskId, (Long) row.get()[2]);
+          NextFiring.History history =
+              ChainHistory.read(statements, taskId, (Long) row.get()[2], true);
           if (task.spec().trigger().type() == TriggerType.FIXED_DELAY
               && history.lastEndedAtMs() != null
               && nowMs - history.lastEndedAtMs() < quietMs) {
