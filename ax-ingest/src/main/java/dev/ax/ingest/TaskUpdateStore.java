@@ -37,14 +37,14 @@ import javax.sql.DataSource;
  * locked and gets the new spec and version; its next firing follows the new spec, by the rules of
  * {@link NextFiring} (the new schedule's next slot, never an extra run). Of the task's pending
  * (SCHEDULED or PAUSED) slot instances, the one due at that first firing is kept and moves to the
- * new version; every other one is <em>removed</em>, with an audit row saying it was superseded, so
- * that no row of an old schedule can hold a slot id the new schedule reaches later (a removed slot
- * never fired: nothing about it is lost). The first firing is created when none was kept (PAUSED
- * when the task is). Instances that are no slot (RUN_NOW's, flow runs') are left as they are, as
- * are instances already DISPATCHED, RUNNING or RETRYING: each keeps the version it was fired with.
- * A DEPENDENCY task keeps its upstream tasks and its pending instances (they were triggered by a
- * flow run, not by time); a task cannot become or stop being a DEPENDENCY task. The command's id is
- * recorded, so a repeat changes nothing (see {@link TaskLifecycleStore}).
+ * new version; every other one that never ran is <em>removed</em>, with an audit row saying it was
+ * superseded, so that no row of an old schedule can hold a slot id the new schedule reaches later
+ * (a removed slot never fired: nothing about it is lost). The first firing is created when none was
+ * kept (PAUSED when the task is). Instances that are no slot (RUN_NOW's, flow runs') are left as
+ * they are, as are instances already DISPATCHED, RUNNING or RETRYING: each keeps the version it was
+ * fired with. A DEPENDENCY task keeps its upstream tasks and its pending instances (they were
+ * triggered by a flow run, not by time); a task cannot become or stop being a DEPENDENCY task. The
+ * command's id is recorded, so a repeat changes nothing (see {@link TaskLifecycleStore}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -86,7 +86,7 @@ final class TaskUpdateStore {
                     statements,
                     request.taskId(),
                     (Long) row.get()[3],
-                    TriggerType.FIXED_DELAY.name().equals(row.get()[2]));
+                    TriggerType.valueOf((String) row.get()[2]));
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
           }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
@@ -182,8 +182,10 @@ final class TaskUpdateStore {
     String firstId = firstDueAtMs.map(ms -> InstanceIds.of(request.taskId(), ms)).orElse(null);
     List<Map.Entry<String, InstanceStatus>> pending =
         statements.query(
+            // attempt 0: never ran. A PAUSED instance that ran (a retry or a replay held for a
+            // RESUME) is a run under way, not a slot of the schedule: it is left as it is.
             "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
-                + " FOR UPDATE",
+                + " AND attempt = 0 FOR UPDATE",
             values(request.taskId(), SCHEDULED.name(), PAUSED.name()),
             rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
     String reason =

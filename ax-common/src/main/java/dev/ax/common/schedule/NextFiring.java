@@ -1,6 +1,7 @@
 package dev.ax.common.schedule;
 
 import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerType;
 import dev.ax.common.time.SaturatingMillis;
 import java.time.Instant;
 import java.util.Optional;
@@ -24,9 +25,10 @@ import java.util.Optional;
  *       interval} after the last run ended (firing at once when that is past; the id is the one the
  *       chainer gives that firing, so a late chainer creates nothing twice); else, never run, the
  *       first firing counted from the acceptance, as at creation.
- *   <li><b>ONCE</b>: none when the task fired already (an UPDATE never runs a finished one-shot
- *       task again); else {@code at}, or the acceptance plus {@code delay}: the delay counts from
- *       the task's acceptance, not from the UPDATE.
+ *   <li><b>ONCE</b>: none when the one-shot task fired already (an UPDATE never runs a finished
+ *       one-shot task again); else {@code at}, or the acceptance plus {@code delay}: the delay
+ *       counts from the task's acceptance, not from the UPDATE. A periodic task that becomes ONCE
+ *       fires once, at {@code at} or {@code delay} after the UPDATE.
  * </ul>
  *
  * An empty answer means "no firing of the new version now"; whether that refuses the UPDATE is
@@ -42,20 +44,25 @@ public final class NextFiring {
    *     instances that fired (left SCHEDULED/PAUSED), or null when none did
    * @param lastEndedAtMs the latest {@code finished_at_ms} of the task's instances, or null
    * @param inFlight an instance is DISPATCHED, RUNNING or RETRYING now
-   * @param chainerFollows the run in flight, if any, is a FIXED_DELAY task's: its end reaches the
-   *     FIXED_DELAY chainer, which creates the next firing (false when the task was of another type
-   *     when it fired, and becomes FIXED_DELAY by an UPDATE)
+   * @param firedAs the task's trigger type before this change (what its past runs fired as): a
+   *     FIXED_DELAY run in flight ends into the chainer, which creates the next firing; a task that
+   *     becomes ONCE by an UPDATE fires once, counted from then
    */
   public record History(
       long acceptedAtMs,
       Long lastFiredSlotMs,
       Long lastEndedAtMs,
       boolean inFlight,
-      boolean chainerFollows) {
+      TriggerType firedAs) {
 
     /** A task that never fired. */
-    public static History fresh(long acceptedAtMs) {
-      return new History(acceptedAtMs, null, null, false, false);
+    public static History fresh(long acceptedAtMs, TriggerType type) {
+      return new History(acceptedAtMs, null, null, false, type);
+    }
+
+    /** The runs in flight end into the FIXED_DELAY chainer, which creates the next firing. */
+    boolean chainerFollows() {
+      return firedAs == TriggerType.FIXED_DELAY;
     }
   }
 
@@ -68,6 +75,9 @@ public final class NextFiring {
   /** The first firing of {@code trigger} from {@code nowMs} on, or empty for none. */
   public Optional<Long> firstDueAtMs(Trigger trigger, long nowMs, History history) {
     if (trigger instanceof Trigger.Once once) {
+      if (history.firedAs() != TriggerType.ONCE) {
+        return fireTimes.first(once, Instant.ofEpochMilli(nowMs)).map(Instant::toEpochMilli);
+      }
       if (history.lastFiredSlotMs() != null) {
         return Optional.empty();
       }

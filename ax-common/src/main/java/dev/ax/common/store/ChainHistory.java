@@ -9,6 +9,7 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.NextFiring;
 import java.sql.SQLException;
 import java.util.List;
@@ -31,11 +32,11 @@ public final class ChainHistory {
   private ChainHistory() {}
 
   /**
-   * @param chainerFollows see {@link NextFiring.History#chainerFollows}: the task was FIXED_DELAY
-   *     when its runs in flight fired
+   * @param firedAs the task's trigger type before the change at hand (see {@link
+   *     NextFiring.History#firedAs})
    */
   public static NextFiring.History read(
-      JdbcTransaction statements, String taskId, long acceptedAtMs, boolean chainerFollows)
+      JdbcTransaction statements, String taskId, long acceptedAtMs, TriggerType firedAs)
       throws SQLException {
     List<Object[]> recent =
         statements.query(
@@ -61,7 +62,7 @@ public final class ChainHistory {
       }
     }
     return new NextFiring.History(
-        acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight(statements, taskId), chainerFollows);
+        acceptedAtMs, lastFiredSlotMs, lastEndedAtMs, inFlight(statements, taskId), firedAs);
   }
 
   /** True when an instance of the task is DISPATCHED, RUNNING or RETRYING. */

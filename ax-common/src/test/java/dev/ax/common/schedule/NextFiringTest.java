@@ -3,6 +3,7 @@ package dev.ax.common.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.Trigger;
+import dev.ax.common.model.TriggerType;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -20,9 +21,11 @@ class NextFiringTest {
   void cronFiresAfterNowAndAfterTheLastSlotThatFired() {
     Trigger every2s = new Trigger.Cron("0/2 * * * * ?", ZoneOffset.UTC);
     NextFiring.History firedAhead =
-        new NextFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true, false);
+        new NextFiring.History(T0_MS - 60_000, T0_MS + 4_000, null, true, TriggerType.CRON);
 
-    assertThat(firings.firstDueAtMs(every2s, T0_MS + 1_000, NextFiring.History.fresh(T0_MS)))
+    assertThat(
+            firings.firstDueAtMs(
+                every2s, T0_MS + 1_000, NextFiring.History.fresh(T0_MS, TriggerType.CRON)))
         .contains(T0_MS + 2_000);
     assertThat(firings.firstDueAtMs(every2s, T0_MS + 3_990, firedAhead))
         .as("the slot fired ahead of its time is not fired again")
@@ -32,7 +35,8 @@ class NextFiringTest {
   @Test
   void fixedRateKeepsThePhaseOfItsLastFiringUnlessStartAtIsGiven() {
     NextFiring.History fired =
-        new NextFiring.History(T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false, false);
+        new NextFiring.History(
+            T0_MS - 10_000, T0_MS - 250, T0_MS - 200, false, TriggerType.FIXED_RATE);
 
     assertThat(
             firings.firstDueAtMs(
@@ -54,27 +58,33 @@ class NextFiringTest {
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true, true)))
+                new NextFiring.History(
+                    T0_MS - 9_000, T0_MS - 1_000, null, true, TriggerType.FIXED_DELAY)))
         .isEmpty();
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true, false)))
+                new NextFiring.History(T0_MS - 9_000, T0_MS - 1_000, null, true, TriggerType.CRON)))
         .as("the run in flight was a CRON one: no chainer follows it")
         .contains(T0_MS + 5_000);
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
-                new NextFiring.History(T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false, true)))
+                new NextFiring.History(
+                    T0_MS - 9_000, T0_MS - 4_000, T0_MS - 3_000, false, TriggerType.FIXED_DELAY)))
         .contains(T0_MS + 2_000);
     assertThat(
             firings.firstDueAtMs(
                 every5s,
                 T0_MS,
                 new NextFiring.History(
-                    T0_MS - 90_000, T0_MS - 80_000, T0_MS - 60_000, false, true)))
+                    T0_MS - 90_000,
+                    T0_MS - 80_000,
+                    T0_MS - 60_000,
+                    false,
+                    TriggerType.FIXED_DELAY)))
         .as("owed since long ago: fires at once, under the id the chainer would give it")
         .contains(T0_MS - 55_000);
   }
@@ -83,13 +93,24 @@ class NextFiringTest {
   void aOnceTaskFiresOnceCountedFromItsAcceptance() {
     Trigger in5s = Trigger.Once.after(Duration.ofSeconds(5));
 
-    assertThat(firings.firstDueAtMs(in5s, T0_MS + 2_000, NextFiring.History.fresh(T0_MS)))
+    assertThat(
+            firings.firstDueAtMs(
+                in5s, T0_MS + 2_000, NextFiring.History.fresh(T0_MS, TriggerType.ONCE)))
         .contains(T0_MS + 5_000);
     assertThat(
             firings.firstDueAtMs(
                 in5s,
                 T0_MS + 9_000,
-                new NextFiring.History(T0_MS, T0_MS + 5_000, T0_MS + 5_100, false, true)))
+                new NextFiring.History(
+                    T0_MS, T0_MS + 8_000, T0_MS + 8_100, false, TriggerType.CRON)))
+        .as("a CRON task made ONCE fires once, the delay counted from the UPDATE")
+        .contains(T0_MS + 14_000);
+    assertThat(
+            firings.firstDueAtMs(
+                in5s,
+                T0_MS + 9_000,
+                new NextFiring.History(
+                    T0_MS, T0_MS + 5_000, T0_MS + 5_100, false, TriggerType.ONCE)))
         .as("it ran: an UPDATE does not run it again")
         .isEmpty();
     assertThat(NextFiring.neverFires(in5s)).isFalse();

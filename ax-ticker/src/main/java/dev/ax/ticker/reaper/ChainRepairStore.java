@@ -137,7 +137,8 @@ final class ChainRepairStore {
             return new Restore.NotNeeded("has a live instance");
           }
           NextFiring.History history =
-              ChainHistory.read(statements, taskId, (Long) row.get()[2], true);
+              ChainHistory.read(
+                  statements, taskId, (Long) row.get()[2], task.spec().trigger().type());
           if (task.spec().trigger().type() == TriggerType.FIXED_DELAY
               && history.lastEndedAtMs() != null
               && nowMs - history.lastEndedAtMs() < quietMs) {
