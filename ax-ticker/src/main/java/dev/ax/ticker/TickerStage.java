@@ -109,7 +109,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             elector::fence,
             emitter,
             new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
-            switches::dispatchHold);
+            switches::dispatchHold,
+            elector::databaseSteadyFor);
     this.retention =
         new Retention(
             context.dataSource(),

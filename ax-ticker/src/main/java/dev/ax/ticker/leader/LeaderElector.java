@@ -56,6 +56,14 @@ public final class LeaderElector implements AutoCloseable {
 
   private volatile long roleKnownAtNanos;
 
+  /** When the current database outage began (first failed heartbeat), or {@link #NONE}. */
+  private volatile long outageStartedNanos = NONE;
+
+  /** When the last database outage ended (first heartbeat that reached it again), or NONE. */
+  private volatile long reachableAgainNanos = NONE;
+
+  private static final long NONE = Long.MIN_VALUE;
+
   /** How many times this node took the lease; written by the lease thread alone. */
   private volatile long acquisitions;
 
@@ -144,6 +152,9 @@ public final class LeaderElector implements AutoCloseable {
             current.lease.epoch());
       }
     } catch (StoreException e) {
+      if (outageStartedNanos == NONE) {
+        outageStartedNanos = startNanos;
+      }
       // The lease is kept: fence() is empty past the local deadline, and the next renewal that
       // reaches the database either gets it back at the same epoch or finds it taken.
       if (current != null && startNanos - current.localDeadlineNanos >= 0) {
@@ -163,6 +174,24 @@ public final class LeaderElector implements AutoCloseable {
   private void markRoleKnown(long atNanos) {
     roleKnownAtNanos = atNanos;
     roleKnown = true;
+    if (outageStartedNanos != NONE) {
+      reachableAgainNanos = atNanos;
+      outageStartedNanos = NONE;
+    }
+  }
+
+  /**
+   * True when this node's heartbeats have reached the database for at least {@code steady}, or it
+   * has seen no failed heartbeat at all: what the reaper asks before it takes back a run whose
+   * lease expired. A run's lease can expire while the database is away without its dispatcher being
+   * dead; the dispatcher renews as soon as the database answers again, and needs a moment.
+   */
+  public boolean databaseSteadyFor(Duration steady) {
+    if (outageStartedNanos != NONE) {
+      return false;
+    }
+    long back = reachableAgainNanos;
+    return back == NONE || nanoTime.getAsLong() - back >= steady.toNanos();
   }
 
   /**

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +54,11 @@ import org.slf4j.LoggerFactory;
  *       was lost) {@code interval} after that run ended, with the id the chainer would have used.
  * </ul>
  *
- * All are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
+ * Take-backs wait while the database has answered this node for less than {@code unclaimedAfter}
+ * after an outage: a lease that expired while the database was away says nothing of its dispatcher,
+ * which renews it once the database answers.
+ *
+ * <p>All are conditional UPDATEs fenced by the leader's lease, so a reaper racing a slow dispatcher
  * cannot cause a second run of one attempt: the slow dispatcher's outcome no longer matches (owner
  * and attempt), and the new claim is a new attempt. Each pass handles at most {@code maxPerPass}
  * rows of each kind.
@@ -80,6 +85,8 @@ public final class Reaper {
   private final EndedRunEmitter endedEmitter;
   private final int maxTakebacks;
   private final Supplier<Switches.DispatchHold> dispatchHold;
+  private final Predicate<Duration> databaseSteadyFor;
+  private boolean holdingTakeBacks;
 
   /**
    * Reads {@code AX_REAPER_UNCLAIMED_AFTER}, {@code AX_TICKER_MAX_BATCH} (rows of each kind per
@@ -87,6 +94,8 @@ public final class Reaper {
    * budget before the next expired run ends it DEAD instead) from {@code config}.
    *
    * @param dispatchHold the groups the {@code dispatch} switches hold now: not emitted again
+   * @param databaseSteadyFor whether the database has answered this node for at least the given
+   *     time (and is answering now): expired run leases are taken back only then
    */
   public Reaper(
       StageContext context,
@@ -94,7 +103,8 @@ public final class Reaper {
       Supplier<Optional<LeaseFence>> fence,
       DueEmitter emitter,
       EndedRunEmitter endedEmitter,
-      Supplier<Switches.DispatchHold> dispatchHold) {
+      Supplier<Switches.DispatchHold> dispatchHold,
+      Predicate<Duration> databaseSteadyFor) {
     this.instances = new InstanceStore(context.dataSource());
     this.store = new ReaperStore(context.dataSource());
     this.tasks = new TaskStore(context.dataSource());
@@ -106,6 +116,7 @@ public final class Reaper {
     this.emitter = emitter;
     this.endedEmitter = endedEmitter;
     this.dispatchHold = dispatchHold;
+    this.databaseSteadyFor = databaseSteadyFor;
     MeterRegistry meters = context.meters();
     this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
     this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
@@ -214,6 +225,28 @@ public final class Reaper {
     }
   }
 
+  /**
+   * False while the database has answered for less than {@code unclaimedAfter} since an outage: a
+   * run lease that expired while the database was away says nothing of its dispatcher, which renews
+   * it as soon as the database answers again. A lease is only taken back once its owner missed
+   * renewals while the database was reachable.
+   */
+  private boolean mayTakeBack() {
+    boolean steady = databaseSteadyFor.test(unclaimedAfter);
+    if (steady == holdingTakeBacks) {
+      holdingTakeBacks = !steady;
+      if (holdingTakeBacks) {
+        log.info(
+            "The database was away: expired run leases are not taken back until it has answered"
+                + " for {} ms (their dispatchers renew them first)",
+            unclaimedAfter.toMillis());
+      } else {
+        log.info("Expired run leases are taken back again");
+      }
+    }
+    return steady;
+  }
+
   /** One pass; does nothing unless this node leads. */
   public void pass() {
     Optional<LeaseFence> current = fence.get();
@@ -222,14 +255,17 @@ public final class Reaper {
     }
     try {
       long nowMs = clock.millis();
-      endRunsTakenBackTooOften(current.get(), nowMs);
-      List<DueInstance> expired =
-          store.reclaimExpiredRuns(current.get(), nowMs, maxPerPass, maxTakebacks);
-      if (!expired.isEmpty()) {
-        log.warn(
-            "Reaper took back {} run(s) whose lease expired; emitting them again", expired.size());
-        emitter.emit(expired, current.get().epoch(), nowMs);
-        reclaimed.increment(expired.size());
+      if (mayTakeBack()) {
+        endRunsTakenBackTooOften(current.get(), nowMs);
+        List<DueInstance> expired =
+            store.reclaimExpiredRuns(current.get(), nowMs, maxPerPass, maxTakebacks);
+        if (!expired.isEmpty()) {
+          log.warn(
+              "Reaper took back {} run(s) whose lease expired; emitting them again",
+              expired.size());
+          emitter.emit(expired, current.get().epoch(), nowMs);
+          reclaimed.increment(expired.size());
+        }
       }
       adopt(current.get(), nowMs);
       List<DueInstance> unclaimed = restampUnclaimed(current.get(), nowMs);
