@@ -263,11 +263,12 @@ class LifecycleModelIT {
     }
 
     private String update(ModelTask task) throws Exception {
+      boolean sameTrigger = random.nextInt(4) == 0; // an UPDATE of the executor or group only
       String type =
-          random.nextInt(3) == 0
+          sameTrigger || random.nextInt(3) == 0
               ? task.type
               : List.of("CRON", "FIXED_RATE", "FIXED_DELAY", "ONCE").get(random.nextInt(4));
-      String trigger = random.nextInt(4) == 0 ? sameTrigger(task) : trigger(type);
+      String trigger = sameTrigger ? sameTrigger(task) : trigger(type);
       ModelTask next = new ModelTask(task.id, random.nextInt(4) == 0 ? "mg2" : task.group, type);
       next.version = task.version + 1;
       String commandId = "c" + (++commands);
@@ -505,12 +506,14 @@ class LifecycleModelIT {
                   } else if (task.periodic()) {
                     assertThat(statuses)
                         .as(
-                            where
-                                + ": ACTIVE "
-                                + task.type
-                                + " "
-                                + task.id
-                                + " has its next firing")
+                            () ->
+                                where
+                                    + ": ACTIVE "
+                                    + task.type
+                                    + " "
+                                    + task.id
+                                    + " has its next firing; its history: "
+                                    + history(task.id))
                         .containsAnyOf("SCHEDULED", "DISPATCHED", "RUNNING", "RETRYING");
                   }
                 }
@@ -522,6 +525,24 @@ class LifecycleModelIT {
                   Jdbc.Binder.values()))
           .as(where + ": chains the reaper had to restore (some path ended them)")
           .isZero();
+    }
+
+    /** The task's last audit rows and commands, for a failure's message. */
+    private String history(String taskId) {
+      return jdbc.query(
+              "history",
+              "SELECT CONCAT(at_ms, ' ', instance_id, ' ', COALESCE(from_status, '-'), '->',"
+                  + " to_status, ' ', COALESCE(reason, '')) FROM ax_instance_log"
+                  + " WHERE task_id = ? ORDER BY id DESC LIMIT 12",
+              Jdbc.Binder.values(taskId),
+              rs -> rs.getString(1))
+          + " commands "
+          + jdbc.query(
+              "commands",
+              "SELECT CONCAT(applied_at_ms, ' ', command_type, ' ', command_id)"
+                  + " FROM ax_task_command WHERE task_id = ? ORDER BY applied_at_ms",
+              Jdbc.Binder.values(taskId),
+              rs -> rs.getString(1));
     }
 
     private List<String> statuses(String taskId) {
