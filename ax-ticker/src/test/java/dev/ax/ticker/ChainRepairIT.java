@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,16 +34,10 @@ class ChainRepairIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-  private static final Map<String, String> FAST_REAPER =
-      Map.of(
-          "AX_REAPER_INTERVAL", "200ms",
-          "AX_REAPER_UNCLAIMED_AFTER", "2s",
-          "AX_TICKER_HEARTBEAT", "500ms");
-
   @Test
   void anActivePeriodicTaskWithNoNextFiringGetsItBackAndAStoppedOneDoesNot(AxTestEnv env)
       throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env, FAST_REAPER)) {
+    try (TestRuntime runtime = TestRuntime.open(env, ReaperIT.FAST_REAPER)) {
       long nowMs = runtime.clock().millis();
       // Hourly: the restored slot is far enough ahead to be looked at before it fires.
       Trigger hourly = new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC);

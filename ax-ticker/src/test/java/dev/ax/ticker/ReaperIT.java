@@ -50,7 +50,7 @@ class ReaperIT {
    * A reaper pass every 200 ms that emits again what nobody claimed for 2 s, and a ticker heartbeat
    * of 500 ms, so that each case of the reaper's comes about well within {@link #DEADLINE}.
    */
-  private static final Map<String, String> FAST_REAPER =
+  static final Map<String, String> FAST_REAPER =
       Map.of(
           "AX_REAPER_INTERVAL", "200ms",
           "AX_REAPER_UNCLAIMED_AFTER", "2s",
