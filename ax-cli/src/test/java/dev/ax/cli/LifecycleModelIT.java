@@ -53,8 +53,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class LifecycleModelIT {
 
-  /** Steps of the run in {@code mvn verify}: about two minutes. */
-  private static final int CI_STEPS = 45;
+  /** Steps of the run in {@code mvn verify}: about a minute and a half. */
+  private static final int CI_STEPS = 36;
 
   /** How late after a command applied a run it forbids may still start: clocks, not logic. */
   private static final long BOUND_MS = 500;
