@@ -13,6 +13,7 @@ import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomeRecorder;
+import dev.ax.dispatcher.run.QueueBound;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
 import dev.ax.dispatcher.store.ClaimStore;
@@ -102,6 +103,7 @@ public final class DispatcherStage implements AutoCloseable {
             new RetryPlanner(
                 switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
             upstreams::mayHaveDependents);
+    this.renewer = new LeaseRenewer(leases, context.clock());
     int threads = config.threads();
     int queue = config.queue();
     this.bulkheads =
@@ -112,6 +114,9 @@ public final class DispatcherStage implements AutoCloseable {
             queue,
             config.maxGroups(),
             AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
+            // An attempt that could not start within a lease goes back to DISPATCHED as the same
+            // attempt (the renewer makes that round trip, off the watchdog's thread).
+            new QueueBound(config.lease(), renewer::giveBack),
             recorder::accept);
     int pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claims =
@@ -128,7 +133,6 @@ public final class DispatcherStage implements AutoCloseable {
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
-    this.renewer = new LeaseRenewer(bulkheads, leases, context.clock());
     this.loop =
         context.groupLoop(
             "dispatcher",
@@ -188,7 +192,7 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage start() {
     switches.start(); // first: a dispatcher started with dispatch off claims nothing
-    renewer.start();
+    renewer.start(bulkheads);
     claims.start();
     upstreams.start();
     outbox.start();

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -31,10 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs claimed attempts on a bounded worker pool with a timeout each. A watchdog fires at the
+ * Runs claimed attempts on a bounded worker pool with a timeout each. The timeout counts from the
+ * attempt's start, not its claim: waiting in the queue uses none of it. A watchdog fires at the
  * attempt's deadline: if the attempt has not ended it is settled as TIMEOUT and its worker thread
  * is interrupted ({@code Future.cancel(true)}); the pool itself stays healthy. Whichever of the
- * worker and the watchdog settles first wins; the other does nothing.
+ * worker and the watchdog settles first wins; the other does nothing. An attempt still queued when
+ * its {@link QueueBound} passes never starts here: it is settled unstarted and given back, the same
+ * attempt, so a long queue wait neither times it out nor uses a retry.
  *
  * <p>Capacity is bounded ({@code threads} running plus {@code queueCapacity} waiting); the caller
  * asks {@link #freeCapacity()} before it claims more, so {@link #submit} never has to refuse.
@@ -62,6 +66,7 @@ public final class AttemptRunner implements AutoCloseable {
   private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor workers;
   private final AttemptWatchdog watchdog;
+  private final QueueBound queueBound;
   private volatile boolean stopping;
 
   /** How long an idle worker thread lives before it ends (a standalone runner's default). */
@@ -69,7 +74,13 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** A runner with its own watchdog thread (for a single pool; {@link Bulkheads} shares one). */
   public AttemptRunner(Clock clock, int threads, int queueCapacity, Consumer<Completion> sink) {
-    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, sink);
+    this(clock, threads, queueCapacity, QueueBound.NONE, sink);
+  }
+
+  /** A runner with its own watchdog thread whose queued attempts wait at most {@code bound}. */
+  public AttemptRunner(
+      Clock clock, int threads, int queueCapacity, QueueBound bound, Consumer<Completion> sink) {
+    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, bound, sink);
   }
 
   /**
@@ -84,8 +95,9 @@ public final class AttemptRunner implements AutoCloseable {
       int queueCapacity,
       Duration idleKeepAlive,
       ScheduledExecutorService watchdog,
+      QueueBound bound,
       Consumer<Completion> sink) {
-    this(clock, threads, queueCapacity, idleKeepAlive, watchdog, false, sink);
+    this(clock, threads, queueCapacity, idleKeepAlive, watchdog, false, bound, sink);
   }
 
   private AttemptRunner(
@@ -95,6 +107,7 @@ public final class AttemptRunner implements AutoCloseable {
       Duration idleKeepAlive,
       ScheduledExecutorService watchdog,
       boolean ownsWatchdog,
+      QueueBound bound,
       Consumer<Completion> sink) {
     if (threads < 1 || queueCapacity < 1) {
       throw new IllegalArgumentException(
@@ -105,6 +118,7 @@ public final class AttemptRunner implements AutoCloseable {
     }
     this.clock = clock;
     this.sink = sink;
+    this.queueBound = bound;
     this.capacity = threads + queueCapacity;
     this.workers =
         new ThreadPoolExecutor(
@@ -151,13 +165,11 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
-    Attempt attempt = Attempt.of(claimed, task, executor, clock.millis());
+    Attempt attempt = Attempt.of(claimed, task, executor);
     inFlight.incrementAndGet();
     running.put(attempt.key(), attempt);
-    Future<?> run;
     try {
-      run = submitRun(attempt);
-      attempt.run().set(run);
+      submitRun(attempt);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
       running.remove(attempt.key());
@@ -168,25 +180,41 @@ public final class AttemptRunner implements AutoCloseable {
           task.spec().retry());
       return;
     }
-    watchdog.arm(attempt, run, this::timedOut);
+    if (queueBound.maxWait() != null) {
+      watchdog.armQueueBound(attempt, queueBound.maxWait(), this::waitedTooLong);
+    }
   }
 
-  private Future<?> submitRun(Attempt attempt) {
-    return workers.submit(
-        () -> {
-          if (attempt.settled().get()) {
-            return; // interrupted while queued: nothing to run, nothing to record
-          }
-          try (TraceLog fields = attempt.traceLog()) {
-            run(attempt);
-          }
-        });
+  /**
+   * Queues {@code attempt}'s run. Its future is set before the pool may run it, so its deadline's
+   * timer (armed by the worker at its start) always has the run to interrupt; and it is the very
+   * runnable the queue holds, which {@link #settleNeverStarted} relies on.
+   */
+  private void submitRun(Attempt attempt) {
+    FutureTask<Void> run =
+        new FutureTask<>(
+            () -> {
+              if (!attempt.begin() || attempt.settled().get()) {
+                return; // given back or interrupted while queued: nothing to run or record
+              }
+              try (TraceLog fields = attempt.traceLog()) {
+                run(attempt);
+              }
+            },
+            null);
+    attempt.run().set(run);
+    workers.execute(run);
   }
 
-  /** Runs {@code attempt} on this worker thread and settles it unless its watchdog did. */
+  /**
+   * Runs {@code attempt} on this worker thread and settles it unless its watchdog did. Its deadline
+   * is set now, at its start.
+   */
   private void run(Attempt attempt) {
+    attempt.cancelTimer(); // its queue bound: it started
     long startMs = clock.millis();
-    attempt.startedAtMs().set(startMs);
+    attempt.start(startMs);
+    watchdog.armDeadline(attempt, this::timedOut);
     Ending ending = Ending.of(attempt);
     if (attempt.settle()) {
       attempt.cancelTimer();
@@ -194,10 +222,29 @@ public final class AttemptRunner implements AutoCloseable {
     }
   }
 
-  /** Settled by its watchdog at the deadline: the run (if it started) was interrupted. */
+  /** Settled by its watchdog at the deadline: the run was interrupted. */
   private void timedOut(Attempt attempt) {
-    Long startMs = attempt.startedAtMs().get();
-    finish(attempt, Ending.timedOut(attempt), startMs == null ? clock.millis() : startMs);
+    finish(attempt, Ending.timedOut(attempt), attempt.startedAtMs().get());
+  }
+
+  /**
+   * Its queue bound passed before it started (the watchdog took its start): settles it unstarted
+   * and gives it back, unless an interrupt settled it first.
+   */
+  private void waitedTooLong(Attempt attempt) {
+    if (!attempt.settle()) {
+      return;
+    }
+    inFlight.decrementAndGet();
+    running.remove(attempt.key());
+    try (TraceLog fields = attempt.traceLog()) {
+      log.info(
+          "{} attempt {} waited {} ms in the queue without starting; given back as the same attempt",
+          attempt.claimed().instanceId(),
+          attempt.claimed().attempt(),
+          SaturatingMillis.toMillis(queueBound.maxWait()));
+    }
+    queueBound.giveBack().accept(attempt.claimed());
   }
 
   /**

@@ -64,6 +64,7 @@ public final class Bulkheads {
   private final int maxGroups;
   private final Duration idleKeepAlive;
   private final Consumer<Completion> sink;
+  private final QueueBound queueBound;
   private final ScheduledExecutorService watchdog = AttemptRunner.newWatchdog();
 
   /** Task groups with a pool of their own; at most {@link #maxGroups}, never removed. */
@@ -75,6 +76,7 @@ public final class Bulkheads {
   /**
    * @param maxGroups task groups with a pool of their own ({@code AX_DISPATCHER_MAX_GROUPS})
    * @param idleKeepAlive how long an idle worker thread lives
+   * @param queueBound how long a claimed attempt may wait in any pool's queue before it starts
    */
   public Bulkheads(
       Clock clock,
@@ -83,6 +85,7 @@ public final class Bulkheads {
       int queuePerGroup,
       int maxGroups,
       Duration idleKeepAlive,
+      QueueBound queueBound,
       Consumer<Completion> sink) {
     if (maxGroups < 1) {
       throw new IllegalArgumentException("maxGroups must be positive: " + maxGroups);
@@ -94,6 +97,7 @@ public final class Bulkheads {
     this.maxGroups = maxGroups;
     this.idleKeepAlive = idleKeepAlive;
     this.sink = sink;
+    this.queueBound = queueBound;
   }
 
   /**
@@ -132,6 +136,7 @@ public final class Bulkheads {
                 queuePerGroup,
                 idleKeepAlive,
                 watchdog,
+                queueBound,
                 sink));
   }
 

@@ -25,8 +25,11 @@ import javax.sql.DataSource;
  */
 public final class ClaimStore {
 
-  /** The audit reason of {@link #releaseUnstarted}. */
-  public static final String RELEASED_UNSTARTED = "claimed, never started: released at stop";
+  /**
+   * The audit reason of {@link #releaseUnstarted}: at a stop, or after waiting in a pool's queue
+   * past its bound.
+   */
+  public static final String RELEASED_UNSTARTED = "claimed, never started: released";
 
   private final Jdbc jdbc;
 
@@ -77,15 +80,15 @@ public final class ClaimStore {
 
   /**
    * RUNNING → DISPATCHED for attempts this owner claimed and never started (still queued when its
-   * stop's grace ran out), with the attempt number as before the claim: the attempt never began, so
-   * the next claim starts it again, it uses up no retry and no take-back, and nobody waits for its
-   * lease. Conditional on each row still being RUNNING that attempt for this owner. {@code
-   * dispatched_at_ms} is stamped {@code nowMs}, so the reaper emits the row again once it has gone
-   * unclaimed for {@code AX_REAPER_UNCLAIMED_AFTER}.
+   * stop's grace ran out, or past its pool's queue bound), with the attempt number as before the
+   * claim: the attempt never began, so the next claim starts it again, it uses up no retry and no
+   * take-back, and nobody waits for its lease. Conditional on each row still being RUNNING that
+   * attempt for this owner. {@code dispatched_at_ms} is stamped {@code nowMs}, so the reaper emits
+   * the row again once it has gone unclaimed for {@code AX_REAPER_UNCLAIMED_AFTER}.
    *
    * <p>The audit row of the release gives the attempt released (RUNNING → DISPATCHED at that
-   * attempt, "claimed, never started: released at stop"), so the log shows that attempt's claim
-   * twice with the release between them: a start is a claim not followed by a release.
+   * attempt, "claimed, never started: released"), so the log shows that attempt's claim twice with
+   * the release between them: a start is a claim not followed by a release.
    *
    * @return the instance ids released (the others were settled or taken back meanwhile)
    */

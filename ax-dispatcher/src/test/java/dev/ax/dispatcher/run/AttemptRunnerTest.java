@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.ExecutorSpec;
@@ -119,15 +120,93 @@ class AttemptRunnerTest {
     }
   }
 
+  /**
+   * An attempt's deadline counts from its start, not from its claim: with one worker busy on a run
+   * longer than the next attempt's timeout, that attempt waits in the queue past its timeout and
+   * then runs in full, rather than ending TIMEOUT without having run (and burning a retry).
+   */
+  @Test
+  void anAttemptQueuedLongerThanItsTimeoutStillRunsItsFullTimeOnceStarted() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("long@7"), oneMinuteTask("blocked", "block"), blocking);
+      runner.submit(claimed("short@7"), task("short", "noop", Duration.ofMillis(200)), noop());
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("long@7"));
+
+      // Three times the queued attempt's timeout: nothing may settle it while it waits.
+      await()
+          .during(Duration.ofMillis(600))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> done.isEmpty());
+      BlockingExecutor.release("long@7");
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+      assertThat(done)
+          .extracting(c -> c.claimed().instanceId(), Completion::status)
+          .containsExactly(
+              tuple("long@7", InstanceStatus.SUCCESS), tuple("short@7", InstanceStatus.SUCCESS));
+    }
+  }
+
+  /**
+   * An attempt that cannot start within its pool's queue bound is given back unstarted, the same
+   * attempt, and never recorded; the run ahead of it goes on and is recorded.
+   */
+  @Test
+  void anAttemptQueuedPastTheQueueBoundIsGivenBackUnstartedAndNotRecorded() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    List<ClaimedInstance> givenBack = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(
+            new SettableClock(Instant.ofEpochMilli(1_000)),
+            1,
+            4,
+            new QueueBound(Duration.ofMillis(200), givenBack::add),
+            done::add)) {
+      runner.submit(claimed("ahead@8"), oneMinuteTask("blocked", "block"), blocking);
+      runner.submit(claimed("behind@8"), oneMinuteTask("blocked", "block"), blocking);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("ahead@8"));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> givenBack.size() == 1);
+      assertThat(givenBack.get(0).instanceId()).isEqualTo("behind@8");
+      assertThat(givenBack.get(0).attempt()).as("the same attempt").isEqualTo(1);
+      assertThat(runner.inFlight()).as("its room is free again").isEqualTo(1);
+      BlockingExecutor.release("ahead@8");
+      BlockingExecutor.release("behind@8");
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+      assertThat(done.get(0).claimed().instanceId()).isEqualTo("ahead@8");
+      assertThat(done.get(0).status()).isEqualTo(InstanceStatus.SUCCESS);
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
+      assertThat(BlockingExecutor.STARTED).as("never started").doesNotContain("behind@8");
+    }
+  }
+
+  private static NoopExecutor noop() {
+    return new NoopExecutor();
+  }
+
   /** A task of the default group running in-process {@code handler}, with a 1-minute timeout. */
   private static StoredTask oneMinuteTask(String taskId, String handler) {
+    return task(taskId, handler, Duration.ofMinutes(1));
+  }
+
+  /** A task of the default group running in-process {@code handler} with {@code timeout}. */
+  private static StoredTask task(String taskId, String handler, Duration timeout) {
     return TestTasks.stored(
         new TaskSpec(
             taskId,
             "default",
             Trigger.Once.after(Duration.ofMillis(1)),
             ExecutorSpec.inProcess(handler),
-            Duration.ofMinutes(1),
+            timeout,
             RetryPolicy.DEFAULT,
             Map.of()));
   }
