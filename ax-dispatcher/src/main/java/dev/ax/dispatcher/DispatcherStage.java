@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  *       the pools have room for, sheds stalled groups ({@link HoldBudget}), claims late the events
  *       that were not due yet, hands held events back on revocation and at stop ({@link HandBack});
  *       it starts the runs it won through the {@link RunStarter}.
- *   <li>{@link LeaseRenewer} on its own thread: extends the leases of running attempts.
+ *   <li>{@link LeaseRenewer} on its own thread and its own small pool ({@link LeasePool}): extends
+ *       the leases of running attempts and of those whose outcome is not recorded yet, and
+ *       interrupts an attempt whose row it finds is no longer this node's.
  *   <li>The pools' worker threads run attempts ({@link Bulkheads}); the recorder's thread writes
  *       outcomes ({@link OutcomeRecorder}).
  * </ul>
@@ -73,6 +75,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ClaimLoop claims;
   private final LeaseRenewer renewer;
   private final RunLeases leases;
+  private final LeasePool leasePool;
   private final ConsumerLoop loop;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -103,7 +106,9 @@ public final class DispatcherStage implements AutoCloseable {
             new RetryPlanner(
                 switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
             upstreams::mayHaveDependents);
-    this.renewer = new LeaseRenewer(leases, context.clock());
+    this.leasePool = LeasePool.open(context);
+    this.renewer =
+        new LeaseRenewer(leases.on(new ClaimStore(leasePool.dataSource())), context.clock());
     int threads = config.threads();
     int queue = config.queue();
     this.bulkheads =
@@ -214,10 +219,11 @@ public final class DispatcherStage implements AutoCloseable {
     loop.close();
     claims.close(); // hands back what is held and what the intake handed over last
     releaseUnstarted(bulkheads.shutdown(context.common().shutdownGrace()));
-    // Only now: a run still going in the grace period keeps its lease, or the reaper would start
-    // it again elsewhere while it runs here.
-    renewer.close();
     recorder.close();
+    // Only now: a run still going in the grace period, or whose outcome the recorder was still
+    // writing, keeps its lease, or the reaper would start it again elsewhere.
+    renewer.close();
+    leasePool.close();
     producer.flush(); // the last outcomes' events acknowledged, so the relay deletes their rows
     outbox.close();
     upstreams.close();

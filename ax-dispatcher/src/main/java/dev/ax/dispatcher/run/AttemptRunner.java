@@ -13,6 +13,7 @@ import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * its {@link QueueBound} passes never starts here: it is settled unstarted and given back, the same
  * attempt, so a long queue wait neither times it out nor uses a retry.
  *
+ * <p>Run leases: {@link #leased} is what the dispatcher's lease renewer keeps alive, every attempt
+ * queued or running here and every attempt settled here until a renewal finds its row moved on
+ * ({@link #lost}: recorded, given back, cancelled or taken back). A lost attempt that still runs is
+ * interrupted and nothing is recorded for it.
+ *
  * <p>Capacity is bounded ({@code threads} running plus {@code queueCapacity} waiting); the caller
  * asks {@link #freeCapacity()} before it claims more, so {@link #submit} never has to refuse.
  *
@@ -63,7 +69,20 @@ public final class AttemptRunner implements AutoCloseable {
   private final int capacity;
 
   private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** Attempts submitted and not settled: queued or running. */
   private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
+
+  /**
+   * Attempts settled here whose row still waits for the database: their outcome handed to the sink,
+   * or given back unstarted, and not yet known to be written. With the time each settled ({@link
+   * Clock#millis}). Their leases are renewed like those of running attempts until {@link #lost}
+   * says the row has moved on (or {@link #forgetSettledBefore} gives up on them): the recorder may
+   * wait out a database outage, and a lease that lapsed meanwhile would let the reaper run an
+   * attempt again that ran already.
+   */
+  private final Map<RunKey, Long> settling = new ConcurrentHashMap<>();
+
   private final ThreadPoolExecutor workers;
   private final AttemptWatchdog watchdog;
   private final QueueBound queueBound;
@@ -148,9 +167,47 @@ public final class AttemptRunner implements AutoCloseable {
     return workers.getPoolSize();
   }
 
-  /** The attempts started and not yet settled: their run leases must be kept alive. */
-  public Set<RunKey> running() {
-    return Set.copyOf(running.keySet());
+  /**
+   * The attempts whose run leases must be kept alive: those queued or running, and those settled
+   * whose outcome (or give-back) the database has not been seen to take yet.
+   */
+  public Set<RunKey> leased() {
+    // Running first: a settled attempt enters the settling set before it leaves the running map,
+    // so reading in this order sees each attempt in at least one of the two.
+    Set<RunKey> all = new HashSet<>(running.keySet());
+    all.addAll(settling.keySet());
+    return all;
+  }
+
+  /**
+   * The row of attempt {@code key} is no longer this dispatcher's (a lease renewal found it
+   * recorded, cancelled or taken back): its lease is no longer renewed, and if it still runs or
+   * waits here it is interrupted and nothing is recorded for it, since the row is someone else's.
+   *
+   * @return whether it was still running or queued here (and is now interrupted)
+   */
+  public boolean lost(RunKey key, String why) {
+    boolean interrupted = interrupt(key, why);
+    settling.remove(key);
+    return interrupted;
+  }
+
+  /**
+   * Stops renewing the leases of the attempts settled at or before {@code cutoffMs} whose outcome
+   * the database has still not taken: the caller knows the database answered all along since then,
+   * so the recorder dropped them. Their rows are taken back by the reaper once their lease ends.
+   *
+   * @return the attempts forgotten
+   */
+  public List<RunKey> forgetSettledBefore(long cutoffMs) {
+    List<RunKey> forgotten = new ArrayList<>();
+    settling.forEach(
+        (key, settledAtMs) -> {
+          if (settledAtMs <= cutoffMs && settling.remove(key, settledAtMs)) {
+            forgotten.add(key);
+          }
+        });
+    return forgotten;
   }
 
   /** Attempts submitted and not yet settled (running or queued). */
@@ -235,6 +292,7 @@ public final class AttemptRunner implements AutoCloseable {
     if (!attempt.settle()) {
       return;
     }
+    settling.put(attempt.key(), clock.millis()); // until its give-back is seen in the database
     inFlight.decrementAndGet();
     running.remove(attempt.key());
     try (TraceLog fields = attempt.traceLog()) {
@@ -308,16 +366,21 @@ public final class AttemptRunner implements AutoCloseable {
   private void finish(Attempt attempt, Ending ending, long startMs) {
     ClaimedInstance claimed = attempt.claimed();
     StoredTask task = attempt.task();
-    inFlight.decrementAndGet();
-    running.remove(attempt.key());
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
+      inFlight.decrementAndGet();
+      running.remove(attempt.key());
       log.info(
           "{} attempt {} interrupted by shutdown; left for recovery",
           claimed.instanceId(),
           claimed.attempt());
       return;
     }
+    // Renewed until its outcome is seen recorded: it enters the settling set before it leaves the
+    // running map, so no renewal misses it.
+    settling.put(attempt.key(), clock.millis());
+    inFlight.decrementAndGet();
+    running.remove(attempt.key());
     sink.accept(
         new Completion(
             claimed,

@@ -79,7 +79,7 @@ class AttemptRunnerTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> BlockingExecutor.INTERRUPTED.contains("running@2"));
     await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
-    assertThat(runner.running()).isEmpty();
+    assertThat(runner.leased()).isEmpty();
     assertThat(BlockingExecutor.STARTED).doesNotContain("queued@2", "queued@3");
     assertThat(done).as("nothing recorded: the reaper or the release owns these rows").isEmpty();
   }
@@ -112,7 +112,7 @@ class AttemptRunnerTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> BlockingExecutor.INTERRUPTED.contains("running@1"));
       assertThat(runner.inFlight()).isZero();
-      assertThat(runner.running()).isEmpty();
+      assertThat(runner.leased()).isEmpty();
       assertThat(BlockingExecutor.STARTED)
           .as("the queued one never ran")
           .doesNotContain("queued@1");
@@ -187,6 +187,75 @@ class AttemptRunnerTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
       assertThat(BlockingExecutor.STARTED).as("never started").doesNotContain("behind@8");
     }
+  }
+
+  /**
+   * An attempt that ended keeps its lease renewed (it stays in {@link AttemptRunner#leased}) after
+   * its outcome went to the recorder, until a renewal finds its row moved on ({@link
+   * AttemptRunner#lost}); only then does it leave, and being settled it is not interrupted.
+   */
+  @Test
+  void anEndedAttemptStaysLeasedUntilItsRowIsSeenToMoveOn() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("ended@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+
+      assertThat(runner.leased()).as("outcome not seen recorded yet").contains(key("ended@9"));
+      assertThat(runner.inFlight()).as("its worker's room is free").isZero();
+
+      assertThat(runner.lost(key("ended@9"), "its outcome is recorded")).isFalse();
+      assertThat(runner.leased()).isEmpty();
+    }
+  }
+
+  /**
+   * An attempt settled here whose outcome the database never took is forgotten once it settled
+   * before the cut-off the renewer gives (a lease of reachable database ago); later ones stay.
+   */
+  @Test
+  void settledAttemptsAreForgottenOnlyPastTheCutOff() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    SettableClock clock = new SettableClock(Instant.ofEpochMilli(1_000));
+    try (AttemptRunner runner = new AttemptRunner(clock, 1, 4, done::add)) {
+      runner.submit(claimed("old@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+      clock.set(Instant.ofEpochMilli(5_000));
+      runner.submit(claimed("new@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+
+      assertThat(runner.forgetSettledBefore(4_999)).containsExactly(key("old@9"));
+      assertThat(runner.leased()).containsExactly(key("new@9"));
+    }
+  }
+
+  /**
+   * A renewal that finds a running attempt's row someone else's interrupts it, recording nothing.
+   */
+  @Test
+  void aRunningAttemptWhoseRowIsLostIsInterruptedAndNotRecorded() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("lost@9"), oneMinuteTask("blocked", "block"), blocking);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("lost@9"));
+
+      assertThat(runner.lost(key("lost@9"), "it was taken back")).isTrue();
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.INTERRUPTED.contains("lost@9"));
+      assertThat(runner.leased()).isEmpty();
+      assertThat(done).as("the row is someone else's: nothing recorded").isEmpty();
+    }
+  }
+
+  private static RunKey key(String instanceId) {
+    return new RunKey(instanceId, 1);
   }
 
   private static NoopExecutor noop() {
