@@ -1,6 +1,8 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
@@ -18,6 +20,7 @@ import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.spi.TaskExecutor;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -64,6 +67,15 @@ public final class DispatcherStage implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DispatcherStage.class);
   private static final int MAX_POLL_RECORDS = 500;
 
+  /**
+   * The longest any call of the dispatcher's producer blocks ({@code max.block.ms}; Kafka's default
+   * is 60 s): waiting for a topic's metadata or for room in a full buffer while the broker is away.
+   * The recorder sends an outcome's events after writing it, the claim loop hands events back, and
+   * neither may be held up past a run lease (at least 5 s, {@code AX_DISPATCHER_LEASE}) by one
+   * call: a send that cannot start within this fails, and the outbox relays its event later.
+   */
+  static final Duration PRODUCER_MAX_BLOCK = Duration.ofSeconds(2);
+
   private final StageContext context;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
@@ -89,7 +101,7 @@ public final class DispatcherStage implements AutoCloseable {
         new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
-    this.producer = context.producer("dispatcher");
+    this.producer = producer(context.kafka(), context.nodeId() + "-dispatcher", context.meters());
     this.switches =
         context.switches(
             "dispatcher", Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
@@ -172,6 +184,14 @@ public final class DispatcherStage implements AutoCloseable {
           unstarted.size(),
           e.toString());
     }
+  }
+
+  /**
+   * The dispatcher's producer: a stage's, with its calls bounded by {@link #PRODUCER_MAX_BLOCK}.
+   */
+  static KafkaProducer<String, byte[]> producer(
+      KafkaConnection kafka, String clientId, MeterRegistry meters) {
+    return KafkaClients.producer(kafka, clientId, meters, PRODUCER_MAX_BLOCK);
   }
 
   private static ExecutorRegistry defaultRegistry(StageContext context, DispatcherConfig config) {
