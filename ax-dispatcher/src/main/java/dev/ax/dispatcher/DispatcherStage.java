@@ -1,6 +1,8 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.kafka.ConsumerLoop;
+import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.ClaimedInstance;
@@ -13,10 +15,12 @@ import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomeRecorder;
+import dev.ax.dispatcher.run.QueueBound;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.spi.TaskExecutor;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +48,9 @@ import org.slf4j.LoggerFactory;
  *       the pools have room for, sheds stalled groups ({@link HoldBudget}), claims late the events
  *       that were not due yet, hands held events back on revocation and at stop ({@link HandBack});
  *       it starts the runs it won through the {@link RunStarter}.
- *   <li>{@link LeaseRenewer} on its own thread: extends the leases of running attempts.
+ *   <li>{@link LeaseRenewer} on its own thread and its own small pool ({@link LeasePool}): extends
+ *       the leases of running attempts and of those whose outcome is not recorded yet, and
+ *       interrupts an attempt whose row it finds is no longer this node's.
  *   <li>The pools' worker threads run attempts ({@link Bulkheads}); the recorder's thread writes
  *       outcomes ({@link OutcomeRecorder}).
  * </ul>
@@ -61,6 +67,15 @@ public final class DispatcherStage implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DispatcherStage.class);
   private static final int MAX_POLL_RECORDS = 500;
 
+  /**
+   * The longest any call of the dispatcher's producer blocks ({@code max.block.ms}; Kafka's default
+   * is 60 s): waiting for a topic's metadata or for room in a full buffer while the broker is away.
+   * The recorder sends an outcome's events after writing it, the claim loop hands events back, and
+   * neither may be held up past a run lease (at least 5 s, {@code AX_DISPATCHER_LEASE}) by one
+   * call: a send that cannot start within this fails, and the outbox relays its event later.
+   */
+  static final Duration PRODUCER_MAX_BLOCK = Duration.ofSeconds(2);
+
   private final StageContext context;
   private final KafkaProducer<String, byte[]> producer;
   private final OutcomeRecorder recorder;
@@ -72,6 +87,7 @@ public final class DispatcherStage implements AutoCloseable {
   private final ClaimLoop claims;
   private final LeaseRenewer renewer;
   private final RunLeases leases;
+  private final LeasePool leasePool;
   private final ConsumerLoop loop;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -85,7 +101,7 @@ public final class DispatcherStage implements AutoCloseable {
         new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
-    this.producer = context.producer("dispatcher");
+    this.producer = producer(context.kafka(), context.nodeId() + "-dispatcher", context.meters());
     this.switches =
         context.switches(
             "dispatcher", Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
@@ -102,6 +118,9 @@ public final class DispatcherStage implements AutoCloseable {
             new RetryPlanner(
                 switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
             upstreams::mayHaveDependents);
+    this.leasePool = LeasePool.open(context);
+    this.renewer =
+        new LeaseRenewer(leases.on(new ClaimStore(leasePool.dataSource())), context.clock());
     int threads = config.threads();
     int queue = config.queue();
     this.bulkheads =
@@ -112,6 +131,9 @@ public final class DispatcherStage implements AutoCloseable {
             queue,
             config.maxGroups(),
             AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
+            // An attempt that could not start within a lease goes back to DISPATCHED as the same
+            // attempt (the renewer makes that round trip, off the watchdog's thread).
+            new QueueBound(config.lease(), renewer::giveBack),
             recorder::accept);
     int pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
     this.claims =
@@ -128,7 +150,6 @@ public final class DispatcherStage implements AutoCloseable {
             new HoldBudget(config.holdFor()),
             pollSize,
             context.meters());
-    this.renewer = new LeaseRenewer(bulkheads, leases, context.clock());
     this.loop =
         context.groupLoop(
             "dispatcher",
@@ -165,6 +186,14 @@ public final class DispatcherStage implements AutoCloseable {
     }
   }
 
+  /**
+   * The dispatcher's producer: a stage's, with its calls bounded by {@link #PRODUCER_MAX_BLOCK}.
+   */
+  static KafkaProducer<String, byte[]> producer(
+      KafkaConnection kafka, String clientId, MeterRegistry meters) {
+    return KafkaClients.producer(kafka, clientId, meters, PRODUCER_MAX_BLOCK);
+  }
+
   private static ExecutorRegistry defaultRegistry(StageContext context, DispatcherConfig config) {
     TaskExecutor http =
         new HttpTaskExecutor(
@@ -188,7 +217,7 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage start() {
     switches.start(); // first: a dispatcher started with dispatch off claims nothing
-    renewer.start();
+    renewer.start(bulkheads);
     claims.start();
     upstreams.start();
     outbox.start();
@@ -210,10 +239,11 @@ public final class DispatcherStage implements AutoCloseable {
     loop.close();
     claims.close(); // hands back what is held and what the intake handed over last
     releaseUnstarted(bulkheads.shutdown(context.common().shutdownGrace()));
-    // Only now: a run still going in the grace period keeps its lease, or the reaper would start
-    // it again elsewhere while it runs here.
-    renewer.close();
     recorder.close();
+    // Only now: a run still going in the grace period, or whose outcome the recorder was still
+    // writing, keeps its lease, or the reaper would start it again elsewhere.
+    renewer.close();
+    leasePool.close();
     producer.flush(); // the last outcomes' events acknowledged, so the relay deletes their rows
     outbox.close();
     upstreams.close();

@@ -3,6 +3,7 @@ package dev.ax.dispatcher;
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.store.ClaimStore;
+import dev.ax.dispatcher.store.ClaimStore.LeaseRenewal;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.Collection;
@@ -17,25 +18,27 @@ import java.util.List;
  *
  * @param lease how long a claim or a renewal holds a run ({@code AX_DISPATCHER_LEASE})
  */
-record RunLeases(ClaimStore store, String owner, Duration lease) {
+record RunLeases(ClaimStore store, String owner, Duration lease) implements LeaseRenewer.Leases {
 
   /** Claims the DISPATCHED instances among {@code instanceIds}; returns those this node won. */
   List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
     return store.claim(instanceIds, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
 
-  /** Extends the leases of {@code runs} still held by this node; returns how many it extended. */
-  int renew(Collection<RunKey> runs, long nowMs) {
+  /** This node's claims, on another pool: the renewer's own, say. */
+  RunLeases on(ClaimStore other) {
+    return new RunLeases(other, owner, lease);
+  }
+
+  /** Extends the leases of {@code runs} still held by this node; says which it no longer holds. */
+  @Override
+  public LeaseRenewal renew(Collection<RunKey> runs, long nowMs) {
     return store.renewLeases(runs, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
 
   /** Gives back claims of this node that never started; returns the instance ids given back. */
-  List<String> releaseUnstarted(Collection<ClaimedInstance> unstarted, long nowMs) {
+  @Override
+  public List<String> releaseUnstarted(Collection<ClaimedInstance> unstarted, long nowMs) {
     return store.releaseUnstarted(unstarted, owner, nowMs);
-  }
-
-  /** Those of {@code runs} whose instance was cancelled meanwhile (to interrupt). */
-  List<RunKey> cancelledAmong(Collection<RunKey> runs) {
-    return store.cancelledAmong(runs);
   }
 }

@@ -590,6 +590,42 @@ class DispatcherStageIT {
     }
   }
 
+  /**
+   * Behind a run that outlasts a lease, a claimed attempt neither times out in the queue (its
+   * timeout, 1 s, counts from its start) nor holds its claim for ever: one lease after its claim it
+   * goes back to DISPATCHED as the same attempt, never having started, while the run ahead goes on.
+   */
+  @Test
+  void anAttemptQueuedForALeaseIsGivenBackAsTheSameAttemptNotTimedOut(AxTestEnv env)
+      throws Exception {
+    open(
+        env,
+        Map.of(
+            "AX_DISPATCHER_THREADS", "1", "AX_DISPATCHER_QUEUE", "2", "AX_DISPATCHER_LEASE", "5s"));
+    dispatcher("disp-busy");
+    String running = dispatched("ahead", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    String queued = dispatched("behind", ExecutorSpec.inProcess("block"), Duration.ofSeconds(1));
+    emitDue(running, 0); // one partition: claimed in order, the first runs, the other queues
+    emitDue(queued, 0);
+    await().atMost(DEADLINE).until(() -> BlockingExecutor.STARTED.contains(running));
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    await()
+        .atMost(DEADLINE)
+        .until(() -> instances.find(queued).orElseThrow().status() == InstanceStatus.RUNNING);
+
+    InstanceRow row = awaitStatus(queued, InstanceStatus.DISPATCHED);
+
+    assertThat(row.attempt()).as("its claim undone: the next claim is attempt 1 again").isZero();
+    assertThat(row.owner()).isNull();
+    assertThat(releaseAuditedAttempt(queued)).isEqualTo(1);
+    assertThat(BlockingExecutor.STARTED).doesNotContain(queued);
+    assertThat(instances.find(running).orElseThrow().status())
+        .as("the run ahead goes on, its lease renewed")
+        .isEqualTo(InstanceStatus.RUNNING);
+    BlockingExecutor.release(running);
+    awaitStatus(running, InstanceStatus.SUCCESS);
+  }
+
   private int releaseAuditedAttempt(String instanceId) throws Exception {
     try (Connection connection = runtime.dataSource().getConnection();
         PreparedStatement select =

@@ -1,6 +1,7 @@
 package dev.ax.common.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -43,7 +44,29 @@ public final class KafkaClients {
     return MeteredClients.producer(producerProperties(kafka, clientId), meters);
   }
 
-  private static Properties producerProperties(KafkaConnection kafka, String clientId) {
+  /**
+   * A producer as {@link #producer(KafkaConnection, String, MeterRegistry)} whose every call blocks
+   * at most {@code maxBlock} ({@code max.block.ms}, Kafka's default 60 s): waiting for a topic's
+   * metadata, or for room in a full buffer while the broker is away. Past it the send fails
+   * (through its callback, or by throwing) instead of holding up the caller's thread, for a caller
+   * that owns something with a deadline (the dispatcher's recorder, whose attempts hold leases).
+   */
+  public static KafkaProducer<String, byte[]> producer(
+      KafkaConnection kafka, String clientId, MeterRegistry meters, Duration maxBlock) {
+    return MeteredClients.producer(producerProperties(kafka, clientId, maxBlock), meters);
+  }
+
+  /** The settings of a producer whose calls block at most {@code maxBlock}. */
+  static Properties producerProperties(KafkaConnection kafka, String clientId, Duration maxBlock) {
+    if (maxBlock.isNegative() || maxBlock.isZero()) {
+      throw new IllegalArgumentException("maxBlock must be positive: " + maxBlock);
+    }
+    Properties props = producerProperties(kafka, clientId);
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(maxBlock.toMillis()));
+    return props;
+  }
+
+  static Properties producerProperties(KafkaConnection kafka, String clientId) {
     Properties props = kafka.properties();
     props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ProducerConfig.ACKS_CONFIG, "all");

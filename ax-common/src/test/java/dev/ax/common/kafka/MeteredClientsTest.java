@@ -39,6 +39,17 @@ class MeteredClientsTest {
   }
 
   @Test
+  void aProducerWithABoundedBlockHasItsMaxBlockSetAndTheOtherSettingsKept() {
+    var props = KafkaClients.producerProperties(NOWHERE, "p-2", Duration.ofMillis(2_500));
+
+    assertThat(props.get("max.block.ms")).isEqualTo("2500");
+    assertThat(props.get("acks")).as("the usual settings kept").isEqualTo("all");
+    assertThat(KafkaClients.producerProperties(NOWHERE, "p-3").get("max.block.ms"))
+        .as("unset by default: Kafka's 60 s")
+        .isNull();
+  }
+
+  @Test
   void aConsumersMetersLiveAsLongAsTheConsumerWhicheverCloseIsCalled() {
     KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(NOWHERE, "g", "c-1", 10, meters);
     assertThat(meters.find("kafka.consumer.fetch.manager.records.lag.max").meters())

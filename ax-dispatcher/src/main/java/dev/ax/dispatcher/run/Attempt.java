@@ -20,6 +20,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code settled}: the first to set it records the attempt, or for an interrupt drops it; the
  * others do nothing).
  *
+ * <p>Its deadline counts from its start, not from its claim: an attempt that waits in its pool's
+ * queue behind long runs has its whole timeout once it starts. Until then {@code context} is null.
+ * {@code began} decides, once, between the worker that starts it and its queue bound that gives it
+ * back unstarted ({@link #begin}).
+ *
  * <p>Thread-safety: made on the submitting thread; afterwards its atomics are the only state the
  * threads share, so any of them may call its methods.
  */
@@ -27,20 +32,44 @@ record Attempt(
     ClaimedInstance claimed,
     StoredTask task,
     TaskExecutor executor,
-    AttemptContext context,
     Duration timeout,
+    AtomicBoolean began,
     AtomicBoolean settled,
     AtomicReference<Long> startedAtMs,
+    AtomicReference<AttemptContext> startedContext,
     AtomicReference<ScheduledFuture<?>> timer,
     AtomicReference<Future<?>> run) {
 
-  /** The attempt of {@code claimed}, its deadline the task's timeout from {@code nowMs}. */
-  static Attempt of(ClaimedInstance claimed, StoredTask task, TaskExecutor executor, long nowMs) {
-    Duration timeout = task.spec().timeout();
+  /** The attempt of {@code claimed}, not started yet. */
+  static Attempt of(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
+    return new Attempt(
+        claimed,
+        task,
+        executor,
+        task.spec().timeout(),
+        new AtomicBoolean(),
+        new AtomicBoolean(),
+        new AtomicReference<>(),
+        new AtomicReference<>(),
+        new AtomicReference<>(),
+        new AtomicReference<>());
+  }
+
+  /**
+   * Takes the one start of this attempt: true for the first caller, either its worker (which then
+   * runs it) or its queue bound (which then gives it back unstarted); false for the other.
+   */
+  boolean begin() {
+    return began.compareAndSet(false, true);
+  }
+
+  /** Marks the run started at {@code nowMs}: its deadline is the task's timeout from now. */
+  void start(long nowMs) {
     // Saturating: a stored timeout of centuries is a deadline at the far-future bound, not a
     // DateTimeException that would leave the claimed attempt unstarted.
     Instant deadline = Instant.ofEpochMilli(SaturatingMillis.atMs(nowMs, timeout));
-    AttemptContext context =
+    startedAtMs.set(nowMs);
+    startedContext.set(
         new AttemptContext(
             task.spec(),
             claimed.instanceId(),
@@ -48,17 +77,12 @@ record Attempt(
             Instant.ofEpochMilli(claimed.dueAtMs()),
             claimed.traceId(),
             task.traceId(),
-            deadline);
-    return new Attempt(
-        claimed,
-        task,
-        executor,
-        context,
-        timeout,
-        new AtomicBoolean(),
-        new AtomicReference<>(),
-        new AtomicReference<>(),
-        new AtomicReference<>());
+            deadline));
+  }
+
+  /** What the executor sees of this attempt; null until it started. */
+  AttemptContext context() {
+    return startedContext.get();
   }
 
   RunKey key() {
@@ -70,7 +94,7 @@ record Attempt(
     return settled.compareAndSet(false, true);
   }
 
-  /** Cancels the deadline's timer, if it is set yet. */
+  /** Cancels the timer set now (its queue bound, or its deadline once it started), if any. */
   void cancelTimer() {
     ScheduledFuture<?> t = timer.get();
     if (t != null) {

@@ -13,6 +13,7 @@ import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -31,10 +33,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs claimed attempts on a bounded worker pool with a timeout each. A watchdog fires at the
+ * Runs claimed attempts on a bounded worker pool with a timeout each. The timeout counts from the
+ * attempt's start, not its claim: waiting in the queue uses none of it. A watchdog fires at the
  * attempt's deadline: if the attempt has not ended it is settled as TIMEOUT and its worker thread
  * is interrupted ({@code Future.cancel(true)}); the pool itself stays healthy. Whichever of the
- * worker and the watchdog settles first wins; the other does nothing.
+ * worker and the watchdog settles first wins; the other does nothing. An attempt still queued when
+ * its {@link QueueBound} passes never starts here: it is settled unstarted and given back, the same
+ * attempt, so a long queue wait neither times it out nor uses a retry.
+ *
+ * <p>Run leases: {@link #leased} is what the dispatcher's lease renewer keeps alive, every attempt
+ * queued or running here and every attempt settled here until a renewal finds its row moved on
+ * ({@link #lost}: recorded, given back, cancelled or taken back). A lost attempt that still runs is
+ * interrupted and nothing is recorded for it.
  *
  * <p>Capacity is bounded ({@code threads} running plus {@code queueCapacity} waiting); the caller
  * asks {@link #freeCapacity()} before it claims more, so {@link #submit} never has to refuse.
@@ -59,9 +69,23 @@ public final class AttemptRunner implements AutoCloseable {
   private final int capacity;
 
   private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** Attempts submitted and not settled: queued or running. */
   private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
+
+  /**
+   * Attempts settled here whose row still waits for the database: their outcome handed to the sink,
+   * or given back unstarted, and not yet known to be written. With the time each settled ({@link
+   * Clock#millis}). Their leases are renewed like those of running attempts until {@link #lost}
+   * says the row has moved on (or {@link #forgetSettledBefore} gives up on them): the recorder may
+   * wait out a database outage, and a lease that lapsed meanwhile would let the reaper run an
+   * attempt again that ran already.
+   */
+  private final Map<RunKey, Long> settling = new ConcurrentHashMap<>();
+
   private final ThreadPoolExecutor workers;
   private final AttemptWatchdog watchdog;
+  private final QueueBound queueBound;
   private volatile boolean stopping;
 
   /** How long an idle worker thread lives before it ends (a standalone runner's default). */
@@ -69,7 +93,13 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** A runner with its own watchdog thread (for a single pool; {@link Bulkheads} shares one). */
   public AttemptRunner(Clock clock, int threads, int queueCapacity, Consumer<Completion> sink) {
-    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, sink);
+    this(clock, threads, queueCapacity, QueueBound.NONE, sink);
+  }
+
+  /** A runner with its own watchdog thread whose queued attempts wait at most {@code bound}. */
+  public AttemptRunner(
+      Clock clock, int threads, int queueCapacity, QueueBound bound, Consumer<Completion> sink) {
+    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, bound, sink);
   }
 
   /**
@@ -84,8 +114,9 @@ public final class AttemptRunner implements AutoCloseable {
       int queueCapacity,
       Duration idleKeepAlive,
       ScheduledExecutorService watchdog,
+      QueueBound bound,
       Consumer<Completion> sink) {
-    this(clock, threads, queueCapacity, idleKeepAlive, watchdog, false, sink);
+    this(clock, threads, queueCapacity, idleKeepAlive, watchdog, false, bound, sink);
   }
 
   private AttemptRunner(
@@ -95,6 +126,7 @@ public final class AttemptRunner implements AutoCloseable {
       Duration idleKeepAlive,
       ScheduledExecutorService watchdog,
       boolean ownsWatchdog,
+      QueueBound bound,
       Consumer<Completion> sink) {
     if (threads < 1 || queueCapacity < 1) {
       throw new IllegalArgumentException(
@@ -105,6 +137,7 @@ public final class AttemptRunner implements AutoCloseable {
     }
     this.clock = clock;
     this.sink = sink;
+    this.queueBound = bound;
     this.capacity = threads + queueCapacity;
     this.workers =
         new ThreadPoolExecutor(
@@ -134,9 +167,47 @@ public final class AttemptRunner implements AutoCloseable {
     return workers.getPoolSize();
   }
 
-  /** The attempts started and not yet settled: their run leases must be kept alive. */
-  public Set<RunKey> running() {
-    return Set.copyOf(running.keySet());
+  /**
+   * The attempts whose run leases must be kept alive: those queued or running, and those settled
+   * whose outcome (or give-back) the database has not been seen to take yet.
+   */
+  public Set<RunKey> leased() {
+    // Running first: a settled attempt enters the settling set before it leaves the running map,
+    // so reading in this order sees each attempt in at least one of the two.
+    Set<RunKey> all = new HashSet<>(running.keySet());
+    all.addAll(settling.keySet());
+    return all;
+  }
+
+  /**
+   * The row of attempt {@code key} is no longer this dispatcher's (a lease renewal found it
+   * recorded, cancelled or taken back): its lease is no longer renewed, and if it still runs or
+   * waits here it is interrupted and nothing is recorded for it, since the row is someone else's.
+   *
+   * @return whether it was still running or queued here (and is now interrupted)
+   */
+  public boolean lost(RunKey key, String why) {
+    boolean interrupted = interrupt(key, why);
+    settling.remove(key);
+    return interrupted;
+  }
+
+  /**
+   * Stops renewing the leases of the attempts settled at or before {@code cutoffMs} whose outcome
+   * the database has still not taken: the caller knows the database answered all along since then,
+   * so the recorder dropped them. Their rows are taken back by the reaper once their lease ends.
+   *
+   * @return the attempts forgotten
+   */
+  public List<RunKey> forgetSettledBefore(long cutoffMs) {
+    List<RunKey> forgotten = new ArrayList<>();
+    settling.forEach(
+        (key, settledAtMs) -> {
+          if (settledAtMs <= cutoffMs && settling.remove(key, settledAtMs)) {
+            forgotten.add(key);
+          }
+        });
+    return forgotten;
   }
 
   /** Attempts submitted and not yet settled (running or queued). */
@@ -151,13 +222,11 @@ public final class AttemptRunner implements AutoCloseable {
 
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
-    Attempt attempt = Attempt.of(claimed, task, executor, clock.millis());
+    Attempt attempt = Attempt.of(claimed, task, executor);
     inFlight.incrementAndGet();
     running.put(attempt.key(), attempt);
-    Future<?> run;
     try {
-      run = submitRun(attempt);
-      attempt.run().set(run);
+      submitRun(attempt);
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
       running.remove(attempt.key());
@@ -168,25 +237,41 @@ public final class AttemptRunner implements AutoCloseable {
           task.spec().retry());
       return;
     }
-    watchdog.arm(attempt, run, this::timedOut);
+    if (queueBound.maxWait() != null) {
+      watchdog.armQueueBound(attempt, queueBound.maxWait(), this::waitedTooLong);
+    }
   }
 
-  private Future<?> submitRun(Attempt attempt) {
-    return workers.submit(
-        () -> {
-          if (attempt.settled().get()) {
-            return; // interrupted while queued: nothing to run, nothing to record
-          }
-          try (TraceLog fields = attempt.traceLog()) {
-            run(attempt);
-          }
-        });
+  /**
+   * Queues {@code attempt}'s run. Its future is set before the pool may run it, so its deadline's
+   * timer (armed by the worker at its start) always has the run to interrupt; and it is the very
+   * runnable the queue holds, which {@link #settleNeverStarted} relies on.
+   */
+  private void submitRun(Attempt attempt) {
+    FutureTask<Void> run =
+        new FutureTask<>(
+            () -> {
+              if (!attempt.begin() || attempt.settled().get()) {
+                return; // given back or interrupted while queued: nothing to run or record
+              }
+              try (TraceLog fields = attempt.traceLog()) {
+                run(attempt);
+              }
+            },
+            null);
+    attempt.run().set(run);
+    workers.execute(run);
   }
 
-  /** Runs {@code attempt} on this worker thread and settles it unless its watchdog did. */
+  /**
+   * Runs {@code attempt} on this worker thread and settles it unless its watchdog did. Its deadline
+   * is set now, at its start.
+   */
   private void run(Attempt attempt) {
+    attempt.cancelTimer(); // its queue bound: it started
     long startMs = clock.millis();
-    attempt.startedAtMs().set(startMs);
+    attempt.start(startMs);
+    watchdog.armDeadline(attempt, this::timedOut);
     Ending ending = Ending.of(attempt);
     if (attempt.settle()) {
       attempt.cancelTimer();
@@ -194,10 +279,30 @@ public final class AttemptRunner implements AutoCloseable {
     }
   }
 
-  /** Settled by its watchdog at the deadline: the run (if it started) was interrupted. */
+  /** Settled by its watchdog at the deadline: the run was interrupted. */
   private void timedOut(Attempt attempt) {
-    Long startMs = attempt.startedAtMs().get();
-    finish(attempt, Ending.timedOut(attempt), startMs == null ? clock.millis() : startMs);
+    finish(attempt, Ending.timedOut(attempt), attempt.startedAtMs().get());
+  }
+
+  /**
+   * Its queue bound passed before it started (the watchdog took its start): settles it unstarted
+   * and gives it back, unless an interrupt settled it first.
+   */
+  private void waitedTooLong(Attempt attempt) {
+    if (!attempt.settle()) {
+      return;
+    }
+    settling.put(attempt.key(), clock.millis()); // until its give-back is seen in the database
+    inFlight.decrementAndGet();
+    running.remove(attempt.key());
+    try (TraceLog fields = attempt.traceLog()) {
+      log.info(
+          "{} attempt {} waited {} ms in the queue without starting; given back as the same attempt",
+          attempt.claimed().instanceId(),
+          attempt.claimed().attempt(),
+          SaturatingMillis.toMillis(queueBound.maxWait()));
+    }
+    queueBound.giveBack().accept(attempt.claimed());
   }
 
   /**
@@ -261,16 +366,21 @@ public final class AttemptRunner implements AutoCloseable {
   private void finish(Attempt attempt, Ending ending, long startMs) {
     ClaimedInstance claimed = attempt.claimed();
     StoredTask task = attempt.task();
-    inFlight.decrementAndGet();
-    running.remove(attempt.key());
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
+      inFlight.decrementAndGet();
+      running.remove(attempt.key());
       log.info(
           "{} attempt {} interrupted by shutdown; left for recovery",
           claimed.instanceId(),
           claimed.attempt());
       return;
     }
+    // Renewed until its outcome is seen recorded: it enters the settling set before it leaves the
+    // running map, so no renewal misses it.
+    settling.put(attempt.key(), clock.millis());
+    inFlight.decrementAndGet();
+    running.remove(attempt.key());
     sink.accept(
         new Completion(
             claimed,

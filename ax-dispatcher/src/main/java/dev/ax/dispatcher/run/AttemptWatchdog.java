@@ -1,22 +1,31 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.time.SaturatingMillis;
-import java.util.concurrent.Future;
+import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The deadlines of an {@link AttemptRunner}'s attempts, on one timer thread: at its deadline an
- * attempt that nobody settled yet is settled here, its run interrupted ({@code
- * Future.cancel(true)}) and handed to the runner as timed out. An attempt settled first (by its
- * worker or an interrupt) cancels its timer, so a finished attempt holds no timer until its
- * deadline.
+ * The timers of an {@link AttemptRunner}'s attempts, on one timer thread. An attempt has one timer
+ * at a time:
  *
- * <p>Thread-safety: thread-safe; {@link #arm} runs on the submitting thread, the timers on the
- * timer thread, which may be shared by several runners ({@link Bulkheads}) and is then shut down by
- * its owner, not here.
+ * <ul>
+ *   <li>while it waits in its pool's queue, its <b>queue bound</b> ({@link #armQueueBound}): if it
+ *       has not started when the bound passes, the timer takes its start ({@link Attempt#begin})
+ *       and hands it to the runner, which gives it back unstarted;
+ *   <li>once it runs, its <b>deadline</b> ({@link #armDeadline}), the task's timeout from the
+ *       start: an attempt that nobody settled yet is settled here, its run interrupted ({@code
+ *       Future.cancel(true)}) and handed to the runner as timed out.
+ * </ul>
+ *
+ * An attempt settled first (by its worker or an interrupt) cancels its timer, so a finished attempt
+ * holds no timer until its deadline.
+ *
+ * <p>Thread-safety: thread-safe; {@link #armQueueBound} runs on the submitting thread, {@link
+ * #armDeadline} on the attempt's worker, the timers on the timer thread, which may be shared by
+ * several runners ({@link Bulkheads}) and is then shut down by its owner, not here.
  *
  * @param timers made by {@link AttemptRunner#newWatchdog()}: a cancelled timer is dropped at once
  * @param ownsTimers whether {@link #shutdown} stops {@code timers}
@@ -24,26 +33,44 @@ import java.util.function.Consumer;
 record AttemptWatchdog(ScheduledExecutorService timers, boolean ownsTimers) {
 
   /**
-   * Sets {@code attempt}'s timer, for {@code run} submitted just before; {@code timedOut} gets the
-   * attempt if the timer settles it.
+   * Sets {@code attempt}'s queue bound, {@code maxWait} from now: {@code waitedTooLong} gets the
+   * attempt if it has not started by then (it then never starts).
    */
-  void arm(Attempt attempt, Future<?> run, Consumer<Attempt> timedOut) {
+  void armQueueBound(Attempt attempt, Duration maxWait, Consumer<Attempt> waitedTooLong) {
+    set(
+        attempt,
+        () -> {
+          if (attempt.begin()) {
+            waitedTooLong.accept(attempt);
+          }
+        },
+        maxWait);
+  }
+
+  /**
+   * Sets {@code attempt}'s deadline, its timeout from now (its start); {@code timedOut} gets the
+   * attempt if the timer settles it. Its worker calls this, after {@link Attempt#run} is set.
+   */
+  void armDeadline(Attempt attempt, Consumer<Attempt> timedOut) {
+    set(
+        attempt,
+        () -> {
+          if (attempt.settle()) {
+            attempt.run().get().cancel(true);
+            timedOut.accept(attempt);
+          }
+        },
+        attempt.timeout());
+  }
+
+  private void set(Attempt attempt, Runnable onTime, Duration delay) {
+    // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
     attempt
         .timer()
-        .set(
-            timers.schedule(
-                () -> {
-                  if (attempt.settle()) {
-                    run.cancel(true);
-                    timedOut.accept(attempt);
-                  }
-                },
-                // The scheduler clamps a delay of Long.MAX_VALUE itself (it never fires).
-                SaturatingMillis.toMillis(attempt.timeout()),
-                TimeUnit.MILLISECONDS));
+        .set(timers.schedule(onTime, SaturatingMillis.toMillis(delay), TimeUnit.MILLISECONDS));
     // A quick run may have settled before its timer existed, so it could not cancel it: cancel
-    // it here, or the timer (and the attempt it holds) stays queued until its deadline. Either
-    // the run saw the timer or this sees the run settled (both through volatile reads).
+    // it here, or the timer (and the attempt it holds) stays queued until it is due. Either the
+    // run saw the timer or this sees the run settled (both through volatile reads).
     if (attempt.settled().get()) {
       attempt.timer().get().cancel(false);
     }

@@ -64,6 +64,7 @@ public final class Bulkheads {
   private final int maxGroups;
   private final Duration idleKeepAlive;
   private final Consumer<Completion> sink;
+  private final QueueBound queueBound;
   private final ScheduledExecutorService watchdog = AttemptRunner.newWatchdog();
 
   /** Task groups with a pool of their own; at most {@link #maxGroups}, never removed. */
@@ -75,6 +76,7 @@ public final class Bulkheads {
   /**
    * @param maxGroups task groups with a pool of their own ({@code AX_DISPATCHER_MAX_GROUPS})
    * @param idleKeepAlive how long an idle worker thread lives
+   * @param queueBound how long a claimed attempt may wait in any pool's queue before it starts
    */
   public Bulkheads(
       Clock clock,
@@ -83,6 +85,7 @@ public final class Bulkheads {
       int queuePerGroup,
       int maxGroups,
       Duration idleKeepAlive,
+      QueueBound queueBound,
       Consumer<Completion> sink) {
     if (maxGroups < 1) {
       throw new IllegalArgumentException("maxGroups must be positive: " + maxGroups);
@@ -94,6 +97,7 @@ public final class Bulkheads {
     this.maxGroups = maxGroups;
     this.idleKeepAlive = idleKeepAlive;
     this.sink = sink;
+    this.queueBound = queueBound;
   }
 
   /**
@@ -132,6 +136,7 @@ public final class Bulkheads {
                 queuePerGroup,
                 idleKeepAlive,
                 watchdog,
+                queueBound,
                 sink));
   }
 
@@ -158,24 +163,32 @@ public final class Bulkheads {
     return threads;
   }
 
-  /** Every attempt in progress in any group (for lease renewal). */
-  public Set<RunKey> running() {
+  /**
+   * Every attempt whose run lease must be kept alive, in any pool ({@link AttemptRunner#leased}).
+   */
+  public Set<RunKey> leased() {
     Set<RunKey> all = new HashSet<>();
-    runners.values().forEach(r -> all.addAll(r.running()));
+    runners.values().forEach(r -> all.addAll(r.leased()));
     return all;
   }
 
   /**
-   * Interrupts attempt {@code run} wherever it runs here, recording no outcome for it (its row was
-   * settled by someone else); whether it was still running.
+   * The row of {@code run} is no longer this dispatcher's: see {@link AttemptRunner#lost}; whether
+   * it was still running or queued here (and is now interrupted, nothing recorded).
    */
-  public boolean interrupt(RunKey run, String why) {
+  public boolean lost(RunKey run, String why) {
+    boolean interrupted = false;
     for (AttemptRunner runner : runners.values()) {
-      if (runner.interrupt(run, why)) {
-        return true;
-      }
+      interrupted |= runner.lost(run, why);
     }
-    return false;
+    return interrupted;
+  }
+
+  /** See {@link AttemptRunner#forgetSettledBefore}, over every pool. */
+  public List<RunKey> forgetSettledBefore(long cutoffMs) {
+    List<RunKey> forgotten = new ArrayList<>();
+    runners.values().forEach(r -> forgotten.addAll(r.forgetSettledBefore(cutoffMs)));
+    return forgotten;
   }
 
   /**

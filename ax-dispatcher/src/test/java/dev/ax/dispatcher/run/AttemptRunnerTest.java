@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.ExecutorSpec;
@@ -78,7 +79,7 @@ class AttemptRunnerTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> BlockingExecutor.INTERRUPTED.contains("running@2"));
     await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
-    assertThat(runner.running()).isEmpty();
+    assertThat(runner.leased()).isEmpty();
     assertThat(BlockingExecutor.STARTED).doesNotContain("queued@2", "queued@3");
     assertThat(done).as("nothing recorded: the reaper or the release owns these rows").isEmpty();
   }
@@ -111,7 +112,7 @@ class AttemptRunnerTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> BlockingExecutor.INTERRUPTED.contains("running@1"));
       assertThat(runner.inFlight()).isZero();
-      assertThat(runner.running()).isEmpty();
+      assertThat(runner.leased()).isEmpty();
       assertThat(BlockingExecutor.STARTED)
           .as("the queued one never ran")
           .doesNotContain("queued@1");
@@ -119,15 +120,162 @@ class AttemptRunnerTest {
     }
   }
 
+  /**
+   * An attempt's deadline counts from its start, not from its claim: with one worker busy on a run
+   * longer than the next attempt's timeout, that attempt waits in the queue past its timeout and
+   * then runs in full, rather than ending TIMEOUT without having run (and burning a retry).
+   */
+  @Test
+  void anAttemptQueuedLongerThanItsTimeoutStillRunsItsFullTimeOnceStarted() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("long@7"), oneMinuteTask("blocked", "block"), blocking);
+      runner.submit(claimed("short@7"), task("short", "noop", Duration.ofMillis(200)), noop());
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("long@7"));
+
+      // Three times the queued attempt's timeout: nothing may settle it while it waits.
+      await()
+          .during(Duration.ofMillis(600))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> done.isEmpty());
+      BlockingExecutor.release("long@7");
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+      assertThat(done)
+          .extracting(c -> c.claimed().instanceId(), Completion::status)
+          .containsExactly(
+              tuple("long@7", InstanceStatus.SUCCESS), tuple("short@7", InstanceStatus.SUCCESS));
+    }
+  }
+
+  /**
+   * An attempt that cannot start within its pool's queue bound is given back unstarted, the same
+   * attempt, and never recorded; the run ahead of it goes on and is recorded.
+   */
+  @Test
+  void anAttemptQueuedPastTheQueueBoundIsGivenBackUnstartedAndNotRecorded() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    List<ClaimedInstance> givenBack = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(
+            new SettableClock(Instant.ofEpochMilli(1_000)),
+            1,
+            4,
+            new QueueBound(Duration.ofMillis(200), givenBack::add),
+            done::add)) {
+      runner.submit(claimed("ahead@8"), oneMinuteTask("blocked", "block"), blocking);
+      runner.submit(claimed("behind@8"), oneMinuteTask("blocked", "block"), blocking);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("ahead@8"));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> givenBack.size() == 1);
+      assertThat(givenBack.get(0).instanceId()).isEqualTo("behind@8");
+      assertThat(givenBack.get(0).attempt()).as("the same attempt").isEqualTo(1);
+      assertThat(runner.inFlight()).as("its room is free again").isEqualTo(1);
+      BlockingExecutor.release("ahead@8");
+      BlockingExecutor.release("behind@8");
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+      assertThat(done.get(0).claimed().instanceId()).isEqualTo("ahead@8");
+      assertThat(done.get(0).status()).isEqualTo(InstanceStatus.SUCCESS);
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight() == 0);
+      assertThat(BlockingExecutor.STARTED).as("never started").doesNotContain("behind@8");
+    }
+  }
+
+  /**
+   * An attempt that ended keeps its lease renewed (it stays in {@link AttemptRunner#leased}) after
+   * its outcome went to the recorder, until a renewal finds its row moved on ({@link
+   * AttemptRunner#lost}); only then does it leave, and being settled it is not interrupted.
+   */
+  @Test
+  void anEndedAttemptStaysLeasedUntilItsRowIsSeenToMoveOn() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("ended@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+
+      assertThat(runner.leased()).as("outcome not seen recorded yet").contains(key("ended@9"));
+      assertThat(runner.inFlight()).as("its worker's room is free").isZero();
+
+      assertThat(runner.lost(key("ended@9"), "its outcome is recorded")).isFalse();
+      assertThat(runner.leased()).isEmpty();
+    }
+  }
+
+  /**
+   * An attempt settled here whose outcome the database never took is forgotten once it settled
+   * before the cut-off the renewer gives (a lease of reachable database ago); later ones stay.
+   */
+  @Test
+  void settledAttemptsAreForgottenOnlyPastTheCutOff() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    SettableClock clock = new SettableClock(Instant.ofEpochMilli(1_000));
+    try (AttemptRunner runner = new AttemptRunner(clock, 1, 4, done::add)) {
+      runner.submit(claimed("old@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+      clock.set(Instant.ofEpochMilli(5_000));
+      runner.submit(claimed("new@9"), oneMinuteTask("quick", "noop"), noop());
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+
+      assertThat(runner.forgetSettledBefore(4_999)).containsExactly(key("old@9"));
+      assertThat(runner.leased()).containsExactly(key("new@9"));
+    }
+  }
+
+  /**
+   * A renewal that finds a running attempt's row someone else's interrupts it, recording nothing.
+   */
+  @Test
+  void aRunningAttemptWhoseRowIsLostIsInterruptedAndNotRecorded() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(new SettableClock(Instant.ofEpochMilli(1_000)), 1, 4, done::add)) {
+      runner.submit(claimed("lost@9"), oneMinuteTask("blocked", "block"), blocking);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.STARTED.contains("lost@9"));
+
+      assertThat(runner.lost(key("lost@9"), "it was taken back")).isTrue();
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BlockingExecutor.INTERRUPTED.contains("lost@9"));
+      assertThat(runner.leased()).isEmpty();
+      assertThat(done).as("the row is someone else's: nothing recorded").isEmpty();
+    }
+  }
+
+  private static RunKey key(String instanceId) {
+    return new RunKey(instanceId, 1);
+  }
+
+  private static NoopExecutor noop() {
+    return new NoopExecutor();
+  }
+
   /** A task of the default group running in-process {@code handler}, with a 1-minute timeout. */
   private static StoredTask oneMinuteTask(String taskId, String handler) {
+    return task(taskId, handler, Duration.ofMinutes(1));
+  }
+
+  /** A task of the default group running in-process {@code handler} with {@code timeout}. */
+  private static StoredTask task(String taskId, String handler, Duration timeout) {
     return TestTasks.stored(
         new TaskSpec(
             taskId,
             "default",
             Trigger.Once.after(Duration.ofMillis(1)),
             ExecutorSpec.inProcess(handler),
-            Duration.ofMinutes(1),
+            timeout,
             RetryPolicy.DEFAULT,
             Map.of()));
   }

@@ -37,6 +37,7 @@ class BulkheadsTest {
           1_000,
           MAX_GROUPS,
           Duration.ofMillis(200),
+          QueueBound.NONE,
           done::add);
 
   @AfterEach
@@ -107,6 +108,7 @@ class BulkheadsTest {
             1_000,
             MAX_GROUPS,
             Duration.ofMillis(200),
+            QueueBound.NONE,
             done::add);
     try {
       for (int g = 0; g < MAX_GROUPS; g++) {

@@ -110,6 +110,7 @@ class DispatcherStoreIT {
                 "disp-1",
                 50_000,
                 110))
+        .extracting(ClaimStore.LeaseRenewal::renewed)
         .as("attempt 2 of s and attempt 1 of u; the stale key renews nothing")
         .isEqualTo(2);
     assertThat(
@@ -129,6 +130,63 @@ class DispatcherStoreIT {
         .get()
         .extracting(r -> r.finishedAtMs())
         .isEqualTo(121L);
+  }
+
+  /**
+   * A renewal extends only the leases this owner still holds and says why it lost the others: an
+   * outcome recorded, a CANCEL, a take-back by another owner, or a row gone. The dispatcher stops
+   * renewing those, and interrupts the ones still running.
+   */
+  @Test
+  void aRenewalSaysWhichRunsThisOwnerNoLongerHoldsAndWhy() throws Exception {
+    List<String> ids = createMany("r-", 5, 100, "ingest-1", 10);
+    store.runtime().markDispatchedAsLeader("ticker-1", ids, 100);
+    assertThat(claims.claim(ids, "disp-1", 10_000, 105)).hasSize(5);
+    String held = ids.get(0);
+    String recorded = ids.get(1);
+    String cancelled = ids.get(2);
+    String takenBack = ids.get(3);
+    String gone = ids.get(4);
+    assertThat(
+            outcomes.recordOutcomes(
+                List.of(new Outcome(recorded, "r-1", 1, InstanceStatus.SUCCESS, null, 110)),
+                "disp-1",
+                110))
+        .containsExactly(true);
+    RawSql.execute(
+        store.runtime().dataSource(),
+        "UPDATE ax_instance SET status = 'CANCELLED' WHERE instance_id = '" + cancelled + "'");
+    RawSql.execute(
+        store.runtime().dataSource(),
+        "UPDATE ax_instance SET owner = 'disp-2', attempt = 2 WHERE instance_id = '"
+            + takenBack
+            + "'");
+    RawSql.execute(
+        store.runtime().dataSource(),
+        "DELETE FROM ax_instance_log WHERE instance_id = '" + gone + "'");
+    RawSql.execute(
+        store.runtime().dataSource(), "DELETE FROM ax_instance WHERE instance_id = '" + gone + "'");
+
+    ClaimStore.LeaseRenewal renewal =
+        claims.renewLeases(
+            ids.stream().map(id -> new RunKey(id, 1)).toList(), "disp-1", 50_000, 120);
+
+    assertThat(renewal.renewed()).isEqualTo(1);
+    assertThat(renewal.lost())
+        .containsOnlyKeys(
+            new RunKey(recorded, 1),
+            new RunKey(cancelled, 1),
+            new RunKey(takenBack, 1),
+            new RunKey(gone, 1));
+    assertThat(renewal.lost().get(new RunKey(recorded, 1))).contains("outcome is recorded");
+    assertThat(renewal.lost().get(new RunKey(cancelled, 1))).contains("cancelled");
+    assertThat(renewal.lost().get(new RunKey(takenBack, 1)))
+        .contains("taken back")
+        .contains("disp-2");
+    assertThat(renewal.lost().get(new RunKey(gone, 1))).contains("no longer exists");
+    assertThat(claims.renewLeases(List.of(new RunKey(held, 1)), "disp-1", 60_000, 130).renewed())
+        .as("still held")
+        .isEqualTo(1);
   }
 
   /**
@@ -160,7 +218,7 @@ class DispatcherStoreIT {
             new Outcome(
                 c.instanceId(), c.taskId(), c.attempt(), InstanceStatus.SUCCESS, null, 210));
       }
-      int renewed = probe.renewLeases(runs, "disp-1", 90_000, 205);
+      int renewed = probe.renewLeases(runs, "disp-1", 90_000, 205).renewed();
       List<Boolean> recorded = probeOutcomes.recordOutcomes(outcomes, "disp-1", 211);
 
       long reads = indexReads(single) - before;
