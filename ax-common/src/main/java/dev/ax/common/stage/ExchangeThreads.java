@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * /health/live} fails. Here a few threads ({@code threads}) with a bounded queue ({@link
  * #QUEUE_CAPACITY}) serve the exchanges, and a watchdog ends an exchange that holds its thread too
  * long: still reading its request after {@code requestReadTimeout}, or not finished after {@code
- * exchangeTimeout} (a client that does not read its answer). It interrupts the thread, which closes
- * the connection's channel (an interruptible channel) and so ends the blocked read or write; the
- * server then drops the connection.
+ * exchangeTimeout} (a client that does not read its answer), both counted from when the server
+ * handed the exchange over, time in the queue included. It interrupts the thread, which closes the
+ * connection's channel (an interruptible channel) and so ends the blocked read or write; the server
+ * then drops the connection.
  *
  * <p>An exchange is "reading" from when its thread takes it until a handler runs ({@link
  * #requestRead}, which the endpoint's handlers call first).
@@ -90,10 +91,14 @@ final class ExchangeThreads implements Executor, AutoCloseable {
    */
   @Override
   public void execute(Runnable serverExchange) {
+    long queuedNanos = nanos.getAsLong();
     pool.execute(
         () -> {
-          Exchange exchange = new Exchange(Thread.currentThread(), nanos.getAsLong());
+          // The deadline counts from the hand-over, not from when a thread is free: a flood of
+          // slow clients queued behind the busy threads is dropped at once, not one timeout each.
+          Exchange exchange = new Exchange(Thread.currentThread(), queuedNanos);
           running.put(exchange.thread, exchange);
+          exchange.endIfOverdue(nanos.getAsLong());
           try {
             serverExchange.run();
           } finally {
