@@ -38,7 +38,10 @@ public final class StageMain {
     AutoCloseable start(StageContext context, C config);
   }
 
-  /** The exit status of a stage that ended because one of its consumer loops died. */
+  /**
+   * The exit status of a stage that ended because one of its consumer loops died, or that could not
+   * start.
+   */
   public static final int EXIT_STAGE_FAILED = 1;
 
   /** The exit status of a stage whose configuration is wrong. */
@@ -118,7 +121,15 @@ public final class StageMain {
                 exitAfterDeath(name, loop, cause);
               }
             });
-    AutoCloseable stage = starter.start(runtime.context(), stageConfig);
+    AutoCloseable stage;
+    try {
+      stage = starter.start(runtime.context(), stageConfig);
+    } catch (RuntimeException e) {
+      // Not left hanging half-started (the metrics server's thread would keep the JVM alive).
+      log.error("{} could not start; exiting with {}", name, EXIT_STAGE_FAILED, e);
+      System.exit(EXIT_STAGE_FAILED);
+      return;
+    }
     started.set(stage);
     if (stage instanceof Readiness.Check check) {
       runtime.readiness().add(name, check); // the stage's own condition, beside database and broker
