@@ -11,7 +11,10 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,15 @@ import org.slf4j.LoggerFactory;
  *
  * Handlers must therefore tolerate seeing a record again (they do: every write is idempotent or
  * conditional), and may see the records of a failed batch again one at a time.
+ *
+ * <p>A loop never ends silently. A refusal by the broker (an authorization or authentication error
+ * from the poll or from the handler's own clients, as during an ACL change) does not end it: it
+ * waits with a bounded back-off ({@link BrokerRefusals}) and polls again, and its {@link
+ * LoopWatcher} hears of the refusal (the process reports not ready, with the reason) and of the
+ * recovery. Any other error that escapes the poll, handle, commit cycle ends the thread: it is
+ * logged at ERROR with the loop's name and the cause, and the watcher hears that the loop died (a
+ * stage's process then exits non-zero; see {@code StageMain}). A stop by {@link #close()} is no
+ * death.
  *
  * <p>{@link CommitMode#ASYNC} commits without waiting for the broker, for a stage whose handling of
  * a redelivered record is harmless (the dispatcher: a second claim wins nothing), so that the
@@ -107,6 +119,7 @@ public final class ConsumerLoop implements AutoCloseable {
   private final BatchHandler handler;
   private final Duration retryBackoff;
   private final StopSignal stop = new StopSignal();
+  private final LoopWatcher watcher;
 
   /** The parts, each used on the loop thread only (see their javadoc). */
   private final GuardedHandler guarded;
@@ -115,6 +128,7 @@ public final class ConsumerLoop implements AutoCloseable {
   private final PartitionAssignment assignment;
   private final PoisonIsolation isolation;
   private final OutageStreak outages = new OutageStreak(OUTAGES_BEFORE_SINGLES);
+  private final BrokerRefusals refusals;
 
   private final Thread thread;
 
@@ -135,6 +149,24 @@ public final class ConsumerLoop implements AutoCloseable {
       Duration retryBackoff,
       CommitMode commitMode,
       RecordParking parking) {
+    this(name, consumer, topics, handler, retryBackoff, commitMode, parking, LoopWatcher.LOG_ONLY);
+  }
+
+  /**
+   * A loop that is a member of the consumer group of {@code consumer}, whose refusals and death
+   * {@code watcher} hears (see the class comment).
+   *
+   * @throws IllegalArgumentException for {@link CommitMode#NONE}
+   */
+  public ConsumerLoop(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      Collection<String> topics,
+      BatchHandler handler,
+      Duration retryBackoff,
+      CommitMode commitMode,
+      RecordParking parking,
+      LoopWatcher watcher) {
     this(
         name,
         consumer,
@@ -142,6 +174,7 @@ public final class ConsumerLoop implements AutoCloseable {
         retryBackoff,
         groupCommits(name, commitMode),
         parking,
+        watcher,
         commits -> new GroupAssignment(name, topics, handler, commits));
   }
 
@@ -163,8 +196,11 @@ public final class ConsumerLoop implements AutoCloseable {
       Duration retryBackoff,
       CommitMode commitMode,
       RecordParking parking,
+      LoopWatcher watcher,
       Function<OffsetCommits, PartitionAssignment> assignment) {
     this.name = name;
+    this.watcher = Objects.requireNonNull(watcher, "watcher");
+    this.refusals = new BrokerRefusals(name, watcher, retryBackoff);
     this.consumer = consumer;
     this.handler = handler;
     this.retryBackoff = retryBackoff;
@@ -198,6 +234,30 @@ public final class ConsumerLoop implements AutoCloseable {
       Duration retryBackoff,
       RecordParking parking,
       Runnable positionedLate) {
+    return everyPartitionFromEnd(
+        name,
+        consumer,
+        topic,
+        handler,
+        retryBackoff,
+        parking,
+        positionedLate,
+        LoopWatcher.LOG_ONLY);
+  }
+
+  /**
+   * As {@link #everyPartitionFromEnd(String, KafkaConsumer, String, BatchHandler, Duration,
+   * RecordParking, Runnable)}, with a {@code watcher} that hears of the loop's refusals and death.
+   */
+  public static ConsumerLoop everyPartitionFromEnd(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      String topic,
+      BatchHandler handler,
+      Duration retryBackoff,
+      RecordParking parking,
+      Runnable positionedLate,
+      LoopWatcher watcher) {
     return new ConsumerLoop(
         name,
         consumer,
@@ -205,6 +265,7 @@ public final class ConsumerLoop implements AutoCloseable {
         retryBackoff,
         CommitMode.NONE,
         parking,
+        watcher,
         commits -> new FromEndAssignment(name, List.of(topic), positionedLate));
   }
 
@@ -221,37 +282,77 @@ public final class ConsumerLoop implements AutoCloseable {
   }
 
   private void run() {
-    assignment.join(consumer);
+    Throwable death = null;
     try {
-      while (!stop.stopped()) {
-        if (!assignment.beforePoll(consumer)) {
-          if (stop.awaitStop(retryBackoff)) {
-            return;
-          }
-          continue;
-        }
-        handler.beforePoll(consumer);
-        ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
-        if (records.isEmpty()) {
-          commits.commitIfDue();
-          continue;
-        }
-        if (!handleBatch(records) && stop.awaitStop(retryBackoff)) {
-          return;
-        }
-      }
+      assignment.join(consumer);
+      pollUntilStopped();
     } catch (WakeupException e) {
-      if (!stop.stopped()) {
-        throw e;
-      }
+      death = stop.stopped() ? null : e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      death = stop.stopped() ? null : e;
     } catch (RuntimeException | Error e) {
-      log.error("{} stopped by an unexpected error", name, e);
+      death = e;
     } finally {
+      try {
+        closeConsumer();
+      } finally {
+        if (death == null || stop.stopped()) {
+          log.info("{} stopped", name);
+        } else {
+          // Nothing reads this loop's partitions any more: the process must not look healthy.
+          log.error("{} stopped by an unexpected error; it reads nothing more", name, death);
+          watcher.died(name, death);
+        }
+      }
+    }
+  }
+
+  /**
+   * Polls and handles until the loop is asked to stop. A refusal by the broker (authorization or
+   * authentication) does not end it: the loop waits, with back-off, and polls again ({@link
+   * BrokerRefusals}).
+   */
+  private void pollUntilStopped() throws InterruptedException {
+    while (!stop.stopped()) {
+      Duration wait;
+      try {
+        wait = pollOnce();
+      } catch (AuthorizationException | AuthenticationException e) {
+        wait = refusals.refused(e);
+      }
+      if (!wait.isZero() && stop.awaitStop(wait)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * One poll, and the handling of what it returned.
+   *
+   * @return how long to wait before the next poll (zero: poll again at once)
+   */
+  private Duration pollOnce() throws InterruptedException {
+    if (!assignment.beforePoll(consumer)) {
+      return retryBackoff;
+    }
+    handler.beforePoll(consumer);
+    ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
+    if (records.isEmpty()) {
+      refusals.worked();
+      commits.commitIfDue();
+      return Duration.ZERO;
+    }
+    return handleBatch(records);
+  }
+
+  /** Commits what was handled and closes the consumer; a failure of either is logged. */
+  private void closeConsumer() {
+    try {
       commits.commitEverythingHandled();
       consumer.close(Duration.ofSeconds(5));
-      log.info("{} stopped", name);
+    } catch (RuntimeException e) {
+      log.warn("{} did not close its consumer cleanly: {}", name, e.toString());
     }
   }
 
@@ -259,18 +360,26 @@ public final class ConsumerLoop implements AutoCloseable {
    * Handles one polled batch, whole or, after a failure, one record at a time (see the class
    * comment), and commits it when done.
    *
-   * @return true when the batch is done; false when it is to be tried again after {@code
-   *     retryBackoff}, the consumer sought back to its first record not done
+   * @return zero when the batch is done; else the wait before it is tried again, the consumer
+   *     sought back to its first record not done
    */
-  private boolean handleBatch(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+  private Duration handleBatch(ConsumerRecords<String, byte[]> records)
+      throws InterruptedException {
     Exception failure = guarded.tryHandle(records);
     if (failure == null) {
       commits.commitBatch(BatchOffsets.next(records));
+      refusals.worked();
       int outagesBefore = outages.end();
       if (outagesBefore > 0) {
         log.info("{} recovered after {} failed attempt(s)", name, outagesBefore);
       }
-      return true;
+      return Duration.ZERO;
+    }
+    Optional<KafkaException> refusal = BrokerRefusals.refusalIn(failure);
+    if (refusal.isPresent()) {
+      // The handler's own client is refused (its producer's topic, say): no record is to blame.
+      BatchOffsets.rewind(consumer, BatchOffsets.first(records));
+      return refusals.refused(refusal.get());
     }
     boolean outage = TransientFailures.isTransient(failure);
     if (!outages.oneAtATimeAfter(outage)) {
@@ -282,7 +391,7 @@ public final class ConsumerLoop implements AutoCloseable {
           outages.inARow(),
           Echo.cut(failure.toString()));
       BatchOffsets.rewind(consumer, BatchOffsets.first(records));
-      return false;
+      return retryBackoff;
     }
     if (outage) {
       log.warn(
@@ -302,11 +411,12 @@ public final class ConsumerLoop implements AutoCloseable {
     Optional<Map<TopicPartition, Long>> notDone = isolation.handleOneByOne(records);
     if (notDone.isPresent()) {
       BatchOffsets.rewind(consumer, notDone.get());
-      return false;
+      return retryBackoff;
     }
     commits.commitBatch(BatchOffsets.next(records));
+    refusals.worked();
     outages.end();
-    return true;
+    return Duration.ZERO;
   }
 
   /** Stops polling, lets the current batch finish, closes the consumer. */

@@ -1,6 +1,7 @@
 package dev.ax.common.stage;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.ax.common.config.ConfigException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -8,24 +9,41 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@code GET /metrics} in Prometheus text format, and the probes: {@code /health/live} (200
  * while the process serves at all) and {@code /health/ready} (200 when every readiness check
- * passes, else 503; both with the checks' outcomes as JSON), from the JDK's HTTP server on one
- * thread. A probe reads the last round of the checks ({@link Readiness}), so it never waits on the
- * database or the broker.
+ * passes, else 503; both with the checks' outcomes as JSON), from the JDK's HTTP server. A probe
+ * reads the last round of the checks ({@link Readiness}), so it never waits on the database or the
+ * broker.
+ *
+ * <p>The server has {@link #THREADS} threads of its own, and no client holds one long: a request
+ * not read within {@link #REQUEST_READ_TIMEOUT}, or an exchange not done within {@link
+ * #EXCHANGE_TIMEOUT}, is dropped ({@link ExchangeThreads}). So a slow or stuck client (one that
+ * sends half a request and waits) cannot make {@code /health/live} fail.
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(MetricsEndpoint.class);
 
-  private final HttpServer server;
+  /** Exchanges served at once. */
+  public static final int THREADS = 4;
 
-  private MetricsEndpoint(HttpServer server) {
+  /** How long a client may take to send its request. */
+  public static final Duration REQUEST_READ_TIMEOUT = Duration.ofSeconds(2);
+
+  /** How long one exchange may hold a thread in all (a scrape of a large registry included). */
+  public static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final HttpServer server;
+  private final ExchangeThreads threads;
+
+  private MetricsEndpoint(HttpServer server, ExchangeThreads threads) {
     this.server = server;
+    this.threads = threads;
   }
 
   /**
@@ -34,6 +52,16 @@ public final class MetricsEndpoint implements AutoCloseable {
    */
   public static MetricsEndpoint start(
       String bind, PrometheusMeterRegistry registry, Readiness readiness) {
+    return start(bind, registry, readiness, REQUEST_READ_TIMEOUT, EXCHANGE_TIMEOUT);
+  }
+
+  /** With the timeouts given: for tests. */
+  static MetricsEndpoint start(
+      String bind,
+      PrometheusMeterRegistry registry,
+      Readiness readiness,
+      Duration requestReadTimeout,
+      Duration exchangeTimeout) {
     int colon = bind.lastIndexOf(':');
     if (colon < 0) {
       throw new ConfigException("AX_METRICS_BIND must be host:port or off: " + bind);
@@ -56,13 +84,23 @@ public final class MetricsEndpoint implements AutoCloseable {
               + " cannot be bound (in use, or not an address of this machine): "
               + e.getMessage());
     }
-    server.createContext(
+    ExchangeThreads threads =
+        new ExchangeThreads(THREADS, requestReadTimeout, exchangeTimeout, System::nanoTime);
+    server.setExecutor(threads);
+    serve(
+        server,
+        threads,
         "/metrics",
         exchange ->
             answer(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-    server.createContext(
-        "/health/live", exchange -> answer(exchange, 200, JSON, "{\"status\":\"live\"}"));
-    server.createContext(
+    serve(
+        server,
+        threads,
+        "/health/live",
+        exchange -> answer(exchange, 200, JSON, "{\"status\":\"live\"}"));
+    serve(
+        server,
+        threads,
         "/health/ready",
         exchange -> {
           Readiness.Report report = readiness.report();
@@ -73,7 +111,18 @@ public final class MetricsEndpoint implements AutoCloseable {
         "Metrics at http://{}:{}/metrics, probes at /health/live and /health/ready",
         host,
         server.getAddress().getPort());
-    return new MetricsEndpoint(server);
+    return new MetricsEndpoint(server, threads);
+  }
+
+  /** Serves {@code path} with {@code handler}, which runs once the request is read. */
+  private static void serve(
+      HttpServer server, ExchangeThreads threads, String path, HttpHandler handler) {
+    server.createContext(
+        path,
+        exchange -> {
+          threads.requestRead();
+          handler.handle(exchange);
+        });
   }
 
   private static final String JSON = "application/json; charset=utf-8";
@@ -95,5 +144,6 @@ public final class MetricsEndpoint implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    threads.close();
   }
 }

@@ -6,6 +6,7 @@ import dev.ax.common.kafka.ConsumerLoop.BatchHandler;
 import dev.ax.common.kafka.ConsumerLoop.CommitMode;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.KafkaConnection;
+import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.kafka.RecordParking;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.SwitchStore;
@@ -27,6 +28,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * <p>{@code controlDataSource} is a small pool with short timeouts for the ticker lease heartbeat
  * and the clock's readings: they must neither wait behind the stage's work for a connection nor
  * hang on a database that is away (see {@code Database.openControl}).
+ *
+ * <p>{@code loops} hears what becomes of every consumer loop the context builds (a refusal by the
+ * broker, a death): in a process run by {@link StageRuntime}, its {@link LoopHealth}, which the
+ * readiness probe reads and which ends the process when a loop dies.
  */
 public record StageContext(
     CommonConfig common,
@@ -36,7 +41,30 @@ public record StageContext(
     DataSource controlDataSource,
     Clock clock,
     String nodeId,
-    MeterRegistry meters) {
+    MeterRegistry meters,
+    LoopWatcher loops) {
+
+  /** A context whose consumer loops only log their refusals and death: for tests and tools. */
+  public StageContext(
+      CommonConfig common,
+      KafkaConnection kafka,
+      Topics topics,
+      DataSource dataSource,
+      DataSource controlDataSource,
+      Clock clock,
+      String nodeId,
+      MeterRegistry meters) {
+    this(
+        common,
+        kafka,
+        topics,
+        dataSource,
+        controlDataSource,
+        clock,
+        nodeId,
+        meters,
+        LoopWatcher.LOG_ONLY);
+  }
 
   /** How long a consumer loop waits before it tries a batch again after an outage. */
   public static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
@@ -44,7 +72,7 @@ public record StageContext(
   /** The same wiring for another node id (a second stage of one kind in one process). */
   public StageContext withNodeId(String otherNodeId) {
     return new StageContext(
-        common, kafka, topics, dataSource, controlDataSource, clock, otherNodeId, meters);
+        common, kafka, topics, dataSource, controlDataSource, clock, otherNodeId, meters, loops);
   }
 
   /** The bootstrap servers, for log lines and for clients of tests. */
@@ -69,7 +97,8 @@ public record StageContext(
    * A consumer loop in the consumer group of {@code role} (e.g. {@code "retry"}) on {@code
    * topicNames}, the one way a stage reads its topics in a group: thread {@code ax-<role>}, group
    * {@code <prefix><role>}, client id {@code <node>-<role>}, at most {@code maxPollRecords} a poll,
-   * and a batch that meets an outage tried again every {@link #OUTAGE_RETRY}.
+   * a batch that meets an outage tried again every {@link #OUTAGE_RETRY}, and its refusals and
+   * death told to {@link #loops}.
    */
   public ConsumerLoop groupLoop(
       String role,
@@ -86,7 +115,8 @@ public record StageContext(
         handler,
         OUTAGE_RETRY,
         commitMode,
-        parking);
+        parking,
+        loops);
   }
 
   /**

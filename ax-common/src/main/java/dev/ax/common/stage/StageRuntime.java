@@ -38,17 +38,26 @@ public final class StageRuntime implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StageRuntime.class);
 
+  /**
+   * The readiness check that names every consumer loop refused by the broker or dead ({@link
+   * LoopHealth}).
+   */
+  public static final String CONSUMER_LOOPS_CHECK = "consumer loops";
+
   /** How often the readiness checks (database, broker, the stage's own) run. */
   public static final Duration READINESS_INTERVAL = Duration.ofSeconds(2);
 
   private final OpenedResources resources;
   private final StageContext context;
   private final Readiness readiness;
+  private final LoopHealth loops;
 
-  private StageRuntime(OpenedResources resources, StageContext context, Readiness readiness) {
+  private StageRuntime(
+      OpenedResources resources, StageContext context, Readiness readiness, LoopHealth loops) {
     this.resources = resources;
     this.context = context;
     this.readiness = readiness;
+    this.loops = loops;
   }
 
   /**
@@ -112,12 +121,15 @@ public final class StageRuntime implements AutoCloseable {
                       topics.all(config.topicPartitions()),
                       (short) config.topicReplication()));
       readiness.add("broker", brokerCheck(opened.add(KafkaClients.admin(kafka))));
+      LoopHealth loops = new LoopHealth();
+      readiness.add(CONSUMER_LOOPS_CHECK, loops);
       if (!usesDatabase) {
         awaitTopics(topicsReady);
         NoDatabase none = new NoDatabase(processName);
         StageContext context =
-            new StageContext(config, kafka, topics, none, none, new SystemClock(), nodeId, meters);
-        return new StageRuntime(opened, context, readiness);
+            new StageContext(
+                config, kafka, topics, none, none, new SystemClock(), nodeId, meters, loops);
+        return new StageRuntime(opened, context, readiness, loops);
       }
       HikariDataSource dataSource =
           opened.add(
@@ -152,9 +164,9 @@ public final class StageRuntime implements AutoCloseable {
       awaitTopics(topicsReady);
       StageContext context =
           new StageContext(
-              config, kafka, topics, dataSource, controlDataSource, clock, nodeId, meters);
+              config, kafka, topics, dataSource, controlDataSource, clock, nodeId, meters, loops);
       readiness.add("database", databaseCheck(controlDataSource));
-      return new StageRuntime(opened, context, readiness);
+      return new StageRuntime(opened, context, readiness, loops);
     } catch (RuntimeException e) {
       opened.close();
       throw e;
@@ -218,6 +230,15 @@ public final class StageRuntime implements AutoCloseable {
    */
   public Readiness readiness() {
     return readiness;
+  }
+
+  /**
+   * The consumer loops of the context's stages, as one readiness check: a loop's death makes the
+   * process not ready; whoever runs the process decides what else it does ({@link
+   * LoopHealth#onDeath}; a stage's {@code Main} exits).
+   */
+  public LoopHealth loops() {
+    return loops;
   }
 
   /** Closes the clock, the pools and the metrics endpoint, in the reverse order of opening. */

@@ -1,5 +1,6 @@
 package dev.ax.dispatcher.run;
 
+import dev.ax.common.logging.LogBudget;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
@@ -7,6 +8,7 @@ import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,12 +27,22 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #send}: right after an outcome batch commits, its events go out; when the broker has
  *       acknowledged every one, the batch's token is queued for deletion.
  *   <li>The relay thread ({@code ax-dispatcher-outbox}) deletes confirmed batches, and once a
- *       second, when none of its own re-sends is still in flight, claims rows older than {@code
- *       relayAfter} (a dispatcher died between commit and send, or the broker was away) and sends
- *       them again. Every dispatcher relays every row: the one that wrote a row may be dead.
+ *       second claims rows older than {@code relayAfter} (a dispatcher died between commit and
+ *       send, or the broker was away) and sends them again, {@link #CLAIM_LIMIT} rows a claim. A
+ *       claim that came back full means more rows are stale: the pass claims again at once, with at
+ *       most {@link #MAX_CLAIMS_IN_FLIGHT} claims unconfirmed by the broker and for at most {@link
+ *       #PASS_BUDGET}, and the next pass starts without waiting the second while rows remain; so a
+ *       backlog drains as fast as the broker takes it, not 500 rows a second. A claim restamps its
+ *       rows, so two claims never hold the same row. Every dispatcher relays every row: the one
+ *       that wrote a row may be dead.
  * </ul>
  *
- * A deletion that fails (the database is away) is tried again; one given up on (more than {@link
+ * <p>Every send the broker does not take is counted by topic and error class ({@code
+ * ax.outbox.send.failed}), and a re-send's failure is logged at WARN within a budget: a row the
+ * broker refuses for good (a record too large, a topic it does not authorize) stays in the outbox
+ * and is tried every {@code relayAfter}, and the count says so.
+ *
+ * <p>A deletion that fails (the database is away) is tried again; one given up on (more than {@link
  * #MAX_PENDING_DELETES} waiting) only means the row is sent once more later. Nothing here can lose
  * an event: a row leaves the outbox only after the broker acknowledged it.
  *
@@ -41,7 +53,15 @@ public final class OutboxRelay implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
   private static final Duration SCAN_INTERVAL = Duration.ofSeconds(1);
-  private static final int CLAIM_LIMIT = 500;
+
+  /** Rows one claim takes, at most. */
+  static final int CLAIM_LIMIT = 500;
+
+  /** Claims sent but not all settled by the broker, at most: bounds what the producer buffers. */
+  static final int MAX_CLAIMS_IN_FLIGHT = 4;
+
+  /** How long one pass of the relay claims, at most, before it deletes what is confirmed. */
+  static final Duration PASS_BUDGET = Duration.ofSeconds(2);
 
   /** Confirmed tokens kept for deletion while the database is away, at most. */
   static final int MAX_PENDING_DELETES = 100_000;
@@ -51,8 +71,12 @@ public final class OutboxRelay implements AutoCloseable {
   private final Clock clock;
   private final Duration relayAfter;
   private final LinkedBlockingQueue<String> confirmed = new LinkedBlockingQueue<>();
-  private final AtomicBoolean relayInFlight = new AtomicBoolean();
+  private final AtomicInteger claimsInFlight = new AtomicInteger();
   private final Counter resent;
+  private final MeterRegistry meters;
+  private final LogBudget resendFailureLogs =
+      LogBudget.standard("outbox re-send failure(s)", "ax_outbox_send_failed_total");
+  private final Duration scanInterval;
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -62,6 +86,19 @@ public final class OutboxRelay implements AutoCloseable {
    */
   public OutboxRelay(
       StageContext context, KafkaProducer<String, byte[]> producer, Duration relayAfter) {
+    this(context, producer, relayAfter, SCAN_INTERVAL);
+  }
+
+  /**
+   * @param scanInterval how often a pass looks for stale rows when the last one left none
+   */
+  OutboxRelay(
+      StageContext context,
+      KafkaProducer<String, byte[]> producer,
+      Duration relayAfter,
+      Duration scanInterval) {
+    this.scanInterval = scanInterval;
+    this.meters = context.meters();
     this.outbox = new OutboxStore(context.dataSource());
     this.clock = context.clock();
     this.producer = producer;
@@ -120,11 +157,13 @@ public final class OutboxRelay implements AutoCloseable {
             (metadata, error) -> {
               if (error != null) {
                 failed.set(true);
+                countFailure(message, error);
                 onFailure.failed(message, error);
               }
               settleOne.run();
             });
       } catch (RuntimeException e) {
+        countFailure(message, e);
         failed.set(true); // this one and those after it never call back
         if (pending.addAndGet(-(messages.size() - i)) == 0) {
           onSettled.run();
@@ -132,6 +171,16 @@ public final class OutboxRelay implements AutoCloseable {
         throw e;
       }
     }
+  }
+
+  /** Counts one send the broker did not take, by topic and error class. */
+  private void countFailure(OutboxMessage message, Exception error) {
+    Counter.builder("ax.outbox.send.failed")
+        .description("outbox events the broker did not take (the row stays and is relayed)")
+        .tag("topic", message.topic())
+        .tag("error", error.getClass().getSimpleName())
+        .register(meters)
+        .increment();
   }
 
   /** What a failed send reports. */
@@ -154,8 +203,9 @@ public final class OutboxRelay implements AutoCloseable {
           deleteQuietly(toDelete);
         }
         if (System.nanoTime() - nextScanNanos >= 0) {
-          nextScanNanos = System.nanoTime() + SCAN_INTERVAL.toNanos();
-          relayStale();
+          boolean staleLeft = relayStale();
+          // Rows remain: the next pass starts once this one's deletions are done, not a second on.
+          nextScanNanos = System.nanoTime() + (staleLeft ? 0 : scanInterval.toNanos());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -186,34 +236,68 @@ public final class OutboxRelay implements AutoCloseable {
     }
   }
 
-  /** Claims and sends rows nobody confirmed within {@code relayAfter}; one claim in flight. */
-  private void relayStale() {
-    if (relayInFlight.get()) {
+  /**
+   * One pass: claims and sends rows nobody confirmed within {@code relayAfter}, a claim after
+   * another while they come back full, with at most {@link #MAX_CLAIMS_IN_FLIGHT} unsettled, for at
+   * most {@link #PASS_BUDGET}.
+   *
+   * @return whether stale rows may remain (the last claim came back full, or the pass stopped at
+   *     one of its bounds before it looked)
+   */
+  private boolean relayStale() {
+    long passEndNanos = System.nanoTime() + PASS_BUDGET.toNanos();
+    while (running) {
+      if (claimsInFlight.get() >= MAX_CLAIMS_IN_FLIGHT || System.nanoTime() - passEndNanos >= 0) {
+        return true;
+      }
+      long nowMs = clock.millis();
+      OutboxStore.Claimed claimed;
+      try {
+        claimed = outbox.claimStale(nowMs - relayAfter.toMillis(), CLAIM_LIMIT, nowMs);
+      } catch (StoreException e) {
+        log.debug("Could not look for unsent outbox rows: {}", e.toString());
+        return false;
+      }
+      if (claimed.messages().isEmpty()) {
+        return false;
+      }
+      log.info(
+          "Sending {} event(s) again from the outbox: not confirmed within {} ms of their outcome",
+          claimed.messages().size(),
+          relayAfter.toMillis());
+      resent.increment(claimed.messages().size());
+      claimsInFlight.incrementAndGet();
+      try {
+        sendAll(
+            claimed.token(),
+            claimed.messages(),
+            this::logResendFailure,
+            claimsInFlight::decrementAndGet);
+      } catch (RuntimeException e) {
+        // The rows stay, claimed: relayed again after relayAfter.
+        log.warn("Could not send outbox events again: {}", e.toString());
+        return false;
+      }
+      if (claimed.messages().size() < CLAIM_LIMIT) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** A re-sent event the broker did not take: at WARN within a budget (each is counted). */
+  private void logResendFailure(OutboxMessage message, Exception error) {
+    LogBudget.Permit permit = resendFailureLogs.take();
+    if (!permit.allowed()) {
       return;
     }
-    long nowMs = clock.millis();
-    OutboxStore.Claimed claimed;
-    try {
-      claimed = outbox.claimStale(nowMs - relayAfter.toMillis(), CLAIM_LIMIT, nowMs);
-    } catch (StoreException e) {
-      log.debug("Could not look for unsent outbox rows: {}", e.toString());
-      return;
-    }
-    if (claimed.messages().isEmpty()) {
-      return;
-    }
-    log.info(
-        "Sending {} event(s) again from the outbox: not confirmed within {} ms of their outcome",
-        claimed.messages().size(),
-        relayAfter.toMillis());
-    resent.increment(claimed.messages().size());
-    relayInFlight.set(true);
-    try {
-      sendAll(claimed.token(), claimed.messages(), (m, e) -> {}, () -> relayInFlight.set(false));
-    } catch (RuntimeException e) {
-      // The rows stay, claimed: relayed again after relayAfter.
-      log.warn("Could not send outbox events again: {}", e.toString());
-    }
+    resendFailureLogs.heldBack(permit).ifPresent(log::warn);
+    log.warn(
+        "Outbox event for {} on {} not sent again; it stays and is tried after {} ms: {}",
+        message.key(),
+        message.topic(),
+        relayAfter.toMillis(),
+        error.toString());
   }
 
   /** Stops the relay after deleting what is confirmed; what is not stays for the next relay. */

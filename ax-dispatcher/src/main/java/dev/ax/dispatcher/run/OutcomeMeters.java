@@ -29,6 +29,8 @@ final class OutcomeMeters {
   private final Counter failed;
   private final Counter timedOut;
   private final Counter takenBack;
+  private final Counter parked;
+  private final Counter leftAtStop;
   private final Counter retried;
   private final Counter dead;
 
@@ -49,6 +51,18 @@ final class OutcomeMeters {
     this.failed = meters.counter("ax.dispatcher.failed");
     this.timedOut = meters.counter("ax.dispatcher.timeout");
     this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
+    this.parked =
+        Counter.builder("ax.dispatcher.outcome.parked")
+            .description(
+                "outcomes that could not be recorded even alone, not from an outage: logged at"
+                    + " ERROR and passed over; their runs are taken back when their lease ends")
+            .register(meters);
+    this.leftAtStop =
+        Counter.builder("ax.dispatcher.outcome.unrecorded.at.stop")
+            .description(
+                "outcomes still unrecorded when the dispatcher stopped (the database did not"
+                    + " answer); their runs are taken back when their lease ends")
+            .register(meters);
     this.retried = meters.counter("ax.dispatcher.retried");
     this.dead = meters.counter("ax.dispatcher.dead");
   }
@@ -56,6 +70,16 @@ final class OutcomeMeters {
   /** An outcome whose row no longer matched: not recorded. */
   void takenBack() {
     takenBack.increment();
+  }
+
+  /** An outcome that failed to record alone, not from an outage: passed over. */
+  void parked() {
+    parked.increment();
+  }
+
+  /** Outcomes left unrecorded when the recorder stopped. */
+  void leftAtStop(int outcomes) {
+    leftAtStop.increment(outcomes);
   }
 
   /** An outcome recorded with {@code after}: counted and timed. */

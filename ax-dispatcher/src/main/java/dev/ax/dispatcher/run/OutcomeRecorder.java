@@ -1,13 +1,14 @@
 package dev.ax.dispatcher.run;
 
+import dev.ax.common.contract.Echo;
 import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.kafka.TransientFailures;
 import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
-import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
@@ -31,6 +32,12 @@ import org.slf4j.LoggerFactory;
  * them) but cannot lose them. An outcome whose row no longer matches (the run was taken back) is
  * counted and dropped, never emitted.
  *
+ * <p>Failures: a batch that fails from an outage ({@link TransientFailures}) is tried again every
+ * {@link #OUTAGE_RETRY}; one that fails otherwise is recorded one outcome at a time, and an outcome
+ * that fails alone, not from an outage (a data error), is logged at ERROR with its reason, counted
+ * ({@code ax.dispatcher.outcome.parked}) and passed over, the rest recorded. At stop nothing is
+ * dropped silently: what the database did not take is logged and counted.
+ *
  * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
  * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
  * completion.
@@ -41,6 +48,9 @@ public final class OutcomeRecorder implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
   private static final int MAX_BATCH = 500;
+
+  /** The wait before a batch is tried again after an outage. */
+  private static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
 
   private final LogBudget failureLogs =
       LogBudget.standard(
@@ -84,8 +94,8 @@ public final class OutcomeRecorder implements AutoCloseable {
 
   private void run() {
     List<Completion> batch = new ArrayList<>();
-    while (running || !queue.isEmpty()) {
-      try {
+    try {
+      while (running || !queue.isEmpty() || !batch.isEmpty()) {
         if (batch.isEmpty()) {
           Completion first = queue.poll(100, TimeUnit.MILLISECONDS);
           if (first == null) {
@@ -94,25 +104,104 @@ public final class OutcomeRecorder implements AutoCloseable {
           batch.add(first);
           queue.drainTo(batch, MAX_BATCH - 1);
         }
-        record(batch);
-        batch.clear();
-      } catch (StoreException e) {
-        log.warn(
-            "Could not record {} outcome(s), retrying in 1 s: {}", batch.size(), e.getMessage());
-        if (!pause(Duration.ofSeconds(1))) {
-          return;
+        batch = recordIsolatingPoison(batch);
+        if (!batch.isEmpty()) {
+          if (!running) {
+            break; // stopping: no waiting for the database to come back
+          }
+          Thread.sleep(OUTAGE_RETRY.toMillis()); // back-off while the database is away
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (RuntimeException e) {
-        log.error(
-            "Recording {} outcome(s) failed unexpectedly; dropping them (the reaper recovers the rows)",
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    leftUnrecorded(batch);
+  }
+
+  /**
+   * Records {@code batch}. When it fails from an outage (see {@link TransientFailures}) it is to be
+   * tried again as it is. When it fails otherwise, one outcome may be what fails (a data error):
+   * the outcomes are recorded one at a time, and one that still fails alone, not from an outage, is
+   * {@linkplain #park parked}, so that one poison outcome neither holds up the others nor is tried
+   * forever.
+   *
+   * @return what is still to be recorded after an outage (empty when done)
+   */
+  private List<Completion> recordIsolatingPoison(List<Completion> batch) {
+    try {
+      record(batch);
+      return new ArrayList<>();
+    } catch (RuntimeException e) {
+      if (TransientFailures.isTransient(e)) {
+        log.warn(
+            "Could not record {} outcome(s), retrying in {} ms: {}",
             batch.size(),
-            e);
-        batch.clear();
+            OUTAGE_RETRY.toMillis(),
+            Echo.cut(e.toString()));
+        return batch;
+      }
+      if (batch.size() == 1) {
+        park(batch.get(0), e);
+        return new ArrayList<>();
+      }
+      log.warn(
+          "Could not record {} outcome(s), not from an outage ({}); recording them one at a time",
+          batch.size(),
+          Echo.cut(e.toString()));
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Completion c = batch.get(i);
+      try {
+        record(List.of(c));
+      } catch (RuntimeException e) {
+        if (TransientFailures.isTransient(e)) {
+          log.warn(
+              "Could not record {} outcome(s), retrying in {} ms: {}",
+              batch.size() - i,
+              OUTAGE_RETRY.toMillis(),
+              Echo.cut(e.toString()));
+          return new ArrayList<>(batch.subList(i, batch.size()));
+        }
+        park(c, e);
       }
     }
+    return new ArrayList<>();
+  }
+
+  /**
+   * Passes over an outcome that cannot be recorded even alone, not from an outage: logged at ERROR
+   * with its reason and counted. Its run stays RUNNING under this owner; when its lease ends the
+   * reaper takes it back, as for a dispatcher that died.
+   */
+  private void park(Completion c, RuntimeException reason) {
+    meters.parked();
+    try (TraceLog fields = traceLog(c)) {
+      log.error(
+          "Outcome {} of {} attempt {} cannot be recorded, not from an outage; passed over (the"
+              + " run is taken back when its lease ends): {}",
+          c.status(),
+          c.claimed().instanceId(),
+          c.claimed().attempt(),
+          Echo.cut(reason.toString()),
+          reason);
+    }
+  }
+
+  /** At stop: what could not be recorded is said and counted, never dropped silently. */
+  private void leftUnrecorded(List<Completion> batch) {
+    List<Completion> left = new ArrayList<>(batch);
+    queue.drainTo(left);
+    if (left.isEmpty()) {
+      return;
+    }
+    meters.leftAtStop(left.size());
+    log.warn(
+        "Stopping with {} outcome(s) not recorded (the database did not answer), e.g. {} attempt"
+            + " {}: their runs stay RUNNING until their lease ends, then the reaper takes them back"
+            + " and they run again",
+        left.size(),
+        left.get(0).claimed().instanceId(),
+        left.get(0).claimed().attempt());
   }
 
   private void record(List<Completion> batch) {
@@ -238,17 +327,11 @@ public final class OutcomeRecorder implements AutoCloseable {
     }
   }
 
-  private boolean pause(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis()); // back-off while the database is away, not synchronisation
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  /** Records what is queued, then stops. */
+  /**
+   * Records what is queued, then stops. An outage at stop ends the recording: what is left is
+   * logged at WARN and counted ({@code ax.dispatcher.outcome.unrecorded.at.stop}); the reaper takes
+   * those runs back when their lease ends.
+   */
   @Override
   public void close() {
     running = false;
