@@ -146,7 +146,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             parking,
             // Started while the broker was away: what was announced meanwhile is read from the
             // database by a full load.
-            loop::requestFullReload);
+            loop::requestFullReload,
+            context.loops());
     FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, firings, producer);
     this.chainConsumer =
         context.groupLoop(
