@@ -130,7 +130,8 @@ public final class OutboxRelay implements AutoCloseable {
    * Sends {@code messages}; when the broker has acknowledged every one, queues {@code token} for
    * deletion. {@code onSettled} runs once, when every send has called back or failed to start. A
    * send that throws at once leaves the rest unsent (their rows stay for the relay) and is
-   * rethrown.
+   * rethrown; once one send has failed, the rest are not tried (their rows stay for the relay), so
+   * that a broker that is away blocks the caller for one {@code max.block.ms}, not one per event.
    */
   private void sendAll(
       String token, List<OutboxMessage> messages, FailureListener onFailure, Runnable onSettled) {
@@ -150,6 +151,15 @@ public final class OutboxRelay implements AutoCloseable {
           }
         };
     for (int i = 0; i < messages.size(); i++) {
+      if (failed.get()) {
+        // A send failed already (a refusal, or a timeout called back on this thread after
+        // max.block.ms): the broker is away or refusing, and each further send could block as
+        // long. The rest stay in the outbox for the relay.
+        if (pending.addAndGet(-(messages.size() - i)) == 0) {
+          onSettled.run();
+        }
+        return;
+      }
       OutboxMessage message = messages.get(i);
       try {
         producer.send(

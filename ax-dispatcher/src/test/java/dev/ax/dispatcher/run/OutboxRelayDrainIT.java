@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
@@ -11,6 +12,7 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -86,6 +89,35 @@ class OutboxRelayDrainIT {
       assertThat(new OutboxStore(runtime.dataSource()).pending())
           .as("a refused row stays in the outbox")
           .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aBrokerThatIsAwayBlocksTheSenderForOneSendNotOnePerEvent(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> away =
+            KafkaClients.producer(
+                KafkaConnection.plaintext("127.0.0.1:1"),
+                "away",
+                new SimpleMeterRegistry(),
+                Duration.ofMillis(300))) {
+      OutboxRelay relay =
+          new OutboxRelay(runtime.context("relay"), away, RELAY_AFTER, NO_SCHEDULED_PASS);
+      List<Exception> failures = new CopyOnWriteArrayList<>();
+      byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
+
+      relay.send(
+          "batch-away",
+          List.of(
+              message(runtime, "a", payload),
+              message(runtime, "b", payload),
+              message(runtime, "c", payload)),
+          (message, error) -> failures.add(error));
+
+      assertThat(failures)
+          .as("the first send timed out; the others were left to the relay, not tried")
+          .singleElement()
+          .isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
     }
   }
 
