@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Every send the broker does not take is counted by topic and error class ({@code
- * ax.outbox.send.failed}), and a re-send's failure is logged at WARN within a budget: a row the
- * broker refuses for good (a record too large, a topic it does not authorize) stays in the outbox
- * and is tried every {@code relayAfter}, and the count says so.
+ * ax.outbox.send.failed}, by topic and error in {@code ax.outbox.send.failed.by.error}), and a
+ * re-send's failure is logged at WARN within a budget: a row the broker refuses for good (a record
+ * too large, a topic it does not authorize) stays in the outbox and is tried every {@code
+ * relayAfter}, and the count says so.
  *
  * <p>A deletion that fails (the database is away) is tried again; one given up on (more than {@link
  * #MAX_PENDING_DELETES} waiting) only means the row is sent once more later. Nothing here can lose
@@ -74,6 +75,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final AtomicInteger claimsInFlight = new AtomicInteger();
   private final Counter resent;
   private final MeterRegistry meters;
+  private final Counter sendsFailed;
   private final LogBudget resendFailureLogs =
       LogBudget.standard("outbox re-send failure(s)", "ax_outbox_send_failed_total");
   private final Duration scanInterval;
@@ -99,6 +101,10 @@ public final class OutboxRelay implements AutoCloseable {
       Duration scanInterval) {
     this.scanInterval = scanInterval;
     this.meters = context.meters();
+    this.sendsFailed =
+        Counter.builder("ax.outbox.send.failed")
+            .description("outbox events the broker did not take (the row stays and is relayed)")
+            .register(meters);
     this.outbox = new OutboxStore(context.dataSource());
     this.clock = context.clock();
     this.producer = producer;
@@ -183,10 +189,14 @@ public final class OutboxRelay implements AutoCloseable {
     }
   }
 
-  /** Counts one send the broker did not take, by topic and error class. */
+  /**
+   * Counts one send the broker did not take: in the total, registered at start so that it is always
+   * scraped, and by topic and error class, a series per pair as they happen.
+   */
   private void countFailure(OutboxMessage message, Exception error) {
-    Counter.builder("ax.outbox.send.failed")
-        .description("outbox events the broker did not take (the row stays and is relayed)")
+    sendsFailed.increment();
+    Counter.builder("ax.outbox.send.failed.by.error")
+        .description("outbox events the broker did not take, by topic and error class")
         .tag("topic", message.topic())
         .tag("error", error.getClass().getSimpleName())
         .register(meters)

@@ -78,7 +78,7 @@ class OutboxRelayDrainIT {
                   Counter failed =
                       context
                           .meters()
-                          .find("ax.outbox.send.failed")
+                          .find("ax.outbox.send.failed.by.error")
                           .tag("topic", runtime.topics().completed())
                           .tag("error", "RecordTooLargeException")
                           .counter();
