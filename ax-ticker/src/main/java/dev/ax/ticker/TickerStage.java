@@ -14,7 +14,6 @@ import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
-import dev.ax.common.thread.DaemonThreads;
 import dev.ax.ticker.backlog.Backlog;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
@@ -26,8 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,13 +36,16 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link TickLoop}, owned by {@link FiringThread} ({@code ax-ticker-fire}): the time wheel
  *       and the firing, fenced by the lease, every due event carrying its epoch;
- *   <li>{@link WindowLoader} on {@code ax-ticker-sched}: the next window from the database;
+ *   <li>{@link WindowLoader} alone on {@code ax-ticker-load} ({@link TickerThreads}): the next
+ *       window from the database, never delayed by a chore;
  *   <li>{@link AnnouncementIntake}: announcements from {@code ax.task.scheduled} on {@code
  *       ax-ticker-scheduled}; every node reads every partition (no consumer group), and a standby
  *       drops them (see its class comment for when a node counts as one);
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
- *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
+ *   <li>the periodic chores on {@code ax-ticker-chores}: {@link Reaper} (expired runs, unclaimed
+ *       instances, chain repair, adoption), {@link Backlog} gauges, retention and the resend of due
+ *       events that failed.
  * </ul>
  */
 public final class TickerStage implements AutoCloseable, Readiness.Check {
@@ -63,7 +63,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final Backlog backlog;
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
-  private final ScheduledExecutorService scheduler;
+  private final TickerThreads threads = new TickerThreads();
   private final FiringThread firing;
   private final TickerConfig config;
 
@@ -159,7 +159,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             // SCHEDULED instance per chain): no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,
             parking);
-    this.scheduler = DaemonThreads.scheduler("ax-ticker-sched");
     this.firing = new FiringThread(loop, this::rebuildAsNewLeader);
   }
 
@@ -175,17 +174,15 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     scheduledConsumer.start();
     elector.start();
     firing.start();
-    long reaperMs = config.reaperInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(
-        loader::load, 0, config.loadInterval().toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(reaper::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(backlog::refresh, 0, reaperMs, TimeUnit.MILLISECONDS);
+    Duration reaperEvery = config.reaperInterval();
+    threads.loadEvery(loader::load, config.loadInterval());
+    threads.choreEvery("reaper", reaper::pass, reaperEvery, reaperEvery);
+    threads.choreEvery("backlog", backlog::refresh, Duration.ZERO, reaperEvery);
     if (retention.enabled()) {
-      scheduler.scheduleWithFixedDelay(retention::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
+      threads.choreEvery("retention", retention::pass, reaperEvery, reaperEvery);
     }
-    long resendMs = DueEmitter.RESEND_EVERY.toMillis();
-    scheduler.scheduleWithFixedDelay(
-        emitter::resendFailed, resendMs, resendMs, TimeUnit.MILLISECONDS);
+    threads.choreEvery(
+        "outbox resend", emitter::resendFailed, DueEmitter.RESEND_EVERY, DueEmitter.RESEND_EVERY);
     chainConsumer.start();
     log.info(
         "Ticker {} started: horizon {} ms, load every {} ms",
@@ -200,23 +197,24 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
    * from the database now, not at the next load interval, and the predecessor's dispatches adopted.
    */
   private void rebuildAsNewLeader() {
-    scheduler.execute(loader::load);
-    scheduler.execute(reaper::adoptPredecessorDispatches);
+    threads.loadNow(loader::load);
+    threads.choreNow("adoption", reaper::adoptPredecessorDispatches);
   }
 
   /** Stops everything without releasing the lease, as a crash would. For failover tests. */
   void halt() {
     elector.halt();
+    threads.halt();
     stopThreads();
     producer.close(Duration.ZERO);
     log.info("Ticker {} halted", context.nodeId());
   }
 
   private void stopThreads() {
-    firing.close(); // first: it hands work to the scheduler, which is shut next
+    firing.close(); // first: it hands work to the scheduler threads, which are shut next
     scheduledConsumer.close();
     chainConsumer.close();
-    scheduler.shutdownNow();
+    threads.close();
     switches.close();
   }
 
