@@ -55,6 +55,13 @@ import org.slf4j.LoggerFactory;
  * horizon straight into the wheel. If the database fails the batch goes back to the ready list and
  * is tried again.
  *
+ * <p><b>Trigger groups.</b> The wheel batches entries by a small int per trigger group ({@link
+ * TriggerGroupIds}); an id is held while an entry of its group is in the wheel and freed for reuse
+ * when the last one leaves it, by whichever path: handed out to fire, not added (already held or
+ * due, or the wheel full), or dropped when the wheel is cleared on a change of leadership. The loop
+ * never removes single entries (a cancelled instance stays in the wheel and is skipped when its row
+ * is no longer SCHEDULED), and a reload re-offers entries already held, which are not added again.
+ *
  * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
  * holds still or steps back fires nothing early.
  */
@@ -112,6 +119,7 @@ final class TickLoop {
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
+    meters.gauge("ax.ticker.trigger.groups", groups, TriggerGroupIds::liveGroups);
   }
 
   /** What this loop holds and fires at most, and within what horizon. */
@@ -167,6 +175,7 @@ final class TickLoop {
     long epoch = fence.map(LeaseFence::epoch).orElse(-1L);
     if (epoch != ledEpoch) {
       int held = wheel.clear() + ready.size();
+      groups.releaseAll();
       ready.clear();
       handOff.clear();
       ledEpoch = epoch;
@@ -204,6 +213,7 @@ final class TickLoop {
               fireUpToMs,
               limits.maxBatch() - batch.size(),
               (groupId, dueAtMs, ids, count) -> {
+                groups.release(groupId, count); // these entries left the wheel
                 for (int i = 0; i < count; i++) {
                   batch.add(ids[i]);
                 }
@@ -253,8 +263,16 @@ final class TickLoop {
     }
   }
 
+  /**
+   * Puts an entry in the wheel, counting it in its trigger group while it stays there; an entry not
+   * added (already held, already due, or the wheel full) is given back at once.
+   */
   private void add(WheelEntry entry) {
-    AddResult result = wheel.add(entry.seq(), groups.idOf(entry.triggerGroup()), entry.dueAtMs());
+    int groupId = groups.acquire(entry.triggerGroup());
+    AddResult result = wheel.add(entry.seq(), groupId, entry.dueAtMs());
+    if (result != AddResult.ADDED) {
+      groups.release(groupId, 1);
+    }
     switch (result) {
       case ALREADY_DUE -> ready.add(entry.seq());
       case FULL -> {
@@ -336,7 +354,7 @@ final class TickLoop {
       }
       port.firedWith(done);
       for (Long seq : plan.delay()) {
-        wheel.add(seq, 0, nowMs + DELAY_RECHECK_MS);
+        wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
       }
       return true;
     } catch (StoreException e) {
@@ -371,5 +389,10 @@ final class TickLoop {
   /** Owner thread, for tests and metrics. */
   int held() {
     return wheel.size() + ready.size();
+  }
+
+  /** Trigger groups with an entry in the wheel: for tests. */
+  int triggerGroups() {
+    return groups.liveGroups();
   }
 }

@@ -280,4 +280,35 @@ class TickLoopTest {
     at(T + 300);
     assertThat(port.emitted).singleElement().satisfies(e -> assertThat(e.epoch()).isEqualTo(8));
   }
+
+  @Test
+  void triggerGroupIdsAreHeldWhileEntriesAreInTheWheelAndFreedByEveryWayOut() {
+    long firstSeq = -1;
+    for (int i = 0; i < 5; i++) {
+      storeOnce("t" + i);
+      long seq = port.add("t" + i, T + 100 + i, T + 100 + i);
+      firstSeq = i == 0 ? seq : firstSeq;
+      loop.offer(new WheelEntry(seq, T + 100 + i, "CRON|" + i + " * * * * ?|UTC"));
+    }
+    loop.offer(
+        new WheelEntry(port.add("t0", T + 5000, T + 5000), T + 5000, "CRON|0 * * * * ?|UTC"));
+    at(T);
+    assertThat(loop.triggerGroups()).isEqualTo(5);
+
+    // A reload offers what the wheel holds already: not added, not counted twice.
+    loop.offer(new WheelEntry(firstSeq, T + 100, "CRON|0 * * * * ?|UTC"));
+    // Already due when offered: fired from the ready list, never in the wheel.
+    storeOnce("late");
+    loop.offer(new WheelEntry(port.add("late", T - 10, T - 10), T - 10, "CRON|late"));
+    at(T + 1);
+    assertThat(loop.triggerGroups()).isEqualTo(5);
+
+    at(T + 200); // fired: every group but the one still holding T + 5000 is freed
+    assertThat(port.emitted).hasSize(6);
+    assertThat(loop.triggerGroups()).isEqualTo(1);
+
+    leadership.set(Optional.of(new LeaseFence("ticker", "n1", 8)));
+    at(T + 300); // a new epoch clears the wheel
+    assertThat(loop.triggerGroups()).isZero();
+  }
 }
