@@ -79,6 +79,7 @@ final class TickLoop {
   private final Counter clockHolds;
   private final DistributionSummary lateness;
   private final Timer markTime;
+  private final MeterRegistry meters;
 
   private final LinkedHashSet<Long> ready = new LinkedHashSet<>();
   private long ledEpoch = -1;
@@ -100,6 +101,7 @@ final class TickLoop {
     this.leadership = leadership;
     this.port = port;
     this.planner = planner;
+    this.meters = meters;
     this.fired = meters.counter("ax.ticker.fired");
     this.skipped = meters.counter("ax.ticker.skipped");
     this.dropped = meters.counter("ax.ticker.dropped.offers");
@@ -112,6 +114,11 @@ final class TickLoop {
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
+  }
+
+  /** The registry this loop's meters are in: the window loader's timer goes there too. */
+  MeterRegistry meters() {
+    return meters;
   }
 
   /** What this loop holds and fires at most, and within what horizon. */
