@@ -69,6 +69,9 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   private static final int MAX_RUNS = 100;
   private static final long MAX_DB_DELAY_MS = 1000;
 
+  /** Connections the history load writes over at once. */
+  static final int HISTORY_CONNECTIONS = 4;
+
   /** The ticker's lateness target: a series counts the runs within it. */
   private static final long TARGET_P99_MS = 50;
 
@@ -173,6 +176,29 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " run says little; a series says how often a target holds.")
   private int runs;
 
+  @Option(
+      names = "--history",
+      defaultValue = "0",
+      paramLabel = "<rows>",
+      description =
+          "Before the warm-up, load this many finished one-shot tasks (each an ENDED task, its"
+              + " SUCCESS instance and its 4 audit rows) finished over the last AX_RETENTION, by"
+              + " multi-row INSERTs over "
+              + HISTORY_CONNECTIONS
+              + " connections; then report table sizes before and after the measured runs"
+              + " (default: ${DEFAULT-VALUE}: none; at most 200000000).")
+  private long historyRows;
+
+  @Option(
+      names = "--history-expired",
+      defaultValue = "10",
+      paramLabel = "<percent>",
+      description =
+          "Of the --history rows, this share finished up to an hour before AX_RETENTION's"
+              + " cutoff, so retention has rows to delete while the runs go on and its rate is"
+              + " measured (default: ${DEFAULT-VALUE}; 0..100).")
+  private int historyExpiredPercent;
+
   @Mixin private PeerOptions peerOptions;
 
   @Mixin private VerboseOption verbose;
@@ -186,6 +212,12 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     }
     requireInRange(spec, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
     requireInRange(spec, "--runs", runs, 1, MAX_RUNS);
+    if (historyRows < 0 || historyRows > BenchHistory.MAX_ROWS) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--history must be in 0.." + BenchHistory.MAX_ROWS + " rows: " + historyRows);
+    }
+    requireInRange(spec, "--history-expired", historyExpiredPercent, 0, 100);
     peerOptions.check();
     requireOneOf(spec, "--stages", stagesWhere, "in-jvm", "processes");
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
@@ -257,7 +289,14 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                 params,
                 wait,
                 TickerConfig.from(config).emitAhead());
+        BenchHistory history =
+            new BenchHistory(
+                historyRows, historyExpiredPercent, TickerConfig.from(config).retention());
+        TableSizes sizesBefore = history.asked() ? loadHistory(history, context, runId, out) : null;
         BenchWarmUp.run(driver, runId, warmUpTasks);
+        TickerFigures tickerBefore = TickerFigures.parse(stages.tickerMetrics());
+        long measuredFromNs = System.nanoTime();
+        String lastPrefix = null;
         PeerProcess peerProcess =
             peerOptions.asked()
                 ? peerOptions.start(
@@ -283,6 +322,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                     dueIn,
                     spread);
             BenchReport report = driver.measure(plan);
+            lastPrefix = plan.instanceIdPrefix();
             report.print(out);
             series.add(report.seriesRun(), report.lateness());
             String label = runs == 1 ? "" : "run " + run + ": ";
@@ -302,6 +342,24 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           }
           if (comparison != null && comparison.size() > 0) {
             comparison.print(out);
+          }
+          printTicker(
+              TickerFigures.parse(stages.tickerMetrics()).since(tickerBefore),
+              (System.nanoTime() - measuredFromNs) / 1e9,
+              out);
+          if (sizesBefore != null) {
+            TableSizes.printChange(
+                "Tables: after the history load / after the measured runs",
+                sizesBefore,
+                TableSizes.read(context.dataSource()),
+                out);
+            if (lastPrefix != null) {
+              out.printf(
+                  Locale.ROOT,
+                  "Audit rows per instance: %.2f in the last measured run, %d in the history%n",
+                  AgedDatabase.auditRowsPerInstance(context.dataSource(), lastPrefix),
+                  AgedDatabase.AUDIT_ROWS_PER_INSTANCE);
+            }
           }
         } finally {
           if (peerProcess != null) {
@@ -323,6 +381,81 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       return ExitCodes.INTERRUPTED;
     }
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  /**
+   * Loads {@code --history} through the bench's pool and prints how fast; the table sizes after it.
+   */
+  private static TableSizes loadHistory(
+      BenchHistory history, StageContext context, String runId, PrintWriter out)
+      throws java.sql.SQLException, InterruptedException {
+    out.printf(
+        Locale.ROOT,
+        "History: loading %,d finished one-shot tasks (%d%% past the retention cutoff of %s)"
+            + " over %d connections...%n",
+        history.rows(),
+        history.expiredPercent(),
+        history.retention(),
+        HISTORY_CONNECTIONS);
+    out.flush();
+    AgedDatabase aged =
+        new AgedDatabase(
+            context.dataSource(),
+            history,
+            "hist-" + runId.substring(runId.indexOf('-') + 1),
+            context.clock().millis());
+    AgedDatabase.Loaded loaded = aged.load(HISTORY_CONNECTIONS, out);
+    out.printf(
+        Locale.ROOT,
+        "HISTORY rows=%d tasks=%d instances=%d audit=%d load_ms=%d rows_per_s=%.0f"
+            + " instances_per_s=%.0f%n",
+        loaded.rows(),
+        loaded.tasks(),
+        loaded.instances(),
+        loaded.auditRows(),
+        loaded.elapsedMs(),
+        loaded.rowsPerSecond(),
+        loaded.instancesPerSecond());
+    TableSizes sizes = TableSizes.read(context.dataSource());
+    out.flush();
+    return sizes;
+  }
+
+  /** The ticker's window loads and retention over the measured runs. */
+  static void printTicker(TickerFigures during, double seconds, PrintWriter out) {
+    out.println();
+    if (during.windowLoads() <= 0) {
+      out.println("Ticker: no window load timed (the ticker's metrics did not answer)");
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "Ticker over the measured runs (%.0f s): %.0f window loads, p99 <= %.0f ms (histogram"
+              + " bound), mean %.1f ms, max of the last minutes %.0f ms%n",
+          seconds,
+          during.windowLoads(),
+          during.windowLoadP99Ms(),
+          during.windowLoadMeanMs(),
+          during.windowLoadMaxSeconds() * 1000);
+    }
+    out.printf(
+        Locale.ROOT,
+        "Retention over the measured runs: %.0f instances and %.0f audit rows deleted,"
+            + " %.0f instance rows/s (%.0f rows/s with their audit rows)%n",
+        during.retainedInstances(),
+        during.retainedAuditRows(),
+        during.retainedInstances() / Math.max(1e-3, seconds),
+        (during.retainedInstances() + during.retainedAuditRows()) / Math.max(1e-3, seconds));
+    out.printf(
+        Locale.ROOT,
+        "TICKER window_loads=%.0f window_load_p99_ms=%.0f window_load_mean_ms=%.1f"
+            + " retention_instances_per_s=%.1f retention_rows_per_s=%.1f seconds=%.0f%n",
+        during.windowLoads(),
+        during.windowLoadP99Ms(),
+        during.windowLoadMeanMs(),
+        during.retainedInstances() / Math.max(1e-3, seconds),
+        (during.retainedInstances() + during.retainedAuditRows()) / Math.max(1e-3, seconds),
+        seconds);
+    out.flush();
   }
 
   /** The database proxy of {@code --db-delay}, or null without one. */

@@ -34,6 +34,7 @@ public final class BenchReport implements RoundFigures {
   private final double overallPerSecond;
   private final double dueWindowPerSecond;
   private final double overallSeconds;
+  private final double ingestPerSecond;
   private final long jitMs;
   private final CpuTime.Used cpu;
   private final MachineCpu.Used machine;
@@ -90,6 +91,13 @@ public final class BenchReport implements RoundFigures {
     this.overallPerSecond = completed == 0 ? 0 : completed / overallSeconds;
     double dueWindowSeconds = Math.max(1, lastFinishedAtMs - plan.firstDueAtMs()) / 1000.0;
     this.dueWindowPerSecond = completed == 0 ? 0 : completed / dueWindowSeconds;
+    this.ingestPerSecond =
+        plan.tasks() * 1000.0 / Math.max(1, fires.lastCreatedAtMs() - firstProduceMs);
+  }
+
+  /** Tasks stored per second: the run's tasks over first send to the last instance stored. */
+  public double ingestPerSecond() {
+    return ingestPerSecond;
   }
 
   /** This run's figures for a {@link BenchSeries}. */
@@ -207,6 +215,9 @@ public final class BenchReport implements RoundFigures {
         "throughput, first send to last completion",
         String.format(Locale.ROOT, "%.0f tasks/s (%.2f s)", overallPerSecond, overallSeconds));
     table.row(
+        "ingest, first send to last instance stored",
+        String.format(Locale.ROOT, "%.0f tasks/s", ingestPerSecond));
+    table.row(
         "completions/s, first due to last completion",
         String.format(Locale.ROOT, "%.0f tasks/s", dueWindowPerSecond));
     table.row(
@@ -267,7 +278,7 @@ public final class BenchReport implements RoundFigures {
             + " early_claims=%d start_p50=%d start_p99=%d start_max=%d completed=%d"
             + " tput=%.0f due_tput=%.0f fire_p50=%d fire_p99=%d fire_max=%d"
             + " jit_ms=%d mark_mean_ms=%.1f claim_mean_ms=%.1f marks=%d claims=%d cpu_ms=%d"
-            + " db_cpu_ms=%d idle_ms=%d steal_ms=%d",
+            + " db_cpu_ms=%d idle_ms=%d steal_ms=%d ingest_tput=%.0f",
         plan.tasks(),
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
@@ -295,7 +306,8 @@ public final class BenchReport implements RoundFigures {
         cpu.jvmMs(),
         cpu.databaseMs(),
         machine.idleMs(),
-        machine.stealMs());
+        machine.stealMs(),
+        ingestPerSecond);
   }
 
   private static String percentiles(Histogram histogram, double... percentiles) {

@@ -2,6 +2,7 @@ package dev.ax.bench;
 
 import dev.ax.cli.local.Pipeline;
 import dev.ax.common.stage.StageContext;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 
 /**
@@ -19,6 +20,12 @@ interface BenchStages extends AutoCloseable {
 
   /** The ticker's mark and the dispatcher's claim, counted so far wherever the stages run. */
   TransactionTimes transactionTimes();
+
+  /**
+   * The ticker's meters in Prometheus text, as its {@code /metrics} serves them (in this JVM: every
+   * stage's, one registry); empty when it does not answer.
+   */
+  String tickerMetrics();
 
   /** How the stages run, for the bench's first line. */
   String description();
@@ -42,6 +49,13 @@ interface BenchStages extends AutoCloseable {
       @Override
       public TransactionTimes transactionTimes() {
         return TransactionTimes.snapshot(pipeline.context().meters());
+      }
+
+      @Override
+      public String tickerMetrics() {
+        return pipeline.context().meters() instanceof PrometheusMeterRegistry prometheus
+            ? prometheus.scrape()
+            : "";
       }
 
       @Override

@@ -14,6 +14,14 @@ final class PrometheusSums {
    * whose value is not a number are skipped.
    */
   static double sum(String text, String metric) {
+    return sumWhere(text, metric, "");
+  }
+
+  /**
+   * As {@link #sum}, over the samples whose labels contain {@code label} (e.g. {@code
+   * kind="instances"}); an empty {@code label} takes every sample.
+   */
+  static double sumWhere(String text, String metric, String label) {
     double total = 0;
     for (String line : text.split("\n")) {
       if (!line.startsWith(metric)) {
@@ -28,7 +36,12 @@ final class PrometheusSums {
         if (end < 0) {
           continue;
         }
+        if (!rest.substring(0, end).contains(label)) {
+          continue;
+        }
         rest = rest.substring(end + 1);
+      } else if (!label.isEmpty()) {
+        continue;
       }
       String[] fields = rest.trim().split("\\s+");
       try {

@@ -229,6 +229,28 @@ final class StageProcesses implements BenchStages {
   }
 
   @Override
+  public String tickerMetrics() {
+    for (Stage stage : stages) {
+      if (stage.name().equals("ticker")) {
+        try {
+          return get(stage, "/metrics").orElse("");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+    return "";
+  }
+
+  /** The process of the stage named {@code name} ("ticker", "dispatcher-1", ...), if started. */
+  Optional<ProcessHandle> process(String name) {
+    return stages.stream()
+        .filter(stage -> stage.name().equals(name))
+        .map(stage -> stage.process().toHandle())
+        .findFirst();
+  }
+
+  @Override
   public String description() {
     return "each stage in a JVM of its own ("
         + (5 + dispatchers)

@@ -24,6 +24,10 @@ class BenchOptionsTest {
         "--peer-polling=-1s | Invalid value for option '--peer-polling': '-1s' is negative",
         "--tasks=0 | --tasks must be in 1..1000000: 0",
         "--stages=cloud | --stages must be in-jvm or processes: cloud",
+        "--history=-1 | --history must be in 0..200000000 rows: -1",
+        "--history=200000001 | --history must be in 0..200000000 rows: 200000001",
+        "--history=many | Invalid value for option '--history': 'many' is not a long",
+        "--history-expired=101 | --history-expired must be in 0..100: 101",
       })
   void isRefusedWithItsReason(String option, String reason) {
     StringWriter err = new StringWriter();

@@ -86,6 +86,7 @@ final class TickLoop {
   private final Counter clockHolds;
   private final DistributionSummary lateness;
   private final Timer markTime;
+  private final MeterRegistry meters;
 
   private final LinkedHashSet<Long> ready = new LinkedHashSet<>();
   private long ledEpoch = -1;
@@ -107,6 +108,7 @@ final class TickLoop {
     this.leadership = leadership;
     this.port = port;
     this.planner = planner;
+    this.meters = meters;
     this.fired = meters.counter("ax.ticker.fired");
     this.skipped = meters.counter("ax.ticker.skipped");
     this.dropped = meters.counter("ax.ticker.dropped.offers");
@@ -120,6 +122,11 @@ final class TickLoop {
             .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
     meters.gauge("ax.ticker.trigger.groups", groups, TriggerGroupIds::liveGroups);
+  }
+
+  /** The registry this loop's meters are in: the window loader's timer goes there too. */
+  MeterRegistry meters() {
+    return meters;
   }
 
   /** What this loop holds and fires at most, and within what horizon. */

@@ -4,11 +4,13 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import io.micrometer.core.instrument.Timer;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -29,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * itself, batch by batch, on its hot path. The prefetch is best effort (it logs what fails): firing
  * reads what is missing.
  *
+ * <p>Each load a leader runs is timed ({@code ax.ticker.window.load}, a percentile histogram in the
+ * loop's registry): a load that grows with history delays every instance only it brings to the
+ * wheel, and {@code ax bench --history} reads its p99.
+ *
  * <p>Threading: {@link #load()} runs on one thread (the ticker's scheduler).
  */
 final class WindowLoader {
@@ -44,6 +50,7 @@ final class WindowLoader {
   private final int maxPerLoad;
   private final int rescanEvery;
   private final Consumer<Collection<String>> prefetch;
+  private final Timer loadTime;
   private long afterDueMs = Long.MIN_VALUE;
   private long afterSeq = Long.MIN_VALUE;
   private int loadsSinceFull;
@@ -67,6 +74,11 @@ final class WindowLoader {
     this.maxPerLoad = loop.limits().maxPending();
     this.rescanEvery = rescanEvery;
     this.prefetch = prefetch;
+    this.loadTime =
+        Timer.builder("ax.ticker.window.load")
+            .description("one window load of the leader: its pages and their spec prefetch")
+            .publishPercentileHistogram()
+            .register(loop.meters());
   }
 
   void load() {
@@ -78,6 +90,15 @@ final class WindowLoader {
       // once the loop leads at this epoch.
       return;
     }
+    long startNs = System.nanoTime();
+    try {
+      loadWindow();
+    } finally {
+      loadTime.record(System.nanoTime() - startNs, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void loadWindow() {
     try {
       if (loop.needsFullReload() || ++loadsSinceFull >= rescanEvery) {
         loop.fullReloadStarted();

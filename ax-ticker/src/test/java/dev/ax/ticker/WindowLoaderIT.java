@@ -48,6 +48,9 @@ class WindowLoaderIT {
       loader.load();
       assertThat(loop.handOffSize()).as("offered before the loop leads").isZero();
       assertThat(prefetched).isEmpty();
+      assertThat(loop.meters().get("ax.ticker.window.load").timer().count())
+          .as("a load that does not run is not timed")
+          .isZero();
 
       loop.step();
       assertThat(loop.ledEpoch()).isEqualTo(7);
@@ -56,6 +59,9 @@ class WindowLoaderIT {
       assertThat(prefetched)
           .as("the specs firing will need, read off the firing thread")
           .containsExactlyInAnyOrder("overdue-0", "overdue-1", "overdue-2");
+      assertThat(loop.meters().get("ax.ticker.window.load").timer().count())
+          .as("the load that ran, timed")
+          .isEqualTo(1);
     }
   }
 
