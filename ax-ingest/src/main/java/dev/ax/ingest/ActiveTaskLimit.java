@@ -4,6 +4,7 @@ import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.TaskStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -64,7 +65,16 @@ final class ActiveTaskLimit {
     }
   }
 
-  private final TaskStore tasks;
+  /** What the limit reads from the database: {@link TaskStore}'s, a fake in unit tests. */
+  interface Counts {
+    /** {@link TaskStore#countActiveByGroup}. */
+    Map<String, Long> liveByGroup(Collection<String> groups);
+
+    /** {@link TaskStore#existing}. */
+    Set<String> existing(Collection<String> taskIds);
+  }
+
+  private final Counts tasks;
   private final int limit;
   private int reads;
   private final Map<String, Bound> bounds =
@@ -76,6 +86,22 @@ final class ActiveTaskLimit {
       };
 
   ActiveTaskLimit(TaskStore tasks, int limit) {
+    this(
+        new Counts() {
+          @Override
+          public Map<String, Long> liveByGroup(Collection<String> groups) {
+            return tasks.countActiveByGroup(groups);
+          }
+
+          @Override
+          public Set<String> existing(Collection<String> taskIds) {
+            return tasks.existing(taskIds);
+          }
+        },
+        limit);
+  }
+
+  ActiveTaskLimit(Counts tasks, int limit) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive: " + limit);
     }
@@ -103,7 +129,7 @@ final class ActiveTaskLimit {
       return rejected;
     }
     Set<String> groups = perGroup.keySet();
-    Map<String, Long> active = tasks.countActiveByGroup(groups);
+    Map<String, Long> active = tasks.liveByGroup(groups);
     reads++;
     for (String group : groups) {
       bounds.put(group, new Bound(active.getOrDefault(group, 0L), limit));
