@@ -6,6 +6,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.RecordRows;
 import dev.ax.common.store.Sql;
 import dev.ax.common.store.TaskGate;
@@ -208,6 +209,8 @@ public final class DeadLetterStore {
    *
    * <ul>
    *   <li>ACTIVE: replayed as above.
+   *   <li>ENDED (a one-shot task whose run was over): replayed as above, and the task ACTIVE again
+   *       ({@link OneShotEnd#reactivate}).
    *   <li>PAUSED: replayed, the instance DEAD → PAUSED: a RESUME fires it, as any instance held by
    *       the PAUSE ({@link ReplayResult#REPLAYED_PAUSED}). Forcing changes nothing here.
    *   <li>CANCELLED, DELETED, or no task row: refused ({@link ReplayResult#TASK_STOPPED}), the
@@ -236,7 +239,8 @@ public final class DeadLetterStore {
           String taskId = letter.get().taskId();
           Optional<TaskGate.Held> task = TaskGate.hold(tx, taskId);
           boolean paused = task.isPresent() && task.get().isPaused();
-          boolean stopped = task.isEmpty() || !(task.get().isActive() || paused);
+          boolean ended = task.isPresent() && task.get().isEnded();
+          boolean stopped = task.isEmpty() || !(task.get().isActive() || paused || ended);
           if (stopped && !force) {
             return ReplayResult.TASK_STOPPED;
           }
@@ -265,6 +269,9 @@ public final class DeadLetterStore {
             return ReplayResult.INSTANCE_NOT_DEAD;
           }
           setState(tx, id, "REPLAYED", reason, nowMs);
+          if (ended) {
+            OneShotEnd.reactivate(tx, taskId, nowMs); // its run is live again
+          }
           int attempt =
               tx.queryFirst(
                       "SELECT attempt FROM ax_instance WHERE instance_id = ?",

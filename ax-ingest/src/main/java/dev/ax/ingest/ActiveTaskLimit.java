@@ -3,8 +3,8 @@ package dev.ax.ingest;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.TaskStore;
-import dev.ax.common.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The per-group bound on active tasks ({@code AX_MAX_ACTIVE_TASKS_PER_GROUP}): ingest rejects a
- * CREATE that would make its group hold more than {@code limit} active tasks ({@link
- * TaskStore#countActiveByGroup} says what active means).
+ * The per-group bound on live tasks ({@code AX_MAX_ACTIVE_TASKS_PER_GROUP}): ingest rejects a
+ * CREATE that would make its group hold more than {@code limit} live tasks ({@link
+ * TaskStore#countActiveByGroup} says what live means).
  *
  * <p>Per polled batch: one query for the groups' counts and one for which task ids exist already (a
  * create of an existing task is a duplicate, ignored later, and does not count), then the batch's
@@ -23,12 +23,14 @@ import java.util.Set;
  * whose upstream was rejected here in the same batch is rejected too: it was validated against that
  * upstream being created.
  *
- * <p>The count costs a look at every ONCE task of the group, so it is not read for every batch:
- * after a read, this keeps an upper bound per group (the count read plus every create accepted
- * since) and reads again only when the bound plus the batch could pass the limit, or the read is
- * {@link #REREAD_AFTER_MS} old. A batch that fits under the bound is accepted without a query; any
- * batch that could be refused is judged on a fresh count, so what is refused is the same as with a
- * query per batch.
+ * <p>The count is an index range over the group's live tasks (ACTIVE or PAUSED), so at the seeds'
+ * volume it still walks millions of index entries: it is not read for every batch. After a read,
+ * this keeps an upper bound per group (the count read plus every create accepted since) and reads
+ * again only when the bound plus the batch could pass the limit, or when the creates accepted since
+ * the read have used a quarter of the room the read left ({@code (limit - count) / 4}, at least
+ * one). A batch that fits under the bound is accepted without a query; any batch that could be
+ * refused is judged on a fresh count, so what is refused is the same as with a query per batch.
+ * Tasks that end or are cancelled meanwhile only make the bound higher than the truth.
  *
  * <p>Counts are read, not locked: two ingest replicas taking the same group's batches at once can
  * each accept up to the limit (and one replica's bound does not see the other's creates until its
@@ -39,26 +41,42 @@ final class ActiveTaskLimit {
 
   static final String CONFIG_KEY = "AX_MAX_ACTIVE_TASKS_PER_GROUP";
 
-  /** How old a group's count may be before a batch of that group reads it again. */
-  static final long REREAD_AFTER_MS = 10_000;
-
   /** Groups whose upper bound is kept; the least recently used beyond it are read again. */
   static final int MAX_GROUPS_KEPT = 10_000;
 
-  /** A group's count as read at {@code readAtMs}, plus the creates accepted since. */
+  /**
+   * A group's count as read, plus the creates accepted since ({@code upper}); reread once those
+   * creates reach {@code rereadAfterCreates}.
+   */
   private static final class Bound {
-    final long readAtMs;
+    final long read;
+    final long rereadAfterCreates;
     long upper;
 
-    Bound(long readAtMs, long upper) {
-      this.readAtMs = readAtMs;
-      this.upper = upper;
+    Bound(long read, int limit) {
+      this.read = read;
+      this.rereadAfterCreates = Math.max(1, (limit - read) / 4);
+      this.upper = read;
+    }
+
+    /** Whether {@code creates} more keep this bound usable without a fresh count. */
+    boolean admits(int creates, int limit) {
+      return upper + creates <= limit && upper + creates - read < rereadAfterCreates;
     }
   }
 
-  private final TaskStore tasks;
+  /** What the limit reads from the database: {@link TaskStore}'s, a fake in unit tests. */
+  interface Counts {
+    /** {@link TaskStore#countActiveByGroup}. */
+    Map<String, Long> liveByGroup(Collection<String> groups);
+
+    /** {@link TaskStore#existing}. */
+    Set<String> existing(Collection<String> taskIds);
+  }
+
+  private final Counts tasks;
   private final int limit;
-  private final Clock clock;
+  private int reads;
   private final Map<String, Bound> bounds =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -67,13 +85,28 @@ final class ActiveTaskLimit {
         }
       };
 
-  ActiveTaskLimit(TaskStore tasks, int limit, Clock clock) {
+  ActiveTaskLimit(TaskStore tasks, int limit) {
+    this(
+        new Counts() {
+          @Override
+          public Map<String, Long> liveByGroup(Collection<String> groups) {
+            return tasks.countActiveByGroup(groups);
+          }
+
+          @Override
+          public Set<String> existing(Collection<String> taskIds) {
+            return tasks.existing(taskIds);
+          }
+        },
+        limit);
+  }
+
+  ActiveTaskLimit(Counts tasks, int limit) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive: " + limit);
     }
     this.tasks = tasks;
     this.limit = limit;
-    this.clock = clock;
   }
 
   /**
@@ -91,15 +124,15 @@ final class ActiveTaskLimit {
       perGroup.merge(command.spec().group(), 1, Integer::sum);
       ids.add(command.taskId());
     }
-    long nowMs = clock.millis();
-    if (fitsUnderBounds(perGroup, nowMs)) {
+    if (fitsUnderBounds(perGroup)) {
       perGroup.forEach((group, count) -> bounds.get(group).upper += count);
       return rejected;
     }
     Set<String> groups = perGroup.keySet();
-    Map<String, Long> active = tasks.countActiveByGroup(groups);
+    Map<String, Long> active = tasks.liveByGroup(groups);
+    reads++;
     for (String group : groups) {
-      bounds.put(group, new Bound(nowMs, active.getOrDefault(group, 0L)));
+      bounds.put(group, new Bound(active.getOrDefault(group, 0L), limit));
     }
     Set<String> existing = tasks.existing(ids);
     Set<String> counted = new HashSet<>();
@@ -145,13 +178,16 @@ final class ActiveTaskLimit {
     return rejected;
   }
 
-  /** Whether every group's kept bound is fresh and leaves room for the batch's creates. */
-  private boolean fitsUnderBounds(Map<String, Integer> perGroup, long nowMs) {
+  /** How many times the counts were read: what the re-read rule saves, for tests. */
+  int reads() {
+    return reads;
+  }
+
+  /** Whether every group's kept bound leaves room for the batch's creates without a fresh count. */
+  private boolean fitsUnderBounds(Map<String, Integer> perGroup) {
     for (Map.Entry<String, Integer> entry : perGroup.entrySet()) {
       Bound bound = bounds.get(entry.getKey());
-      if (bound == null
-          || nowMs - bound.readAtMs >= REREAD_AFTER_MS
-          || bound.upper + entry.getValue() > limit) {
+      if (bound == null || !bound.admits(entry.getValue(), limit)) {
         return false;
       }
     }

@@ -30,10 +30,10 @@ public final class IngestKeys implements ConfigKeySet {
   public static final ConfigKey<Integer> MAX_ACTIVE_TASKS_PER_GROUP =
       ConfigKey.integer(
           "AX_MAX_ACTIVE_TASKS_PER_GROUP",
-          100_000,
+          20_000_000,
           1,
           Integer.MAX_VALUE,
-          "Most active tasks one task group may hold (not cancelled or deleted; a ONCE task until its instance ended). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
+          "Most live tasks one task group may hold: ACTIVE or PAUSED (not cancelled, deleted, or ENDED: a ONCE task ends with its last instance). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
 
   public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
       ConfigKey.integer(

@@ -95,8 +95,7 @@ public final class IngestStage implements AutoCloseable {
         new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock());
     this.tasks = new TaskStore(context.dataSource());
     this.announceHorizon = config.announceHorizon();
-    this.activeTaskLimit =
-        new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup(), context.clock());
+    this.activeTaskLimit = new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup());
     this.rejections =
         new RejectedRecords(
             producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES);

@@ -15,6 +15,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
@@ -31,6 +32,10 @@ import javax.sql.DataSource;
  * against {@code ax_task_command} (a command applied before changes nothing), the task's state
  * moves, its pending instances move with their audit rows ({@link PendingInstances}), and the
  * command's id is recorded.
+ *
+ * <p>An ENDED task (a one-shot task whose run is over, {@link OneShotEnd}) takes CANCEL and DELETE
+ * as a finished task does, RUN_NOW (ACTIVE again, with its new instance) and UPDATE; PAUSE and
+ * RESUME are refused. A RESUME of a paused one-shot task whose run ended meanwhile ends it.
  *
  * <p>Why a concurrent firing cannot leave a cancelled or paused task with a live instance: the
  * pending instances are read with {@code FOR UPDATE} on the {@code (task_id, due_at_ms)} index, a
@@ -59,7 +64,7 @@ final class TaskLifecycleStore {
     static final Transition CANCEL =
         new Transition(
             "CANCEL",
-            Set.of("ACTIVE", "PAUSED"),
+            Set.of("ACTIVE", "PAUSED", OneShotEnd.ENDED),
             "CANCELLED",
             List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
             CANCELLED,
@@ -78,19 +83,37 @@ final class TaskLifecycleStore {
     static final Transition DELETE =
         new Transition(
             "DELETE",
-            Set.of("ACTIVE", "PAUSED", "CANCELLED"),
+            Set.of("ACTIVE", "PAUSED", "CANCELLED", OneShotEnd.ENDED),
             "DELETED",
             List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
             CANCELLED,
             "deleted");
 
-    /** Moves nothing: adds one instance, due now (see {@link #runNow}). */
+    /**
+     * Moves nothing: adds one instance, due now (see {@link #runNow}); an ENDED one-shot task is
+     * ACTIVE again for it.
+     */
     static final Transition RUN_NOW =
-        new Transition("RUN_NOW", Set.of("ACTIVE"), "ACTIVE", List.of(), SCHEDULED, "run now");
+        new Transition(
+            "RUN_NOW",
+            Set.of("ACTIVE", OneShotEnd.ENDED),
+            "ACTIVE",
+            List.of(),
+            SCHEDULED,
+            "run now");
 
-    /** A new spec version: applied by {@link TaskUpdateStore}, not by {@link #apply}. */
+    /**
+     * A new spec version: applied by {@link TaskUpdateStore}, not by {@link #apply}; an ENDED task
+     * is ACTIVE again when the new version gives it a run.
+     */
     static final Transition UPDATE =
-        new Transition("UPDATE", Set.of("ACTIVE", "PAUSED"), "", List.of(), SCHEDULED, "updated");
+        new Transition(
+            "UPDATE",
+            Set.of("ACTIVE", "PAUSED", OneShotEnd.ENDED),
+            "",
+            List.of(),
+            SCHEDULED,
+            "updated");
 
     static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE, DELETE);
 
@@ -199,7 +222,7 @@ final class TaskLifecycleStore {
       return new Result.Duplicate();
     }
     if (transition == Transition.RUN_NOW) {
-      if (!state.get().equals("ACTIVE")) {
+      if (!transition.fromStates().contains(state.get())) {
         return new Result.Refused(
             "RUN_NOW of task "
                 + request.taskId()
@@ -208,6 +231,9 @@ final class TaskLifecycleStore {
                 + (state.get().equals("PAUSED") ? " (resume it first)" : ""));
       }
       List<DueInstance> created = runNow(tx, request, row.get().getValue());
+      if (!created.isEmpty()) {
+        OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
+      }
       record(statements, request, transition.name());
       return new Result.Applied(created.size(), created);
     }
@@ -221,12 +247,21 @@ final class TaskLifecycleStore {
     if (!transition.fromStates().contains(state.get())
         && !(interrupting && state.get().equals(transition.toState()))) {
       return new Result.Refused(
-          transition.name() + " of task " + request.taskId() + ", which is " + state.get());
+          transition.name()
+              + " of task "
+              + request.taskId()
+              + ", which is "
+              + state.get()
+              + (state.get().equals(OneShotEnd.ENDED) ? " (its one-shot run is over)" : ""));
     }
     statements.update(
         "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
         values(transition.toState(), request.nowMs(), request.taskId()));
     Result.Applied applied = PendingInstances.move(tx, transition, request, interrupting);
+    if (transition == Transition.RESUME && applied.toAnnounce().isEmpty()) {
+      // A one-shot task whose run ended while it was paused ends now: nothing of it is left.
+      OneShotEnd.endIfDone(tx.connection(), List.of(request.taskId()), request.nowMs());
+    }
     record(statements, request, transition.name());
     return applied;
   }

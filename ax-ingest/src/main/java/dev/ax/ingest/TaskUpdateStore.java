@@ -22,6 +22,7 @@ import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import dev.ax.common.trace.TraceIds;
@@ -116,6 +117,14 @@ final class TaskUpdateStore {
           int moved = 0;
           if (!wasDependency) {
             moved = replan(tx, statements, request, spec, version, firstDueAtMs, state, toAnnounce);
+          }
+          if (state.equals(OneShotEnd.ENDED)) {
+            // ACTIVE again, then ENDED again unless the new version gave it a run (a ONCE task
+            // that fired already gets none; one made periodic does).
+            OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
+          }
+          if (spec.trigger() instanceof Trigger.Once) {
+            OneShotEnd.endIfDone(tx.connection(), List.of(request.taskId()), request.nowMs());
           }
           TaskLifecycleStore.record(statements, request, "UPDATE");
           return new TaskLifecycleStore.Result.Applied(moved, toAnnounce);

@@ -11,6 +11,7 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -318,7 +319,7 @@ class IngestStageIT {
   }
 
   @Test
-  void aCreateBeyondTheGroupsActiveTaskLimitIsRejectedWithTheCounts() throws Exception {
+  void aCreateBeyondTheGroupsLiveTaskLimitIsRejectedAndEndedTasksDoNotCount() throws Exception {
     ingest.close(); // this test's ingest runs with a low limit
     StageContext limited = runtime.context("ingest-limited");
     ingest =
@@ -346,6 +347,17 @@ class IngestStageIT {
     assertThat(new TaskStore(runtime.dataSource()).countActiveByGroup(List.of("capped", "free")))
         .containsEntry("capped", 3L)
         .containsEntry("free", 1L);
+
+    // Ended one-shot tasks are history, not live: the group takes new tasks again.
+    RawSql.execute(
+        runtime.dataSource(), "UPDATE ax_task SET state = 'ENDED' WHERE task_group = 'capped'");
+    for (int i = 5; i < 8; i++) {
+      send("capped-" + i, inGroup("capped-" + i, "capped"));
+    }
+    awaitCounted(limited, 9, "ax.ingest.created.tasks", "ax.ingest.rejected");
+    assertThat(limited.meters().counter("ax.ingest.created.tasks").count()).isEqualTo(7);
+    assertThat(new TaskStore(runtime.dataSource()).countActiveByGroup(List.of("capped")))
+        .containsEntry("capped", 3L);
   }
 
   private static String inGroup(String taskId, String group) {

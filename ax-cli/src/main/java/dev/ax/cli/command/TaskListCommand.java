@@ -25,7 +25,8 @@ import picocli.CommandLine.ParameterException;
     description = "List tasks by id, with the status of each one's latest instance.")
 final class TaskListCommand extends DatabaseSubcommand {
 
-  private static final List<String> STATES = List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED");
+  private static final List<String> STATES =
+      List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED", "ENDED");
 
   private static final Columns<TaskQueries.TaskSummary> COLUMNS =
       Columns.<TaskQueries.TaskSummary>builder()
@@ -45,7 +46,9 @@ final class TaskListCommand extends DatabaseSubcommand {
   @Option(
       names = "--state",
       paramLabel = "<state>",
-      description = "ACTIVE, PAUSED, CANCELLED or DELETED (deleted tasks are listed only so).")
+      description =
+          "ACTIVE, PAUSED, CANCELLED, DELETED (listed only so) or ENDED (a one-shot task whose"
+              + " run is over).")
   private String state;
 
   @Option(

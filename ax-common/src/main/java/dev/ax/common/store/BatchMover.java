@@ -79,6 +79,8 @@ public final class BatchMover {
       String in = "(" + Sql.placeholders(chunk.size()) + ")";
       String begin = transaction.begin();
       String commit = commits && c == chunks.size() - 1 ? transaction.commit() : "";
+      // A move to a terminal status may end one-shot tasks: in the same packet (OneShotEnd).
+      boolean endsOneShots = move.to.isTerminal();
       String sql =
           begin
               + "UPDATE ax_instance "
@@ -93,6 +95,7 @@ public final class BatchMover {
               + move.extraWhere
               + (move.fence == null ? "" : " AND " + LeaseFence.CONDITION)
               + auditAndReadBack(keyColumn, in, move.readColumns, move.auditedAttempt)
+              + (endsOneShots ? OneShotEnd.afterMoveSql(keyColumn, in) : "")
               + commit;
       try (PreparedStatement packet = transaction.connection().prepareStatement(sql)) {
         int index = 1;
@@ -112,10 +115,22 @@ public final class BatchMover {
           packet.setString(index++, move.fence.holder());
           packet.setLong(index++, move.fence.epoch());
         }
-        bindAuditAndReadBack(
-            packet, index, move.from, move.to, move.actor, move.reason, nowMs, chunk, token);
+        index =
+            bindAuditAndReadBack(
+                packet, index, move.from, move.to, move.actor, move.reason, nowMs, chunk, token);
+        if (endsOneShots) {
+          index = bindKeys(packet, index, chunk);
+          packet.setString(index++, token);
+          packet.setLong(index, nowMs);
+        }
         won.addAll(
-            sendMovePacket(packet, !begin.isEmpty(), !commit.isEmpty(), move.reader, move.reason));
+            sendMovePacket(
+                packet,
+                !begin.isEmpty(),
+                endsOneShots,
+                !commit.isEmpty(),
+                move.reader,
+                move.reason));
       }
     }
     return won;
@@ -149,8 +164,12 @@ public final class BatchMover {
         + stamped;
   }
 
-  /** Binds the parameters of {@link #auditAndReadBack} from {@code index} on. */
-  static void bindAuditAndReadBack(
+  /**
+   * Binds the parameters of {@link #auditAndReadBack} from {@code index} on.
+   *
+   * @return the index of the next parameter
+   */
+  static int bindAuditAndReadBack(
       PreparedStatement packet,
       int index,
       InstanceStatus from,
@@ -169,17 +188,20 @@ public final class BatchMover {
     index = bindKeys(packet, index, keys);
     packet.setString(index++, token);
     index = bindKeys(packet, index, keys);
-    packet.setString(index, token);
+    packet.setString(index++, token);
+    return index;
   }
 
   /**
    * Sends a batch move's packet ({@code START TRANSACTION} first if {@code begins}, the UPDATE,
-   * {@link #auditAndReadBack}, {@code COMMIT} last if {@code commits}) and returns the rows read
-   * back, after checking that the UPDATE, the audit and the read-back counted the same rows.
+   * {@link #auditAndReadBack}, the end of one-shot tasks if {@code endsOneShots}, {@code COMMIT}
+   * last if {@code commits}) and returns the rows read back, after checking that the UPDATE, the
+   * audit and the read-back counted the same rows.
    */
   static <T> List<T> sendMovePacket(
       PreparedStatement packet,
       boolean begins,
+      boolean endsOneShots,
       boolean commits,
       BatchMove.RowReader<T> reader,
       String what)
@@ -195,6 +217,9 @@ public final class BatchMover {
       while (rs.next()) {
         won.add(reader.read(rs));
       }
+    }
+    if (endsOneShots) {
+      results.nextUpdateCount();
     }
     if (commits) {
       results.nextUpdateCount();

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * What follows a failed attempt once its outcome is recorded: the move to RETRYING (with the next
  * attempt's time) or to DEAD, written by both who end attempts (the dispatcher's outcomes and the
- * reaper's end of runs taken back too often). Stateless.
+ * reaper's end of runs taken back too often). A DEAD one may end its one-shot task ({@link
+ * OneShotEnd}), in the same transaction. Stateless.
  */
 public final class FailureFollowUps {
 
@@ -29,6 +30,7 @@ public final class FailureFollowUps {
       return;
     }
     List<AuditLog.Entry> audit = new ArrayList<>();
+    List<String> deadTasks = new ArrayList<>();
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE ax_instance SET status = ?, next_attempt_at_ms = ?, updated_at_ms = ?"
@@ -44,6 +46,7 @@ public final class FailureFollowUps {
         } else {
           to = InstanceStatus.DEAD;
           nextAttemptAtMs = null;
+          deadTasks.add(outcome.taskId());
           reason = ((AfterFailure.Dead) outcome.after()).reason();
         }
         StatusTransitions.require(outcome.status(), to);
@@ -72,5 +75,6 @@ public final class FailureFollowUps {
       }
     }
     AuditLog.append(connection, audit, owner, nowMs);
+    OneShotEnd.endIfDone(connection, deadTasks, nowMs);
   }
 }

@@ -45,6 +45,14 @@ public final class TaskGate {
     public boolean isPaused() {
       return "PAUSED".equals(state);
     }
+
+    /**
+     * ENDED: a one-shot task whose runs are all over ({@link OneShotEnd}); a path that gives it a
+     * new run (a dead-letter replay) makes it ACTIVE again with {@link OneShotEnd#reactivate}.
+     */
+    public boolean isEnded() {
+      return OneShotEnd.ENDED.equals(state);
+    }
   }
 
   private TaskGate() {}

@@ -5,7 +5,6 @@ import static dev.ax.common.store.Jdbc.Binder.values;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
-import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
@@ -176,34 +175,24 @@ public final class TaskStore {
   }
 
   /**
-   * The number of <em>active</em> tasks of each of {@code groups} that has any (absent: none), in
-   * one query per chunk of groups. A task is active while AX may still run it: its state is neither
-   * CANCELLED nor DELETED and, for a ONCE task, one of its instances is not yet terminal (SUCCESS,
-   * DEAD, CANCELLED, SKIPPED; see {@link InstanceStatus#isTerminal}). Periodic and DEPENDENCY tasks
-   * stay active until cancelled or deleted.
+   * The number of <em>live</em> tasks of each of {@code groups} that has any (absent: none), in one
+   * query per chunk of groups: the tasks in state ACTIVE or PAUSED. A ONCE task leaves them when
+   * its last instance ends ({@link OneShotEnd}: ENDED), any task when it is cancelled or deleted; a
+   * periodic or DEPENDENCY task stays live until then. Read as a range of the index {@code
+   * ax_task_group_active (task_group, state, trigger_type)}: the cost follows the live tasks, not
+   * the group's history.
    */
   public Map<String, Long> countActiveByGroup(Collection<String> groups) {
-    List<String> terminal = new ArrayList<>();
-    for (InstanceStatus status : InstanceStatus.values()) {
-      if (status.isTerminal()) {
-        terminal.add(status.name());
-      }
-    }
     Map<String, Long> counts = new HashMap<>();
     jdbc.queryIn(
-            "counting active tasks of " + groups.size() + " group(s)",
+            "counting live tasks of " + groups.size() + " group(s)",
             groups,
             in ->
-                "SELECT t.task_group, COUNT(*) FROM ax_task t"
-                    + " WHERE t.task_group IN ("
+                "SELECT task_group, COUNT(*) FROM ax_task"
+                    + " WHERE task_group IN ("
                     + in
-                    + ") AND t.state NOT IN ('CANCELLED', 'DELETED')"
-                    + " AND (t.trigger_type <> 'ONCE' OR EXISTS (SELECT 1 FROM ax_instance i"
-                    + " WHERE i.task_id = t.task_id AND i.status NOT IN ("
-                    + Sql.placeholders(terminal.size())
-                    + ")))"
-                    + " GROUP BY t.task_group",
-            terminal,
+                    + ") AND state IN ('ACTIVE', 'PAUSED') GROUP BY task_group",
+            List.of(),
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))
         .forEach(row -> counts.put(row.getKey(), row.getValue()));
     return counts;

@@ -8,6 +8,7 @@ import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.FailureFollowUps;
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
@@ -26,7 +27,8 @@ import javax.sql.DataSource;
  * only if this owner still holds that attempt, then for a failure → RETRYING or DEAD, with audit
  * rows and the events each recorded outcome owes in the outbox, all in one transaction. Successes
  * go as one batch move per chunk (whose first packet starts the transaction); failures, each with
- * its own error, one conditional UPDATE each.
+ * its own error, one conditional UPDATE each. A ONCE task whose last live instance ends here
+ * becomes ENDED in the same transaction ({@link OneShotEnd}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -177,6 +179,7 @@ public final class OutcomeStore {
     Set<String> won = new HashSet<>();
     List<AuditLog.Entry> audit = new ArrayList<>();
     List<Outcome> followed = new ArrayList<>();
+    List<String> succeeded = new ArrayList<>();
     for (int i = 0; i < outcomes.size(); i++) {
       Outcome outcome = outcomes.get(i);
       if (counts[i] > 1) {
@@ -191,10 +194,15 @@ public final class OutcomeStore {
         if (outcome.after() != null) {
           followed.add(outcome);
         }
+        if (outcome.status().isTerminal()) {
+          succeeded.add(outcome.taskId());
+        }
       }
     }
     transaction.audit(audit, owner, nowMs);
     FailureFollowUps.record(transaction.connection(), followed, owner, nowMs);
+    // A success recorded here may end its one-shot task (the batched ones end in their packet).
+    OneShotEnd.endIfDone(transaction.connection(), succeeded, nowMs);
     return won;
   }
 }

@@ -86,6 +86,53 @@ class DispatcherStoreIT {
               assertThat(row.owner()).isEqualTo("disp-1");
               assertThat(row.finishedAtMs()).isEqualTo(120L);
             });
+    assertThat(store.tasks().find("t").get().state())
+        .as("a one-shot task ends with its run, in the outcome's transaction")
+        .isEqualTo("ENDED");
+  }
+
+  /**
+   * Outcomes recorded one by one (a failure with its follow-up, a success with an error) end their
+   * one-shot task when nothing of it is left live: DEAD after its last attempt, SUCCESS; a failure
+   * left to retry does not.
+   */
+  @Test
+  void outcomesRecordedOneByOneEndTheirOneShotTasks() {
+    store
+        .tasks()
+        .create(
+            List.of(newTask("dead", 100), newTask("retried", 100), newTask("odd", 100)), "i", 10);
+    List<String> ids = List.of("dead@100", "retried@100", "odd@100");
+    assertThat(store.runtime().markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(3);
+    assertThat(claims.claim(ids, "disp-1", 10_000, 105)).hasSize(3);
+
+    List<Boolean> recorded =
+        outcomes.recordOutcomes(
+            List.of(
+                new Outcome(
+                    "dead@100",
+                    "dead",
+                    1,
+                    InstanceStatus.FAILED,
+                    "boom",
+                    120,
+                    new dev.ax.common.store.AfterFailure.Dead("no attempts left")),
+                new Outcome(
+                    "retried@100",
+                    "retried",
+                    1,
+                    InstanceStatus.FAILED,
+                    "boom",
+                    120,
+                    new dev.ax.common.store.AfterFailure.Retry(5_000, "backoff")),
+                new Outcome("odd@100", "odd", 1, InstanceStatus.SUCCESS, "done, with a note", 120)),
+            "disp-1",
+            121);
+
+    assertThat(recorded).containsExactly(true, true, true);
+    assertThat(store.tasks().find("dead").get().state()).isEqualTo("ENDED");
+    assertThat(store.tasks().find("retried").get().state()).isEqualTo("ACTIVE");
+    assertThat(store.tasks().find("odd").get().state()).isEqualTo("ENDED");
   }
 
   @Test
