@@ -20,7 +20,7 @@ import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
-import dev.ax.ticker.reaper.Retention;
+import dev.ax.ticker.reaper.RetentionThread;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       drops them (see its class comment for when a node counts as one);
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
- *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances.
+ *   <li>{@link Reaper} on {@code ax-ticker-sched}: expired runs and unclaimed instances;
+ *   <li>{@link RetentionThread} ({@code ax-ticker-retention}): rows older than the retention.
  * </ul>
  */
 public final class TickerStage implements AutoCloseable, Readiness.Check {
@@ -58,7 +59,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final DueEmitter emitter;
   private final WindowLoader loader;
   private final Reaper reaper;
-  private final Retention retention;
+  private final RetentionThread retention;
   private final Switches switches;
   private final Backlog backlog;
   private final ConsumerLoop scheduledConsumer;
@@ -111,14 +112,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
             switches::dispatchHold,
             elector::databaseSteadyFor);
-    this.retention =
-        new Retention(
-            context.dataSource(),
-            context.clock(),
-            elector::fence,
-            config.retention(),
-            config.retentionBatch(),
-            context.meters());
+    this.retention = new RetentionThread(context, config, elector::fence);
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     context.meters().gauge("ax.ticker.epoch", elector, e -> Math.max(0, e.epoch()));
     FunctionCounter.builder("ax.ticker.leader.handovers", elector, LeaderElector::acquisitions)
@@ -180,9 +174,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         loader::load, 0, config.loadInterval().toMillis(), TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(reaper::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(backlog::refresh, 0, reaperMs, TimeUnit.MILLISECONDS);
-    if (retention.enabled()) {
-      scheduler.scheduleWithFixedDelay(retention::pass, reaperMs, reaperMs, TimeUnit.MILLISECONDS);
-    }
+    retention.start();
     long resendMs = DueEmitter.RESEND_EVERY.toMillis();
     scheduler.scheduleWithFixedDelay(
         emitter::resendFailed, resendMs, resendMs, TimeUnit.MILLISECONDS);
@@ -217,6 +209,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     scheduledConsumer.close();
     chainConsumer.close();
     scheduler.shutdownNow();
+    retention.close();
     switches.close();
   }
 
