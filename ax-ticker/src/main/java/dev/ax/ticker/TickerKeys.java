@@ -140,7 +140,7 @@ public final class TickerKeys implements ConfigKeySet {
           20_000,
           1,
           10_000_000,
-          "Most rows a second retention deletes (instances, audit rows, dead letters, tasks, ... together), averaged over a batch and the pause after it.");
+          "Most rows a second retention deletes, averaged over a batch and the pause after it: instances, tasks, versions, commands and operator log rows together (the audit rows and dead letters that go with an instance are not counted, nor the children of a task).");
 
   public static final ConfigKey<Integer> RETENTION_BUSY_PERCENT =
       ConfigKey.integer(

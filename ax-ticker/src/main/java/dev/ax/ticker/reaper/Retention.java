@@ -48,7 +48,14 @@ public final class Retention {
 
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
-  /** What one step did: rows deleted, and whether the cycle ended (nothing older was left). */
+  /**
+   * What one step did.
+   *
+   * @param rows the rows the batch read and deleted (instances, tasks, ...), not counting the
+   *     children that went with them (audit rows, dead letters, ...): what the rate cap counts, so
+   *     that its meaning does not depend on how many audit rows an instance has
+   * @param caughtUp whether the cycle ended (nothing older was left)
+   */
   public record Step(int rows, boolean caughtUp) {}
 
   /** One kind of row, worked in batches; {@code next} is the batch after {@code cursor}. */
@@ -144,7 +151,7 @@ public final class Retention {
         cursors.set(round, result.next());
         done.set(round, result.read() < batch);
         count(result);
-        return new Step(result.rows(), false);
+        return new Step(result.read(), false);
       }
       endCycle();
       overdueMs.set(0);

@@ -5,11 +5,12 @@ import java.time.Duration;
 /**
  * How long retention pauses after a batch, so that it deletes as fast as it may while behind but
  * never starves the live pipeline of the database: at most {@code maxRowsPerSecond} rows a second
- * ({@code AX_RETENTION_MAX_RATE}), and at most {@code busyPercent} of wall time in database work
- * ({@code AX_RETENTION_BUSY_PERCENT}). A batch that took {@code b} of database time and deleted
- * {@code r} rows is followed by a pause of {@code max(r / maxRate - b, b * (100 - busy) / busy)}:
- * the longer of what the rate cap and the busy cap ask for. At 100 % and a rate cap it cannot
- * reach, batches run back to back.
+ * ({@code AX_RETENTION_MAX_RATE}; rows of the kinds the batches read, instances, tasks, ..., not
+ * the audit rows and dead letters that go with an instance), and at most {@code busyPercent} of
+ * wall time in database work ({@code AX_RETENTION_BUSY_PERCENT}). A batch that took {@code b} of
+ * database time and deleted {@code r} rows is followed by a pause of {@code max(r / maxRate - b, b
+ * * (100 - busy) / busy)}: the longer of what the rate cap and the busy cap ask for. At 100 % and a
+ * rate cap it cannot reach, batches run back to back.
  *
  * <p>Immutable; thread-safe.
  */
