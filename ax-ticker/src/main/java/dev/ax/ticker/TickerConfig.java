@@ -24,7 +24,9 @@ import java.time.Duration;
  * @param reaperUnclaimedAfter a DISPATCHED instance unclaimed this long is emitted again
  * @param maxTakebacks take-backs of one instance's run before it ends DEAD
  * @param retention finished rows older than this are deleted; zero: never
- * @param retentionBatch most instances (and dead letters) one retention pass deletes
+ * @param retentionBatch most rows of a kind one retention batch deletes
+ * @param retentionMaxRate most rows a second retention deletes
+ * @param retentionBusyPercent most share of wall time retention spends in database work
  */
 public record TickerConfig(
     Duration horizon,
@@ -42,7 +44,9 @@ public record TickerConfig(
     Duration reaperUnclaimedAfter,
     int maxTakebacks,
     Duration retention,
-    int retentionBatch) {
+    int retentionBatch,
+    int retentionMaxRate,
+    int retentionBusyPercent) {
 
   /**
    * @throws ConfigException when the heartbeat is not shorter than the lease: a leader would lose

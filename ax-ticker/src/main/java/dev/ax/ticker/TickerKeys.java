@@ -124,7 +124,7 @@ public final class TickerKeys implements ConfigKeySet {
           "30d",
           Duration.ZERO,
           Duration.ofDays(3650),
-          "Finished instances (SUCCESS, CANCELLED, SKIPPED, and DEAD ones whose dead letter is closed), their audit rows and closed dead letters older than this are deleted by the ticker leader, a batch per reaper interval. 0: nothing is ever deleted.");
+          "Finished instances (SUCCESS, CANCELLED, SKIPPED, and DEAD ones whose dead letter was discarded) with their audit rows and dead letters, DELETED and ENDED tasks with no instance left, superseded task versions, applied commands and operator log rows older than this are deleted by the ticker leader on its own thread, in small batches as fast as AX_RETENTION_MAX_RATE and AX_RETENTION_BUSY_PERCENT allow. 0: nothing is ever deleted.");
 
   public static final ConfigKey<Integer> RETENTION_BATCH =
       ConfigKey.integer(
@@ -132,7 +132,23 @@ public final class TickerKeys implements ConfigKeySet {
           500,
           1,
           10_000,
-          "Most instances (and most dead letters) one retention pass deletes: small batches keep each delete transaction short.");
+          "Most rows of a kind (instances, with their audit rows and dead letters; tasks; ...) one retention batch deletes, in one transaction: small batches keep each transaction short.");
+
+  public static final ConfigKey<Integer> RETENTION_MAX_RATE =
+      ConfigKey.integer(
+          "AX_RETENTION_MAX_RATE",
+          20_000,
+          1,
+          10_000_000,
+          "Most rows a second retention deletes, averaged over a batch and the pause after it: instances, tasks, versions, commands and operator log rows together (the audit rows and dead letters that go with an instance are not counted, nor the children of a task).");
+
+  public static final ConfigKey<Integer> RETENTION_BUSY_PERCENT =
+      ConfigKey.integer(
+          "AX_RETENTION_BUSY_PERCENT",
+          75,
+          1,
+          100,
+          "Most share of wall time (percent) the retention thread spends in database work while behind; it pauses the rest, so the live pipeline keeps the database's attention.");
 
   /** For the {@link java.util.ServiceLoader} only. */
   public TickerKeys() {}

@@ -19,7 +19,7 @@ import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
-import dev.ax.ticker.reaper.Retention;
+import dev.ax.ticker.reaper.RetentionThread;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
 import java.util.List;
@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
  *   <li>the periodic chores on {@code ax-ticker-chores}: {@link Reaper} (expired runs, unclaimed
- *       instances, chain repair, adoption), {@link Backlog} gauges, retention and the resend of due
- *       events that failed.
+ *       instances, chain repair, adoption), {@link Backlog} gauges and the resend of due events
+ *       that failed;
+ *   <li>{@link RetentionThread} ({@code ax-ticker-retention}): rows older than the retention.
  * </ul>
  */
 public final class TickerStage implements AutoCloseable, Readiness.Check {
@@ -58,7 +59,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final DueEmitter emitter;
   private final WindowLoader loader;
   private final Reaper reaper;
-  private final Retention retention;
+  private final RetentionThread retention;
   private final Switches switches;
   private final Backlog backlog;
   private final ConsumerLoop scheduledConsumer;
@@ -111,14 +112,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
             switches::dispatchHold,
             elector::databaseSteadyFor);
-    this.retention =
-        new Retention(
-            context.dataSource(),
-            context.clock(),
-            elector::fence,
-            config.retention(),
-            config.retentionBatch(),
-            context.meters());
+    this.retention = new RetentionThread(context, config, elector::fence);
     context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
     context.meters().gauge("ax.ticker.epoch", elector, e -> Math.max(0, e.epoch()));
     FunctionCounter.builder("ax.ticker.leader.handovers", elector, LeaderElector::acquisitions)
@@ -178,9 +172,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     threads.loadEvery(loader::load, config.loadInterval());
     threads.choreEvery("reaper", reaper::pass, reaperEvery, reaperEvery);
     threads.choreEvery("backlog", backlog::refresh, Duration.ZERO, reaperEvery);
-    if (retention.enabled()) {
-      threads.choreEvery("retention", retention::pass, reaperEvery, reaperEvery);
-    }
+    retention.start();
     threads.choreEvery(
         "outbox resend", emitter::resendFailed, DueEmitter.RESEND_EVERY, DueEmitter.RESEND_EVERY);
     chainConsumer.start();
@@ -215,6 +207,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     scheduledConsumer.close();
     chainConsumer.close();
     threads.close();
+    retention.close();
     switches.close();
   }
 

@@ -26,11 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Retention on a running ticker: finished instances older than {@code AX_RETENTION} go, with their
- * audit rows, a batch per pass, while active rows, a DEAD one without a closed dead letter, and
- * recent ones are left exactly as they were. The rows of tasks DELETED before the cutoff go once
- * their instances have gone, with their applied commands; a task deleted recently, one deleted with
- * an instance still running, and every task not deleted stay.
+ * Retention on a running ticker's own thread: finished instances older than {@code AX_RETENTION}
+ * go, with their audit rows, a batch at a time (paced by {@code AX_RETENTION_MAX_RATE}), while
+ * active rows, a DEAD one without a closed dead letter, and recent ones are left exactly as they
+ * were. The rows of tasks DELETED before the cutoff go once their instances have gone, with their
+ * applied commands; a task deleted recently, one deleted with an instance still running, and every
+ * task not deleted stay.
  */
 @ExtendWith(AxInfraExtension.class)
 class RetentionIT {
@@ -81,7 +82,8 @@ class RetentionIT {
           runtime.dataSource(),
           "INSERT INTO ax_task_command (command_id, task_id, command_type, trace_id, applied_by,"
               + " applied_at_ms) SELECT 'd-1', task_id, 'DELETE', 'trace', 'test', "
-              + oldMs
+              // Recent: an old command goes in any case, a recent one only with its task.
+              + nowMs
               + " FROM ax_task WHERE state = 'DELETED'");
       InstanceStore instances = new InstanceStore(runtime.dataSource());
       Map<String, InstanceRow> keptBefore = kept(instances);
@@ -103,6 +105,8 @@ class RetentionIT {
                   Map.of(
                       "AX_RETENTION", "1h",
                       "AX_RETENTION_BATCH", Integer.toString(BATCH),
+                      // 40 instances and 40 audit rows a batch: one batch per 100 ms.
+                      "AX_RETENTION_MAX_RATE", "800",
                       "AX_REAPER_INTERVAL", "200ms")));
       try (TickerStage ticker = new TickerStage(runtime.context("ticker-1"), config).start()) {
         await()

@@ -2,34 +2,72 @@ package dev.ax.ticker.reaper;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
-import dev.ax.common.model.TriggerType;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * The SQL of retention: deletes finished instances older than a cutoff with their audit rows and
- * dead letters, a small batch per transaction. Finished means SUCCESS, CANCELLED or SKIPPED, or
- * DEAD with its dead letter DISCARDED: a DEAD instance whose letter is open (or missing, for the
- * dead-letter stage's sweep to find) is an operator's to handle and is never deleted, nor is any
- * instance that can still move. The candidates are read {@code FOR UPDATE} in the transaction that
- * deletes them, so a row that moved meanwhile (a replay) is not among them.
+ * The SQL of retention: one small batch per call, in its own short transaction, each an index range
+ * that starts after the {@link Cursor} the previous batch of its kind ended at, so a batch never
+ * scans from the start of a table (rows a batch must leave, such as a DEAD instance with an open
+ * letter, are passed over once per cycle, not read again by every batch).
  *
- * <p>Then the task rows of DELETED tasks with no instance left go too ({@link
- * #deleteRemovedTasksBefore}): nothing gives a DELETED task an instance again (it takes no command,
- * a TRIGGER for it is refused, and the ticker makes successors only of instances it fires), so once
- * retention took its history, its row is all that is left of it.
+ * <p>What goes, older than the cutoff:
+ *
+ * <ul>
+ *   <li>finished instances, by the {@code (status, due_at_ms)} index, one range per status, with
+ *       their audit rows and dead letters: SUCCESS, CANCELLED and SKIPPED ones, and DEAD ones whose
+ *       dead letter was DISCARDED. A DEAD instance whose letter is open (or missing, for the
+ *       dead-letter stage's sweep to find) is an operator's to handle and stays, as does any
+ *       instance that can still move. The candidates are read {@code FOR UPDATE} in the transaction
+ *       that deletes them, so a row that moved meanwhile (a replay) is not among them;
+ *   <li>tasks in a terminal state (DELETED, or ENDED: a one-shot task whose instance ended) with no
+ *       instance left, by {@code (state, updated_at_ms)}, with their applied commands, superseded
+ *       versions and own dependency edges (edges naming one as an upstream are their downstream
+ *       task's, and stay). Nothing gives such a task an instance again (it takes no command, a
+ *       TRIGGER for it is refused, and the ticker makes successors only of instances it fires), so
+ *       once retention took its history, its row is all that is left of it;
+ *   <li>superseded task versions no instance uses any more, by {@code superseded_at_ms};
+ *   <li>applied commands (their ids are kept for idempotency as long as the rest of the history)
+ *       and operator log rows, by their time;
+ *   <li>the switch records of stages long gone (one statement; the table holds a row per switch and
+ *       stage).
+ * </ul>
+ *
+ * <p>The outbox is not retention's: its relay deletes each row once the broker has it.
  *
  * <p>Thread-safe (stateless over a pool).
  */
 final class RetentionStore {
 
-  /** What one pass over instances deleted. */
-  record Deleted(int instances, int auditRows, int deadLetters) {}
+  /** Where a range batch ended: its last row's time, key and (for task versions) version. */
+  record Cursor(long atMs, String key, int version) {
+    static final Cursor START = new Cursor(Long.MIN_VALUE, "", Integer.MIN_VALUE);
+  }
+
+  /**
+   * What one batch did.
+   *
+   * @param read candidates the batch read (a batch that read fewer than its limit reached the end
+   *     of its range)
+   * @param next where the next batch of the kind starts
+   * @param deleted rows deleted, by kind
+   */
+  record Batch(int read, Cursor next, Map<RetentionKind, Integer> deleted) {
+    int rows() {
+      return deleted.values().stream().mapToInt(Integer::intValue).sum();
+    }
+  }
+
+  private static final String AFTER_CURSOR = " AND (%1$s > ? OR (%1$s = ? AND %2$s > ?))";
 
   private final Jdbc jdbc;
 
@@ -38,96 +76,223 @@ final class RetentionStore {
   }
 
   /**
-   * Deletes up to {@code limit} finished instances last changed before {@code cutoffMs} (and due
-   * before it, so the {@code (status, due_at_ms)} index bounds the read), their audit rows and
-   * their dead letters, in one transaction.
+   * Up to {@code limit} instances of {@code status} due and last changed before {@code cutoffMs},
+   * after {@code from} in {@code (due_at_ms, instance_id)} order, with their audit rows and dead
+   * letters; a DEAD one only if its letter was DISCARDED.
    */
-  Deleted deleteFinishedBefore(long cutoffMs, int limit) {
-    return deleteSelected(
-        "deleting finished instances older than " + cutoffMs,
-        "SELECT instance_id FROM ax_instance"
-            + " WHERE status IN ('SUCCESS', 'CANCELLED', 'SKIPPED', 'DEAD')"
-            + " AND due_at_ms < ? AND updated_at_ms < ?"
-            + " AND (status <> 'DEAD' OR EXISTS (SELECT 1 FROM ax_dead_letter d"
-            + " WHERE d.instance_id = ax_instance.instance_id"
-            + " AND d.state = 'DISCARDED'))"
-            + " LIMIT ? FOR UPDATE",
-        List.of(cutoffMs, cutoffMs, limit),
-        new Deleted(0, 0, 0),
-        (tx, ids) -> {
-          int audit = deleteIn(tx, "ax_instance_log", "instance_id", ids);
-          int letters = deleteIn(tx, "ax_dead_letter", "instance_id", ids);
-          int instances = deleteIn(tx, "ax_instance", "instance_id", ids);
-          return new Deleted(instances, audit, letters);
+  Batch deleteInstances(String status, long cutoffMs, Cursor from, int limit) {
+    String select = instancesSql(status);
+    return jdbc.inTransaction(
+        "deleting " + status + " instances older than " + cutoffMs,
+        tx -> {
+          List<Cursor> rows =
+              tx.query(
+                  select,
+                  values(status, cutoffMs, from.atMs(), from.atMs(), from.key(), cutoffMs, limit),
+                  rs -> new Cursor(rs.getLong(2), rs.getString(1), 0));
+          if (rows.isEmpty()) {
+            return new Batch(0, from, Map.of());
+          }
+          List<String> ids = sortedKeys(rows);
+          Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
+          deleted.put(RetentionKind.AUDIT, deleteIn(tx, "ax_instance_log", "instance_id", ids));
+          deleted.put(
+              RetentionKind.DEAD_LETTERS, deleteIn(tx, "ax_dead_letter", "instance_id", ids));
+          deleted.put(RetentionKind.INSTANCES, deleteIn(tx, "ax_instance", "instance_id", ids));
+          return new Batch(rows.size(), rows.get(rows.size() - 1), deleted);
         });
+  }
+
+  /**
+   * Up to {@code limit} tasks in terminal {@code state} last changed before {@code cutoffMs} with
+   * no instance left, after {@code from} in {@code (updated_at_ms, task_id)} order, with their
+   * commands, versions and own dependency edges.
+   */
+  Batch deleteTasks(String state, long cutoffMs, Cursor from, int limit) {
+    String select = tasksSql();
+    return jdbc.inTransaction(
+        "deleting " + state + " tasks older than " + cutoffMs,
+        tx -> {
+          List<Cursor> rows =
+              tx.query(
+                  select,
+                  values(state, cutoffMs, from.atMs(), from.atMs(), from.key(), limit),
+                  rs -> new Cursor(rs.getLong(2), rs.getString(1), 0));
+          if (rows.isEmpty()) {
+            return new Batch(0, from, Map.of());
+          }
+          List<String> ids = sortedKeys(rows);
+          Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
+          deleted.put(RetentionKind.COMMANDS, deleteIn(tx, "ax_task_command", "task_id", ids));
+          deleted.put(
+              RetentionKind.DEPENDENCIES, deleteIn(tx, "ax_task_dependency", "task_id", ids));
+          deleted.put(RetentionKind.VERSIONS, deleteIn(tx, "ax_task_version", "task_id", ids));
+          deleted.put(RetentionKind.TASKS, deleteIn(tx, "ax_task", "task_id", ids));
+          return new Batch(rows.size(), rows.get(rows.size() - 1), deleted);
+        });
+  }
+
+  /**
+   * Up to {@code limit} task versions superseded before {@code cutoffMs} that no instance runs,
+   * after {@code from} in {@code (superseded_at_ms, task_id, version)} order. An instance fired
+   * with a version runs that version's spec, so a version goes only after its instances.
+   */
+  Batch deleteSupersededVersions(long cutoffMs, Cursor from, int limit) {
+    String select = versionsSql();
+    return jdbc.inTransaction(
+        "deleting task versions superseded before " + cutoffMs,
+        tx -> {
+          List<Cursor> rows =
+              tx.query(
+                  select,
+                  values(
+                      cutoffMs,
+                      from.atMs(),
+                      from.atMs(),
+                      from.key(),
+                      from.key(),
+                      from.version(),
+                      limit),
+                  rs -> new Cursor(rs.getLong(3), rs.getString(1), rs.getInt(2)));
+          if (rows.isEmpty()) {
+            return new Batch(0, from, Map.of());
+          }
+          int deleted = 0;
+          for (List<Cursor> chunk : Sql.chunks(rows)) {
+            List<Object> bound = new ArrayList<>();
+            StringBuilder where = new StringBuilder();
+            for (Cursor row : chunk) {
+              where.append(where.isEmpty() ? "" : " OR ").append("(task_id = ? AND version = ?)");
+              bound.add(row.key());
+              bound.add(row.version());
+            }
+            deleted +=
+                tx.update("DELETE FROM ax_task_version WHERE " + where, values(bound.toArray()));
+          }
+          return new Batch(
+              rows.size(), rows.get(rows.size() - 1), Map.of(RetentionKind.VERSIONS, deleted));
+        });
+  }
+
+  /**
+   * Up to {@code limit} rows of {@code table} whose {@code timeColumn} is before {@code cutoffMs},
+   * oldest first: every such row goes, so no cursor is needed (the range starts at the oldest row
+   * left).
+   */
+  Batch deleteOlderRows(RetentionKind kind, long cutoffMs, int limit) {
+    String table = kind == RetentionKind.OPERATOR_LOG ? "ax_operator_log" : "ax_task_command";
+    int deleted =
+        jdbc.inTransaction(
+            "deleting " + table + " rows older than " + cutoffMs,
+            tx -> tx.update(olderRowsSql(kind), values(cutoffMs, limit)));
+    return new Batch(deleted, Cursor.START, Map.of(kind, deleted));
   }
 
   /**
    * Deletes the records of stages that applied an older version of a switch than its current one
    * and did so before {@code cutoffMs}: stages long gone (a node id per deployment). A live stage
-   * rewrites its record at each change, so it never has a superseded one that old.
+   * rewrites its record at each change, so it never has a superseded one that old. The table holds
+   * a row per switch and stage: one statement.
    */
-  int deleteSupersededSwitchRecords(long cutoffMs) {
-    return jdbc.inTransaction(
-        "deleting superseded switch records older than " + cutoffMs,
-        tx ->
-            tx.update(
-                "DELETE a FROM ax_switch_applied a JOIN ax_switch s"
-                    + " ON s.switch_name = a.switch_name"
-                    + " WHERE a.version < s.version AND a.applied_at_ms < ?",
-                values(cutoffMs)));
+  Batch deleteSupersededSwitchRecords(long cutoffMs) {
+    int deleted =
+        jdbc.inTransaction(
+            "deleting superseded switch records older than " + cutoffMs,
+            tx ->
+                tx.update(
+                    "DELETE a FROM ax_switch_applied a JOIN ax_switch s"
+                        + " ON s.switch_name = a.switch_name"
+                        + " WHERE a.version < s.version AND a.applied_at_ms < ?",
+                    values(cutoffMs)));
+    return new Batch(0, Cursor.START, Map.of(RetentionKind.SWITCH_RECORDS, deleted));
   }
 
   /**
-   * Deletes up to {@code limit} DELETED tasks last changed before {@code cutoffMs} that have no
-   * instance left, with the commands applied to them and their own dependency edges (edges naming
-   * one as an upstream are their downstream task's, and stay), in one transaction. The candidates
-   * are read by the {@code (trigger_type, state)} index, one range per trigger type, {@code FOR
-   * UPDATE}: the lock covers only DELETED tasks, which no command changes.
-   *
-   * @return how many tasks were deleted
+   * When the oldest row retention should already have deleted became deletable, if there is one:
+   * the first finished instance of each status, the oldest operator log row and applied command,
+   * the first terminal task with no instance left. Each is the first entry of an index range. DEAD
+   * instances are left out: which of them may go depends on their letters.
    */
-  int deleteRemovedTasksBefore(long cutoffMs, int limit) {
-    List<Object> bound = new ArrayList<>();
-    for (TriggerType type : TriggerType.values()) {
-      bound.add(type.name());
-    }
-    bound.add(cutoffMs);
-    bound.add(limit);
-    return deleteSelected(
-        "deleting removed tasks older than " + cutoffMs,
-        "SELECT t.task_id FROM ax_task t WHERE t.trigger_type IN ("
-            + Sql.placeholders(TriggerType.values().length)
-            + ") AND t.state = 'DELETED' AND t.updated_at_ms < ?"
-            + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-            + " LIMIT ? FOR UPDATE",
-        bound,
-        0,
-        (tx, ids) -> {
-          deleteIn(tx, "ax_task_command", "task_id", ids);
-          deleteIn(tx, "ax_task_dependency", "task_id", ids);
-          return deleteIn(tx, "ax_task", "task_id", ids);
-        });
-  }
-
-  /** Deletes rows by the ids a {@code SELECT ... FOR UPDATE} read, in its transaction. */
-  @FunctionalInterface
-  private interface IdsDelete<T> {
-    T delete(JdbcTransaction tx, List<String> ids) throws SQLException;
-  }
-
-  /**
-   * In one transaction: reads (and locks) the ids {@code select} finds, bound to {@code bound}, and
-   * hands them to {@code delete}; {@code none} when it finds none.
-   */
-  private <T> T deleteSelected(
-      String what, String select, List<Object> bound, T none, IdsDelete<T> delete) {
-    return jdbc.inTransaction(
-        what,
+  Optional<Long> oldestDeletableMs(long cutoffMs) {
+    return jdbc.read(
+        "reading the oldest row retention is behind on",
         tx -> {
-          List<String> ids = tx.query(select, values(bound.toArray()), rs -> rs.getString(1));
-          return ids.isEmpty() ? none : delete.delete(tx, ids);
+          List<Long> firsts = new ArrayList<>();
+          for (String status : List.of("SUCCESS", "CANCELLED", "SKIPPED")) {
+            tx.queryFirst(
+                    "SELECT GREATEST(due_at_ms, updated_at_ms) FROM ax_instance"
+                        + " WHERE status = ? AND due_at_ms < ? AND updated_at_ms < ?"
+                        + " ORDER BY due_at_ms LIMIT 1",
+                    values(status, cutoffMs, cutoffMs),
+                    rs -> rs.getLong(1))
+                .ifPresent(firsts::add);
+          }
+          for (String state : List.of("DELETED", "ENDED")) {
+            tx.queryFirst(
+                    "SELECT t.updated_at_ms FROM ax_task t WHERE t.state = ?"
+                        + " AND t.updated_at_ms < ?"
+                        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+                        + " ORDER BY t.updated_at_ms LIMIT 1",
+                    values(state, cutoffMs),
+                    rs -> rs.getLong(1))
+                .ifPresent(firsts::add);
+          }
+          tx.queryFirst(
+                  "SELECT at_ms FROM ax_operator_log WHERE at_ms < ? ORDER BY at_ms LIMIT 1",
+                  values(cutoffMs),
+                  rs -> rs.getLong(1))
+              .ifPresent(firsts::add);
+          tx.queryFirst(
+                  "SELECT applied_at_ms FROM ax_task_command WHERE applied_at_ms < ?"
+                      + " ORDER BY applied_at_ms LIMIT 1",
+                  values(cutoffMs),
+                  rs -> rs.getLong(1))
+              .ifPresent(firsts::add);
+          return firsts.stream().min(Comparator.naturalOrder());
         });
+  }
+
+  /** A batch of finished instances of a status: bound status, cutoff, cursor (3), cutoff, limit. */
+  static String instancesSql(String status) {
+    return "SELECT instance_id, due_at_ms FROM ax_instance WHERE status = ? AND due_at_ms < ?"
+        + AFTER_CURSOR.formatted("due_at_ms", "instance_id")
+        + " AND updated_at_ms < ?"
+        + (status.equals("DEAD")
+            ? " AND EXISTS (SELECT 1 FROM ax_dead_letter d"
+                + " WHERE d.instance_id = ax_instance.instance_id AND d.state = 'DISCARDED')"
+            : "")
+        + " ORDER BY due_at_ms, instance_id LIMIT ? FOR UPDATE";
+  }
+
+  /** A batch of terminal tasks: bound state, cutoff, cursor (3), limit. */
+  static String tasksSql() {
+    return "SELECT t.task_id, t.updated_at_ms FROM ax_task t WHERE t.state = ?"
+        + " AND t.updated_at_ms < ?"
+        + AFTER_CURSOR.formatted("t.updated_at_ms", "t.task_id")
+        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+        + " ORDER BY t.updated_at_ms, t.task_id LIMIT ? FOR UPDATE";
+  }
+
+  /** A batch of superseded versions: bound cutoff, cursor (5), limit. */
+  static String versionsSql() {
+    return "SELECT v.task_id, v.version, v.superseded_at_ms FROM ax_task_version v"
+        + " WHERE v.superseded_at_ms < ? AND (v.superseded_at_ms > ?"
+        + " OR (v.superseded_at_ms = ? AND (v.task_id > ? OR (v.task_id = ? AND v.version > ?))))"
+        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i"
+        + " WHERE i.task_id = v.task_id AND i.task_version = v.version)"
+        + " ORDER BY v.superseded_at_ms, v.task_id, v.version LIMIT ? FOR UPDATE";
+  }
+
+  /** A batch of applied commands or operator log rows: bound cutoff, limit. */
+  static String olderRowsSql(RetentionKind kind) {
+    String table = kind == RetentionKind.OPERATOR_LOG ? "ax_operator_log" : "ax_task_command";
+    String time = kind == RetentionKind.OPERATOR_LOG ? "at_ms" : "applied_at_ms";
+    return "DELETE FROM " + table + " WHERE " + time + " < ? ORDER BY " + time + " LIMIT ?";
+  }
+
+  private static List<String> sortedKeys(List<Cursor> rows) {
+    // Deleted in key order: the primary key's order, and one lock order for every batch.
+    return rows.stream().map(Cursor::key).sorted().toList();
   }
 
   private static int deleteIn(JdbcTransaction tx, String table, String keyColumn, List<String> ids)
