@@ -199,6 +199,69 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " measured (default: ${DEFAULT-VALUE}; 0..100).")
   private int historyExpiredPercent;
 
+  @Option(
+      names = "--mix",
+      paramLabel = "<name>",
+      description =
+          "Instead of the measured runs, a task mix: 'seed' registers the seeds' load test"
+              + " (of every 20 tasks, 8 on second-level cron schedules with periods of 1 to 60 s,"
+              + " 9 minute-level, 3 hour-level; expressions shared from small pools), counts"
+              + " their firings for --duration against each schedule, reports start lateness per"
+              + " class, missed, doubled and early firings, CPU per firing and the ticker's"
+              + " batches per firing instant, then deletes the tasks (default: none).")
+  private String mix;
+
+  @Option(
+      names = "--mix-tasks",
+      defaultValue = "20000",
+      paramLabel = "<n>",
+      description = "Tasks of the --mix (default: ${DEFAULT-VALUE}, the seeds'; at most 200000).")
+  private int mixTasks;
+
+  @Option(
+      names = "--mix-seed",
+      defaultValue = "37",
+      paramLabel = "<n>",
+      description =
+          "Draws the --mix's expressions: the same seed, the same tasks (default:"
+              + " ${DEFAULT-VALUE}).")
+  private long mixSeed;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "20m",
+      paramLabel = "<duration>",
+      description =
+          "How long the --mix's firings are counted, from the moment every task is stored"
+              + " (default: ${DEFAULT-VALUE}; 10s..1d).")
+  private Duration mixDuration;
+
+  @Option(
+      names = "--soak",
+      paramLabel = "<duration>",
+      description =
+          "Instead of the measured runs, a soak: ONCE tasks at --rate for this long (10s..1d),"
+              + " each due --due-in after its send slot; per --soak-window: start lateness, lost,"
+              + " duplicated and early tasks, heap after GC, resident sets and table sizes; a"
+              + " verdict line at the end (default: none).")
+  private Duration soak;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "2000",
+      paramLabel = "<tasks/s>",
+      description = "The --soak's steady rate (default: ${DEFAULT-VALUE}; 1..20000).")
+  private int soakRate;
+
+  @Option(
+      names = "--soak-window",
+      defaultValue = "5m",
+      paramLabel = "<duration>",
+      description =
+          "The --soak's figures are per window of this long (default: ${DEFAULT-VALUE}, or"
+              + " the whole soak if shorter; 10s..the soak's duration).")
+  private Duration soakWindow;
+
   @Mixin private PeerOptions peerOptions;
 
   @Mixin private VerboseOption verbose;
@@ -218,6 +281,32 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           "--history must be in 0.." + BenchHistory.MAX_ROWS + " rows: " + historyRows);
     }
     requireInRange(spec, "--history-expired", historyExpiredPercent, 0, 100);
+    SeedMix seedMix = null;
+    if (mix != null) {
+      requireOneOf(spec, "--mix", mix, "seed");
+      requireInRange(spec, "--mix-tasks", mixTasks, 1, SeedMix.MAX_TASKS);
+      requireDuration("--duration", mixDuration, SeedMix.MIN_DURATION, SeedMix.MAX_DURATION);
+      seedMix = new SeedMix(mixTasks, mixDuration, mixSeed);
+    }
+    SoakPlan soakPlan = null;
+    if (soak != null) {
+      requireDuration("--soak", soak, SoakPlan.MIN_DURATION, SoakPlan.MAX_DURATION);
+      requireInRange(spec, "--rate", soakRate, 1, SoakPlan.MAX_RATE);
+      if (!spec.commandLine().getParseResult().hasMatchedOption("--soak-window")
+          && soakWindow.compareTo(soak) > 0) {
+        soakWindow = soak; // the default window, for a soak shorter than it: one window
+      }
+      requireDuration("--soak-window", soakWindow, SoakPlan.MIN_WINDOW, soak);
+      soakPlan = new SoakPlan(soak, soakRate, soakWindow, dueIn);
+    }
+    if (mix != null && soak != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--mix and --soak are two benches: one of them");
+    }
+    if ((mix != null || soak != null) && (peerOptions.asked() || runs != 1)) {
+      throw new ParameterException(
+          spec.commandLine(), "--mix and --soak take neither --peer nor --runs");
+    }
     peerOptions.check();
     requireOneOf(spec, "--stages", stagesWhere, "in-jvm", "processes");
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
@@ -310,7 +399,14 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
         PeerComparison comparison =
             peerProcess == null ? null : new PeerComparison(peerProcess.description());
         try {
-          for (int run = 1; run <= runs && !stop.isRaised(); run++) {
+          if (seedMix != null) {
+            problems.addAll(SeedRun.run(seedMix, driver, runId, out));
+          } else if (soakPlan != null) {
+            problems.addAll(SoakRun.run(soakPlan, driver, runId, out));
+          }
+          for (int run = 1;
+              run <= runs && !stop.isRaised() && seedMix == null && soakPlan == null;
+              run++) {
             if (runs > 1) {
               out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
             }
@@ -456,6 +552,19 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
         (during.retainedInstances() + during.retainedAuditRows()) / Math.max(1e-3, seconds),
         seconds);
     out.flush();
+  }
+
+  private void requireDuration(String option, Duration value, Duration min, Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          option + " must be in " + text(min) + ".." + text(max) + ": " + text(value));
+    }
+  }
+
+  /** {@code 20m}, {@code 1h30m}, {@code 10s}: as the options are written. */
+  static String text(Duration duration) {
+    return duration.toString().substring(2).toLowerCase(Locale.ROOT);
   }
 
   /** The database proxy of {@code --db-delay}, or null without one. */

@@ -69,7 +69,7 @@ public final class CpuTime {
   }
 
   /** The embedded MariaDB server: a descendant process whose program is mariadbd or mysqld. */
-  private static Optional<ProcessHandle> embeddedDatabase() {
+  static Optional<ProcessHandle> embeddedDatabase() {
     return ProcessHandle.current()
         .descendants()
         .filter(

@@ -47,6 +47,12 @@ public final class TaskCommandJson {
     return this;
   }
 
+  /** A CRON trigger: a Quartz expression with seconds, in the IANA time zone {@code zone}. */
+  public TaskCommandJson cron(String expression, String zone) {
+    root.putObject("trigger").put("type", "CRON").put("expression", expression).put("zone", zone);
+    return this;
+  }
+
   /** An in-process executor by handler name, e.g. {@code noop} or {@code sleep}. */
   public TaskCommandJson inProcess(String handler) {
     root.putObject("executor").put("type", "IN_PROCESS").put("handler", handler);
