@@ -24,8 +24,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code ax dlq replay} passes the task's gate (DESIGN invariant 11): a dead letter whose task was
  * cancelled or deleted after it died is refused with the reason and stays OPEN, unless {@code
  * --force}; one whose task is paused is replayed into PAUSED and runs only once the task is
- * resumed. The tasks die, are stopped and are replayed through the whole pipeline and the CLI, as
- * an operator would.
+ * resumed. (The cancelled and deleted tasks are one-shot tasks ENDED when their run died: CANCEL
+ * and DELETE apply to them as to any finished task; the paused one is paused while its run is on.)
+ * The tasks die, are stopped and are replayed through the whole pipeline and the CLI, as an
+ * operator would.
  */
 @ExtendWith(AxInfraExtension.class)
 class DlqReplayOfStoppedTaskIT {
@@ -37,6 +39,12 @@ class DlqReplayOfStoppedTaskIT {
           + "\"params\":{\"sleepMs\":\"0\",\"fail\":\"true\"},"
           + "\"retry\":{\"maxRetries\":0}";
 
+  /**
+   * As {@link #DIES_AT_ONCE}, its attempt failing after 2 s: time to pause the task while it runs
+   * (a one-shot task whose run is over is ENDED, and a PAUSE of it is refused).
+   */
+  private static final String DIES_AFTER_A_WHILE = DIES_AT_ONCE.replace("\"0\"", "\"2000\"");
+
   @Test
   void aStoppedTasksDeadLetterIsRefusedUnlessForcedAndAPausedOneWaitsForResume(AxTestEnv env)
       throws Exception {
@@ -47,7 +55,11 @@ class DlqReplayOfStoppedTaskIT {
         CliRun.Target cli = CliRun.pointAt(env, runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher", "deadletter");
       Commands.send(producer, runtime, "dies-cancelled", DIES_AT_ONCE);
-      Commands.send(producer, runtime, "dies-paused", DIES_AT_ONCE);
+      Commands.send(producer, runtime, "dies-paused", DIES_AFTER_A_WHILE);
+      Commands.awaitFirstInstance(
+          runtime, "dies-paused", row -> row.status() == InstanceStatus.RUNNING);
+      Commands.sendJson(
+          producer, runtime, "dies-paused", Commands.lifecycle("PAUSE", "dies-paused", "p"));
       Commands.send(producer, runtime, "dies-deleted", DIES_AT_ONCE);
       DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
       long cancelledLetter =
@@ -58,8 +70,6 @@ class DlqReplayOfStoppedTaskIT {
           DeadLetters.awaitNewest(letters, "dies-deleted", Duration.ofSeconds(60)).id();
       Commands.sendJson(
           producer, runtime, "dies-cancelled", Commands.lifecycle("CANCEL", "dies-cancelled", "c"));
-      Commands.sendJson(
-          producer, runtime, "dies-paused", Commands.lifecycle("PAUSE", "dies-paused", "p"));
       Commands.sendJson(
           producer, runtime, "dies-deleted", Commands.lifecycle("DELETE", "dies-deleted", "d"));
       TaskStore tasks = new TaskStore(runtime.dataSource());

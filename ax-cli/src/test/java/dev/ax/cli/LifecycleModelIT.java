@@ -3,12 +3,16 @@ package dev.ax.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.cli.command.ExitCodes;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +20,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
@@ -42,7 +48,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>every ACTIVE periodic task has its next firing (within {@link #CHAIN_GRACE}), a PAUSED task
  *       nothing SCHEDULED or DISPATCHED, a stopped one nothing pending, and the reaper never had to
  *       restore a chain (a restore means some path ended one);
- *   <li>a dead letter of a cancelled or deleted task is refused by {@code ax dlq replay}.
+ *   <li>a dead letter of a cancelled or deleted task is refused by {@code ax dlq replay};
+ *   <li>a ONCE task whose every instance is terminal and that is not paused is ENDED, and an ENDED
+ *       task has no live instance; PAUSE and RESUME of an ENDED task are refused; RUN_NOW, a replay
+ *       and an UPDATE that gives it a run make it ACTIVE again.
  * </ul>
  *
  * A failure names the seed; {@code -Dax.lifecycle.seed=<seed>} repeats the same operations with the
@@ -87,9 +96,11 @@ class LifecycleModelIT {
         RunningStages stages = RunningStages.on(runtime, "node-1").ingest().dispatcher().retries();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
         CliRun.Target cli = CliRun.pointAt(env, runtime);
+        TopicReader rejected =
+            new TopicReader(runtime.bootstrapServers(), runtime.topics().commandsRejected());
         Ticker ticker = new Ticker(runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
-      Run run = new Run(new Random(seed), runtime, producer, ticker, seed);
+      Run run = new Run(new Random(seed), runtime, producer, ticker, seed, rejected);
       for (int i = 0; i < POOL; i++) {
         run.create();
       }
@@ -172,6 +183,7 @@ class LifecycleModelIT {
     private final Ticker ticker;
     private final long seed;
     private final Jdbc jdbc;
+    private final TopicReader rejected;
     private final Map<String, ModelTask> tasks = new HashMap<>();
     private final Set<String> attemptsStarted = new HashSet<>();
     private final Map<String, Integer> operations = new HashMap<>();
@@ -186,8 +198,10 @@ class LifecycleModelIT {
         TestRuntime runtime,
         KafkaProducer<String, byte[]> producer,
         Ticker ticker,
-        long seed) {
+        long seed,
+        TopicReader rejected) {
       this.random = random;
+      this.rejected = rejected;
       this.runtime = runtime;
       this.producer = producer;
       this.ticker = ticker;
@@ -207,6 +221,7 @@ class LifecycleModelIT {
     // ---- operations ----
 
     void step(int step) throws Exception {
+      endOneShots();
       List<ModelTask> live = tasks.values().stream().filter(t -> !stopped(t)).toList();
       ModelTask task = live.get(random.nextInt(live.size()));
       int pick = random.nextInt(100);
@@ -214,11 +229,16 @@ class LifecycleModelIT {
       if (pick < 18) {
         op = update(task);
       } else if (pick < 32) {
-        op = task.state.equals("ACTIVE") ? lifecycle(task, "PAUSE") : lifecycle(task, "RESUME");
+        op =
+            task.state.equals("ENDED")
+                ? refusedOnEnded(task, random.nextBoolean() ? "PAUSE" : "RESUME")
+                : task.state.equals("ACTIVE")
+                    ? lifecycle(task, "PAUSE")
+                    : lifecycle(task, "RESUME");
       } else if (pick < 40) {
         op = group(task.group);
       } else if (pick < 52) {
-        op = task.state.equals("ACTIVE") ? lifecycle(task, "RUN_NOW") : update(task);
+        op = task.state.equals("PAUSED") ? update(task) : lifecycle(task, "RUN_NOW");
       } else if (pick < 60) {
         op = lifecycle(task, random.nextBoolean() ? "CANCEL" : "DELETE");
         create(); // the pool stays as large
@@ -284,6 +304,9 @@ class LifecycleModelIT {
               + body(next, trigger)
               + "}");
       awaitApplied(task, commandId);
+      if (task.state.equals("ENDED")) {
+        task.state = "ACTIVE"; // ENDED again at the next look if the new version gave no run
+      }
       task.version = next.version;
       task.type = type;
       task.group = next.group;
@@ -300,9 +323,77 @@ class LifecycleModelIT {
     private String lifecycle(ModelTask task, String type) throws Exception {
       String commandId = "c" + (++commands);
       Commands.sendJson(producer, runtime, task.id, Commands.lifecycle(type, task.id, commandId));
+      if (type.equals("PAUSE") && !task.periodic()) {
+        // Its run may end (and the task with it) before the PAUSE applies: then it is refused.
+        String refusal = awaitAppliedOrRefused(task, commandId);
+        if (refusal != null) {
+          assertThat(refusal).as("seed " + seed + ": PAUSE of " + task.id).contains("ENDED");
+          task.state = "ENDED";
+          return type;
+        }
+      }
       long appliedAtMs = awaitApplied(task, commandId);
       applyToModel(task, type, appliedAtMs);
       return type;
+    }
+
+    /** PAUSE or RESUME of an ENDED task: refused, and the task stays ENDED. */
+    private String refusedOnEnded(ModelTask task, String type) throws Exception {
+      String commandId = "c" + (++commands);
+      Commands.sendJson(producer, runtime, task.id, Commands.lifecycle(type, task.id, commandId));
+      String refusal = awaitAppliedOrRefused(task, commandId);
+      assertThat(refusal)
+          .as("seed " + seed + ": " + type + " of ENDED task " + task.id)
+          .isEqualTo(type + " of task " + task.id + ", which is ENDED (its one-shot run is over)");
+      return type + "-ended";
+    }
+
+    /** Null once {@code commandId} applied to the task, or the reason it was refused. */
+    private String awaitAppliedOrRefused(ModelTask task, String commandId) {
+      String needle = "\"commandId\":\"" + commandId + "\"";
+      return await("seed " + seed + ": " + commandId + " applied to or refused by " + task.id)
+          .atMost(APPLIED)
+          .until(
+              () -> {
+                if (!jdbc.query(
+                        "applied",
+                        "SELECT 1 FROM ax_task_command WHERE task_id = ? AND command_id = ?",
+                        Jdbc.Binder.values(task.id, commandId),
+                        rs -> rs.getInt(1))
+                    .isEmpty()) {
+                  return Optional.of("");
+                }
+                for (ConsumerRecord<String, byte[]> record : rejected.poll()) {
+                  if (record.value() != null
+                      && new String(record.value(), StandardCharsets.UTF_8).contains(needle)) {
+                    return Optional.of(
+                        new String(
+                            record.headers().lastHeader(RejectHeaders.REASON).value(),
+                            StandardCharsets.UTF_8));
+                  }
+                }
+                return Optional.<String>empty();
+              },
+              Optional::isPresent)
+          .filter(reason -> !reason.isEmpty())
+          .orElse(null);
+    }
+
+    /**
+     * The reference model of a one-shot task's end: an ACTIVE ONCE task whose every instance is
+     * terminal is ENDED (what the stores did in the transaction of its last instance's end).
+     */
+    private void endOneShots() {
+      for (ModelTask task : tasks.values()) {
+        if (task.state.equals("ACTIVE") && !task.periodic() && allTerminal(statuses(task.id))) {
+          task.state = "ENDED";
+        }
+      }
+    }
+
+    private static boolean allTerminal(List<String> statuses) {
+      return !statuses.isEmpty()
+          && statuses.stream().allMatch(s -> InstanceStatus.valueOf(s).isTerminal());
     }
 
     private void applyToModel(ModelTask task, String type, long appliedAtMs) {
@@ -319,7 +410,8 @@ class LifecycleModelIT {
           task.state = type.equals("CANCEL") ? "CANCELLED" : "DELETED";
           task.stoppedAtMs = appliedAtMs;
         }
-        default -> {} // RUN_NOW: one more run, allowed
+        case "RUN_NOW" -> task.state = "ACTIVE"; // an ENDED task runs again
+        default -> {}
       }
     }
 
@@ -343,6 +435,16 @@ class LifecycleModelIT {
               + "\"}");
       for (ModelTask member : members) {
         if (member.state.equals(pause ? "ACTIVE" : "PAUSED")) {
+          if (pause && !member.periodic()) {
+            // Its run may end before the page reaches it: then the group PAUSE leaves it ENDED.
+            Long appliedAtMs = awaitAppliedOrEnded(member, commandId);
+            if (appliedAtMs == null) {
+              member.state = "ENDED";
+              continue;
+            }
+            applyToModel(member, type, appliedAtMs);
+            continue;
+          }
           applyToModel(member, type, awaitApplied(member, commandId));
         }
       }
@@ -372,11 +474,46 @@ class LifecycleModelIT {
         assertThat(replay.exitCode())
             .as(where + ": " + replay.out() + replay.err())
             .isIn(0, ExitCodes.FAILED);
+        if (task != null && replay.exitCode() == 0 && task.state.equals("ENDED")) {
+          task.state = "ACTIVE"; // its run is live again (and ENDED again once it is over)
+        }
       } else {
         assertThat(replay.exitCode()).as(where + ": " + replay.out()).isEqualTo(ExitCodes.FAILED);
         assertThat(replay.out()).as(where).contains("refused: its task is " + task.state);
       }
       return "replay";
+    }
+
+    /** When {@code commandId} applied to the task, or null when the task is ENDED without it. */
+    private Long awaitAppliedOrEnded(ModelTask task, String commandId) {
+      return await("seed " + seed + ": " + commandId + " applied to " + task.id + " or it ENDED")
+          .atMost(APPLIED)
+          .until(
+              () -> {
+                List<Long> applied =
+                    jdbc.query(
+                        "applied",
+                        "SELECT applied_at_ms FROM ax_task_command WHERE task_id = ?"
+                            + " AND command_id = ?",
+                        Jdbc.Binder.values(task.id, commandId),
+                        rs -> rs.getLong(1));
+                if (!applied.isEmpty()) {
+                  return Optional.of(applied.get(0));
+                }
+                return stateOf(task.id).equals("ENDED") ? Optional.of(-1L) : Optional.<Long>empty();
+              },
+              Optional::isPresent)
+          .filter(at -> at >= 0)
+          .orElse(null);
+    }
+
+    private String stateOf(String taskId) {
+      return jdbc.query(
+              "state",
+              "SELECT state FROM ax_task WHERE task_id = ?",
+              Jdbc.Binder.values(taskId),
+              rs -> rs.getString(1))
+          .get(0);
     }
 
     private long awaitApplied(ModelTask task, String commandId) {
@@ -499,6 +636,22 @@ class LifecycleModelIT {
                     assertThat(statuses)
                         .as(where + ": " + task.id + " is " + task.state)
                         .doesNotContain("SCHEDULED", "DISPATCHED", "PAUSED", "RETRYING");
+                  } else if (!task.periodic() && !task.state.equals("PAUSED")) {
+                    // The reference model: terminal instances only and not paused <=> ENDED.
+                    String state = stateOf(task.id);
+                    assertThat(state.equals("ENDED"))
+                        .as(
+                            () ->
+                                where
+                                    + ": ONCE task "
+                                    + task.id
+                                    + " is "
+                                    + state
+                                    + " with instances "
+                                    + statuses
+                                    + "; its history: "
+                                    + history(task.id))
+                        .isEqualTo(allTerminal(statuses));
                   } else if (task.state.equals("PAUSED")) {
                     assertThat(statuses)
                         .as(where + ": " + task.id + " is PAUSED")
@@ -518,13 +671,19 @@ class LifecycleModelIT {
                   }
                 }
               });
-      assertThat(
-              jdbc.queryLong(
-                  "chains the reaper restored",
-                  "SELECT COUNT(*) FROM ax_instance_log WHERE reason LIKE '%chain repaired%'",
-                  Jdbc.Binder.values()))
-          .as(where + ": chains the reaper had to restore (some path ended them)")
-          .isZero();
+      List<String> repaired =
+          jdbc.query(
+              "chains the reaper restored",
+              "SELECT DISTINCT task_id FROM ax_instance_log WHERE reason LIKE '%chain repaired%'",
+              Jdbc.Binder.values(),
+              rs -> rs.getString(1));
+      assertThat(repaired)
+          .as(
+              () ->
+                  where
+                      + ": chains the reaper had to restore (some path ended them): "
+                      + repaired.stream().map(id -> id + ": " + history(id)).toList())
+          .isEmpty();
     }
 
     /** The task's last audit rows and commands, for a failure's message. */
@@ -533,7 +692,7 @@ class LifecycleModelIT {
               "history",
               "SELECT CONCAT(at_ms, ' ', instance_id, ' ', COALESCE(from_status, '-'), '->',"
                   + " to_status, ' ', COALESCE(reason, '')) FROM ax_instance_log"
-                  + " WHERE task_id = ? ORDER BY id DESC LIMIT 12",
+                  + " WHERE task_id = ? ORDER BY id DESC LIMIT 30",
               Jdbc.Binder.values(taskId),
               rs -> rs.getString(1))
           + " commands "

@@ -3,6 +3,7 @@ package dev.ax.cli;
 import static dev.ax.cli.TaskBody.cron;
 import static dev.ax.cli.TaskBody.inGroup;
 import static dev.ax.cli.TaskBody.noop;
+import static dev.ax.cli.TaskBody.once;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code ax task} through the CLI against a running pipeline: show and list (text and JSON, unknown
- * ids, malformed filters and their exit codes), and pause, resume and cancel as commands any client
- * could send, seen taking effect.
+ * ids, malformed filters and their exit codes; a one-shot task ENDED once its run is over), and
+ * pause, resume and cancel as commands any client could send, seen taking effect.
  */
 @ExtendWith(AxInfraExtension.class)
 class TaskCommandIT {
@@ -33,7 +34,15 @@ class TaskCommandIT {
         CliRun.Target cli = CliRun.pointAt(env, node.runtime())) {
       node.send(
           "tick", inGroup("ops", noop(cron("* * * * * ?"))) + ",\"params\":{\"token\":\"s3cret\"}");
+      node.send("one-off", inGroup("batch", noop(once(0))));
       node.awaitSucceeded("tick", 1);
+      node.awaitSucceeded("one-off", 1);
+      node.awaitState("one-off", "ENDED"); // its only run is over
+
+      assertThat(CliRun.ax("task", "list", "--state", "ENDED").okOut())
+          .contains("one-off", "ONCE", "ENDED", "SUCCESS", "1 task(s)");
+      assertThat(CliRun.ax("task", "show", "one-off").okOut())
+          .contains("task one-off (ENDED, version 1)");
 
       CliRun show = CliRun.ax("task", "show", "tick");
       assertThat(show.okOut())

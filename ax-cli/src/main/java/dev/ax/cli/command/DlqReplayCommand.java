@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
           + " matching --task/--group. Rate-limited; recorded in the audit log. A letter"
           + " replayed before is not run again. A letter whose task is CANCELLED or DELETED is"
           + " refused (it stays OPEN) unless --force; one whose task is PAUSED is replayed"
-          + " into PAUSED and runs when the task is resumed."
+          + " into PAUSED and runs when the task is resumed; one whose one-shot task is ENDED"
+          + " runs again, the task ACTIVE again."
     })
 final class DlqReplayCommand extends DatabaseSubcommand {
 
