@@ -85,23 +85,36 @@ final class RetentionStore {
     return jdbc.inTransaction(
         "deleting " + status + " instances older than " + cutoffMs,
         tx -> {
-          List<Cursor> rows =
+          List<Candidate> candidates =
               tx.query(
                   select,
                   values(status, cutoffMs, from.atMs(), from.atMs(), from.key(), cutoffMs, limit),
-                  rs -> new Cursor(rs.getLong(2), rs.getString(1), 0));
-          if (rows.isEmpty()) {
+                  rs ->
+                      new Candidate(
+                          new Cursor(rs.getLong(2), rs.getString(1), 0), rs.getBoolean(3)));
+          if (candidates.isEmpty()) {
             return new Batch(0, from, Map.of());
           }
+          List<Cursor> rows = candidates.stream().map(Candidate::row).toList();
+          // Most finished instances never had a letter: the IN list of 500 ids is not sent for
+          // them.
+          List<Cursor> lettered =
+              candidates.stream().filter(Candidate::lettered).map(Candidate::row).toList();
           List<String> ids = sortedKeys(rows);
           Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
           deleted.put(RetentionKind.AUDIT, deleteIn(tx, "ax_instance_log", "instance_id", ids));
           deleted.put(
-              RetentionKind.DEAD_LETTERS, deleteIn(tx, "ax_dead_letter", "instance_id", ids));
+              RetentionKind.DEAD_LETTERS,
+              lettered.isEmpty()
+                  ? 0
+                  : deleteIn(tx, "ax_dead_letter", "instance_id", sortedKeys(lettered)));
           deleted.put(RetentionKind.INSTANCES, deleteIn(tx, "ax_instance", "instance_id", ids));
           return new Batch(rows.size(), rows.get(rows.size() - 1), deleted);
         });
   }
+
+  /** An instance retention is about to delete, and whether it has a dead letter. */
+  private record Candidate(Cursor row, boolean lettered) {}
 
   /**
    * Up to {@code limit} tasks in terminal {@code state} last changed before {@code cutoffMs} with
@@ -254,7 +267,9 @@ final class RetentionStore {
 
   /** A batch of finished instances of a status: bound status, cutoff, cursor (3), cutoff, limit. */
   static String instancesSql(String status) {
-    return "SELECT instance_id, due_at_ms FROM ax_instance WHERE status = ? AND due_at_ms < ?"
+    return "SELECT instance_id, due_at_ms, EXISTS (SELECT 1 FROM ax_dead_letter l"
+        + " WHERE l.instance_id = ax_instance.instance_id)"
+        + " FROM ax_instance WHERE status = ? AND due_at_ms < ?"
         + AFTER_CURSOR.formatted("due_at_ms", "instance_id")
         + " AND updated_at_ms < ?"
         + (status.equals("DEAD")
