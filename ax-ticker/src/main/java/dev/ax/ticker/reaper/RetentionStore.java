@@ -48,9 +48,10 @@ final class RetentionStore {
         "SELECT instance_id FROM ax_instance"
             + " WHERE status IN ('SUCCESS', 'CANCELLED', 'SKIPPED', 'DEAD')"
             + " AND due_at_ms < ? AND updated_at_ms < ?"
-            + " AND (status <> 'DEAD' OR EXISTS (SELECT 1 FROM ax_dead_letter d"
-            + " WHERE d.instance_id = ax_instance.instance_id"
-            + " AND d.state = 'DISCARDED'))"
+            // A scalar subquery, one lookup by the letter's unique key: MariaDB turns an EXISTS
+            // here into a materialized read of every dead letter.
+            + " AND (status <> 'DEAD' OR (SELECT d.state FROM ax_dead_letter d"
+            + " WHERE d.instance_id = ax_instance.instance_id) = 'DISCARDED')"
             + " LIMIT ? FOR UPDATE",
         List.of(cutoffMs, cutoffMs, limit),
         new Deleted(0, 0, 0),
