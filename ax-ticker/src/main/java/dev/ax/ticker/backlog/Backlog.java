@@ -43,7 +43,17 @@ public final class Backlog {
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       MeterRegistry meters) {
-    this.store = new BacklogStore(dataSource);
+    this(dataSource, clock, leadership, meters, BacklogStore.COUNT_CAP);
+  }
+
+  /** With counts stopping at {@code countCap}: for tests. */
+  Backlog(
+      DataSource dataSource,
+      Clock clock,
+      Supplier<Optional<LeaseFence>> leadership,
+      MeterRegistry meters,
+      int countCap) {
+    this.store = new BacklogStore(dataSource, countCap);
     this.clock = clock;
     this.leadership = leadership;
     for (InstanceStatus status : BacklogStore.ACTIVE) {

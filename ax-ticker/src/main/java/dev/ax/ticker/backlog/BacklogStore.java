@@ -59,9 +59,16 @@ final class BacklogStore {
       "SELECT COUNT(*) FROM (SELECT 1 FROM ax_outbox LIMIT ?) capped";
 
   private final Jdbc jdbc;
+  private final int countCap;
 
   BacklogStore(DataSource dataSource) {
+    this(dataSource, COUNT_CAP);
+  }
+
+  /** With counts stopping at {@code countCap}: for tests. */
+  BacklogStore(DataSource dataSource, int countCap) {
     this.jdbc = new Jdbc(dataSource);
+    this.countCap = countCap;
   }
 
   /**
@@ -76,7 +83,7 @@ final class BacklogStore {
           jdbc.queryLong(
               "counting the " + status + " backlog",
               COUNT_STATUS_CAPPED,
-              Jdbc.Binder.values(status.name(), COUNT_CAP)));
+              Jdbc.Binder.values(status.name(), countCap)));
     }
     return counts;
   }
@@ -96,6 +103,6 @@ final class BacklogStore {
 
   /** Events written to the outbox and not yet confirmed sent, up to {@link #COUNT_CAP}. */
   long outboxRows() {
-    return jdbc.queryLong("counting the outbox", OUTBOX_CAPPED, Jdbc.Binder.values(COUNT_CAP));
+    return jdbc.queryLong("counting the outbox", OUTBOX_CAPPED, Jdbc.Binder.values(countCap));
   }
 }
