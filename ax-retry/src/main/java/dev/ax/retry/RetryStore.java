@@ -32,6 +32,27 @@ final class RetryStore {
   /** A RETRYING instance waiting for its next attempt. */
   record PendingRetry(long seq, String taskId, long nextAttemptAtMs) {}
 
+  /**
+   * The rescan: RETRYING rows whose next attempt is due before a time, soonest first, by the {@code
+   * (status, next_attempt_at_ms)} index (V18), so neither read nor order costs more as the RETRYING
+   * rows grow.
+   */
+  static final String PENDING_RETRIES =
+      "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance"
+          + " WHERE status = ? AND next_attempt_at_ms < ? ORDER BY next_attempt_at_ms LIMIT ?";
+
+  /** The RETRYING rows among the seqs of {@code in} (placeholders), then the status. */
+  static String retryingBySeqSql(String in) {
+    return "SELECT seq, task_id FROM ax_instance WHERE seq IN (" + in + ") AND status = ?";
+  }
+
+  /** Retried attempts DISPATCHED (attempt 1 on) and RUNNING (attempt 2 on): live rows only. */
+  static final String RETRIES_IN_FLIGHT =
+      "SELECT (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
+          + " WHERE status = ? AND attempt >= 1)"
+          + " + (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
+          + " WHERE status = ? AND attempt >= 2)";
+
   private final Jdbc jdbc;
 
   RetryStore(DataSource dataSource) {
@@ -42,8 +63,7 @@ final class RetryStore {
   List<PendingRetry> findPendingRetries(long beforeMs, int limit) {
     return jdbc.query(
         "reading pending retries",
-        "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance"
-            + " WHERE status = ? AND next_attempt_at_ms < ? ORDER BY next_attempt_at_ms LIMIT ?",
+        PENDING_RETRIES,
         Jdbc.Binder.values(RETRYING.name(), beforeMs, limit),
         rs -> new PendingRetry(rs.getLong(1), rs.getString(2), rs.getLong(3)));
   }
@@ -79,10 +99,7 @@ final class RetryStore {
           statements
               .queryIn(
                   seqs,
-                  in ->
-                      "SELECT seq, task_id FROM ax_instance WHERE seq IN ("
-                          + in
-                          + ") AND status = ?",
+                  RetryStore::retryingBySeqSql,
                   List.of(RETRYING.name()),
                   rs -> Map.entry(rs.getLong(1), rs.getString(2)))
               .forEach(row -> taskBySeq.put(row.getKey(), row.getValue()));
@@ -154,10 +171,7 @@ final class RetryStore {
   long countRetriesInFlight() {
     return jdbc.queryLong(
         "counting retries in flight",
-        "SELECT (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
-            + " WHERE status = ? AND attempt >= 1)"
-            + " + (SELECT COUNT(*) FROM ax_instance FORCE INDEX (ax_instance_status_due)"
-            + " WHERE status = ? AND attempt >= 2)",
+        RETRIES_IN_FLIGHT,
         Jdbc.Binder.values(DISPATCHED.name(), RUNNING.name()));
   }
 }

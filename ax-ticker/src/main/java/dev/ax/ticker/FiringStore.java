@@ -50,7 +50,8 @@ final class FiringStore {
       List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
 
   /** A SCHEDULED instance as the window loader sees it. */
-  record WindowEntry(long seq, long dueAtMs, String triggerGroup, String taskId) {}
+  record WindowEntry(
+      long seq, String instanceId, long dueAtMs, String triggerGroup, String taskId) {}
 
   private final Jdbc jdbc;
 
@@ -137,6 +138,50 @@ final class FiringStore {
         .audit(fence.holder(), reason);
   }
 
+  /**
+   * One page of the window: SCHEDULED rows due before a time, past a (due, instance id) watermark,
+   * in (due, instance id) order, which is the order of the {@code (status, due_at_ms)} index (its
+   * entries end with the primary key): each page reads its own rows of the index and sorts nothing.
+   * Ordered by seq, as it once was, every page sorted every row left in the window.
+   */
+  static final String WINDOW_PAGE =
+      "SELECT i.seq, i.instance_id, i.due_at_ms, t.trigger_group, i.task_id FROM ax_instance i"
+          + " FORCE INDEX (ax_instance_status_due)"
+          + " JOIN ax_task t ON t.task_id = i.task_id"
+          + " WHERE i.status = ? AND i.due_at_ms < ?"
+          + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.instance_id > ?))"
+          + " ORDER BY i.due_at_ms, i.instance_id LIMIT ?";
+
+  /** The SCHEDULED rows among the seqs of {@code in} (placeholders), then the status. */
+  static String scheduledBySeqSql(String in) {
+    return "SELECT "
+        + DueInstance.COLUMNS
+        + " FROM ax_instance WHERE seq IN ("
+        + in
+        + ") AND status = ?";
+  }
+
+  /**
+   * Those of the tasks of {@code in} with an instance in one of three statuses (bound after them),
+   * by the {@code (task_id, status)} index (V18): the batch's tasks' live rows, not their history,
+   * nor (as a status-first index would read) every task's rows in those statuses. Forced: on few
+   * rows in flight the optimizer prefers the status range, which grows with the backlog.
+   */
+  static String tasksInFlightSql(String in) {
+    return "SELECT DISTINCT task_id FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+        + " WHERE task_id IN ("
+        + in
+        + ") AND status IN (?, ?, ?)";
+  }
+
+  /** As {@link #tasksInFlightSql}, with each task's statuses among two. */
+  static String pendingOfTasksSql(String in) {
+    return "SELECT DISTINCT task_id, status FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+        + " WHERE task_id IN ("
+        + in
+        + ") AND status IN (?, ?)";
+  }
+
   /** The SCHEDULED rows among {@code seqs} (what the wheel fired), oldest due first. */
   List<DueInstance> findScheduledBySeq(Collection<Long> seqs) {
     // Every chunk on one connection: this runs on every firing.
@@ -145,12 +190,7 @@ final class FiringStore {
             jdbc.queryIn(
                 "reading " + seqs.size() + " due instance(s)",
                 seqs,
-                in ->
-                    "SELECT "
-                        + DueInstance.COLUMNS
-                        + " FROM ax_instance WHERE seq IN ("
-                        + in
-                        + ") AND status = ?",
+                FiringStore::scheduledBySeqSql,
                 List.of(SCHEDULED.name()),
                 DueInstance::read));
     due.sort(Comparator.comparingLong(DueInstance::dueAtMs));
@@ -169,28 +209,26 @@ final class FiringStore {
         jdbc.queryIn(
             "checking runs in flight",
             taskIds,
-            in ->
-                "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
-                    + in
-                    + ") AND status IN (?, ?, ?)",
+            FiringStore::tasksInFlightSql,
             List.of(DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
             rs -> rs.getString(1)));
   }
 
   /**
    * SCHEDULED instances due before {@code untilMs} and after the key {@code (afterDueMs,
-   * afterSeq)}, ordered by (due, seq), at most {@code limit}: one page of the ticker's window.
+   * afterInstanceId)}, ordered by (due, instance id), at most {@code limit}: one page of the
+   * ticker's window.
    */
-  List<WindowEntry> findWindowPage(long afterDueMs, long afterSeq, long untilMs, int limit) {
+  List<WindowEntry> findWindowPage(
+      long afterDueMs, String afterInstanceId, long untilMs, int limit) {
     return jdbc.query(
         "loading the ticker window",
-        "SELECT i.seq, i.due_at_ms, t.trigger_group, i.task_id FROM ax_instance i"
-            + " JOIN ax_task t ON t.task_id = i.task_id"
-            + " WHERE i.status = ? AND i.due_at_ms < ?"
-            + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.seq > ?))"
-            + " ORDER BY i.due_at_ms, i.seq LIMIT ?",
-        Jdbc.Binder.values(SCHEDULED.name(), untilMs, afterDueMs, afterDueMs, afterSeq, limit),
-        rs -> new WindowEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+        WINDOW_PAGE,
+        Jdbc.Binder.values(
+            SCHEDULED.name(), untilMs, afterDueMs, afterDueMs, afterInstanceId, limit),
+        rs ->
+            new WindowEntry(
+                rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5)));
   }
 
   /**
@@ -285,10 +323,7 @@ final class FiringStore {
     statements
         .queryIn(
             taskIds,
-            in ->
-                "SELECT DISTINCT task_id, status FROM ax_instance WHERE task_id IN ("
-                    + in
-                    + ") AND status IN (?, ?)",
+            FiringStore::pendingOfTasksSql,
             List.of(SCHEDULED.name(), PAUSED.name()),
             rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
         .forEach(

@@ -18,12 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds the {@link TickLoop} from the database: every load it reads the SCHEDULED instances due
- * before {@code now + horizon} that it has not read yet (a watermark on (due, seq), through the
- * index on status and due time), in pages. A full load from the beginning, oldest first, runs when
- * this node becomes leader (so overdue work fires at once, oldest first), when the tick loop
- * dropped something, when the announcement reader took its partitions only after the stage started
- * (the broker was away), and every {@code rescanEvery} loads as a safety net for rows created
- * behind the watermark without an announcement.
+ * before {@code now + horizon} that it has not read yet (a watermark on (due, instance id), the
+ * order of the index on status and due time, so no page sorts), in pages. A full load from the
+ * beginning, oldest first, runs when this node becomes leader (so overdue work fires at once,
+ * oldest first), when the tick loop dropped something, when the announcement reader took its
+ * partitions only after the stage started (the broker was away), and every {@code rescanEvery}
+ * loads as a safety net for rows created behind the watermark without an announcement.
  *
  * <p>After each page it hands the page's task ids to {@code prefetch}, which reads the specs the
  * firing will need into the ticker's cache: instances created further ahead than ingest announces
@@ -52,7 +52,7 @@ final class WindowLoader {
   private final Consumer<Collection<String>> prefetch;
   private final Timer loadTime;
   private long afterDueMs = Long.MIN_VALUE;
-  private long afterSeq = Long.MIN_VALUE;
+  private String afterInstanceId = "";
   private int loadsSinceFull;
 
   /**
@@ -103,7 +103,7 @@ final class WindowLoader {
       if (loop.needsFullReload() || ++loadsSinceFull >= rescanEvery) {
         loop.fullReloadStarted();
         afterDueMs = Long.MIN_VALUE;
-        afterSeq = Long.MIN_VALUE;
+        afterInstanceId = "";
         loadsSinceFull = 0;
       }
       long untilMs = SaturatingMillis.add(clock.millis(), horizonMs);
@@ -111,7 +111,7 @@ final class WindowLoader {
       while (loaded < maxPerLoad) {
         List<FiringStore.WindowEntry> page =
             firings.findWindowPage(
-                afterDueMs, afterSeq, untilMs, Math.min(PAGE, maxPerLoad - loaded));
+                afterDueMs, afterInstanceId, untilMs, Math.min(PAGE, maxPerLoad - loaded));
         Set<String> taskIds = new HashSet<>();
         boolean full = false;
         for (FiringStore.WindowEntry entry : page) {
@@ -121,7 +121,7 @@ final class WindowLoader {
           }
           taskIds.add(entry.taskId());
           afterDueMs = entry.dueAtMs();
-          afterSeq = entry.seq();
+          afterInstanceId = entry.instanceId();
           loaded++;
         }
         prefetch.accept(taskIds);

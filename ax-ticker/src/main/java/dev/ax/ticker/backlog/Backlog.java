@@ -19,11 +19,13 @@ import org.slf4j.LoggerFactory;
  * The backlog as gauges, read from the store by the ticker leader alone (one reader, whatever the
  * number of replicas): {@code ax.backlog.instances{status}} for each active status, {@code
  * ax.backlog.oldest.due.age.ms} (how long the oldest instance due and not started has waited: the
- * signal of work stuck before execution) and {@code ax.backlog.outbox}. A standby, and a leader
- * whose last read failed, report NaN rather than a stale number.
+ * signal of work stuck before execution) and {@code ax.backlog.outbox}. Counts stop at {@link
+ * BacklogStore#COUNT_CAP} (100,000): a gauge at the cap means at least that many, and reading it
+ * costs the same whatever the backlog. A standby, and a leader whose last read failed, report NaN
+ * rather than a stale number.
  *
- * <p>Threading: {@link #refresh} from the ticker's scheduler thread; the gauges read volatile
- * values from the scrape thread.
+ * <p>Threading: {@link #refresh} from the ticker's chores thread; the gauges read volatile values
+ * from the scrape thread.
  */
 public final class Backlog {
 
@@ -41,12 +43,25 @@ public final class Backlog {
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       MeterRegistry meters) {
-    this.store = new BacklogStore(dataSource);
+    this(dataSource, clock, leadership, meters, BacklogStore.COUNT_CAP);
+  }
+
+  /** With counts stopping at {@code countCap}: for tests. */
+  Backlog(
+      DataSource dataSource,
+      Clock clock,
+      Supplier<Optional<LeaseFence>> leadership,
+      MeterRegistry meters,
+      int countCap) {
+    this.store = new BacklogStore(dataSource, countCap);
     this.clock = clock;
     this.leadership = leadership;
     for (InstanceStatus status : BacklogStore.ACTIVE) {
       Gauge.builder("ax.backlog.instances", this, b -> b.counts.getOrDefault(status, Double.NaN))
-          .description("instances in this status, read from the store by the ticker leader")
+          .description(
+              "instances in this status, read from the store by the ticker leader; at most "
+                  + BacklogStore.COUNT_CAP
+                  + ", which means at least that many")
           .tag("status", status.name())
           .register(meters);
     }
@@ -55,7 +70,10 @@ public final class Backlog {
             "how long the oldest instance due and not started (SCHEDULED or DISPATCHED) has waited")
         .register(meters);
     Gauge.builder("ax.backlog.outbox", this, b -> b.outbox)
-        .description("events in the outbox not yet confirmed sent")
+        .description(
+            "events in the outbox not yet confirmed sent; at most "
+                + BacklogStore.COUNT_CAP
+                + ", which means at least that many")
         .register(meters);
   }
 

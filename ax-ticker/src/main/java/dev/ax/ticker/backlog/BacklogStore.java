@@ -10,9 +10,12 @@ import javax.sql.DataSource;
 
 /**
  * The backlog's SQL: active instances per status, the oldest due time among those due and not
- * started, and the outbox's rows. Each read goes through the {@code (status, due_at_ms)} index over
- * active statuses only (never the finished rows, which grow with history), or over the outbox,
- * which holds only events in flight. Thread-safe (stateless over a pool).
+ * started, and the outbox's rows. Each read goes through the {@code (status, due_at_ms, seq)} index
+ * over active statuses only (never the finished rows, which grow with history), or over the outbox,
+ * which holds only events in flight. Counts stop at {@link #COUNT_CAP}: a count reads at most that
+ * many index entries, so a backlog of ten million SCHEDULED one-shot tasks costs a gauge pass no
+ * more than one of a hundred thousand; a count at the cap means "at least" that many. Thread-safe
+ * (stateless over a pool).
  */
 final class BacklogStore {
 
@@ -27,25 +30,60 @@ final class BacklogStore {
 
   private static final String INDEX = "ax_instance_status_due";
 
+  /** The most a count reads: a count equal to it means at least this many. */
+  public static final int COUNT_CAP = 100_000;
+
+  /** Instances in one status, up to the cap, by an index range. */
+  static final String COUNT_STATUS_CAPPED =
+      "SELECT COUNT(*) FROM (SELECT 1 FROM ax_instance FORCE INDEX ("
+          + INDEX
+          + ") WHERE status = ? LIMIT ?) capped";
+
+  /** The oldest due time among SCHEDULED rows due by a time and DISPATCHED rows. */
+  static final String OLDEST_DUE_NOT_STARTED =
+      "SELECT COALESCE(LEAST("
+          + "COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
+          + INDEX
+          + ") WHERE status = 'SCHEDULED' AND due_at_ms <= ?), "
+          + Long.MAX_VALUE
+          + "), COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
+          + INDEX
+          + ") WHERE status = 'DISPATCHED'), "
+          + Long.MAX_VALUE
+          + ")), "
+          + Long.MAX_VALUE
+          + ")";
+
+  /** The outbox's rows, up to the cap. */
+  static final String OUTBOX_CAPPED =
+      "SELECT COUNT(*) FROM (SELECT 1 FROM ax_outbox LIMIT ?) capped";
+
   private final Jdbc jdbc;
+  private final int countCap;
 
   BacklogStore(DataSource dataSource) {
-    this.jdbc = new Jdbc(dataSource);
+    this(dataSource, COUNT_CAP);
   }
 
-  /** Active instances per status (every active status present, zero when none). */
+  /** With counts stopping at {@code countCap}: for tests. */
+  BacklogStore(DataSource dataSource, int countCap) {
+    this.jdbc = new Jdbc(dataSource);
+    this.countCap = countCap;
+  }
+
+  /**
+   * Active instances per status (every active status present, zero when none), each up to {@link
+   * #COUNT_CAP}.
+   */
   Map<InstanceStatus, Long> countByStatus() {
     Map<InstanceStatus, Long> counts = new EnumMap<>(InstanceStatus.class);
-    ACTIVE.forEach(s -> counts.put(s, 0L));
-    for (Map.Entry<InstanceStatus, Long> row :
-        jdbc.query(
-            "counting the backlog",
-            "SELECT status, COUNT(*) FROM ax_instance FORCE INDEX ("
-                + INDEX
-                + ") WHERE status IN (?, ?, ?, ?, ?) GROUP BY status",
-            Jdbc.Binder.values(ACTIVE.stream().map(Enum::name).toArray()),
-            rs -> Map.entry(InstanceStatus.valueOf(rs.getString(1)), rs.getLong(2)))) {
-      counts.put(row.getKey(), row.getValue());
+    for (InstanceStatus status : ACTIVE) {
+      counts.put(
+          status,
+          jdbc.queryLong(
+              "counting the " + status + " backlog",
+              COUNT_STATUS_CAPPED,
+              Jdbc.Binder.values(status.name(), countCap)));
     }
     return counts;
   }
@@ -58,25 +96,13 @@ final class BacklogStore {
     long oldest =
         jdbc.queryLong(
             "reading the oldest due instance not started",
-            "SELECT COALESCE(LEAST("
-                + "COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
-                + INDEX
-                + ") WHERE status = 'SCHEDULED' AND due_at_ms <= ?), "
-                + Long.MAX_VALUE
-                + "), COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
-                + INDEX
-                + ") WHERE status = 'DISPATCHED'), "
-                + Long.MAX_VALUE
-                + ")), "
-                + Long.MAX_VALUE
-                + ")",
+            OLDEST_DUE_NOT_STARTED,
             Jdbc.Binder.values(nowMs));
     return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
   }
 
-  /** Events written to the outbox and not yet confirmed sent. */
+  /** Events written to the outbox and not yet confirmed sent, up to {@link #COUNT_CAP}. */
   long outboxRows() {
-    return jdbc.queryLong(
-        "counting the outbox", "SELECT COUNT(*) FROM ax_outbox", Jdbc.Binder.values());
+    return jdbc.queryLong("counting the outbox", OUTBOX_CAPPED, Jdbc.Binder.values(countCap));
   }
 }

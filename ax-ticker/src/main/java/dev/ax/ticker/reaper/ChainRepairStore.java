@@ -48,7 +48,28 @@ final class ChainRepairStore {
     record Blocked(String instanceId) implements Restore {}
   }
 
-  private static final List<String> LIVE =
+  /** A page of ACTIVE tasks of one trigger type, by task id, after a cursor. */
+  static final String ACTIVE_PAGE =
+      "SELECT task_id FROM ax_task FORCE INDEX (ax_task_trigger_state)"
+          + " WHERE trigger_type = ? AND state = 'ACTIVE' AND task_id > ?"
+          + " ORDER BY task_id LIMIT ?";
+
+  /**
+   * Those of the tasks of {@code in} (placeholders) with an instance in one of the {@link #LIVE}
+   * statuses (bound after them): per task, a few ranges of the {@code (task_id, status)} index
+   * (V18), so the read costs the page's live rows, not every instance the tasks ever had (as
+   * through {@code (task_id, due_at_ms)}) nor every live row of every task (as through a
+   * status-first index, which the optimizer prefers unforced: ten million pending one-shots would
+   * be read on every pass).
+   */
+  static String withLiveInstanceSql(String in) {
+    return "SELECT DISTINCT task_id FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+        + " WHERE task_id IN ("
+        + in
+        + ") AND status IN (?, ?, ?, ?, ?)";
+  }
+
+  static final List<String> LIVE =
       List.of(SCHEDULED.name(), PAUSED.name(), DISPATCHED.name(), RUNNING.name(), RETRYING.name());
 
   private final Jdbc jdbc;
@@ -65,9 +86,7 @@ final class ChainRepairStore {
   List<String> activePage(TriggerType type, String afterTaskId, int limit) {
     return jdbc.query(
         "reading active " + type + " tasks",
-        "SELECT task_id FROM ax_task FORCE INDEX (ax_task_trigger_state)"
-            + " WHERE trigger_type = ? AND state = 'ACTIVE' AND task_id > ?"
-            + " ORDER BY task_id LIMIT ?",
+        ACTIVE_PAGE,
         values(type.name(), afterTaskId, limit),
         rs -> rs.getString(1));
   }
@@ -80,10 +99,7 @@ final class ChainRepairStore {
         jdbc.queryIn(
             "checking live instances",
             taskIds,
-            in ->
-                "SELECT DISTINCT task_id FROM ax_instance WHERE task_id IN ("
-                    + in
-                    + ") AND status IN (?, ?, ?, ?, ?)",
+            ChainRepairStore::withLiveInstanceSql,
             List.copyOf(LIVE),
             rs -> rs.getString(1)));
   }

@@ -41,8 +41,43 @@ import javax.sql.DataSource;
  */
 public final class ReaperStore {
 
-  /** The status-prefixed index every candidate select reads by (see {@link #selectIds}). */
+  /**
+   * The status-prefixed index every candidate select reads by, forced: {@code epoch < ?} has no
+   * index of its own, and without the hint the optimizer scans the whole table for it. The move
+   * that follows each select re-checks its condition, so a row that changed meanwhile is left
+   * alone.
+   */
   private static final String STATUS_INDEX = "ax_instance_status_due";
+
+  /** RUNNING rows whose lease expired, below the take-back bound. */
+  static final String EXPIRED_RUNS =
+      "SELECT instance_id, task_id FROM ax_instance FORCE INDEX ("
+          + STATUS_INDEX
+          + ") WHERE status = ? AND lease_until_ms < ? AND taken_back < ? LIMIT ?";
+
+  /** RUNNING rows whose lease expired, at the take-back bound. */
+  static final String RUNS_TAKEN_BACK_TOO_OFTEN =
+      "SELECT instance_id, task_id, attempt, retry_base, taken_back, owner, due_at_ms,"
+          + " claimed_at_ms, trace_id, flow_run_id"
+          + " FROM ax_instance FORCE INDEX ("
+          + STATUS_INDEX
+          + ") WHERE status = ? AND lease_until_ms < ? AND taken_back >= ? LIMIT ?";
+
+  /** DISPATCHED rows not claimed in time, with their task's group (while a switch holds some). */
+  static final String UNCLAIMED_WITH_GROUP =
+      "SELECT i.instance_id, t.task_group FROM ax_instance i FORCE INDEX ("
+          + STATUS_INDEX
+          + ") JOIN ax_task t ON t.task_id = i.task_id"
+          + " WHERE i.status = ? AND i.dispatched_at_ms < ? LIMIT ?";
+
+  /** DISPATCHED rows not claimed in time (re-emitted), or of an older epoch (adopted). */
+  static String dispatchedBelowSql(String column) {
+    return "SELECT instance_id FROM ax_instance FORCE INDEX ("
+        + STATUS_INDEX
+        + ") WHERE status = ? AND "
+        + column
+        + " < ? LIMIT ?";
+  }
 
   /**
    * A RUNNING instance whose lease expired, as {@link #findRunsTakenBackTooOften} reads it.
@@ -91,9 +126,7 @@ public final class ReaperStore {
     List<Map.Entry<String, String>> candidates =
         jdbc.query(
             "selecting expired runs",
-            "SELECT instance_id, task_id FROM ax_instance FORCE INDEX ("
-                + STATUS_INDEX
-                + ") WHERE status = ? AND lease_until_ms < ? AND taken_back < ? LIMIT ?",
+            EXPIRED_RUNS,
             Jdbc.Binder.values(RUNNING.name(), nowMs, maxTakebacks, limit),
             rs -> Map.entry(rs.getString(1), rs.getString(2)));
     if (candidates.isEmpty()) {
@@ -169,11 +202,7 @@ public final class ReaperStore {
   List<ExpiredRun> findRunsTakenBackTooOften(long nowMs, int maxTakebacks, int limit) {
     return jdbc.query(
         "selecting runs taken back too often",
-        "SELECT instance_id, task_id, attempt, retry_base, taken_back, owner, due_at_ms,"
-            + " claimed_at_ms, trace_id, flow_run_id"
-            + " FROM ax_instance FORCE INDEX ("
-            + STATUS_INDEX
-            + ") WHERE status = ? AND lease_until_ms < ? AND taken_back >= ? LIMIT ?",
+        RUNS_TAKEN_BACK_TOO_OFTEN,
         Jdbc.Binder.values(RUNNING.name(), nowMs, maxTakebacks, limit),
         rs ->
             new ExpiredRun(
@@ -301,10 +330,7 @@ public final class ReaperStore {
         jdbc
             .query(
                 "selecting unclaimed instances with their group",
-                "SELECT i.instance_id, t.task_group FROM ax_instance i FORCE INDEX ("
-                    + STATUS_INDEX
-                    + ") JOIN ax_task t ON t.task_id = i.task_id"
-                    + " WHERE i.status = ? AND i.dispatched_at_ms < ? LIMIT ?",
+                UNCLAIMED_WITH_GROUP,
                 Jdbc.Binder.values(DISPATCHED.name(), olderThanMs, limit),
                 rs -> Map.entry(rs.getString(1), held.contains(rs.getString(2))))
             .stream()
@@ -364,7 +390,11 @@ public final class ReaperStore {
   private List<DueInstance> restampDispatched(
       LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
     List<String> ids =
-        selectIds("status = ? AND " + column + " < ?", List.of(DISPATCHED.name(), below), limit);
+        jdbc.query(
+            "selecting instances",
+            dispatchedBelowSql(column),
+            Jdbc.Binder.values(DISPATCHED.name(), below, limit),
+            rs -> rs.getString(1));
     return restamp(fence, ids, column, below, reason, nowMs);
   }
 
@@ -382,25 +412,5 @@ public final class ReaperStore {
             .readBack(DueInstance.COLUMNS, DueInstance::read)
             .audit(fence.holder(), reason),
         nowMs);
-  }
-
-  /**
-   * The ids of up to {@code limit} candidate rows, read by the status-prefixed index, forced:
-   * {@code epoch < ?} has no index of its own, and without the hint the optimizer scans the whole
-   * table for it. The move that follows re-checks {@code where}, so a row that changed meanwhile is
-   * left alone.
-   */
-  private List<String> selectIds(String where, List<Object> values, int limit) {
-    List<Object> bound = new ArrayList<>(values);
-    bound.add(limit);
-    return jdbc.query(
-        "selecting instances",
-        "SELECT instance_id FROM ax_instance FORCE INDEX ("
-            + STATUS_INDEX
-            + ") WHERE "
-            + where
-            + " LIMIT ?",
-        Jdbc.Binder.values(bound.toArray()),
-        rs -> rs.getString(1));
   }
 }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The backlog gauges against rows of known statuses and due times: counts per active status, the
- * age of the oldest instance due and not started (a SCHEDULED one due later does not count), and
- * NaN on a node that does not lead.
+ * age of the oldest instance due and not started (a SCHEDULED one due later does not count), counts
+ * that stop at their cap, and NaN on a node that does not lead.
  */
 @ExtendWith(AxInfraExtension.class)
 class BacklogIT {
@@ -64,6 +64,17 @@ class BacklogIT {
           .as("the overdue SCHEDULED one, not the DISPATCHED or the finished one")
           .isBetween(60_000.0, 120_000.0);
       assertThat(meters.get("ax.backlog.outbox").gauge().value()).isZero();
+
+      SimpleMeterRegistry capped = new SimpleMeterRegistry();
+      new Backlog(
+              runtime.dataSource(),
+              runtime.clock(),
+              () -> Optional.of(new LeaseFence("ticker", "n1", 1)),
+              capped,
+              1)
+          .refresh();
+      assertThat(gauge(capped, "SCHEDULED")).as("two rows, counted up to the cap").isEqualTo(1);
+      assertThat(gauge(capped, "PAUSED")).isZero();
 
       leads.set(false);
       backlog.refresh();
