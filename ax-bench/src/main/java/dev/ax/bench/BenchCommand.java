@@ -59,7 +59,9 @@ import picocli.CommandLine.Spec;
           + " events, and report lateness (claimed - due), throughput, early starts, duplicates"
           + " and missing tasks.",
       "Embedded servers in a temporary directory unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are"
-          + " set. Exit code 1 when a task is missing, ran twice or started early."
+          + " set. Exit code 1 when a task is missing, ran twice or started early.",
+      "At volume: --history ages the database first; --mix seed runs the seeds' cron load test"
+          + " and --soak a steady rate, each instead of the measured runs."
     })
 public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
