@@ -447,7 +447,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               out);
           if (sizesBefore != null) {
             TableSizes.printChange(
-                "Tables: after the history load / after the measured runs",
+                "Tables: after the history load / after the measured part",
                 sizesBefore,
                 TableSizes.read(context.dataSource()),
                 out);
