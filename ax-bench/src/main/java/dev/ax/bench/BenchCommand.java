@@ -59,7 +59,9 @@ import picocli.CommandLine.Spec;
           + " events, and report lateness (claimed - due), throughput, early starts, duplicates"
           + " and missing tasks.",
       "Embedded servers in a temporary directory unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are"
-          + " set. Exit code 1 when a task is missing, ran twice or started early."
+          + " set. Exit code 1 when a task is missing, ran twice or started early.",
+      "At volume: --history ages the database first; --mix seed runs the seeds' cron load test"
+          + " and --soak a steady rate, each instead of the measured runs."
     })
 public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
@@ -445,7 +447,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               out);
           if (sizesBefore != null) {
             TableSizes.printChange(
-                "Tables: after the history load / after the measured runs",
+                "Tables: after the history load / after the measured part",
                 sizesBefore,
                 TableSizes.read(context.dataSource()),
                 out);
@@ -491,7 +493,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
             + " over %d connections...%n",
         history.rows(),
         history.expiredPercent(),
-        history.retention(),
+        text(history.retention()),
         HISTORY_CONNECTIONS);
     out.flush();
     AgedDatabase aged =
@@ -517,7 +519,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     return sizes;
   }
 
-  /** The ticker's window loads and retention over the measured runs. */
+  /** The ticker's window loads and retention over the measured runs, mix or soak. */
   static void printTicker(TickerFigures during, double seconds, PrintWriter out) {
     out.println();
     if (during.windowLoads() <= 0) {
@@ -525,7 +527,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     } else {
       out.printf(
           Locale.ROOT,
-          "Ticker over the measured runs (%.0f s): %.0f window loads, p99 <= %.0f ms (histogram"
+          "Ticker over the measured part (%.0f s): %.0f window loads, p99 <= %.0f ms (histogram"
               + " bound), mean %.1f ms, max of the last minutes %.0f ms%n",
           seconds,
           during.windowLoads(),
@@ -535,7 +537,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     }
     out.printf(
         Locale.ROOT,
-        "Retention over the measured runs: %.0f instances and %.0f audit rows deleted,"
+        "Retention over the measured part: %.0f instances and %.0f audit rows deleted,"
             + " %.0f instance rows/s (%.0f rows/s with their audit rows)%n",
         during.retainedInstances(),
         during.retainedAuditRows(),

@@ -21,7 +21,10 @@ record BenchHistory(long rows, int expiredPercent, Duration retention) {
   /** Expired rows finished within this span past the cutoff, oldest first. */
   static final Duration EXPIRED_SPAN = Duration.ofHours(1);
 
-  /** The youngest row finished this long ago: older than any measured run's rows. */
+  /**
+   * The youngest row finished this long ago (half the retention if that is shorter): older than any
+   * measured run's rows.
+   */
   static final Duration YOUNGEST = Duration.ofMinutes(1);
 
   private static final Duration NO_RETENTION_SPREAD = Duration.ofDays(30);
@@ -35,9 +38,6 @@ record BenchHistory(long rows, int expiredPercent, Duration retention) {
     }
     if (retention.isZero()) {
       retention = NO_RETENTION_SPREAD;
-    }
-    if (retention.compareTo(YOUNGEST.multipliedBy(2)) < 0) {
-      throw new IllegalArgumentException("retention must be at least 2 min: " + retention);
     }
   }
 
@@ -62,7 +62,8 @@ record BenchHistory(long rows, int expiredPercent, Duration retention) {
       return retentionMs + EXPIRED_SPAN.toMillis() * (expired - index) / expired;
     }
     long live = rows - expired;
-    long spanMs = retentionMs - YOUNGEST.toMillis() - 1;
+    long youngestMs = Math.min(YOUNGEST.toMillis(), retentionMs / 2);
+    long spanMs = Math.max(0, retentionMs - youngestMs - 1);
     return retentionMs - 1 - spanMs * (index - expired) / live;
   }
 }

@@ -56,7 +56,7 @@ final class SeedRun {
         schedule.counts(),
         schedule.expressions().size(),
         mix.seed(),
-        mix.duration());
+        BenchCommand.text(mix.duration()));
     out.flush();
     List<Future<RecordMetadata>> sends = new ArrayList<>(schedule.size());
     for (SeedSchedule.SeedTask task : schedule.tasks()) {

@@ -82,11 +82,11 @@ final class SoakRun {
             + " windows of %s (%d windows), %s after each window's end%n",
         plan.tasks(),
         plan.ratePerSecond(),
-        plan.duration(),
-        plan.dueIn(),
-        plan.window(),
+        BenchCommand.text(plan.duration()),
+        BenchCommand.text(plan.dueIn()),
+        BenchCommand.text(plan.window()),
         plan.windows(),
-        GRACE);
+        BenchCommand.text(GRACE));
     out.println(
         "  window  from      tasks  completed  lost  dup  early  late p50 / p99 / max ms"
             + "  heap after GC MB  RSS AX / db MB  ax_instance / ax_instance_log rows, all MB");
