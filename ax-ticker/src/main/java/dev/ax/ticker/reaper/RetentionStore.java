@@ -273,8 +273,10 @@ final class RetentionStore {
         + AFTER_CURSOR.formatted("due_at_ms", "instance_id")
         + " AND updated_at_ms < ?"
         + (status.equals("DEAD")
-            ? " AND EXISTS (SELECT 1 FROM ax_dead_letter d"
-                + " WHERE d.instance_id = ax_instance.instance_id AND d.state = 'DISCARDED')"
+            // A scalar subquery, one lookup by the letter's unique key: MariaDB turns an EXISTS
+            // here into a read and sort of every dead letter.
+            ? " AND (SELECT d.state FROM ax_dead_letter d"
+                + " WHERE d.instance_id = ax_instance.instance_id) = 'DISCARDED'"
             : "")
         + " ORDER BY due_at_ms, instance_id LIMIT ? FOR UPDATE";
   }

@@ -87,6 +87,16 @@ public final class ReaperStatements {
             MONTH_AGO_MS,
             500),
         PlannedStatement.of(
+            "retention: DEAD instances whose letter was discarded, from the range's start",
+            RetentionStore.instancesSql("DEAD"),
+            "DEAD",
+            MONTH_AGO_MS,
+            Long.MIN_VALUE,
+            Long.MIN_VALUE,
+            "",
+            MONTH_AGO_MS,
+            500),
+        PlannedStatement.of(
             "retention: ended tasks with no instance left",
             RetentionStore.tasksSql(),
             "ENDED",
