@@ -11,14 +11,17 @@
 -- small transactions instead, before upgrading, repeat until it changes no row:
 --   UPDATE ax_task t SET t.state = 'ENDED', t.updated_at_ms = ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)
 --   WHERE t.trigger_type = 'ONCE' AND t.state = 'ACTIVE'
---     AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id
+--     AND NOT EXISTS (SELECT 1 FROM ax_instance i
+--       WHERE i.task_id = t.task_id
 --       AND i.status IN ('SCHEDULED', 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING',
 --                        'PAUSED'))
 --   LIMIT 10000;
--- (single-table UPDATE: LIMIT allowed; each run walks the index ax_task_trigger_state from V6).
+-- (single-table UPDATE: LIMIT allowed. Each run walks the ACTIVE ONCE tasks by the index
+-- ax_task_trigger_state from V6, the live ones it leaves ACTIVE again each time.)
 UPDATE ax_task t
 SET t.state = 'ENDED', t.updated_at_ms = ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)
 WHERE t.trigger_type = 'ONCE' AND t.state = 'ACTIVE'
-  AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id
+  AND NOT EXISTS (SELECT 1 FROM ax_instance i
+    WHERE i.task_id = t.task_id
     AND i.status IN ('SCHEDULED', 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING',
                      'PAUSED'));

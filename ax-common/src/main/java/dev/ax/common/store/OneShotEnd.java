@@ -41,11 +41,20 @@ public final class OneShotEnd {
   /** The instance statuses that keep a task live, as an SQL list of literals. */
   static final String LIVE_STATUSES = liveStatuses();
 
-  private static final String CONDITIONS =
-      " t.trigger_type = 'ONCE' AND t.state = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM ax_instance l"
-          + " WHERE l.task_id = t.task_id AND l.status IN ("
+  /**
+   * The anti-join that finds a task's live instances by the task's own index ({@code
+   * ax_instance_task}), and the conditions that end the task when it finds none. A join, not {@code
+   * NOT EXISTS}: MariaDB rewrites such a subquery into a materialized scan of every live instance
+   * when it thinks that cheaper, and the plan must not depend on table statistics.
+   */
+  private static final String LIVE_JOIN =
+      " LEFT JOIN ax_instance l FORCE INDEX (ax_instance_task) ON l.task_id = t.task_id"
+          + " AND l.status IN ("
           + LIVE_STATUSES
-          + "))";
+          + ") SET t.state = '"
+          + ENDED
+          + "', t.updated_at_ms = ? WHERE t.trigger_type = 'ONCE' AND t.state = 'ACTIVE'"
+          + " AND l.task_id IS NULL";
 
   private OneShotEnd() {}
 
@@ -62,12 +71,11 @@ public final class OneShotEnd {
     for (List<String> chunk : Sql.chunks(new TreeSet<>(taskIds))) {
       try (PreparedStatement update =
           connection.prepareStatement(
-              "UPDATE ax_task t SET t.state = '"
-                  + ENDED
-                  + "', t.updated_at_ms = ? WHERE t.task_id IN ("
+              "UPDATE ax_task t"
+                  + LIVE_JOIN
+                  + " AND t.task_id IN ("
                   + Sql.placeholders(chunk.size())
-                  + ") AND"
-                  + CONDITIONS)) {
+                  + ")")) {
         update.setLong(1, nowMs);
         BatchMover.bindKeys(update, 2, chunk);
         ended += update.executeUpdate();
@@ -88,10 +96,8 @@ public final class OneShotEnd {
         + keyColumn
         + " IN "
         + in
-        + " AND batch_token = ?) m ON m.task_id = t.task_id SET t.state = '"
-        + ENDED
-        + "', t.updated_at_ms = ? WHERE"
-        + CONDITIONS;
+        + " AND batch_token = ?) m ON m.task_id = t.task_id"
+        + LIVE_JOIN;
   }
 
   /**

@@ -178,6 +178,64 @@ class OneShotEndIT {
     assertThat(store.tasks().countActiveByGroup(List.of("default"))).containsEntry("default", 2L);
   }
 
+  /**
+   * The live count is a range of {@code ax_task_group_active}, read from the index alone: its cost
+   * follows the group's live tasks, however many ENDED ones its history holds.
+   */
+  @Test
+  void theLiveCountReadsAnIndexRangeNotTheGroupsHistory() throws Exception {
+    List<NewTask> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      many.add(newTask("h-" + i, 1000));
+    }
+    store.tasks().create(many, "test", 1);
+    sql("UPDATE ax_task SET state = 'ENDED' WHERE task_id <> 'h-7'");
+    sql("ANALYZE TABLE ax_task");
+
+    List<String> plan = new java.util.ArrayList<>();
+    try (Connection connection = store.runtime().dataSource().getConnection();
+        PreparedStatement explain =
+            connection.prepareStatement(
+                "EXPLAIN SELECT task_group, COUNT(*) FROM ax_task WHERE task_group IN ('default')"
+                    + " AND state IN ('ACTIVE', 'PAUSED') GROUP BY task_group");
+        ResultSet rs = explain.executeQuery()) {
+      while (rs.next()) {
+        plan.add(rs.getString("type") + " " + rs.getString("key") + " " + rs.getString("Extra"));
+      }
+    }
+
+    assertThat(plan)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("range ax_task_group_active")
+        .contains("Using index");
+    assertThat(store.tasks().countActiveByGroup(List.of("default")))
+        .isEqualTo(Map.of("default", 1L));
+
+    // The end a batch move appends to its packet reaches the tasks by primary key, never by a scan.
+    sql("UPDATE ax_instance SET batch_token = 'token' WHERE instance_id = 'h-7@1000'");
+    String in = "(?)";
+    List<String> endPlan = new java.util.ArrayList<>();
+    try (Connection connection = store.runtime().dataSource().getConnection();
+        PreparedStatement explain =
+            connection.prepareStatement(
+                "EXPLAIN " + OneShotEnd.afterMoveSql("instance_id", in).substring(1))) {
+      explain.setString(1, "h-7@1000");
+      explain.setString(2, "token");
+      explain.setLong(3, 5);
+      try (ResultSet rs = explain.executeQuery()) {
+        while (rs.next()) {
+          endPlan.add(
+              rs.getString("table") + " " + rs.getString("type") + " " + rs.getString("key"));
+        }
+      }
+    }
+    assertThat(endPlan)
+        .as("%s", endPlan)
+        .anyMatch(row -> row.startsWith("t eq_ref PRIMARY") || row.startsWith("t const PRIMARY"))
+        .contains("l ref ax_instance_task")
+        .noneMatch(row -> row.contains(" ALL") && !row.startsWith("<derived"));
+  }
+
   private static BatchMove<String> skip() {
     return BatchMove.from(InstanceStatus.SCHEDULED)
         .<String>to(InstanceStatus.SKIPPED)
@@ -209,7 +267,7 @@ class OneShotEndIT {
   private void sql(String statement) throws SQLException {
     try (Connection connection = store.runtime().dataSource().getConnection();
         PreparedStatement update = connection.prepareStatement(statement)) {
-      update.executeUpdate();
+      update.execute();
     }
   }
 }
