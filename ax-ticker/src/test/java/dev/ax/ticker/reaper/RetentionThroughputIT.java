@@ -8,13 +8,16 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -32,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * does what R tasks a second do to these tables: one transaction per 50 ms that inserts R/20
  * instances with an audit row each, and one that moves those of a second earlier to SUCCESS with
  * two audit rows each. Other properties: {@code .batch} (500), {@code .maxRate} (20000), {@code
- * .busyPercent} (75), {@code .seconds} (most time measured, 180). Results go to the log (and
- * stdout) in one line starting "RETENTION BENCH".
+ * .busyPercent} (75), {@code .seconds} (most time measured, 180), {@code .bufferPoolMb} (the
+ * embedded server's InnoDB buffer pool for the run; its default is 128 MB). Results go to the log
+ * (and stdout) in one line starting "RETENTION BENCH".
  */
 @ExtendWith(AxInfraExtension.class)
 class RetentionThroughputIT {
@@ -54,13 +58,22 @@ class RetentionThroughputIT {
     int maxRate = Integer.getInteger(PREFIX + "maxRate", 20_000);
     int busyPercent = Integer.getInteger(PREFIX + "busyPercent", 75);
     int seconds = Integer.getInteger(PREFIX + "seconds", 180);
+    int bufferPoolMb = Integer.getInteger(PREFIX + "bufferPoolMb", 0);
     try (TestRuntime runtime = TestRuntime.open(env)) {
+      if (bufferPoolMb > 0) {
+        try (Connection connection = runtime.dataSource().getConnection();
+            Statement statement = connection.createStatement()) {
+          // The server is this JVM's own embedded one: resized for this run.
+          statement.execute("SET GLOBAL innodb_buffer_pool_size = " + bufferPoolMb * 1024L * 1024);
+        }
+      }
       long nowMs = runtime.clock().millis();
       long fillStartNanos = System.nanoTime();
       fill(runtime.dataSource(), instances, nowMs - RETENTION.toMillis() - 3_600_000, nowMs);
       Duration fill = Duration.ofNanos(System.nanoTime() - fillStartNanos);
       log.info("Filled {} instances in {}", instances, fill);
 
+      Map<String, Long> statusBefore = serverStatus(runtime.dataSource());
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       Writer writer = new Writer(runtime.dataSource(), writerRate);
       Thread writing = new Thread(writer::run, "bench-writer");
@@ -89,19 +102,30 @@ class RetentionThroughputIT {
       double elapsedS = (System.nanoTime() - startNanos) / 1e9;
       writer.stop();
       writing.join(5_000);
+      Map<String, Long> statusAfter = serverStatus(runtime.dataSource());
+      StringBuilder server = new StringBuilder();
+      statusAfter.forEach(
+          (name, value) ->
+              server
+                  .append(server.isEmpty() ? "" : ", ")
+                  .append(name)
+                  .append(' ')
+                  .append(value - statusBefore.getOrDefault(name, 0L)));
       double audit = meters.get("ax.retention.deleted").tag("kind", "audit").counter().count();
       double busyS = meters.get("ax.retention.busy.seconds").counter().count();
       String line =
           String.format(
-              "RETENTION BENCH instances=%d writerRate=%d batch=%d maxRate=%d busyPercent=%d:"
+              "RETENTION BENCH instances=%d writerRate=%d batch=%d maxRate=%d busyPercent=%d"
+                  + " bufferPoolMb=%d:"
                   + " deleted %.0f instances + %.0f audit rows in %.1f s = %.0f instances/s"
                   + " (%.0f rows/s), busy %.1f s; writer %.0f instances/s, its transaction p99"
-                  + " %.1f ms, max %.1f ms; fill %d s",
+                  + " %.1f ms, max %.1f ms; fill %d s; server: %s",
               instances,
               writerRate,
               batch,
               maxRate,
               busyPercent,
+              bufferPoolMb,
               deleted,
               audit,
               elapsedS,
@@ -111,10 +135,31 @@ class RetentionThroughputIT {
               writer.created.get() / elapsedS,
               writer.p99Ms(),
               writer.maxMs(),
-              fill.toSeconds());
+              fill.toSeconds(),
+              server);
       log.info(line);
       System.out.println(line);
     }
+  }
+
+  /**
+   * The server's counters that tell lock waits from page reads: row lock waits and their time (ms),
+   * pages read from disk, and the history list (what purge has not removed yet, as of now).
+   */
+  private static Map<String, Long> serverStatus(DataSource dataSource) throws SQLException {
+    Map<String, Long> status = new TreeMap<>();
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs =
+            statement.executeQuery(
+                "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_row_lock_waits',"
+                    + " 'Innodb_row_lock_time', 'Innodb_buffer_pool_reads',"
+                    + " 'Innodb_history_list_length')")) {
+      while (rs.next()) {
+        status.put(rs.getString(1), rs.getLong(2));
+      }
+    }
+    return status;
   }
 
   /** N finished instances due between {@code fromMs} and an hour later, three audit rows each. */
