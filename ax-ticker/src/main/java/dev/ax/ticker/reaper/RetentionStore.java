@@ -233,37 +233,39 @@ final class RetentionStore {
           List<Long> firsts = new ArrayList<>();
           for (String status : List.of("SUCCESS", "CANCELLED", "SKIPPED")) {
             tx.queryFirst(
-                    "SELECT GREATEST(due_at_ms, updated_at_ms) FROM ax_instance"
-                        + " WHERE status = ? AND due_at_ms < ? AND updated_at_ms < ?"
-                        + " ORDER BY due_at_ms LIMIT 1",
-                    values(status, cutoffMs, cutoffMs),
-                    rs -> rs.getLong(1))
+                    OLDEST_INSTANCE_SQL, values(status, cutoffMs, cutoffMs), rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
           for (String state : List.of("DELETED", "ENDED")) {
-            tx.queryFirst(
-                    "SELECT t.updated_at_ms FROM ax_task t WHERE t.state = ?"
-                        + " AND t.updated_at_ms < ?"
-                        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-                        + " ORDER BY t.updated_at_ms LIMIT 1",
-                    values(state, cutoffMs),
-                    rs -> rs.getLong(1))
+            tx.queryFirst(OLDEST_TASK_SQL, values(state, cutoffMs), rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
-          tx.queryFirst(
-                  "SELECT at_ms FROM ax_operator_log WHERE at_ms < ? ORDER BY at_ms LIMIT 1",
-                  values(cutoffMs),
-                  rs -> rs.getLong(1))
+          tx.queryFirst(OLDEST_OPERATOR_LOG_SQL, values(cutoffMs), rs -> rs.getLong(1))
               .ifPresent(firsts::add);
-          tx.queryFirst(
-                  "SELECT applied_at_ms FROM ax_task_command WHERE applied_at_ms < ?"
-                      + " ORDER BY applied_at_ms LIMIT 1",
-                  values(cutoffMs),
-                  rs -> rs.getLong(1))
+          tx.queryFirst(OLDEST_COMMAND_SQL, values(cutoffMs), rs -> rs.getLong(1))
               .ifPresent(firsts::add);
           return firsts.stream().min(Comparator.naturalOrder());
         });
   }
+
+  /** The first finished instance of a status (bound) due and changed before the cutoff (twice). */
+  static final String OLDEST_INSTANCE_SQL =
+      "SELECT GREATEST(due_at_ms, updated_at_ms) FROM ax_instance"
+          + " WHERE status = ? AND due_at_ms < ? AND updated_at_ms < ?"
+          + " ORDER BY due_at_ms LIMIT 1";
+
+  /** The first terminal task of a state (bound) changed before the cutoff with no instance left. */
+  static final String OLDEST_TASK_SQL =
+      "SELECT t.updated_at_ms FROM ax_task t WHERE t.state = ? AND t.updated_at_ms < ?"
+          + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+          + " ORDER BY t.updated_at_ms LIMIT 1";
+
+  static final String OLDEST_OPERATOR_LOG_SQL =
+      "SELECT at_ms FROM ax_operator_log WHERE at_ms < ? ORDER BY at_ms LIMIT 1";
+
+  static final String OLDEST_COMMAND_SQL =
+      "SELECT applied_at_ms FROM ax_task_command WHERE applied_at_ms < ?"
+          + " ORDER BY applied_at_ms LIMIT 1";
 
   /** A batch of finished instances of a status: bound status, cutoff, cursor (3), cutoff, limit. */
   static String instancesSql(String status) {

@@ -195,7 +195,10 @@ class RetentionRoundIT {
     }
   }
 
-  /** EXPLAIN of each batch's read: an index range of its table, no full scan, no filesort. */
+  /**
+   * EXPLAIN of each batch's read and of the overdue gauge's: an index range of its table, no full
+   * scan, no filesort.
+   */
   private static void explainEveryBatchStatement(TestRuntime runtime, long cutoffMs)
       throws Exception {
     Map<String, List<Object>> statements = new LinkedHashMap<>();
@@ -208,6 +211,11 @@ class RetentionRoundIT {
     statements.put(RetentionStore.versionsSql(), List.of(cutoffMs, 0L, 0L, "", "", 0, 500));
     statements.put(RetentionStore.olderRowsSql(RetentionKind.COMMANDS), List.of(cutoffMs, 500));
     statements.put(RetentionStore.olderRowsSql(RetentionKind.OPERATOR_LOG), List.of(cutoffMs, 500));
+    // The overdue gauge's reads: the first entry of each range.
+    statements.put(RetentionStore.OLDEST_INSTANCE_SQL, List.of("SUCCESS", cutoffMs, cutoffMs));
+    statements.put(RetentionStore.OLDEST_TASK_SQL, List.of("DELETED", cutoffMs));
+    statements.put(RetentionStore.OLDEST_OPERATOR_LOG_SQL, List.of(cutoffMs));
+    statements.put(RetentionStore.OLDEST_COMMAND_SQL, List.of(cutoffMs));
     try (Connection connection = runtime.dataSource().getConnection()) {
       for (Map.Entry<String, List<Object>> statement : statements.entrySet()) {
         String sql = statement.getKey().replace(" FOR UPDATE", "");
