@@ -31,10 +31,12 @@ import javax.sql.DataSource;
  *       that deletes them, so a row that moved meanwhile (a replay) is not among them;
  *   <li>tasks in a terminal state (DELETED, or ENDED: a one-shot task whose instance ended) with no
  *       instance left, by {@code (state, updated_at_ms)}, with their applied commands, superseded
- *       versions and own dependency edges (edges naming one as an upstream are their downstream
- *       task's, and stay). Nothing gives such a task an instance again (it takes no command, a
- *       TRIGGER for it is refused, and the ticker makes successors only of instances it fires), so
- *       once retention took its history, its row is all that is left of it;
+ *       versions and own dependency edges; a task that an edge names as its upstream stays as long
+ *       as that edge (its downstream task's) does, so that its id is not taken by a new task whose
+ *       successes would trigger the old downstream. A DELETED task takes no command; an ENDED one
+ *       gets an instance again only through a RUN_NOW, an UPDATE or a replay, each of which makes
+ *       it ACTIVE under the task's lock first, and the candidates are read {@code FOR UPDATE} with
+ *       their state, so a task made ACTIVE meanwhile is not among them;
  *   <li>superseded task versions no instance uses any more, by {@code superseded_at_ms};
  *   <li>applied commands (their ids are kept for idempotency as long as the rest of the history)
  *       and operator log rows, by their time;
@@ -289,6 +291,9 @@ final class RetentionStore {
         + " AND t.updated_at_ms < ?"
         + AFTER_CURSOR.formatted("t.updated_at_ms", "t.task_id")
         + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+        // A task some dependency edge names as its upstream stays until that downstream is gone:
+        // its id freed, a new task of that id would trigger the old downstream.
+        + " AND NOT EXISTS (SELECT 1 FROM ax_task_dependency d WHERE d.upstream_task_id = t.task_id)"
         + " ORDER BY t.updated_at_ms, t.task_id LIMIT ? FOR UPDATE";
   }
 
