@@ -46,6 +46,9 @@ public final class Retention {
   /** How often the overdue gauge is read again within a long cycle. */
   static final Duration OVERDUE_REFRESH = Duration.ofSeconds(10);
 
+  /** Batches failed in a row after which the cycle starts again from the start of each range. */
+  static final int FAILURES_BEFORE_NEW_CYCLE = 3;
+
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
   /**
@@ -78,6 +81,7 @@ public final class Retention {
   private final List<Cursor> cursors = new ArrayList<>();
   private final List<Boolean> done = new ArrayList<>();
   private int turn;
+  private int failedInARow;
 
   /**
    * @param retention rows older than this are deleted; zero: none ever
@@ -131,8 +135,10 @@ public final class Retention {
   }
 
   /**
-   * One batch of the current cycle (starting one if none is under way). A batch that fails ends the
-   * cycle: the next starts again from the start of each range.
+   * One batch of the current cycle (starting one if none is under way). A batch that fails is tried
+   * again from its round's cursor at a later step (the step reports itself caught up, so the thread
+   * pauses first); {@link #FAILURES_BEFORE_NEW_CYCLE} failures in a row end the cycle, and the next
+   * starts again from the start of each range.
    */
   public Step step() {
     if (cycleCutoffMs < 0) {
@@ -151,17 +157,22 @@ public final class Retention {
         cursors.set(round, result.next());
         done.set(round, result.read() < batch);
         count(result);
+        failedInARow = 0;
         return new Step(result.read(), false);
       }
       endCycle();
       overdueMs.set(0);
       return new Step(0, true);
     } catch (StoreException e) {
-      log.warn("Retention batch failed, the next cycle retries: {}", e.getMessage());
+      log.warn("Retention batch failed, tried again from its cursor: {}", e.getMessage());
     } catch (RuntimeException e) {
-      log.error("Retention batch failed unexpectedly, the next cycle retries", e);
+      log.error("Retention batch failed unexpectedly, tried again from its cursor", e);
     }
-    endCycle();
+    // A lost batch (a deadlock, a lock wait, an outage) is tried again from the round's cursor
+    // after a pause; only a batch that keeps failing restarts the cycle, from fresh cursors.
+    if (++failedInARow >= FAILURES_BEFORE_NEW_CYCLE) {
+      endCycle();
+    }
     return new Step(0, true);
   }
 
