@@ -52,9 +52,13 @@ final class TickerThreads implements AutoCloseable {
         guarded(name, chore), first.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Runs a chore once, as soon as the chores' thread is free. */
-  void choreNow(String name, Runnable chore) {
-    submit(chores, guarded(name, chore));
+  /**
+   * Runs a chore once, as soon as the chores' thread is free.
+   *
+   * @return false if refused because the threads are closed
+   */
+  boolean choreNow(String name, Runnable chore) {
+    return submit(chores, guarded(name, chore));
   }
 
   /**
@@ -86,11 +90,12 @@ final class TickerThreads implements AutoCloseable {
     chores.shutdownNow();
   }
 
-  private static void submit(ScheduledExecutorService executor, Runnable job) {
+  private static boolean submit(ScheduledExecutorService executor, Runnable job) {
     try {
       executor.execute(job);
+      return true;
     } catch (RejectedExecutionException stopping) {
-      // Closed meanwhile: the job is not needed any more.
+      return false; // closed meanwhile: the job is not needed any more
     }
   }
 

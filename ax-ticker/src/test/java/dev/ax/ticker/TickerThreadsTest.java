@@ -86,6 +86,7 @@ class TickerThreadsTest {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger finished = new AtomicInteger();
+    AtomicInteger interrupted = new AtomicInteger();
     AtomicInteger runs = new AtomicInteger();
     threads.choreEvery(
         "slow",
@@ -93,6 +94,9 @@ class TickerThreadsTest {
           runs.incrementAndGet();
           started.countDown();
           awaitOrInterrupted(release);
+          if (Thread.currentThread().isInterrupted()) {
+            interrupted.incrementAndGet();
+          }
           finished.incrementAndGet();
         },
         Duration.ZERO,
@@ -103,9 +107,10 @@ class TickerThreadsTest {
     release.countDown();
     closer.join(DEADLINE.toMillis());
     assertThat(closer.isAlive()).isFalse();
-    assertThat(finished.get()).isEqualTo(runs.get()); // not interrupted: every run ended
+    assertThat(finished.get()).isEqualTo(runs.get()); // every run ended
+    assertThat(interrupted.get()).isZero(); // within the grace: none was interrupted
     int after = runs.get();
-    threads.choreNow("late", runs::incrementAndGet); // refused quietly once closed
+    assertThat(threads.choreNow("late", runs::incrementAndGet)).isFalse(); // refused once closed
     assertThat(runs.get()).isEqualTo(after);
   }
 
