@@ -24,9 +24,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The instance side of a lifecycle command ({@link TaskLifecycleStore}): the task's pending
@@ -101,16 +103,35 @@ final class PendingInstances {
    * would be late, and each would stand for every missed firing; so unless the misfire policy is
    * FIRE_ALL (each missed firing runs, up to {@code maxFireAll}, whichever row plans it), only the
    * earliest is resumed and the later ones are SKIPPED here, with their audit rows. Instances that
-   * stand for no slot (RUN_NOW, flow runs) always resume.
+   * stand for no slot (RUN_NOW, flow runs) and held runs (an attempt already made, a retry due)
+   * always resume, and are not counted among the held firings.
    *
    * @param paused the task's PAUSED instance ids; the skipped ones are removed from it
    * @return how many were skipped
    */
   private static int skipSupersededAtResume(
       PacketTransaction tx, Request request, List<String> paused) throws SQLException {
+    List<String> slotIds = paused.stream().filter(InstanceIds::isSlotId).toList();
+    if (slotIds.size() < 2) {
+      return 0;
+    }
+    // A held run (a slot that already ran and waits for its retry) extended the chain when it
+    // first fired, and fires again as a retry that extends nothing: it resumes as itself and
+    // cannot stand for the held firings, or skipping the chain's head would end the chain.
+    Set<String> heldRuns = new HashSet<>();
+    for (List<String> chunk : Sql.chunks(slotIds)) {
+      heldRuns.addAll(
+          tx.statements()
+              .query(
+                  "SELECT instance_id FROM ax_instance WHERE instance_id IN ("
+                      + Sql.placeholders(chunk.size())
+                      + ") AND attempt > 0",
+                  values(chunk.toArray()),
+                  rs -> rs.getString(1)));
+    }
     List<String> slots =
-        paused.stream()
-            .filter(InstanceIds::isSlotId)
+        slotIds.stream()
+            .filter(id -> !heldRuns.contains(id))
             .sorted(Comparator.comparingLong(InstanceIds::slotOf))
             .toList();
     if (slots.size() < 2) {

@@ -42,65 +42,116 @@ class ResumeHeldFiringsIT {
       throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       String taskId = "rate-" + policy.name().toLowerCase(java.util.Locale.ROOT);
-      long nowMs = runtime.clock().millis();
-      new TaskStore(runtime.dataSource())
-          .create(
-              List.of(
-                  new NewTask(
-                      TestTasks.noop(
-                          taskId,
-                          new Trigger.FixedRate(
-                              Duration.ofSeconds(1), Instant.ofEpochMilli(SLOT_1_MS)),
-                          policy,
-                          MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
-                          true,
-                          ConcurrencyPolicy.DEFAULT),
-                      "trace",
-                      SLOT_1_MS)),
-              "test",
-              nowMs);
-      InstanceStore instances = new InstanceStore(runtime.dataSource());
-      String first = InstanceIds.of(taskId, SLOT_1_MS);
-      String second = InstanceIds.of(taskId, SLOT_2_MS);
-      String extra = taskId + "@run:op-1";
-      instances.create(
-          List.of(
-              new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing"),
-              new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now")),
-          "test",
-          nowMs);
-      RawSql.execute(
-          runtime.dataSource(),
-          "UPDATE ax_instance SET status = 'PAUSED' WHERE task_id = '" + taskId + "'");
-      RawSql.execute(
-          runtime.dataSource(),
-          "UPDATE ax_task SET state = 'PAUSED' WHERE task_id = '" + taskId + "'");
-
-      TaskLifecycleStore.Result result =
-          new TaskLifecycleStore(runtime.dataSource())
-              .apply(
-                  TaskLifecycleStore.Transition.RESUME,
-                  new TaskLifecycleStore.Request(
-                      "r-1", taskId, null, "resume", "trace", "test", nowMs, false));
-
-      assertThat(result).isInstanceOf(TaskLifecycleStore.Result.Applied.class);
-      List<String> announced =
-          ((TaskLifecycleStore.Result.Applied) result)
-              .toAnnounce().stream().map(d -> d.instanceId()).toList();
-      assertThat(status(instances, first)).isEqualTo(InstanceStatus.SCHEDULED);
-      assertThat(status(instances, extra))
+      Held held = holdTwoFirings(runtime, taskId, policy, 0);
+      List<String> announced = resume(runtime, taskId);
+      assertThat(status(held.instances, held.first)).isEqualTo(InstanceStatus.SCHEDULED);
+      assertThat(status(held.instances, held.extra))
           .as("no slot: resumes")
           .isEqualTo(InstanceStatus.SCHEDULED);
       if (policy == MisfirePolicy.FIRE_ALL) {
-        assertThat(status(instances, second)).isEqualTo(InstanceStatus.SCHEDULED);
-        assertThat(announced).containsExactlyInAnyOrder(first, second, extra);
+        assertThat(status(held.instances, held.second)).isEqualTo(InstanceStatus.SCHEDULED);
+        assertThat(announced).containsExactlyInAnyOrder(held.first, held.second, held.extra);
       } else {
-        assertThat(status(instances, second))
+        assertThat(status(held.instances, held.second))
             .as("the earlier held firing stands for it")
             .isEqualTo(InstanceStatus.SKIPPED);
-        assertThat(announced).containsExactlyInAnyOrder(first, extra);
+        assertThat(announced).containsExactlyInAnyOrder(held.first, held.extra);
       }
     }
+  }
+
+  /**
+   * The earlier slot is a held run (its attempt failed, its retry was held by the PAUSE): it
+   * extended the chain when it first fired and its retry extends nothing, so it cannot stand for
+   * the chain's head, which must resume too (found by LifecycleModelIT, seed -8634853454757268509,
+   * where skipping the head ended the chain).
+   */
+  @ParameterizedTest
+  @EnumSource(MisfirePolicy.class)
+  void aHeldRetryNeverStandsForTheChainsHead(MisfirePolicy policy, AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      String taskId = "retry-" + policy.name().toLowerCase(java.util.Locale.ROOT);
+      Held held = holdTwoFirings(runtime, taskId, policy, 1);
+      List<String> announced = resume(runtime, taskId);
+      assertThat(status(held.instances, held.second))
+          .as("the chain's head resumes")
+          .isEqualTo(InstanceStatus.SCHEDULED);
+      assertThat(status(held.instances, held.first))
+          .as("the held retry resumes as itself")
+          .isEqualTo(InstanceStatus.SCHEDULED);
+      assertThat(announced).containsExactlyInAnyOrder(held.first, held.second, held.extra);
+    }
+  }
+
+  private record Held(InstanceStore instances, String first, String second, String extra) {}
+
+  /**
+   * A FIXED_RATE task, PAUSED, holding its first slot (with {@code firstAttempts} attempts made),
+   * the successor slot and a RUN_NOW instance.
+   */
+  private static Held holdTwoFirings(
+      TestRuntime runtime, String taskId, MisfirePolicy policy, int firstAttempts)
+      throws Exception {
+    long nowMs = runtime.clock().millis();
+    new TaskStore(runtime.dataSource())
+        .create(
+            List.of(
+                new NewTask(
+                    TestTasks.noop(
+                        taskId,
+                        new Trigger.FixedRate(
+                            Duration.ofSeconds(1), Instant.ofEpochMilli(SLOT_1_MS)),
+                        policy,
+                        MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+                        true,
+                        ConcurrencyPolicy.DEFAULT),
+                    "trace",
+                    SLOT_1_MS)),
+            "test",
+            nowMs);
+    InstanceStore instances = new InstanceStore(runtime.dataSource());
+    String first = InstanceIds.of(taskId, SLOT_1_MS);
+    String second = InstanceIds.of(taskId, SLOT_2_MS);
+    String extra = taskId + "@run:op-1";
+    instances.create(
+        List.of(
+            new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing"),
+            new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now")),
+        "test",
+        nowMs);
+    RawSql.execute(
+        runtime.dataSource(),
+        "UPDATE ax_instance SET status = 'PAUSED' WHERE task_id = '" + taskId + "'");
+    RawSql.execute(
+        runtime.dataSource(),
+        "UPDATE ax_instance SET attempt = "
+            + firstAttempts
+            + " WHERE instance_id = '"
+            + first
+            + "'");
+    RawSql.execute(
+        runtime.dataSource(),
+        "UPDATE ax_task SET state = 'PAUSED' WHERE task_id = '" + taskId + "'");
+    return new Held(instances, first, second, extra);
+  }
+
+  private static List<String> resume(TestRuntime runtime, String taskId) throws Exception {
+    TaskLifecycleStore.Result result =
+        new TaskLifecycleStore(runtime.dataSource())
+            .apply(
+                TaskLifecycleStore.Transition.RESUME,
+                new TaskLifecycleStore.Request(
+                    "r-1",
+                    taskId,
+                    null,
+                    "resume",
+                    "trace",
+                    "test",
+                    runtime.clock().millis(),
+                    false));
+    assertThat(result).isInstanceOf(TaskLifecycleStore.Result.Applied.class);
+    return ((TaskLifecycleStore.Result.Applied) result)
+        .toAnnounce().stream().map(d -> d.instanceId()).toList();
   }
 
   private static InstanceStatus status(InstanceStore instances, String instanceId) {
