@@ -330,8 +330,14 @@ final class ClaimLoop implements AutoCloseable {
       claimed.increment(won.size());
       gate.pass(won, PooledEvent.poolsByInstance(events), CompletableFuture.completedFuture(null));
     } catch (RuntimeException e) {
+      // A lost transaction (a deadlock, a lock wait, an outage) loses no event: they wait held,
+      // claimed at the next pass as any held event is, before the reaper's re-emit (3 s) is due.
+      for (PooledEvent p : events.values()) {
+        held.add(p.pool(), p.event());
+      }
+      inbox.held(held.size());
       log.warn(
-          "Late claim of {} instance(s) failed; the reaper re-emits them: {}",
+          "Late claim of {} instance(s) failed; they wait held and are claimed again: {}",
           events.size(),
           e.toString());
     }

@@ -123,6 +123,21 @@ class ClaimLoopTest {
   }
 
   @Test
+  void aLateClaimThatLosesItsTransactionIsClaimedAgainAtTheNextPass() {
+    port.setRoom("g", 2);
+    loop.offer(in("g", due("early", T0 + 500)));
+    loop.step(); // lost: not due yet; waits as a late claim
+    clock.set(Instant.ofEpochMilli(T0 + 500));
+    port.failNextClaim = true; // e.g. a deadlock
+    loop.step();
+    assertThat(port.startedIds()).isEmpty();
+    assertThat(loop.backlog()).as("held, not left to the reaper").isEqualTo(1);
+
+    loop.step();
+    assertThat(port.startedIds()).containsExactly("early");
+  }
+
+  @Test
   void aStalledGroupShedsItsBacklogBeyondWhatItStartedOnceHeldForTheHoldTime() {
     ClaimLoop small = loop(4);
     port.setRoom("fast", 10);
