@@ -27,6 +27,7 @@ import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.embedded.junit.WallClock;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -300,6 +301,7 @@ class DispatcherStageIT {
     assertThat(scripts.resolve("pwned")).doesNotExist();
   }
 
+  @WallClock
   @Test
   void aGroupOfSlowTasksFillingItsPoolDoesNotDelayAnotherGroup(AxTestEnv env) throws Exception {
     open(env, Map.of("AX_DISPATCHER_THREADS", "2", "AX_DISPATCHER_QUEUE", "50"));
@@ -343,6 +345,7 @@ class DispatcherStageIT {
         .isEqualTo(fast.size());
   }
 
+  @WallClock
   @Test
   void aStalledGroupFloodingThePartitionsShedsItsBacklogAndAnotherGroupStaysOnTime(AxTestEnv env)
       throws Exception {

@@ -12,6 +12,7 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.embedded.junit.WallClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,6 +82,7 @@ class RetentionThreadIT {
     }
   }
 
+  @WallClock
   @Test
   void closeWakesAPauseAtOnce(AxTestEnv env) {
     try (TestRuntime runtime = TestRuntime.open(env)) {
