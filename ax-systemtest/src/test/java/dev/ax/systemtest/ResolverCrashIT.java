@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -89,12 +90,17 @@ class ResolverCrashIT {
             .atMost(Duration.ofSeconds(90))
             .until(() -> instances.findByTask("down").size() >= beforeKill + 15);
       }
-      // Every upstream success finished well before now has its downstream run.
+      // Every upstream success finished well before now has its downstream run. The readers
+      // poll until they have caught up: an "up" event finished after the settled point (one task,
+      // one partition, so every earlier one was read), and a TRIGGER for each settled success.
       long settledBeforeMs = runtime.clock().millis() - 5_000;
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  upstreamSuccesses(completed).anyMatch(e -> e.finishedAtMs() >= settledBeforeMs));
       Set<String> upstreamFlowRuns =
-          completed.poll().stream()
-              .map(r -> AxJson.read(r.value(), TaskCompletedEvent.class))
-              .filter(e -> e.taskId().equals("up") && e.status() == InstanceStatus.SUCCESS)
+          upstreamSuccesses(completed)
               .filter(e -> e.finishedAtMs() > graphKnownAfterMs)
               .filter(e -> e.finishedAtMs() < settledBeforeMs)
               .map(TaskCompletedEvent::flowRunId)
@@ -109,13 +115,14 @@ class ResolverCrashIT {
               .map(id -> id.substring("down@".length()))
               .collect(Collectors.toSet());
       Map<String, Integer> triggersByFlowRun = new HashMap<>();
-      for (ConsumerRecord<String, byte[]> record : commands.poll()) {
-        String json = new String(record.value(), StandardCharsets.UTF_8);
-        if (json.contains("\"TRIGGER\"")) {
-          TriggerCommand trigger = AxJson.read(record.value(), TriggerCommand.class);
-          triggersByFlowRun.merge(trigger.flowRunId(), 1, Integer::sum);
-        }
-      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                triggersByFlowRun.clear();
+                triggersByFlowRun.putAll(triggersByFlowRun(commands));
+                return triggersByFlowRun.keySet().containsAll(upstreamFlowRuns);
+              });
       System.out.printf(
           "Resolver crash: %d downstream runs before the kill, %d in all; %d settled upstream"
               + " successes%n",
@@ -130,5 +137,23 @@ class ResolverCrashIT {
         victim.destroyForcibly();
       }
     }
+  }
+
+  private static Stream<TaskCompletedEvent> upstreamSuccesses(TopicReader completed) {
+    return completed.poll().stream()
+        .map(r -> AxJson.read(r.value(), TaskCompletedEvent.class))
+        .filter(e -> e.taskId().equals("up") && e.status() == InstanceStatus.SUCCESS);
+  }
+
+  private static Map<String, Integer> triggersByFlowRun(TopicReader commands) {
+    Map<String, Integer> triggers = new HashMap<>();
+    for (ConsumerRecord<String, byte[]> record : commands.poll()) {
+      String json = new String(record.value(), StandardCharsets.UTF_8);
+      if (json.contains("\"TRIGGER\"")) {
+        TriggerCommand trigger = AxJson.read(record.value(), TriggerCommand.class);
+        triggers.merge(trigger.flowRunId(), 1, Integer::sum);
+      }
+    }
+    return triggers;
   }
 }
