@@ -14,7 +14,7 @@ public interface Clock {
   long millis();
 
   /**
-   * False while this clock cannot be trusted to compare due times (see {@link DatabaseClock}): the
+   * False while this clock cannot be trusted to compare due times (see {@code DatabaseClock}): the
    * ticker emits nothing then.
    */
   default boolean isStable() {
