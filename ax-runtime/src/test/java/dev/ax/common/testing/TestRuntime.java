@@ -135,7 +135,7 @@ public final class TestRuntime implements AutoCloseable {
   /**
    * SCHEDULED → DISPATCHED at the fence's epoch, audited as the fence's holder, only while the
    * fence holds: the move the ticker's firing makes (its {@code FiringStore}, which tests of
-   * ax-common cannot reach), for tests that need rows dispatched without a ticker.
+   * ax-runtime cannot reach), for tests that need rows dispatched without a ticker.
    *
    * @return the instances moved (none when the fence is stale)
    */
