@@ -1,4 +1,4 @@
-package dev.ax.common.store;
+package dev.ax.dispatcher.store;
 
 import dev.ax.common.model.RetryBudget;
 

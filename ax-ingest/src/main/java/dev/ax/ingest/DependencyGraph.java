@@ -1,4 +1,4 @@
-package dev.ax.common.model;
+package dev.ax.ingest;
 
 import java.util.ArrayDeque;
 import java.util.Collection;

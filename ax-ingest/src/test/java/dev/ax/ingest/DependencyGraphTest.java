@@ -1,4 +1,4 @@
-package dev.ax.common.model;
+package dev.ax.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
