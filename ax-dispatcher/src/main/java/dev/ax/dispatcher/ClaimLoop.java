@@ -1,10 +1,10 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,7 +1,7 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.store.ClaimStore.LeaseRenewal;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.ArrayList;

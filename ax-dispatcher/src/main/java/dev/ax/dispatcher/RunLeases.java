@@ -1,9 +1,9 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.ClaimStore.LeaseRenewal;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.Collection;

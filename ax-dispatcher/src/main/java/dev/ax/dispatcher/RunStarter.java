@@ -2,11 +2,11 @@ package dev.ax.dispatcher;
 
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.spi.TaskExecutor;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;

@@ -1,8 +1,8 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.dispatcher.run.Bulkheads;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.ax.dispatcher;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.ax.dispatcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.NoopExecutor;
@@ -11,6 +10,7 @@ import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.Completion;
 import dev.ax.dispatcher.run.QueueBound;
 import dev.ax.dispatcher.store.ClaimStore.LeaseRenewal;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.Collection;

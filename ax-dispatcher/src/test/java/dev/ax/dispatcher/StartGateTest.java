@@ -3,7 +3,7 @@ package dev.ax.dispatcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

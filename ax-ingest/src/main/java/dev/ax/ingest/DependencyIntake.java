@@ -6,7 +6,6 @@ import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.Topics;
-import dev.ax.common.model.DependencyGraph;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;

@@ -65,6 +65,7 @@ class LayeringTest {
     for (String type :
         List.of(
             "dev.ax.spi.TaskExecutor",
+            "dev.ax.common.model.TaskSpec",
             "dev.ax.common.store.InstanceStore",
             "dev.ax.embedded.EmbeddedDatabase",
             "dev.ax.cli.AxCli")) {

@@ -1,10 +1,10 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.executor.AttemptContext;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.TaskExecutor;
 import java.time.Duration;

@@ -2,12 +2,12 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceLog;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.TaskExecutor;
 import java.time.Duration;

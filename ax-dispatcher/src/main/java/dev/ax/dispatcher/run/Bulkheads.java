@@ -1,7 +1,7 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.Clock;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import java.time.Duration;
 import java.util.ArrayList;

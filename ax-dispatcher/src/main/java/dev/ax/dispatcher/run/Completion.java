@@ -2,8 +2,8 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.dispatcher.executor.AttemptContext;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
 

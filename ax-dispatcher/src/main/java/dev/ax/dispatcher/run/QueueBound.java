@@ -1,6 +1,6 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.store.ClaimedInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -6,7 +6,6 @@ import static dev.ax.common.model.InstanceStatus.RUNNING;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.BatchMove;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.Sql;

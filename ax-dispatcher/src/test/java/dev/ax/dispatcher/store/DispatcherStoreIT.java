@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
-import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewTask;

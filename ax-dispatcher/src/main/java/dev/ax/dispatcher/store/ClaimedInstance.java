@@ -1,0 +1,36 @@
+package dev.ax.dispatcher.store;
+
+import dev.ax.common.model.RetryBudget;
+
+/**
+ * An instance this dispatcher won: its status is RUNNING, owned by this node, for {@code attempt}.
+ *
+ * @param takenBack runs of the current retry budget the reaper took back (their dispatcher died):
+ *     attempts that used up no retry
+ */
+public record ClaimedInstance(
+    String instanceId,
+    String taskId,
+    int taskVersion,
+    int attempt,
+    long dueAtMs,
+    long claimedAtMs,
+    String traceId,
+    int retryBase,
+    long seq,
+    String flowRunId,
+    int takenBack) {
+
+  /** The number of this attempt within its retry budget (1 = the first of the budget). */
+  public int attemptInBudget() {
+    return attempt - retryBase;
+  }
+
+  /**
+   * The failed attempts of the budget should this one fail: the attempts of the budget less the
+   * runs taken back, which used up no retry (1 = this is the first failure).
+   */
+  public int failedInBudgetIfThisFails() {
+    return RetryBudget.failed(attemptInBudget(), takenBack, true);
+  }
+}
