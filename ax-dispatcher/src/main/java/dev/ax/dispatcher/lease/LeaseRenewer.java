@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.lease;
 
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.lease;
 
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.store.ClaimStore;
