@@ -7,6 +7,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -43,7 +44,7 @@ final class AgedDatabase {
 
   static final String GROUP = "bench-history";
   static final int BATCH_ROWS = 1_000;
-  static final String ENDED = "ENDED";
+  static final String ENDED = TaskState.ENDED.name();
 
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
 

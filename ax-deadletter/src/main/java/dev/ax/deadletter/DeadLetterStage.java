@@ -6,6 +6,7 @@ import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.logging.LogBudget;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AuditLog;
@@ -161,7 +162,7 @@ public final class DeadLetterStage implements AutoCloseable {
                 AxJson.writeString(attempts),
                 error,
                 stack,
-                "OPEN",
+                DeadLetterState.OPEN,
                 reason,
                 nowMs,
                 nowMs));

@@ -2,6 +2,7 @@ package dev.ax.deadletter;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.Jdbc;
@@ -27,7 +28,7 @@ import javax.sql.DataSource;
  */
 public final class DeadLetterStore {
 
-  /** A stored dead letter. {@code state} is OPEN, REPLAYED or DISCARDED. */
+  /** A stored dead letter. */
   public record DeadLetter(
       long id,
       String instanceId,
@@ -37,13 +38,14 @@ public final class DeadLetterStore {
       String attemptsJson,
       String lastError,
       String lastStack,
-      String state,
+      DeadLetterState state,
       String stateReason,
       long createdAtMs,
       long updatedAtMs) {}
 
   /** What {@link #list} returns: any field null means "any". */
-  public record Filter(String taskId, String group, Long fromMs, Long toMs, String state) {}
+  public record Filter(
+      String taskId, String group, Long fromMs, Long toMs, DeadLetterState state) {}
 
   /** How a replay ended. */
   public enum ReplayResult {
@@ -107,13 +109,17 @@ public final class DeadLetterStore {
           if (existing.isEmpty()) {
             return insert(tx, letter);
           }
-          if (!"REPLAYED".equals(existing.get()[1]) || !instanceIsDead(tx, letter.instanceId())) {
+          if (!DeadLetterState.REPLAYED.name().equals(existing.get()[1])
+              || !instanceIsDead(tx, letter.instanceId())) {
             return false;
           }
           return tx.update(
-                  "UPDATE ax_dead_letter SET state = 'OPEN', task_snapshot = ?, attempts_json = ?,"
+                  "UPDATE ax_dead_letter SET state = "
+                      + Sql.literals(DeadLetterState.OPEN)
+                      + ", task_snapshot = ?, attempts_json = ?,"
                       + " last_error = ?, last_stack = ?, state_reason = ?, updated_at_ms = ?"
-                      + " WHERE id = ? AND state = 'REPLAYED'",
+                      + " WHERE id = ? AND state = "
+                      + Sql.literals(DeadLetterState.REPLAYED),
                   values(
                       letter.taskSnapshot(),
                       letter.attemptsJson(),
@@ -131,7 +137,9 @@ public final class DeadLetterStore {
     return tx.update(
             "INSERT INTO ax_dead_letter (instance_id, task_id, task_group, task_snapshot,"
                 + " attempts_json, last_error, last_stack, state, state_reason,"
-                + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)"
+                + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                + Sql.literals(DeadLetterState.OPEN)
+                + ", ?, ?, ?)"
                 + " ON DUPLICATE KEY UPDATE id = id",
             values(
                 letter.instanceId(),
@@ -172,7 +180,8 @@ public final class DeadLetterStore {
     condition(where, bound, " AND task_group = ?", filter.group());
     condition(where, bound, " AND created_at_ms >= ?", filter.fromMs());
     condition(where, bound, " AND created_at_ms < ?", filter.toMs());
-    condition(where, bound, " AND state = ?", filter.state());
+    condition(
+        where, bound, " AND state = ?", filter.state() == null ? null : filter.state().name());
     bound.add(limit);
     return jdbc.query(
         "listing dead letters",
@@ -233,7 +242,7 @@ public final class DeadLetterStore {
           if (letter.isEmpty()) {
             return ReplayResult.NOT_FOUND;
           }
-          if (!letter.get().state().equals("OPEN")) {
+          if (letter.get().state() != DeadLetterState.OPEN) {
             return ReplayResult.NOT_OPEN;
           }
           String taskId = letter.get().taskId();
@@ -268,7 +277,7 @@ public final class DeadLetterStore {
           if (moved == 0) {
             return ReplayResult.INSTANCE_NOT_DEAD;
           }
-          setState(tx, id, "REPLAYED", reason, nowMs);
+          setState(tx, id, DeadLetterState.REPLAYED, reason, nowMs);
           if (ended) {
             OneShotEnd.reactivate(tx, taskId, nowMs); // its run is live again
           }
@@ -282,7 +291,9 @@ public final class DeadLetterStore {
           if (paused) {
             why += "; its task is PAUSED: waits for RESUME";
           } else if (stopped) {
-            why += "; forced although its task is " + task.map(TaskGate.Held::state).orElse("gone");
+            why +=
+                "; forced although its task is "
+                    + task.map(held -> held.state().name()).orElse("gone");
           }
           tx.audit(
               instanceId,
@@ -317,15 +328,20 @@ public final class DeadLetterStore {
    */
   public boolean discard(long id, String reason, long nowMs) {
     return jdbc.inTransaction(
-        "discarding dead letter " + id, tx -> setState(tx, id, "DISCARDED", reason, nowMs));
+        "discarding dead letter " + id,
+        tx -> setState(tx, id, DeadLetterState.DISCARDED, reason, nowMs));
   }
 
+  /** OPEN → {@code state}, checked against {@link DeadLetterState}'s table. */
   private static boolean setState(
-      JdbcTransaction tx, long id, String state, String reason, long nowMs) throws SQLException {
+      JdbcTransaction tx, long id, DeadLetterState state, String reason, long nowMs)
+      throws SQLException {
+    DeadLetterState.require(DeadLetterState.OPEN, state);
     return tx.update(
             "UPDATE ax_dead_letter SET state = ?, state_reason = ?, updated_at_ms = ?"
-                + " WHERE id = ? AND state = 'OPEN'",
-            values(state, Sql.truncate(reason, MAX_REASON_LENGTH), nowMs, id))
+                + " WHERE id = ? AND state = "
+                + Sql.literals(DeadLetterState.OPEN),
+            values(state.name(), Sql.truncate(reason, MAX_REASON_LENGTH), nowMs, id))
         == 1;
   }
 
@@ -338,7 +354,9 @@ public final class DeadLetterStore {
         "SELECT i.instance_id FROM ax_instance i LEFT JOIN ax_dead_letter d"
             + " ON d.instance_id = i.instance_id"
             + " WHERE i.status = ? AND (d.id IS NULL"
-            + " OR (d.state = 'REPLAYED' AND d.updated_at_ms < i.updated_at_ms))"
+            + " OR (d.state = "
+            + Sql.literals(DeadLetterState.REPLAYED)
+            + " AND d.updated_at_ms < i.updated_at_ms))"
             + " ORDER BY i.updated_at_ms LIMIT ?",
         values(InstanceStatus.DEAD.name(), limit),
         rs -> rs.getString(1));

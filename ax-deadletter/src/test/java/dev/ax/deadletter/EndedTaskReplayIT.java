@@ -4,6 +4,7 @@ import static dev.ax.common.testing.TestTasks.newTask;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.deadletter.DeadLetterStore.ReplayResult;
@@ -41,10 +42,10 @@ class EndedTaskReplayIT {
     assertThat(letters.replay(ended, "op", "fixed", 500)).isEqualTo(ReplayResult.REPLAYED);
     assertThat(letters.replay(stopped, "op", "fixed", 500)).isEqualTo(ReplayResult.TASK_STOPPED);
 
-    assertThat(store.tasks().find("ended").get().state()).isEqualTo("ACTIVE");
+    assertThat(store.tasks().find("ended").get().state()).isEqualTo(TaskState.ACTIVE);
     assertThat(store.instances().find("ended@100").get().status())
         .isEqualTo(InstanceStatus.DISPATCHED);
-    assertThat(store.tasks().find("stopped").get().state()).isEqualTo("CANCELLED");
+    assertThat(store.tasks().find("stopped").get().state()).isEqualTo(TaskState.CANCELLED);
   }
 
   private long letter(String taskId) throws Exception {

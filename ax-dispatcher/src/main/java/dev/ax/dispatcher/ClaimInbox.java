@@ -19,13 +19,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ClaimInbox {
 
-  /** An entry: hand back what is held, for {@code why}. */
-  record HandBackRequest(String why) {}
+  /** What the inbox carries, in the order it was handed over. */
+  sealed interface Entry permits Batch, HandBackRequest, Stop {}
 
-  /** The entry that wakes the loop to stop; it carries nothing to do. */
-  private static final Object STOP = new Object();
+  /** A polled batch, to hold until its pool has room. */
+  record Batch(List<PooledEvent> events) implements Entry {
+    Batch {
+      events = List.copyOf(events);
+    }
+  }
 
-  private final BlockingQueue<Object> entries = new LinkedBlockingQueue<>();
+  /** Hand back what is held, for {@code why}. */
+  record HandBackRequest(String why) implements Entry {}
+
+  /** Wakes the loop to stop; carries nothing to do. */
+  record Stop() implements Entry {}
+
+  private static final Stop STOP = new Stop();
+
+  private final BlockingQueue<Entry> entries = new LinkedBlockingQueue<>();
 
   /** Events offered and not yet moved into the held events; written by both sides. */
   private final AtomicInteger unpicked = new AtomicInteger();
@@ -47,7 +59,7 @@ final class ClaimInbox {
       return;
     }
     unpicked.addAndGet(batch.size());
-    entries.add(List.copyOf(batch));
+    entries.add(new Batch(batch));
   }
 
   /** Asks the loop to send back everything offered so far and not claimed. */
@@ -90,12 +102,12 @@ final class ClaimInbox {
   }
 
   /** The next entry, waiting at most {@code waitMs} for one; null when none came. */
-  Object poll(long waitMs) throws InterruptedException {
+  Entry poll(long waitMs) throws InterruptedException {
     return entries.poll(waitMs, TimeUnit.MILLISECONDS);
   }
 
   /** The next entry, or null when there is none now. */
-  Object poll() {
+  Entry poll() {
     return entries.poll();
   }
 

@@ -154,7 +154,7 @@ final class ClaimLoop implements AutoCloseable {
   private void run() {
     try {
       while (!stopping) {
-        Object first = inbox.poll(waitMs());
+        ClaimInbox.Entry first = inbox.poll(waitMs());
         if (first != null) {
           accept(first);
         }
@@ -198,7 +198,7 @@ final class ClaimLoop implements AutoCloseable {
 
   /** One pass: takes the inbox, claims what the pools have room for. Loop thread (or a test). */
   void step() {
-    Object next;
+    ClaimInbox.Entry next;
     while ((next = inbox.poll()) != null) {
       accept(next);
     }
@@ -220,16 +220,16 @@ final class ClaimLoop implements AutoCloseable {
     }
   }
 
-  private void accept(Object entry) {
+  /** Takes one inbox entry; a {@link ClaimInbox.Stop} has nothing to take (the flag stops). */
+  private void accept(ClaimInbox.Entry entry) {
     if (entry instanceof ClaimInbox.HandBackRequest request) {
       handBackHeld(request.why());
-    } else if (entry instanceof List<?> batch) {
-      for (Object item : batch) {
-        PooledEvent pooled = (PooledEvent) item;
+    } else if (entry instanceof ClaimInbox.Batch batch) {
+      for (PooledEvent pooled : batch.events()) {
         held.add(pooled.pool(), pooled.event());
         heldMeter.seen(pooled.pool());
       }
-      inbox.moved(batch.size());
+      inbox.moved(batch.events().size());
     }
   }
 
@@ -362,7 +362,7 @@ final class ClaimLoop implements AutoCloseable {
 
   /** At stop: takes the inbox and hands back everything held or waiting for its due time. */
   private void finish() {
-    Object next;
+    ClaimInbox.Entry next;
     while ((next = inbox.poll()) != null) {
       accept(next);
     }

@@ -1,6 +1,7 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.metrics.LatencyHistogram;
+import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.StoredTask;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
@@ -70,9 +71,10 @@ final class RunStarter {
             task.spec().group(),
             "no executor installed for "
                 + task.spec().executor().type()
-                + (task.spec().executor().handler() == null
-                    ? ""
-                    : " handler '" + task.spec().executor().handler() + "'"));
+                + (task.spec().executor() instanceof ExecutorSpec.InProcess inProcess
+                        && inProcess.handler() != null
+                    ? " handler '" + inProcess.handler() + "'"
+                    : ""));
         continue;
       }
       runner.submit(instance, task, executor.get());

@@ -277,15 +277,7 @@ class DispatcherStageIT {
             "shell",
             "default",
             Trigger.Once.after(Duration.ZERO),
-            new ExecutorSpec(
-                dev.ax.common.model.ExecutorType.SHELL,
-                null,
-                null,
-                null,
-                null,
-                null,
-                "hello.sh",
-                List.of("a; touch pwned")),
+            ExecutorSpec.shell("hello.sh", List.of("a; touch pwned")),
             Duration.ofSeconds(10),
             RetryPolicy.DEFAULT,
             Map.of("out", out.toString()));

@@ -7,6 +7,7 @@ import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.InstanceStore;
@@ -151,10 +152,13 @@ final class DependencyIntake {
         rejections.put(command, "TRIGGER for unknown task " + command.taskId());
         continue;
       }
-      if (task.state().equals("CANCELLED") || task.state().equals("DELETED")) {
+      if (task.state().isStopped()) {
         rejections.put(
             command,
-            "TRIGGER for " + task.state().toLowerCase(Locale.ROOT) + " task " + command.taskId());
+            "TRIGGER for "
+                + task.state().name().toLowerCase(Locale.ROOT)
+                + " task "
+                + command.taskId());
         continue;
       }
       if (!(task.spec().trigger() instanceof Trigger.Dependency)) {
@@ -163,7 +167,7 @@ final class DependencyIntake {
         continue;
       }
       // A paused task's trigger waits: its instance is created PAUSED, SCHEDULED on RESUME.
-      (task.state().equals("PAUSED") ? waiting : wanted)
+      (task.state() == TaskState.PAUSED ? waiting : wanted)
           .add(
               new NewInstance(
                   InstanceIds.inFlow(command.taskId(), command.flowRunId()),

@@ -2,8 +2,10 @@ package dev.ax.ingest;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -54,7 +56,7 @@ final class GroupLifecycleStore {
         "reading a page of group " + group,
         "SELECT task_id, trigger_group FROM ax_task WHERE task_group = ? AND state = ?"
             + " AND task_id > ? ORDER BY task_id LIMIT ?",
-        values(group, transition.fromStates().iterator().next(), afterTaskId, limit),
+        values(group, transition.fromStates().iterator().next().name(), afterTaskId, limit),
         rs -> new GroupTask(rs.getString(1), rs.getString(2)));
   }
 
@@ -94,7 +96,9 @@ final class GroupLifecycleStore {
   boolean hasTasks(String group) {
     return jdbc.queryFirst(
             "looking for tasks of group " + group,
-            "SELECT 1 FROM ax_task WHERE task_group = ? AND state <> 'DELETED' LIMIT 1",
+            "SELECT 1 FROM ax_task WHERE task_group = ? AND state <> "
+                + Sql.literals(TaskState.DELETED)
+                + " LIMIT 1",
             values(group),
             rs -> rs.getInt(1))
         .isPresent();

@@ -10,6 +10,7 @@ import static dev.ax.common.store.Jdbc.Binder.values;
 import dev.ax.common.contract.CommandType;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -55,25 +56,50 @@ final class TaskLifecycleStore {
    */
   record Transition(
       String name,
-      Set<String> fromStates,
-      String toState,
+      Set<TaskState> fromStates,
+      TaskState toState,
       List<InstanceStatus> fromStatuses,
       InstanceStatus toStatus,
       String verb) {
 
+    /**
+     * Checks every task state move of the command against {@link TaskState}'s table, once per
+     * constant, so a command whose states left the table fails at class load. {@code toState} null:
+     * the command keeps the state (UPDATE); a from state equal to {@code toState} is no move (a
+     * RUN_NOW of an ACTIVE task).
+     */
+    Transition {
+      for (TaskState from : fromStates) {
+        if (toState != null && from != toState) {
+          TaskState.require(from, toState);
+        }
+      }
+    }
+
     static final Transition CANCEL =
         new Transition(
             "CANCEL",
-            Set.of("ACTIVE", "PAUSED", OneShotEnd.ENDED),
-            "CANCELLED",
+            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
+            TaskState.CANCELLED,
             List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
             CANCELLED,
             "cancelled");
     static final Transition PAUSE =
         new Transition(
-            "PAUSE", Set.of("ACTIVE"), "PAUSED", List.of(SCHEDULED, DISPATCHED), PAUSED, "paused");
+            "PAUSE",
+            Set.of(TaskState.ACTIVE),
+            TaskState.PAUSED,
+            List.of(SCHEDULED, DISPATCHED),
+            PAUSED,
+            "paused");
     static final Transition RESUME =
-        new Transition("RESUME", Set.of("PAUSED"), "ACTIVE", List.of(PAUSED), SCHEDULED, "resumed");
+        new Transition(
+            "RESUME",
+            Set.of(TaskState.PAUSED),
+            TaskState.ACTIVE,
+            List.of(PAUSED),
+            SCHEDULED,
+            "resumed");
 
     /**
      * CANCEL's effect on the instances, and the task becomes DELETED: terminal, it takes no further
@@ -83,8 +109,8 @@ final class TaskLifecycleStore {
     static final Transition DELETE =
         new Transition(
             "DELETE",
-            Set.of("ACTIVE", "PAUSED", "CANCELLED", OneShotEnd.ENDED),
-            "DELETED",
+            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.CANCELLED, TaskState.ENDED),
+            TaskState.DELETED,
             List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
             CANCELLED,
             "deleted");
@@ -96,8 +122,8 @@ final class TaskLifecycleStore {
     static final Transition RUN_NOW =
         new Transition(
             "RUN_NOW",
-            Set.of("ACTIVE", OneShotEnd.ENDED),
-            "ACTIVE",
+            Set.of(TaskState.ACTIVE, TaskState.ENDED),
+            TaskState.ACTIVE,
             List.of(),
             SCHEDULED,
             "run now");
@@ -109,8 +135,8 @@ final class TaskLifecycleStore {
     static final Transition UPDATE =
         new Transition(
             "UPDATE",
-            Set.of("ACTIVE", "PAUSED", OneShotEnd.ENDED),
-            "",
+            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
+            null,
             List.of(),
             SCHEDULED,
             "updated");
@@ -214,7 +240,7 @@ final class TaskLifecycleStore {
             "SELECT state, version FROM ax_task WHERE task_id = ? FOR UPDATE",
             values(request.taskId()),
             rs -> Map.entry(rs.getString(1), rs.getInt(2)));
-    Optional<String> state = row.map(Map.Entry::getKey);
+    Optional<TaskState> state = row.map(Map.Entry::getKey).map(TaskState::valueOf);
     if (state.isEmpty()) {
       return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
     }
@@ -228,7 +254,7 @@ final class TaskLifecycleStore {
                 + request.taskId()
                 + ", which is "
                 + state.get()
-                + (state.get().equals("PAUSED") ? " (resume it first)" : ""));
+                + (state.get() == TaskState.PAUSED ? " (resume it first)" : ""));
       }
       List<DueInstance> created = runNow(tx, request, row.get().getValue());
       if (!created.isEmpty()) {
@@ -238,25 +264,25 @@ final class TaskLifecycleStore {
       return new Result.Applied(created.size(), created);
     }
     boolean interrupting = request.interrupt() && transition.toStatus() == CANCELLED;
-    if (state.get().equals(transition.toState()) && !interrupting) {
+    if (state.get() == transition.toState() && !interrupting) {
       return new Result.Refused(
           transition == Transition.RESUME
               ? "task " + request.taskId() + " is not paused"
               : "task " + request.taskId() + " is " + transition.verb() + " already");
     }
     if (!transition.fromStates().contains(state.get())
-        && !(interrupting && state.get().equals(transition.toState()))) {
+        && !(interrupting && state.get() == transition.toState())) {
       return new Result.Refused(
           transition.name()
               + " of task "
               + request.taskId()
               + ", which is "
               + state.get()
-              + (state.get().equals(OneShotEnd.ENDED) ? " (its one-shot run is over)" : ""));
+              + (state.get() == TaskState.ENDED ? " (its one-shot run is over)" : ""));
     }
     statements.update(
         "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
-        values(transition.toState(), request.nowMs(), request.taskId()));
+        values(transition.toState().name(), request.nowMs(), request.taskId()));
     Result.Applied applied = PendingInstances.move(tx, transition, request, interrupting);
     if (transition == Transition.RESUME && applied.toAnnounce().isEmpty()) {
       // A one-shot task whose run ended while it was paused ends now: nothing of it is left.

@@ -10,6 +10,7 @@ import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -77,7 +78,7 @@ final class TaskUpdateStore {
           if (TaskLifecycleStore.isRecorded(statements, request.taskId(), request.commandId())) {
             return new TaskLifecycleStore.Result.Duplicate();
           }
-          String state = (String) row.get()[0];
+          TaskState state = TaskState.valueOf((String) row.get()[0]);
           int version = (Integer) row.get()[1] + 1;
           boolean wasDependency = TriggerType.DEPENDENCY.name().equals(row.get()[2]);
           Optional<Long> firstDueAtMs = Optional.empty();
@@ -118,7 +119,7 @@ final class TaskUpdateStore {
           if (!wasDependency) {
             moved = replan(tx, statements, request, spec, version, firstDueAtMs, state, toAnnounce);
           }
-          if (state.equals(OneShotEnd.ENDED)) {
+          if (state == TaskState.ENDED) {
             // ACTIVE again, then ENDED again unless the new version gave it a run (a ONCE task
             // that fired already gets none; one made periodic does).
             OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
@@ -133,12 +134,12 @@ final class TaskUpdateStore {
 
   private static String refusal(
       String taskId,
-      String state,
+      TaskState state,
       boolean wasDependency,
       TaskSpec spec,
       Optional<Long> firstDueAtMs) {
     boolean isDependency = spec.trigger() instanceof Trigger.Dependency;
-    if (state.equals("CANCELLED") || state.equals("DELETED")) {
+    if (!TaskLifecycleStore.Transition.UPDATE.fromStates().contains(state)) {
       return "UPDATE of task " + taskId + ", which is " + state;
     }
     if (wasDependency != isDependency) {
@@ -185,7 +186,7 @@ final class TaskUpdateStore {
       TaskSpec spec,
       int version,
       Optional<Long> firstDueAtMs,
-      String state,
+      TaskState state,
       List<DueInstance> toAnnounce)
       throws SQLException {
     String firstId = firstDueAtMs.map(ms -> InstanceIds.of(request.taskId(), ms)).orElse(null);
@@ -272,7 +273,7 @@ final class TaskUpdateStore {
       return moved;
     }
     moved++;
-    if (state.equals("PAUSED")) {
+    if (state == TaskState.PAUSED) {
       tx.move(
           "seq",
           List.of(seq),

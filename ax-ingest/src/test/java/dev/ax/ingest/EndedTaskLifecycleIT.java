@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.InstanceRow;
@@ -63,25 +64,25 @@ class EndedTaskLifecycleIT {
           .isEqualTo(
               new TaskLifecycleStore.Result.Refused(
                   "RESUME of task e-pause, which is ENDED (its one-shot run is over)"));
-      assertThat(tasks.find("e-pause").get().state()).isEqualTo("ENDED");
+      assertThat(tasks.find("e-pause").get().state()).isEqualTo(TaskState.ENDED);
 
       applied(lifecycle.apply(TaskLifecycleStore.Transition.DELETE, request("d", "e-delete")));
       applied(lifecycle.apply(TaskLifecycleStore.Transition.CANCEL, request("c", "e-cancel")));
-      assertThat(tasks.find("e-delete").get().state()).isEqualTo("DELETED");
-      assertThat(tasks.find("e-cancel").get().state()).isEqualTo("CANCELLED");
+      assertThat(tasks.find("e-delete").get().state()).isEqualTo(TaskState.DELETED);
+      assertThat(tasks.find("e-cancel").get().state()).isEqualTo(TaskState.CANCELLED);
 
       applied(lifecycle.apply(TaskLifecycleStore.Transition.RUN_NOW, request("now", "e-run")));
-      assertThat(tasks.find("e-run").get().state()).isEqualTo("ACTIVE");
+      assertThat(tasks.find("e-run").get().state()).isEqualTo(TaskState.ACTIVE);
       assertThat(status(runtime, InstanceIds.inFlow("e-run", "run:now")))
           .isEqualTo(InstanceStatus.SCHEDULED);
 
       TaskSpec hourly = TestTasks.noop("e-cron", new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC));
       applied(updates.update(request("u", "e-cron"), hourly));
-      assertThat(tasks.find("e-cron").get().state()).as("now periodic").isEqualTo("ACTIVE");
+      assertThat(tasks.find("e-cron").get().state()).as("now periodic").isEqualTo(TaskState.ACTIVE);
       applied(updates.update(request("u", "e-again"), once("e-again")));
       assertThat(tasks.find("e-again").get().state())
           .as("a ONCE task that fired gets no run from an UPDATE")
-          .isEqualTo("ENDED");
+          .isEqualTo(TaskState.ENDED);
       assertThat(tasks.find("e-again").get().version()).isEqualTo(2);
     }
   }
@@ -101,12 +102,12 @@ class EndedTaskLifecycleIT {
           runtime.dataSource(),
           "UPDATE ax_instance SET status = 'SUCCESS' WHERE instance_id = '" + instanceId + "'");
       TaskStore tasks = new TaskStore(runtime.dataSource());
-      assertThat(tasks.find("held").get().state()).isEqualTo("PAUSED");
+      assertThat(tasks.find("held").get().state()).isEqualTo(TaskState.PAUSED);
       assertThat(tasks.countActiveByGroup(List.of("default"))).containsEntry("default", 1L);
 
       applied(lifecycle.apply(TaskLifecycleStore.Transition.RESUME, request("r", "held")));
 
-      assertThat(tasks.find("held").get().state()).isEqualTo("ENDED");
+      assertThat(tasks.find("held").get().state()).isEqualTo(TaskState.ENDED);
       assertThat(tasks.countActiveByGroup(List.of("default"))).isEmpty();
     }
   }

@@ -7,6 +7,7 @@ import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -127,7 +128,11 @@ final class RetryStore {
                   : tx.move("seq", active, dispatch(actor, nowMs), nowMs, !settles);
           if (!paused.isEmpty()) {
             tx.move(
-                "seq", paused, settle(PAUSED, "PAUSED", actor, nowMs), nowMs, stopped.isEmpty());
+                "seq",
+                paused,
+                settle(PAUSED, TaskState.PAUSED.name(), actor, nowMs),
+                nowMs,
+                stopped.isEmpty());
           }
           if (!stopped.isEmpty()) {
             tx.move(

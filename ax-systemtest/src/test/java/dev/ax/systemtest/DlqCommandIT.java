@@ -8,6 +8,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
@@ -179,7 +180,7 @@ class DlqCommandIT {
           .get();
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> letters.find(idA).orElseThrow().state().equals("OPEN"));
+          .until(() -> letters.find(idA).orElseThrow().state() == DeadLetterState.OPEN);
       assertThat(letters.find(idA).orElseThrow().lastError()).isEqualTo("boom again");
       assertThat(letters.find(idA).orElseThrow().stateReason())
           .startsWith("dead again after a replay");
@@ -187,7 +188,7 @@ class DlqCommandIT {
 
       CliRun discard = CliRun.ax("dlq", "discard", Long.toString(idB), "--reason", "obsolete");
       assertThat(discard.exitCode()).as(discard.err()).isZero();
-      assertThat(letters.find(idB).orElseThrow().state()).isEqualTo("DISCARDED");
+      assertThat(letters.find(idB).orElseThrow().state()).isEqualTo(DeadLetterState.DISCARDED);
       assertThat(letters.find(idB).orElseThrow().stateReason()).startsWith("obsolete");
 
       // Bad input: a clear message and a non-zero exit.

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.cli.command.ExitCodes;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -77,9 +79,9 @@ class DlqReplayOfStoppedTaskIT {
           .atMost(Duration.ofSeconds(30))
           .until(
               () ->
-                  tasks.find("dies-cancelled").orElseThrow().state().equals("CANCELLED")
-                      && tasks.find("dies-paused").orElseThrow().state().equals("PAUSED")
-                      && tasks.find("dies-deleted").orElseThrow().state().equals("DELETED"));
+                  tasks.find("dies-cancelled").orElseThrow().state() == TaskState.CANCELLED
+                      && tasks.find("dies-paused").orElseThrow().state() == TaskState.PAUSED
+                      && tasks.find("dies-deleted").orElseThrow().state() == TaskState.DELETED);
       InstanceStore instances = new InstanceStore(runtime.dataSource());
 
       // Cancelled or deleted: refused with the reason, nothing moves.
@@ -92,7 +94,7 @@ class DlqReplayOfStoppedTaskIT {
           .contains("--force")
           .contains("0 replayed, 2 not");
       for (long letter : List.of(cancelledLetter, deletedLetter)) {
-        assertThat(letters.find(letter).orElseThrow().state()).isEqualTo("OPEN");
+        assertThat(letters.find(letter).orElseThrow().state()).isEqualTo(DeadLetterState.OPEN);
       }
       assertThat(first(instances, "dies-cancelled").status()).isEqualTo(InstanceStatus.DEAD);
       assertThat(first(instances, "dies-deleted").status()).isEqualTo(InstanceStatus.DEAD);
@@ -101,7 +103,8 @@ class DlqReplayOfStoppedTaskIT {
       CliRun held = CliRun.ax("dlq", "replay", Long.toString(pausedLetter));
       assertThat(held.exitCode()).as(held.out() + held.err()).isZero();
       assertThat(held.out()).contains("replayed; its task is PAUSED");
-      assertThat(letters.find(pausedLetter).orElseThrow().state()).isEqualTo("REPLAYED");
+      assertThat(letters.find(pausedLetter).orElseThrow().state())
+          .isEqualTo(DeadLetterState.REPLAYED);
       InstanceRow paused = first(instances, "dies-paused");
       assertThat(paused.status()).isEqualTo(InstanceStatus.PAUSED);
       assertThat(paused.attempt()).as("not run again while paused").isEqualTo(1);

@@ -121,7 +121,9 @@ final class OneNode implements AutoCloseable {
 
   /** Waits up to 30 s until task {@code taskId} is in {@code state} (e.g. "PAUSED"). */
   void awaitState(String taskId, String state) {
-    await().atMost(REACTION).until(() -> tasks.find(taskId).orElseThrow().state(), state::equals);
+    await()
+        .atMost(REACTION)
+        .until(() -> tasks.find(taskId).orElseThrow().state().name(), state::equals);
   }
 
   /** The reasons of the rejections read so far, once there are {@code atLeast}, waiting 30 s. */

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
@@ -104,7 +105,7 @@ class RetryAndDeadLetterIT {
       DeadLetterStore letters = new DeadLetterStore(runtime.dataSource());
       DeadLetterStore.DeadLetter letter =
           DeadLetters.awaitNewest(letters, "flaky", Duration.ofSeconds(30));
-      assertThat(letter.state()).isEqualTo("OPEN");
+      assertThat(letter.state()).isEqualTo(DeadLetterState.OPEN);
       assertThat(letter.instanceId()).isEqualTo(dead.instanceId());
       assertThat(letter.lastStack()).contains("java.net.ConnectException").contains("\tat ");
       assertThat(letter.stateReason()).contains("retries exhausted");
@@ -155,7 +156,8 @@ class RetryAndDeadLetterIT {
               InstanceStatus.DISPATCHED,
               InstanceStatus.RUNNING,
               InstanceStatus.SUCCESS);
-      assertThat(letters.find(letter.id()).orElseThrow().state()).isEqualTo("REPLAYED");
+      assertThat(letters.find(letter.id()).orElseThrow().state())
+          .isEqualTo(DeadLetterState.REPLAYED);
       assertThat(alerts).hasSize(1);
     } finally {
       webhook.close();

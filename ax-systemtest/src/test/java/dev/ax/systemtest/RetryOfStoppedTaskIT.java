@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
@@ -60,7 +61,8 @@ class RetryOfStoppedTaskIT {
           Commands.awaitFirstInstance(
               runtime, "cancelled-retry", r -> r.status() == InstanceStatus.CANCELLED);
       assertThat(cancelled.attempt()).as("its retry never ran").isEqualTo(1);
-      assertThat(tasks.find("cancelled-retry").orElseThrow().state()).isEqualTo("CANCELLED");
+      assertThat(tasks.find("cancelled-retry").orElseThrow().state())
+          .isEqualTo(TaskState.CANCELLED);
       await()
           .during(Duration.ofSeconds(4))
           .atMost(Duration.ofSeconds(6))

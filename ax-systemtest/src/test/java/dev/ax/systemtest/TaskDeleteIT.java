@@ -3,6 +3,7 @@ package dev.ax.systemtest;
 import static dev.ax.systemtest.TaskBody.EVERY_SECOND_UTC;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
@@ -73,7 +74,7 @@ class TaskDeleteIT {
 
       // Fires no more: over three more seconds of a cron that fires every second, no new row.
       node.assertFiresNoMore("tick", atDelete);
-      assertThat(node.tasks().find("tick").orElseThrow().state()).isEqualTo("DELETED");
+      assertThat(node.tasks().find("tick").orElseThrow().state()).isEqualTo(TaskState.DELETED);
       assertThat(node.rejected().poll()).as("no other rejection").hasSize(4);
     }
   }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.Jdbc;
@@ -53,7 +54,7 @@ class TaskGroupPauseIT {
       for (String id : GROUP_G) {
         node.awaitState(id, "PAUSED");
       }
-      assertThat(node.tasks().find("h-1").orElseThrow().state()).isEqualTo("ACTIVE");
+      assertThat(node.tasks().find("h-1").orElseThrow().state()).isEqualTo(TaskState.ACTIVE);
       Map<String, Long> succeededAtPause = new HashMap<>();
       for (String id : all()) {
         succeededAtPause.put(id, node.succeeded(id));
@@ -88,7 +89,7 @@ class TaskGroupPauseIT {
       long resumedAtMs = node.runtime().clock().millis();
       for (String id : GROUP_G) {
         node.awaitSucceededDueAfter(id, resumedAtMs + 1000);
-        assertThat(node.tasks().find(id).orElseThrow().state()).isEqualTo("ACTIVE");
+        assertThat(node.tasks().find(id).orElseThrow().state()).isEqualTo(TaskState.ACTIVE);
       }
       assertThat(CliRun.ax("audit").out()).contains("task resume", "group g", "[commandId gr-1]");
 

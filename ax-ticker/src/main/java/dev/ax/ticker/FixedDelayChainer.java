@@ -118,7 +118,7 @@ final class FixedDelayChainer {
         .forEach(
             (taskId, task) -> {
               // Neither comes back: no need to lock the task to know its chain ended.
-              if (!task.state().equals("CANCELLED") && !task.state().equals("DELETED")) {
+              if (!task.state().isStopped()) {
                 found.put(taskId, task);
               }
             });

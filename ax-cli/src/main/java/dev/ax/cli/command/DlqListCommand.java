@@ -3,6 +3,7 @@ package dev.ax.cli.command;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -28,7 +29,7 @@ final class DlqListCommand extends DatabaseSubcommand {
       Columns.<DeadLetterStore.DeadLetter>builder()
           .right("id", DeadLetterStore.DeadLetter::id)
           .left("stored", letter -> Times.clock(letter.createdAtMs()))
-          .left("state", DeadLetterStore.DeadLetter::state)
+          .left("state", letter -> letter.state().name())
           .left("task", DeadLetterStore.DeadLetter::taskId)
           .left("group", DeadLetterStore.DeadLetter::group)
           .left("instance", DeadLetterStore.DeadLetter::instanceId)
@@ -120,12 +121,22 @@ final class DlqListCommand extends DatabaseSubcommand {
     if (fromMs != null && toMs != null && toMs <= fromMs) {
       throw new ParameterException(spec.commandLine(), "--to must be after --from");
     }
-    String upperState = state == null ? null : state.toUpperCase(Locale.ROOT);
-    if (upperState != null && !List.of("OPEN", "REPLAYED", "DISCARDED").contains(upperState)) {
-      throw new ParameterException(
-          spec.commandLine(), "--state must be OPEN, REPLAYED or DISCARDED: " + state);
+    return new DeadLetterStore.Filter(taskId, group, fromMs, toMs, stateOption());
+  }
+
+  /** --state as a state, or null when not given; another value is a usage error. */
+  private DeadLetterState stateOption() {
+    if (state == null) {
+      return null;
     }
-    return new DeadLetterStore.Filter(taskId, group, fromMs, toMs, upperState);
+    String upperState = state.toUpperCase(Locale.ROOT);
+    for (DeadLetterState known : DeadLetterState.values()) {
+      if (known.name().equals(upperState)) {
+        return known;
+      }
+    }
+    throw new ParameterException(
+        spec.commandLine(), "--state must be OPEN, REPLAYED or DISCARDED: " + state);
   }
 
   private long instant(String option, String text) {

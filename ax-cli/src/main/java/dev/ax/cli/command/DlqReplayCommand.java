@@ -3,6 +3,7 @@ package dev.ax.cli.command;
 import dev.ax.cli.audit.OperatorLog;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.deadletter.DeadLetterReplayer;
 import dev.ax.deadletter.DeadLetterStore;
@@ -88,7 +89,8 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     List<Long> targets = new ArrayList<>(ids);
     if (targets.isEmpty()) {
       letters
-          .list(new DeadLetterStore.Filter(taskId, group, null, null, "OPEN"), 100_000)
+          .list(
+              new DeadLetterStore.Filter(taskId, group, null, null, DeadLetterState.OPEN), 100_000)
           .forEach(letter -> targets.add(letter.id()));
     }
     int replayed = 0;

@@ -4,6 +4,7 @@ import dev.ax.cli.task.TaskQueries;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -26,7 +27,7 @@ import picocli.CommandLine.ParameterException;
 final class TaskListCommand extends DatabaseSubcommand {
 
   private static final List<String> STATES =
-      List.of("ACTIVE", "PAUSED", "CANCELLED", "DELETED", "ENDED");
+      Arrays.stream(TaskState.values()).map(TaskState::name).toList();
 
   private static final Columns<TaskQueries.TaskSummary> COLUMNS =
       Columns.<TaskQueries.TaskSummary>builder()

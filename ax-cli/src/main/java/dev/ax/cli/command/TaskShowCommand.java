@@ -93,7 +93,7 @@ final class TaskShowCommand extends DatabaseSubcommand {
     if (json) {
       ObjectNode root = AxJson.MAPPER.createObjectNode();
       root.put("taskId", taskId)
-          .put("state", task.get().state())
+          .put("state", task.get().state().name())
           .put("version", task.get().version())
           .put("traceId", task.get().traceId());
       if (next.isPresent()) {

@@ -2,8 +2,10 @@ package dev.ax.cli.task;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.RecordRows;
+import dev.ax.common.store.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -61,7 +63,8 @@ public final class TaskQueries {
     condition(where, bound, "t.task_group = ?", filter.group());
     condition(where, bound, "t.state = ?", filter.state());
     if (filter.state() == null) {
-      where.append(" AND t.state <> 'DELETED'"); // gone for every purpose but show and history
+      // DELETED: gone for every purpose but show and history.
+      where.append(" AND t.state <> ").append(Sql.literals(TaskState.DELETED));
     }
     condition(where, bound, "t.trigger_type = ?", filter.triggerType());
     condition(where, bound, "t.task_id > ?", filter.afterTaskId());

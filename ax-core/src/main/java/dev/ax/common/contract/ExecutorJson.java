@@ -51,25 +51,22 @@ final class ExecutorJson {
   static ObjectNode write(ExecutorSpec executor) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("type", executor.type().name());
-    switch (executor.type()) {
-      case HTTP -> {
-        node.put("url", executor.url().toString());
-        node.put("method", executor.method());
-        if (!executor.headers().isEmpty()) {
-          ObjectNode headers = node.putObject("headers");
-          executor.headers().forEach(headers::put);
-        }
-        if (executor.body() != null) {
-          node.put("body", executor.body());
-        }
+    if (executor instanceof ExecutorSpec.Http http) {
+      node.put("url", http.url().toString());
+      node.put("method", http.method());
+      if (!http.headers().isEmpty()) {
+        ObjectNode headers = node.putObject("headers");
+        http.headers().forEach(headers::put);
       }
-      case IN_PROCESS -> node.put("handler", executor.handler());
-      case SHELL -> {
-        node.put("script", executor.script());
-        ArrayNode args = node.putArray("args");
-        executor.args().forEach(args::add);
+      if (http.body() != null) {
+        node.put("body", http.body());
       }
-      default -> throw new AssertionError(executor.type());
+    } else if (executor instanceof ExecutorSpec.InProcess inProcess) {
+      node.put("handler", inProcess.handler());
+    } else if (executor instanceof ExecutorSpec.Shell shell) {
+      node.put("script", shell.script());
+      ArrayNode args = node.putArray("args");
+      shell.args().forEach(args::add);
     }
     return node;
   }
@@ -140,6 +137,6 @@ final class ExecutorJson {
         args.add(arg.asText());
       }
     }
-    return new ExecutorSpec(ExecutorType.SHELL, null, null, null, null, null, script, args);
+    return ExecutorSpec.shell(script, args);
   }
 }

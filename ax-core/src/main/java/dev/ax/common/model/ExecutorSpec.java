@@ -3,41 +3,78 @@ package dev.ax.common.model;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * What to run. Fields that do not apply to {@link #type()} are null or empty.
+ * What to run: one record per {@link ExecutorType}, each with only the fields its type uses (a
+ * sealed union: no field of another type to leave null). The JSON form is {@code ExecutorJson}'s,
+ * whose field {@code type} names the record.
  *
- * @param url HTTP: the target
- * @param method HTTP: the method, POST by default
- * @param headers HTTP: extra request headers
- * @param body HTTP: the request body, may be null
- * @param handler IN_PROCESS: the name of the {@code TaskExecutor} to call
- * @param script SHELL: a script name inside the configured script directory
- * @param args SHELL: its arguments
+ * <p>Immutable; thread-safe.
  */
-public record ExecutorSpec(
-    ExecutorType type,
-    URI url,
-    String method,
-    Map<String, String> headers,
-    String body,
-    String handler,
-    String script,
-    List<String> args) {
+public sealed interface ExecutorSpec
+    permits ExecutorSpec.Http, ExecutorSpec.Shell, ExecutorSpec.InProcess {
 
-  public ExecutorSpec {
-    Objects.requireNonNull(type, "type");
-    headers = headers == null ? Map.of() : Map.copyOf(headers);
-    args = args == null ? List.of() : List.copyOf(args);
+  /** The type this record stands for. */
+  ExecutorType type();
+
+  /**
+   * An HTTP call.
+   *
+   * @param url the target
+   * @param method the method (POST when the JSON gave none)
+   * @param headers extra request headers, never null
+   * @param body the request body, may be null
+   */
+  record Http(URI url, String method, Map<String, String> headers, String body)
+      implements ExecutorSpec {
+    public Http {
+      headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    @Override
+    public ExecutorType type() {
+      return ExecutorType.HTTP;
+    }
   }
 
-  public static ExecutorSpec http(
-      URI url, String method, Map<String, String> headers, String body) {
-    return new ExecutorSpec(ExecutorType.HTTP, url, method, headers, body, null, null, null);
+  /**
+   * A script run as an argument vector.
+   *
+   * @param script a script name inside the configured script directory
+   * @param args its arguments, never null
+   */
+  record Shell(String script, List<String> args) implements ExecutorSpec {
+    public Shell {
+      args = args == null ? List.of() : List.copyOf(args);
+    }
+
+    @Override
+    public ExecutorType type() {
+      return ExecutorType.SHELL;
+    }
   }
 
-  public static ExecutorSpec inProcess(String handler) {
-    return new ExecutorSpec(ExecutorType.IN_PROCESS, null, null, null, null, handler, null, null);
+  /**
+   * A Java {@code TaskExecutor} of this process.
+   *
+   * @param handler the name of the {@code TaskExecutor} to call
+   */
+  record InProcess(String handler) implements ExecutorSpec {
+    @Override
+    public ExecutorType type() {
+      return ExecutorType.IN_PROCESS;
+    }
+  }
+
+  static Http http(URI url, String method, Map<String, String> headers, String body) {
+    return new Http(url, method, headers, body);
+  }
+
+  static Shell shell(String script, List<String> args) {
+    return new Shell(script, args);
+  }
+
+  static InProcess inProcess(String handler) {
+    return new InProcess(handler);
   }
 }

@@ -2,6 +2,7 @@ package dev.ax.common.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.ExecutorType;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
@@ -48,8 +49,9 @@ class CommandReaderTest {
     assertThat(spec.group()).isEqualTo("g");
     assertThat(spec.trigger()).isEqualTo(Trigger.Once.at(Instant.parse("2030-01-01T00:00:00Z")));
     assertThat(spec.executor().type()).isEqualTo(ExecutorType.HTTP);
-    assertThat(spec.executor().method()).isEqualTo("PUT");
-    assertThat(spec.executor().body()).isEqualTo("{\"k\":1}");
+    ExecutorSpec.Http http = (ExecutorSpec.Http) spec.executor();
+    assertThat(http.method()).isEqualTo("PUT");
+    assertThat(http.body()).isEqualTo("{\"k\":1}");
     assertThat(spec.timeout()).isEqualTo(Duration.ofMillis(1500));
     assertThat(spec.retry().maxRetries()).isEqualTo(5);
     assertThat(spec.retry().jitter()).isFalse();

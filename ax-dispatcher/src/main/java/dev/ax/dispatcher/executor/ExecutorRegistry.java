@@ -58,10 +58,9 @@ public final class ExecutorRegistry {
 
   /** The executor for {@code spec}, or empty when none is installed for it. */
   public Optional<TaskExecutor> find(ExecutorSpec spec) {
-    return switch (spec.type()) {
-      case HTTP -> Optional.of(http);
-      case IN_PROCESS -> Optional.ofNullable(inProcess.get(spec.handler()));
-      case SHELL -> shell;
-    };
+    if (spec instanceof ExecutorSpec.InProcess named) {
+      return Optional.ofNullable(inProcess.get(named.handler()));
+    }
+    return spec instanceof ExecutorSpec.Http ? Optional.of(http) : shell;
   }
 }

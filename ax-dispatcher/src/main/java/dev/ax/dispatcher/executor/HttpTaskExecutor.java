@@ -69,7 +69,7 @@ public final class HttpTaskExecutor implements TaskExecutor {
   @Override
   public ExecutionResult execute(ExecutionContext context)
       throws InterruptedException, HttpTimeoutException {
-    ExecutorSpec spec = AttemptContext.of(context).task().executor();
+    ExecutorSpec.Http spec = (ExecutorSpec.Http) AttemptContext.of(context).task().executor();
     String host = spec.url().getHost();
     if (!allowList.allows(host)) {
       return ExecutionResult.permanentFailure(

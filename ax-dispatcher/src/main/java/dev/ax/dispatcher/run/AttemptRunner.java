@@ -347,25 +347,11 @@ public final class AttemptRunner implements AutoCloseable {
    */
   private void failNow(
       ClaimedInstance claimed, String group, String error, RetryPolicy retryPolicy) {
-    long nowMs = clock.millis();
-    sink.accept(
-        new Completion(
-            claimed,
-            group,
-            InstanceStatus.FAILED,
-            error,
-            nowMs,
-            nowMs,
-            null,
-            null,
-            null,
-            retryPolicy,
-            null));
+    sink.accept(Completion.notRun(claimed, group, error, clock.millis(), retryPolicy));
   }
 
   private void finish(Attempt attempt, Ending ending, long startMs) {
     ClaimedInstance claimed = attempt.claimed();
-    StoredTask task = attempt.task();
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
       inFlight.decrementAndGet();
@@ -381,19 +367,7 @@ public final class AttemptRunner implements AutoCloseable {
     settling.put(attempt.key(), clock.millis());
     inFlight.decrementAndGet();
     running.remove(attempt.key());
-    sink.accept(
-        new Completion(
-            claimed,
-            task.spec().group(),
-            ending.status(),
-            ending.error(),
-            startMs,
-            clock.millis(),
-            attempt.executor(),
-            attempt.context(),
-            ending.result(),
-            task.spec().retry(),
-            ending.stackTrace()));
+    sink.accept(Completion.ran(attempt, ending, startMs, clock.millis()));
   }
 
   /**

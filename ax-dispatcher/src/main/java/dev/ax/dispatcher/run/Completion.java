@@ -28,4 +28,89 @@ public record Completion(
     AttemptContext context,
     ExecutionResult result,
     RetryPolicy retryPolicy,
-    String stackTrace) {}
+    String stackTrace) {
+
+  /**
+   * An attempt that never ran (its task or executor missing, or no worker took it): FAILED at
+   * {@code nowMs}, with no executor, context, result or stack trace.
+   *
+   * @param retryPolicy the task's, or null when the attempt cannot be retried at all
+   */
+  public static Completion notRun(
+      ClaimedInstance claimed, String group, String error, long nowMs, RetryPolicy retryPolicy) {
+    return new Completion(
+        claimed,
+        group,
+        InstanceStatus.FAILED,
+        error,
+        nowMs,
+        nowMs,
+        null,
+        null,
+        null,
+        retryPolicy,
+        null);
+  }
+
+  /** {@code attempt} ran to {@code ending} from {@code startedAtMs} to {@code finishedAtMs}. */
+  static Completion ran(Attempt attempt, Ending ending, long startedAtMs, long finishedAtMs) {
+    return new Completion(
+        attempt.claimed(),
+        attempt.task().spec().group(),
+        ending.status(),
+        ending.error(),
+        startedAtMs,
+        finishedAtMs,
+        attempt.executor(),
+        attempt.context(),
+        ending.result(),
+        attempt.task().spec().retry(),
+        ending.stackTrace());
+  }
+
+  /**
+   * A success as the recorder sees it, without the executor that ran it (a tool's or a test's
+   * completion: the meters count it under executor type "none").
+   */
+  public static Completion succeeded(
+      ClaimedInstance claimed, String group, long startedAtMs, long finishedAtMs) {
+    return new Completion(
+        claimed,
+        group,
+        InstanceStatus.SUCCESS,
+        null,
+        startedAtMs,
+        finishedAtMs,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * A FAILED attempt as the recorder sees it, without the executor that ran it: its error, the
+   * executor's result (null when it threw) and the policy that decides its retry.
+   */
+  public static Completion failed(
+      ClaimedInstance claimed,
+      String group,
+      String error,
+      long startedAtMs,
+      long finishedAtMs,
+      ExecutionResult result,
+      RetryPolicy retryPolicy) {
+    return new Completion(
+        claimed,
+        group,
+        InstanceStatus.FAILED,
+        error,
+        startedAtMs,
+        finishedAtMs,
+        null,
+        null,
+        result,
+        retryPolicy,
+        null);
+  }
+}

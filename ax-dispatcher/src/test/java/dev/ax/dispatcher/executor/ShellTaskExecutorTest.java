@@ -8,7 +8,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.ax.common.model.ExecutorSpec;
-import dev.ax.common.model.ExecutorType;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
@@ -79,7 +78,7 @@ class ShellTaskExecutorTest {
             "task-1",
             "default",
             Trigger.Once.after(Duration.ZERO),
-            new ExecutorSpec(ExecutorType.SHELL, null, null, null, null, null, script, args),
+            ExecutorSpec.shell(script, args),
             timeout,
             RetryPolicy.DEFAULT,
             params);

@@ -160,18 +160,7 @@ class OutcomeRecorderIT {
 
   private static Completion success(ClaimedInstance claimed) {
     long nowMs = claimed.claimedAtMs();
-    return new Completion(
-        claimed,
-        "default",
-        InstanceStatus.SUCCESS,
-        null,
-        nowMs,
-        nowMs + 1,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return Completion.succeeded(claimed, "default", nowMs, nowMs + 1);
   }
 
   private static InstanceStatus status(InstanceStore instances, ClaimedInstance claimed) {

@@ -2,7 +2,6 @@ package dev.ax.dispatcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.time.SaturatingMillis;
@@ -33,8 +32,7 @@ class RetryPlannerTest {
       int attempt, int retryBase, int takenBack, RetryPolicy policy, ExecutionResult result) {
     ClaimedInstance claimed =
         new ClaimedInstance("t@1", "t", 1, attempt, 1, 1, "trace", retryBase, 7, "t@1", takenBack);
-    return new Completion(
-        claimed, "default", InstanceStatus.FAILED, "boom", 0, 10, null, null, result, policy, null);
+    return Completion.failed(claimed, "default", "boom", 0, 10, result, policy);
   }
 
   /** {@code after} is a retry. */
@@ -124,9 +122,7 @@ class RetryPlannerTest {
   @Test
   void aSuccessNeedsNothing() {
     ClaimedInstance claimed = new ClaimedInstance("t@1", "t", 1, 1, 1, 1, "trace", 0, 7, "t@1", 0);
-    Completion ok =
-        new Completion(
-            claimed, "default", InstanceStatus.SUCCESS, null, 0, 1, null, null, null, null, null);
+    Completion ok = Completion.succeeded(claimed, "default", 0, 1);
     assertThat(planner.plan(ok, 0)).isNull();
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
@@ -87,7 +88,7 @@ class DispatcherStoreIT {
             });
     assertThat(store.tasks().find("t").get().state())
         .as("a one-shot task ends with its run, in the outcome's transaction")
-        .isEqualTo("ENDED");
+        .isEqualTo(TaskState.ENDED);
   }
 
   /**
@@ -129,9 +130,9 @@ class DispatcherStoreIT {
             121);
 
     assertThat(recorded).containsExactly(true, true, true);
-    assertThat(store.tasks().find("dead").get().state()).isEqualTo("ENDED");
-    assertThat(store.tasks().find("retried").get().state()).isEqualTo("ACTIVE");
-    assertThat(store.tasks().find("odd").get().state()).isEqualTo("ENDED");
+    assertThat(store.tasks().find("dead").get().state()).isEqualTo(TaskState.ENDED);
+    assertThat(store.tasks().find("retried").get().state()).isEqualTo(TaskState.ACTIVE);
+    assertThat(store.tasks().find("odd").get().state()).isEqualTo(TaskState.ENDED);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.ax.common.store;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -36,7 +37,13 @@ import java.util.TreeSet;
 public final class OneShotEnd {
 
   /** The task state of a ONCE task whose every instance is terminal. */
-  public static final String ENDED = "ENDED";
+  public static final String ENDED = TaskState.ENDED.name();
+
+  /** The moves this class writes, checked against the table once. */
+  static {
+    TaskState.require(TaskState.ACTIVE, TaskState.ENDED);
+    TaskState.require(TaskState.ENDED, TaskState.ACTIVE);
+  }
 
   /** The instance statuses that keep a task live, as an SQL list of literals. */
   static final String LIVE_STATUSES = liveStatuses();
@@ -53,7 +60,8 @@ public final class OneShotEnd {
           + LIVE_STATUSES
           + ") SET t.state = '"
           + ENDED
-          + "', t.updated_at_ms = ? WHERE t.trigger_type = 'ONCE' AND t.state = 'ACTIVE'"
+          + "', t.updated_at_ms = ? WHERE t.trigger_type = 'ONCE' AND t.state = "
+          + Sql.literals(TaskState.ACTIVE)
           + " AND l.task_id IS NULL";
 
   private OneShotEnd() {}
@@ -109,7 +117,9 @@ public final class OneShotEnd {
   public static boolean reactivate(JdbcTransaction tx, String taskId, long nowMs)
       throws SQLException {
     return tx.update(
-            "UPDATE ax_task SET state = 'ACTIVE', updated_at_ms = ? WHERE task_id = ?"
+            "UPDATE ax_task SET state = "
+                + Sql.literals(TaskState.ACTIVE)
+                + ", updated_at_ms = ? WHERE task_id = ?"
                 + " AND state = '"
                 + ENDED
                 + "'",

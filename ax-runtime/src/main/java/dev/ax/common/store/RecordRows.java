@@ -10,10 +10,10 @@ import java.util.Arrays;
 /**
  * Reads a row into a record, column by column in the record's component order: the i-th column
  * selected is the i-th component, read as the component's type ({@code String}, {@code int}, {@code
- * long}, {@code boolean}, or a nullable {@code Integer} or {@code Long}). For a store whose column
- * list mirrors its record, so that the order is written once, in the column list, and not again in
- * a hand-written mapper. SQL NULL reads as {@code ResultSet}'s getters read it: 0 for a primitive,
- * null otherwise.
+ * long}, {@code boolean}, a nullable {@code Integer} or {@code Long}, or an enum by its constant's
+ * name). For a store whose column list mirrors its record, so that the order is written once, in
+ * the column list, and not again in a hand-written mapper. SQL NULL reads as {@code ResultSet}'s
+ * getters read it: 0 for a primitive, null otherwise.
  *
  * <p>Thread-safe: immutable; build one per record type and keep it.
  */
@@ -67,7 +67,15 @@ public final class RecordRows<R extends Record> implements Jdbc.RowMapper<R> {
     if (type == Integer.class || type == Long.class) {
       return (rs, column) -> rs.getObject(column, type);
     }
+    if (type.isEnum()) {
+      return (rs, column) -> enumOf(type.asSubclass(Enum.class), rs.getString(column));
+    }
     throw new IllegalArgumentException("no column reader for " + type + " (" + component + ")");
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object enumOf(Class<? extends Enum> type, String name) {
+    return name == null ? null : Enum.valueOf(type, name);
   }
 
   @Override

@@ -18,6 +18,20 @@ public final class Sql {
 
   private Sql() {}
 
+  /**
+   * {@code 'A', 'B', ...}: the names of {@code values} as SQL string literals, for a statement
+   * built once from an enum (a state or status written as a bare literal would escape its enum's
+   * table).
+   */
+  @SafeVarargs
+  public static <E extends Enum<E>> String literals(E... values) {
+    StringBuilder sb = new StringBuilder();
+    for (E value : values) {
+      sb.append(sb.length() == 0 ? "'" : ", '").append(value.name()).append('\'');
+    }
+    return sb.toString();
+  }
+
   /** {@code ?,?,...}: {@code count} parameters, for an IN list. */
   public static String placeholders(int count) {
     StringBuilder sb = new StringBuilder(count * 2);

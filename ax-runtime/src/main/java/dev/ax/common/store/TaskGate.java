@@ -2,6 +2,7 @@ package dev.ax.common.store;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.TaskState;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,16 +38,16 @@ import java.util.TreeSet;
 public final class TaskGate {
 
   /** A task as the gate found it, its row locked until the caller's transaction ends. */
-  public record Held(String taskId, String state, int version) {
+  public record Held(String taskId, TaskState state, int version) {
 
     /** ACTIVE: runs may be created and started. */
     public boolean isActive() {
-      return "ACTIVE".equals(state);
+      return state == TaskState.ACTIVE;
     }
 
     /** PAUSED: runs wait PAUSED for a RESUME. */
     public boolean isPaused() {
-      return "PAUSED".equals(state);
+      return state == TaskState.PAUSED;
     }
 
     /**
@@ -54,7 +55,7 @@ public final class TaskGate {
      * new run (a dead-letter replay) makes it ACTIVE again with {@link OneShotEnd#reactivate}.
      */
     public boolean isEnded() {
-      return OneShotEnd.ENDED.equals(state);
+      return state == TaskState.ENDED;
     }
   }
 
@@ -69,7 +70,7 @@ public final class TaskGate {
     return tx.queryFirst(
         "SELECT state, version FROM ax_task WHERE task_id = ? LOCK IN SHARE MODE",
         values(taskId),
-        rs -> new Held(taskId, rs.getString(1), rs.getInt(2)));
+        rs -> new Held(taskId, TaskState.valueOf(rs.getString(1)), rs.getInt(2)));
   }
 
   /**
@@ -95,7 +96,7 @@ public final class TaskGate {
                     + in
                     + ") ORDER BY task_id LOCK IN SHARE MODE",
             List.of(),
-            rs -> new Held(rs.getString(1), rs.getString(2), rs.getInt(3)))
+            rs -> new Held(rs.getString(1), TaskState.valueOf(rs.getString(2)), rs.getInt(3)))
         .forEach(task -> held.put(task.taskId(), task));
     return held;
   }

@@ -6,6 +6,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,6 +36,11 @@ public final class TaskStore {
 
   private static final Logger log = LoggerFactory.getLogger(TaskStore.class);
   private static final int MAX_UNREADABLE_WARNED = 10_000;
+
+  /** The states that count against a group's limit ({@link TaskState#isLive}), as SQL literals. */
+  private static final String LIVE_STATES =
+      Sql.literals(
+          Arrays.stream(TaskState.values()).filter(TaskState::isLive).toArray(TaskState[]::new));
 
   /** Tasks whose unreadable spec was logged at WARN; bounded, shared by every reader. */
   private static final Set<String> unreadableWarned = ConcurrentHashMap.newKeySet();
@@ -92,7 +99,7 @@ public final class TaskStore {
                   1,
                   task.spec().group(),
                   task.spec().trigger().type().name(),
-                  "ACTIVE",
+                  TaskState.ACTIVE.name(),
                   AxJson.writeString(TaskSpecJson.write(task.spec())),
                   task.traceId(),
                   nowMs,
@@ -191,7 +198,9 @@ public final class TaskStore {
                 "SELECT task_group, COUNT(*) FROM ax_task"
                     + " WHERE task_group IN ("
                     + in
-                    + ") AND state IN ('ACTIVE', 'PAUSED') GROUP BY task_group",
+                    + ") AND state IN ("
+                    + LIVE_STATES
+                    + ") GROUP BY task_group",
             List.of(),
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))
         .forEach(row -> counts.put(row.getKey(), row.getValue()));
@@ -312,7 +321,9 @@ public final class TaskStore {
               TaskSpec spec = readableSpec(taskId, rs.getString(1));
               return spec == null
                   ? Optional.<StoredTask>empty()
-                  : Optional.of(new StoredTask(spec, version, rs.getString(2), rs.getString(3)));
+                  : Optional.of(
+                      new StoredTask(
+                          spec, version, TaskState.valueOf(rs.getString(2)), rs.getString(3)));
             })
         .flatMap(found -> found);
   }
@@ -327,7 +338,10 @@ public final class TaskStore {
     return Map.entry(
         taskId,
         new StoredTask(
-            spec, rs.getInt("version"), rs.getString("state"), rs.getString("trace_id")));
+            spec,
+            rs.getInt("version"),
+            TaskState.valueOf(rs.getString("state")),
+            rs.getString("trace_id")));
   }
 
   /**

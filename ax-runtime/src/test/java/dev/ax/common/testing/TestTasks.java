@@ -5,6 +5,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.StoredTask;
@@ -74,6 +75,6 @@ public final class TestTasks {
 
   /** {@code spec} as the task store reads it back: version 1, active, trace id {@code trace}. */
   public static StoredTask stored(TaskSpec spec) {
-    return new StoredTask(spec, 1, "ACTIVE", "trace");
+    return new StoredTask(spec, 1, TaskState.ACTIVE, "trace");
   }
 }

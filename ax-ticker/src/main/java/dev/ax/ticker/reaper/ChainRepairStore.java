@@ -8,6 +8,7 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.NextFiring;
 import dev.ax.common.store.ChainHistory;
@@ -15,6 +16,7 @@ import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.Sql;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.trace.TraceIds;
 import java.util.Collection;
@@ -51,7 +53,9 @@ final class ChainRepairStore {
   /** A page of ACTIVE tasks of one trigger type, by task id, after a cursor. */
   static final String ACTIVE_PAGE =
       "SELECT task_id FROM ax_task FORCE INDEX (ax_task_trigger_state)"
-          + " WHERE trigger_type = ? AND state = 'ACTIVE' AND task_id > ?"
+          + " WHERE trigger_type = ? AND state = "
+          + Sql.literals(TaskState.ACTIVE)
+          + " AND task_id > ?"
           + " ORDER BY task_id LIMIT ?";
 
   /**
@@ -129,7 +133,7 @@ final class ChainRepairStore {
                   values(taskId),
                   rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getLong(3)});
           if (row.isEmpty()
-              || !"ACTIVE".equals(row.get()[0])
+              || !TaskState.ACTIVE.name().equals(row.get()[0])
               || (Integer) row.get()[1] != task.version()) {
             return new Restore.NotNeeded("changed meanwhile");
           }

@@ -1,5 +1,12 @@
 package dev.ax.ticker.reaper;
 
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.DEAD;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+import static dev.ax.common.model.InstanceStatus.SUCCESS;
+
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
 import dev.ax.ticker.reaper.RetentionStore.Batch;
@@ -9,6 +16,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +58,10 @@ public final class Retention {
   static final int FAILURES_BEFORE_NEW_CYCLE = 3;
 
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
+
+  /** The task states whose rows retention removes ({@link TaskState#isRemovable}), in order. */
+  static final List<TaskState> REMOVABLE_TASK_STATES =
+      Arrays.stream(TaskState.values()).filter(TaskState::isRemovable).toList();
 
   /**
    * What one step did.
@@ -93,8 +105,11 @@ public final class Retention {
     this.clock = clock;
     this.retention = retention;
     this.batch = batch;
-    for (String status : List.of("SUCCESS", "CANCELLED", "SKIPPED", "DEAD")) {
-      add(0, (cutoffMs, cursor, limit) -> store.deleteInstances(status, cutoffMs, cursor, limit));
+    for (InstanceStatus status : List.of(SUCCESS, CANCELLED, SKIPPED, DEAD)) {
+      add(
+          0,
+          (cutoffMs, cursor, limit) ->
+              store.deleteInstances(status.name(), cutoffMs, cursor, limit));
     }
     add(
         0,
@@ -106,8 +121,8 @@ public final class Retention {
             store.deleteOlderRows(RetentionKind.OPERATOR_LOG, cutoffMs, limit));
     add(0, (cutoffMs, cursor, limit) -> store.deleteSupersededSwitchRecords(cutoffMs));
     // After the instances: a task, or a version, goes once no instance of it is left.
-    for (String state : List.of("DELETED", "ENDED")) {
-      add(1, (cutoffMs, cursor, limit) -> store.deleteTasks(state, cutoffMs, cursor, limit));
+    for (TaskState state : REMOVABLE_TASK_STATES) {
+      add(1, (cutoffMs, cursor, limit) -> store.deleteTasks(state.name(), cutoffMs, cursor, limit));
     }
     add(1, store::deleteSupersededVersions);
     for (RetentionKind kind : RetentionKind.values()) {

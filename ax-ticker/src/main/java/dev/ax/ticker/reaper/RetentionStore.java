@@ -1,7 +1,14 @@
 package dev.ax.ticker.reaper;
 
+import static dev.ax.common.model.InstanceStatus.CANCELLED;
+import static dev.ax.common.model.InstanceStatus.DEAD;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+import static dev.ax.common.model.InstanceStatus.SUCCESS;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.DeadLetterState;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.Sql;
@@ -233,13 +240,15 @@ final class RetentionStore {
         "reading the oldest row retention is behind on",
         tx -> {
           List<Long> firsts = new ArrayList<>();
-          for (String status : List.of("SUCCESS", "CANCELLED", "SKIPPED")) {
+          for (InstanceStatus status : List.of(SUCCESS, CANCELLED, SKIPPED)) {
             tx.queryFirst(
-                    OLDEST_INSTANCE_SQL, values(status, cutoffMs, cutoffMs), rs -> rs.getLong(1))
+                    OLDEST_INSTANCE_SQL,
+                    values(status.name(), cutoffMs, cutoffMs),
+                    rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
-          for (String state : List.of("DELETED", "ENDED")) {
-            tx.queryFirst(OLDEST_TASK_SQL, values(state, cutoffMs), rs -> rs.getLong(1))
+          for (TaskState state : Retention.REMOVABLE_TASK_STATES) {
+            tx.queryFirst(OLDEST_TASK_SQL, values(state.name(), cutoffMs), rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
           tx.queryFirst(OLDEST_OPERATOR_LOG_SQL, values(cutoffMs), rs -> rs.getLong(1))
@@ -276,11 +285,12 @@ final class RetentionStore {
         + " FROM ax_instance WHERE status = ? AND due_at_ms < ?"
         + AFTER_CURSOR.formatted("due_at_ms", "instance_id")
         + " AND updated_at_ms < ?"
-        + (status.equals("DEAD")
+        + (status.equals(DEAD.name())
             // A scalar subquery, one lookup by the letter's unique key: MariaDB turns an EXISTS
             // here into a read and sort of every dead letter.
             ? " AND (SELECT d.state FROM ax_dead_letter d"
-                + " WHERE d.instance_id = ax_instance.instance_id) = 'DISCARDED'"
+                + " WHERE d.instance_id = ax_instance.instance_id) = "
+                + Sql.literals(DeadLetterState.DISCARDED)
             : "")
         + " ORDER BY due_at_ms, instance_id LIMIT ? FOR UPDATE";
   }

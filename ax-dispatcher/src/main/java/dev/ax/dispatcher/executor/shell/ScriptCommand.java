@@ -35,7 +35,7 @@ public final class ScriptCommand {
 
   /** The process to start, or why the task may not run. Starts nothing. */
   public Admission<ProcessBuilder> prepare(ExecutionContext context) throws IOException {
-    ExecutorSpec spec = AttemptContext.of(context).task().executor();
+    ExecutorSpec.Shell spec = (ExecutorSpec.Shell) AttemptContext.of(context).task().executor();
     Admission<ScriptDirectory.Script> script = directory.resolve(spec.script());
     if (script instanceof Admission.Refused<ScriptDirectory.Script> refused) {
       return refused.retyped();

@@ -1,5 +1,6 @@
 package dev.ax.dispatcher.executor.shell;
 
+import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.dispatcher.executor.AttemptContext;
 import dev.ax.spi.ExecutionContext;
@@ -70,7 +71,7 @@ public final class ScriptProcess {
       throws InterruptedException, IOException {
     Process process = builder.start();
     long pid = process.pid();
-    String script = AttemptContext.of(context).task().executor().script();
+    String script = scriptOf(context);
     log.debug(
         "{} attempt {}: script {} started as pid {}",
         context.instanceId(),
@@ -133,7 +134,7 @@ public final class ScriptProcess {
           context.attempt(),
           why,
           kill.survivors(),
-          AttemptContext.of(context).task().executor().script(),
+          scriptOf(context),
           process.pid());
     } else {
       log.debug(
@@ -141,7 +142,7 @@ public final class ScriptProcess {
           context.instanceId(),
           context.attempt(),
           why,
-          AttemptContext.of(context).task().executor().script(),
+          scriptOf(context),
           process.pid(),
           kill.terminated(),
           kill.forced());
@@ -184,7 +185,7 @@ public final class ScriptProcess {
               + " not waiting for it",
           context.instanceId(),
           context.attempt(),
-          AttemptContext.of(context).task().executor().script());
+          scriptOf(context));
     }
   }
 
@@ -202,5 +203,10 @@ public final class ScriptProcess {
       Thread.currentThread().interrupt();
       return process.isAlive() ? -1 : process.exitValue();
     }
+  }
+
+  /** The script the task of {@code context} names (a SHELL task: this executor runs no other). */
+  private static String scriptOf(ExecutionContext context) {
+    return ((ExecutorSpec.Shell) AttemptContext.of(context).task().executor()).script();
   }
 }
