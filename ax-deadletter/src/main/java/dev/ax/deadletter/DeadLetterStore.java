@@ -270,6 +270,10 @@ public final class DeadLetterStore {
               tx.update(
                   "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
                       + " owner = NULL,"
+                      // One-shot as its task is now (an UPDATE may have changed its trigger since
+                      // it died): the row the gate holds, so no lock more (OneShotEnd).
+                      + " one_shot = COALESCE((SELECT t.trigger_type = 'ONCE' FROM ax_task t"
+                      + " WHERE t.task_id = ax_instance.task_id), one_shot),"
                       + dispatch
                       + " next_attempt_at_ms = NULL, updated_at_ms = ?"
                       + " WHERE instance_id = ? AND status = ?",

@@ -176,7 +176,8 @@ final class DependencyIntake {
                   dueAtMs(command, nowMs),
                   command.traceId(),
                   "triggered: every upstream succeeded in flow run " + command.flowRunId(),
-                  command.flowRunId()));
+                  command.flowRunId(),
+                  false));
     }
     Map<String, Long> created = instances.create(wanted, actor, nowMs);
     int duplicates = waiting.size() - lifecycle.createPaused(waiting, actor, nowMs);

@@ -11,6 +11,7 @@ import dev.ax.common.contract.CommandType;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
+import dev.ax.common.model.TriggerType;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -235,12 +236,16 @@ final class TaskLifecycleStore {
       throw new IllegalArgumentException("UPDATE is TaskUpdateStore's");
     }
     JdbcTransaction statements = tx.statements();
-    Optional<Map.Entry<String, Integer>> row =
+    Optional<LockedTask> row =
         statements.queryFirst(
-            "SELECT state, version FROM ax_task WHERE task_id = ? FOR UPDATE",
+            "SELECT state, version, trigger_type FROM ax_task WHERE task_id = ? FOR UPDATE",
             values(request.taskId()),
-            rs -> Map.entry(rs.getString(1), rs.getInt(2)));
-    Optional<TaskState> state = row.map(Map.Entry::getKey).map(TaskState::valueOf);
+            rs ->
+                new LockedTask(
+                    rs.getString(1),
+                    rs.getInt(2),
+                    TriggerType.ONCE.name().equals(rs.getString(3))));
+    Optional<TaskState> state = row.map(LockedTask::state).map(TaskState::valueOf);
     if (state.isEmpty()) {
       return new Result.Refused(transition.name() + " for unknown task " + request.taskId());
     }
@@ -256,7 +261,7 @@ final class TaskLifecycleStore {
                 + state.get()
                 + (state.get() == TaskState.PAUSED ? " (resume it first)" : ""));
       }
-      List<DueInstance> created = runNow(tx, request, row.get().getValue());
+      List<DueInstance> created = runNow(tx, request, row.get());
       if (!created.isEmpty()) {
         OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
       }
@@ -292,12 +297,15 @@ final class TaskLifecycleStore {
     return applied;
   }
 
+  /** The task's row as a command read it, locked: its state, version, and whether it is ONCE. */
+  private record LockedTask(String state, int version, boolean oneShot) {}
+
   /**
    * One extra instance of the task, due now, id {@code taskId@run:<commandId>} (hashed when too
    * long, see {@link InstanceIds#inFlow}): the same command cannot make a second one. It fires like
    * any other, but stands for no slot of the trigger and extends no chain.
    */
-  private static List<DueInstance> runNow(PacketTransaction tx, Request request, int version)
+  private static List<DueInstance> runNow(PacketTransaction tx, Request request, LockedTask task)
       throws SQLException {
     String instanceId = InstanceIds.inFlow(request.taskId(), "run:" + request.commandId());
     Map<String, Long> created =
@@ -306,11 +314,12 @@ final class TaskLifecycleStore {
                 new NewInstance(
                     instanceId,
                     request.taskId(),
-                    version,
+                    task.version(),
                     request.nowMs(),
                     request.traceId(),
                     Sql.truncate(request.auditReason(Transition.RUN_NOW), 512),
-                    null)),
+                    null,
+                    task.oneShot())),
             request.actor(),
             request.nowMs());
     Long seq = created.get(instanceId);
@@ -324,7 +333,7 @@ final class TaskLifecycleStore {
             request.nowMs(),
             request.traceId(),
             seq,
-            version,
+            task.version(),
             0,
             0,
             null));

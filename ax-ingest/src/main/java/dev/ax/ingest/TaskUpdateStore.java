@@ -114,6 +114,10 @@ final class TaskUpdateStore {
                   AxJson.writeString(TaskSpecJson.write(spec)),
                   request.nowMs(),
                   request.taskId()));
+          boolean oneShot = spec.trigger() instanceof Trigger.Once;
+          if (oneShot != TriggerType.ONCE.name().equals(row.get()[2])) {
+            followTrigger(statements, request.taskId(), oneShot);
+          }
           List<DueInstance> toAnnounce = new ArrayList<>();
           int moved = 0;
           if (!wasDependency) {
@@ -124,12 +128,26 @@ final class TaskUpdateStore {
             // that fired already gets none; one made periodic does).
             OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
           }
-          if (spec.trigger() instanceof Trigger.Once) {
+          if (oneShot) {
             OneShotEnd.endIfDone(tx.connection(), List.of(request.taskId()), request.nowMs());
           }
           TaskLifecycleStore.record(statements, request, "UPDATE");
           return new TaskLifecycleStore.Result.Applied(moved, toAnnounce);
         });
+  }
+
+  /**
+   * The live instances of a task whose trigger became or stopped being ONCE follow it ({@link
+   * NewInstance#oneShot}): whichever of them ends last ends a task made ONCE, and none of a task
+   * made periodic touches its row when it ends. Under the task's lock, before the instances'.
+   */
+  private static void followTrigger(JdbcTransaction statements, String taskId, boolean oneShot)
+      throws SQLException {
+    statements.update(
+        "UPDATE ax_instance SET one_shot = ? WHERE task_id = ? AND status IN ("
+            + OneShotEnd.LIVE_STATUSES
+            + ")",
+        values(oneShot ? 1 : 0, taskId));
   }
 
   private static String refusal(
@@ -265,7 +283,8 @@ final class TaskUpdateStore {
                     dueAtMs,
                     TraceIds.ofInstance(spec.trigger(), request.traceId(), firstId),
                     "first firing of version " + version,
-                    null)),
+                    null,
+                    spec.trigger() instanceof Trigger.Once)),
             request.actor(),
             request.nowMs());
     Long seq = created.get(firstId);

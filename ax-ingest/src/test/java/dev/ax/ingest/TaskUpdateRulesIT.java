@@ -84,7 +84,8 @@ class TaskUpdateRulesIT {
               + "'");
       new InstanceStore(runtime.dataSource())
           .create(
-              List.of(new NewInstance(successor, taskId, 1, T0_MS + 8_000, "t", "next firing")),
+              List.of(
+                  new NewInstance(successor, taskId, 1, T0_MS + 8_000, "t", "next firing", false)),
               "test",
               T0_MS + 3_950);
 
@@ -115,7 +116,8 @@ class TaskUpdateRulesIT {
                       1,
                       T0_MS + 1_000,
                       "t",
-                      "next firing")),
+                      "next firing",
+                      false)),
               "test",
               T0_MS);
 
@@ -180,7 +182,7 @@ class TaskUpdateRulesIT {
       String extra = taskId + "@run:op-1";
       new InstanceStore(runtime.dataSource())
           .create(
-              List.of(new NewInstance(extra, taskId, 1, T0_MS + 100, "t", "run now")),
+              List.of(new NewInstance(extra, taskId, 1, T0_MS + 100, "t", "run now", false)),
               "test",
               T0_MS + 100);
 

@@ -175,6 +175,7 @@ final class FixedDelayChainer {
         version,
         dueAtMs,
         TraceIds.forRun(taskTraceId, instanceId),
-        "next firing (fixed delay)");
+        "next firing (fixed delay)",
+        false);
   }
 }

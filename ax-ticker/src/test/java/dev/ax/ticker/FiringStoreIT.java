@@ -69,8 +69,10 @@ class FiringStoreIT {
         .extracting(InstanceRow::status)
         .isEqualTo(InstanceStatus.DISPATCHED);
 
-    NewInstance next = new NewInstance("f-2@5000", "f-2", 1, 5000, "trace-f-2", "next firing");
-    NewInstance notMoved = new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing");
+    NewInstance next =
+        new NewInstance("f-2@5000", "f-2", 1, 5000, "trace-f-2", "next firing", false);
+    NewInstance notMoved =
+        new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing", false);
     FiringStore.FireResult periodic =
         counted.fire(
             List.of(seqs.get("f-2"), seqs.get("f-1")),
@@ -100,7 +102,9 @@ class FiringStoreIT {
             Map.of(),
             stale,
             100,
-            Map.of("f-4@100", List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next"))));
+            Map.of(
+                "f-4@100",
+                List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next", false))));
     assertThat(fenced.dispatched()).isEmpty();
     assertThat(fenced.created()).isEmpty();
     assertThat(store.instances().find("f-4@5000")).isEmpty();

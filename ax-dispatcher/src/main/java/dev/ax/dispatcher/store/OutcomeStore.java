@@ -179,7 +179,7 @@ public final class OutcomeStore {
     Set<String> won = new HashSet<>();
     List<AuditLog.Entry> audit = new ArrayList<>();
     List<Outcome> followed = new ArrayList<>();
-    List<String> succeeded = new ArrayList<>();
+    List<String> ended = new ArrayList<>();
     for (int i = 0; i < outcomes.size(); i++) {
       Outcome outcome = outcomes.get(i);
       if (counts[i] > 1) {
@@ -195,14 +195,14 @@ public final class OutcomeStore {
           followed.add(outcome);
         }
         if (outcome.status().isTerminal()) {
-          succeeded.add(outcome.taskId());
+          ended.add(outcome.instanceId());
         }
       }
     }
     transaction.audit(audit, owner, nowMs);
     FailureFollowUps.record(transaction.connection(), followed, owner, nowMs);
     // A success recorded here may end its one-shot task (the batched ones end in their packet).
-    OneShotEnd.endIfDone(transaction.connection(), succeeded, nowMs);
+    OneShotEnd.endAfter(transaction.connection(), ended, nowMs);
     return won;
   }
 }

@@ -30,7 +30,7 @@ public final class FailureFollowUps {
       return;
     }
     List<AuditLog.Entry> audit = new ArrayList<>();
-    List<String> deadTasks = new ArrayList<>();
+    List<String> dead = new ArrayList<>();
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE ax_instance SET status = ?, next_attempt_at_ms = ?, updated_at_ms = ?"
@@ -46,7 +46,7 @@ public final class FailureFollowUps {
         } else {
           to = InstanceStatus.DEAD;
           nextAttemptAtMs = null;
-          deadTasks.add(outcome.taskId());
+          dead.add(outcome.instanceId());
           reason = ((AfterFailure.Dead) outcome.after()).reason();
         }
         StatusTransitions.require(outcome.status(), to);
@@ -75,6 +75,6 @@ public final class FailureFollowUps {
       }
     }
     AuditLog.append(connection, audit, owner, nowMs);
-    OneShotEnd.endIfDone(connection, deadTasks, nowMs);
+    OneShotEnd.endAfter(connection, dead, nowMs);
   }
 }

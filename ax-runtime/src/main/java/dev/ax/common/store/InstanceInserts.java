@@ -27,7 +27,8 @@ final class InstanceInserts {
           "trace_id",
           "created_at_ms",
           "updated_at_ms",
-          "flow_run_id");
+          "flow_run_id",
+          "one_shot");
 
   private InstanceInserts() {}
 
@@ -76,7 +77,8 @@ final class InstanceInserts {
             instance.traceId(),
             nowMs,
             nowMs,
-            instance.flowRunId()
+            instance.flowRunId(),
+            instance.oneShot() ? 1 : 0
           });
       audit.add(
           new AuditLog.Entry(

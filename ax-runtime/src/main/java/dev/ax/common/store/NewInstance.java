@@ -6,6 +6,8 @@ package dev.ax.common.store;
  * @param instanceId {@code taskId@fireTimeMillis}, deterministic, so creating it twice creates one
  * @param dueAtMs when it fires (equal to the fire time unless a misfire policy moved it)
  * @param reason for the audit row, e.g. "created" or "next firing"
+ * @param oneShot its task's trigger is ONCE: its end may end the task ({@link OneShotEnd}); the end
+ *     of an instance that is not one-shot never touches its task's row
  */
 public record NewInstance(
     String instanceId,
@@ -14,7 +16,8 @@ public record NewInstance(
     long dueAtMs,
     String traceId,
     String reason,
-    String flowRunId) {
+    String flowRunId,
+    boolean oneShot) {
 
   /** An instance that starts its own flow run. */
   public NewInstance(
@@ -23,7 +26,8 @@ public record NewInstance(
       int taskVersion,
       long dueAtMs,
       String traceId,
-      String reason) {
-    this(instanceId, taskId, taskVersion, dueAtMs, traceId, reason, null);
+      String reason,
+      boolean oneShot) {
+    this(instanceId, taskId, taskVersion, dueAtMs, traceId, reason, null, oneShot);
   }
 }

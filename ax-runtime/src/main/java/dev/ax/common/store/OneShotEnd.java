@@ -18,19 +18,34 @@ import java.util.TreeSet;
  *
  * <p>Who calls it: every batch move to a terminal status ({@link BatchMover} appends {@link
  * #afterMoveSql} to the move's packet, so the end costs no round trip), the follow-ups that make a
- * failed attempt DEAD ({@link FailureFollowUps}), the outcomes recorded one by one, and a RESUME or
- * UPDATE that leaves a ONCE task without a live instance. The statement itself checks the task's
- * type and state and that no live instance is left, so a caller may name any task: one that still
- * has a live instance, or is not ONCE, or is PAUSED (a pause stays visible until RESUME), is left
- * as it is.
+ * failed attempt DEAD ({@link FailureFollowUps}) and the outcomes recorded one by one ({@link
+ * #endAfter}), and, under the task's own lock, a RESUME or UPDATE that leaves a ONCE task without a
+ * live instance ({@link #endIfDone}). The statement itself checks the task's type and state and
+ * that no live instance is left, so a task that still has a live instance, or is PAUSED (a pause
+ * stays visible until RESUME), is left as it is.
+ *
+ * <p>Which tasks it reaches: after a move, only the tasks of moved instances flagged {@code
+ * one_shot} ({@link NewInstance#oneShot}: set at creation from the task's trigger, set again on the
+ * live instances by an UPDATE that changes the trigger, and by a replay). The flag is read from the
+ * instance rows the caller has just moved, so it costs no round trip and no read of {@code
+ * ax_task}.
  *
  * <p>The way back: a dead-letter replay, a RUN_NOW or an UPDATE that gives an ENDED task a new live
  * instance makes it ACTIVE again ({@link #reactivate}) in the transaction of that instance, under
  * the task's lock ({@link TaskGate}).
  *
- * <p>Locks: the UPDATE takes the task's row exclusively after the instance rows the caller moved,
- * the reverse of a lifecycle command's order; a deadlock between the two is broken by the database
- * and the loser's transaction is tried again by its caller, as for any lost transaction.
+ * <p>Locks (the pools run READ COMMITTED, {@link Database}): after a move, the statement reads the
+ * moved instance rows (already locked exclusively by the caller's move) for their task ids, keeping
+ * only the one-shot ones, then reaches each of those ONCE tasks' {@code ax_task} row by primary key
+ * and locks it exclusively, then reads the task's live instances by {@code ax_instance_task}. The
+ * row of a task that is not ONCE is never read, so never locked nor waited for: a batch move of a
+ * CRON, FIXED_RATE, FIXED_DELAY or DEPENDENCY task's instances takes instance locks only, in the
+ * order every path takes them after their task, and so cannot deadlock with a lifecycle command (a
+ * PAUSE, CANCEL, UPDATE: the task's row first, then its instances) or with {@link TaskGate} (shared
+ * task lock, then instances). A ONCE task's end still takes the task's row after the instance rows,
+ * the reverse of those paths' order: a deadlock between such a move and a lifecycle command on the
+ * same ONCE task is possible, the database breaks it and the loser's caller tries its transaction
+ * again, as for any lost transaction.
  *
  * <p>Stateless; each call works in the caller's transaction, on the caller's thread.
  */
@@ -46,7 +61,7 @@ public final class OneShotEnd {
   }
 
   /** The instance statuses that keep a task live, as an SQL list of literals. */
-  static final String LIVE_STATUSES = liveStatuses();
+  public static final String LIVE_STATUSES = liveStatuses();
 
   /**
    * The anti-join that finds a task's live instances by the task's own index ({@code
@@ -69,7 +84,9 @@ public final class OneShotEnd {
   /**
    * Ends those of {@code taskIds} that are ACTIVE ONCE tasks without a live instance, in the
    * caller's open transaction on {@code connection}, one UPDATE per chunk of {@link
-   * Sql#MAX_IN_LIST} ids (ascending, as every multi-task lock is taken).
+   * Sql#MAX_IN_LIST} ids (ascending, as every multi-task lock is taken). For a caller that holds
+   * these tasks' rows locked already (a lifecycle command): it reads each named task's row,
+   * whatever its trigger; a path that has just ended instances uses {@link #endAfter}.
    *
    * @return how many tasks ended
    */
@@ -93,18 +110,53 @@ public final class OneShotEnd {
   }
 
   /**
+   * Ends the one-shot tasks of {@code instanceIds}, instances the caller has just moved to a
+   * terminal status in its open transaction on {@code connection}: those of their tasks that are
+   * ACTIVE ONCE tasks left without a live instance. Reaches only the tasks of instances flagged
+   * one-shot (see the class comment), one UPDATE per chunk of {@link Sql#MAX_IN_LIST} ids.
+   *
+   * @return how many tasks ended
+   */
+  public static int endAfter(Connection connection, Collection<String> instanceIds, long nowMs)
+      throws SQLException {
+    int ended = 0;
+    for (List<String> chunk : Sql.chunks(new TreeSet<>(instanceIds))) {
+      try (PreparedStatement update =
+          connection.prepareStatement(
+              oneShotTasksOf("instance_id", "(" + Sql.placeholders(chunk.size()) + ")", ""))) {
+        int index = BatchMover.bindKeys(update, 1, chunk);
+        update.setLong(index, nowMs);
+        ended += update.executeUpdate();
+      }
+    }
+    return ended;
+  }
+
+  /**
    * The statement a batch move to a terminal status appends to its packet, after its read-back:
-   * ends the tasks of the rows the move stamped with its token ({@code keyColumn IN in AND
-   * batch_token = ?}). A join with the stamped rows rather than {@code task_id IN (SELECT ...)}: a
-   * single-table UPDATE with an IN subquery is read as a dependent subquery per task row by MySQL
-   * before 8.0.21, a scan of the whole task table. Parameters: the keys, the token, then now.
+   * ends the one-shot tasks of the rows the move stamped with its token ({@code keyColumn IN in AND
+   * batch_token = ?}). Parameters: the keys, the token, then now.
    */
   static String afterMoveSql(String keyColumn, String in) {
-    return ";UPDATE ax_task t JOIN (SELECT DISTINCT task_id FROM ax_instance WHERE "
+    return ";" + oneShotTasksOf(keyColumn, in, " AND batch_token = ?");
+  }
+
+  /**
+   * The end of the tasks of the one-shot instances {@code keyColumn IN in} (and {@code stamped}).
+   * The DISTINCT derived table is materialized first (DISTINCT keeps MySQL and MariaDB from merging
+   * it into the outer query) from the moved rows alone, and the task rows are then reached from it
+   * by primary key, so only the rows of the tasks it lists are read and locked. A join rather than
+   * {@code task_id IN (SELECT ...)}: a single-table UPDATE with an IN subquery is read as a
+   * dependent subquery per task row by MySQL before 8.0.21, a scan (and lock) of the whole task
+   * table. Parameters: the keys, those of {@code stamped}, then now.
+   */
+  private static String oneShotTasksOf(String keyColumn, String in, String stamped) {
+    return "UPDATE ax_task t JOIN (SELECT DISTINCT task_id FROM ax_instance WHERE "
         + keyColumn
         + " IN "
         + in
-        + " AND batch_token = ?) m ON m.task_id = t.task_id"
+        + stamped
+        + " AND one_shot = 1) m ON m.task_id = t.task_id"
         + LIVE_JOIN;
   }
 

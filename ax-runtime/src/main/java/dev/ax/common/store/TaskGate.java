@@ -26,9 +26,10 @@ import java.util.TreeSet;
  *
  * <p>Lock order: the task before any of its {@code ax_instance} rows, as the lifecycle commands
  * take them, so the gate and a lifecycle command cannot deadlock; several tasks in ascending id
- * order, as a group command takes them. One path takes the other order: {@link OneShotEnd}'s
- * statement, appended to every move to a terminal status, reads the moved rows' task rows after
- * those instance rows. A deadlock with a lifecycle command is then possible; the database breaks it
+ * order, as a group command takes them. One path takes the other order, for ONCE tasks only: {@link
+ * OneShotEnd}'s statement, appended to every move to a terminal status, locks the task rows of the
+ * moved one-shot instances after those instance rows (a periodic task's row it never reads). A
+ * deadlock with a lifecycle command on the same ONCE task is then possible; the database breaks it
  * and the loser's caller tries its transaction again, as for any lost transaction.
  *
  * <p>{@code LOCK IN SHARE MODE} rather than {@code FOR SHARE}: MySQL 8 and MariaDB both accept it.

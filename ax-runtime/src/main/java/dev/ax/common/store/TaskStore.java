@@ -265,7 +265,8 @@ public final class TaskStore {
               1,
               task.firstDueAtMs(),
               TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
-              "created"));
+              "created",
+              task.spec().trigger() instanceof Trigger.Once));
     }
     return InstanceInserts.insert(connection, instances, actor, nowMs, false);
   }

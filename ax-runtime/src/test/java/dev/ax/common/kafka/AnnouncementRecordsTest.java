@@ -13,7 +13,8 @@ class AnnouncementRecordsTest {
 
   @Test
   void anAnnouncementIsKeyedByTaskAndCarriesTheEventAndTheTraceHeader() {
-    NewInstance instance = new NewInstance("t@1000", "t", 3, 1000, "trace-t", "created", null);
+    NewInstance instance =
+        new NewInstance("t@1000", "t", 3, 1000, "trace-t", "created", null, false);
 
     ProducerRecord<String, byte[]> record =
         AnnouncementRecords.of("ax.task.scheduled", instance, 42, "CRON#0 * * * * ?");

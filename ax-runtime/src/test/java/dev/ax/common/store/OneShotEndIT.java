@@ -60,7 +60,8 @@ class OneShotEndIT {
             InstanceInserts.insert(
                 connection,
                 List.of(
-                    new NewInstance("two-runs@run:x", "two-runs", 1, 2000, "t", "run now", null)),
+                    new NewInstance(
+                        "two-runs@run:x", "two-runs", 1, 2000, "t", "run now", null, true)),
                 "test",
                 1));
 

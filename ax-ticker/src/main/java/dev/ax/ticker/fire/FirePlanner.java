@@ -199,7 +199,8 @@ public final class FirePlanner {
                 task.version(),
                 dueMs,
                 TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
-                reason));
+                reason,
+                task.spec().trigger() instanceof Trigger.Once));
   }
 
   /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots. */

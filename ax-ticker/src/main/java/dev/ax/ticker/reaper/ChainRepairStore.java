@@ -9,6 +9,7 @@ import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.TaskState;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.NextFiring;
 import dev.ax.common.store.ChainHistory;
@@ -178,7 +179,8 @@ final class ChainRepairStore {
                           task.version(),
                           dueAtMs.get(),
                           TraceIds.forRun(task.traceId(), instanceId),
-                          "next firing (chain repaired by the reaper)")),
+                          "next firing (chain repaired by the reaper)",
+                          task.spec().trigger() instanceof Trigger.Once)),
                   fence.holder(),
                   nowMs);
           return created.containsKey(instanceId)
