@@ -107,7 +107,7 @@ class StateLiteralsTest {
   private static Path root() {
     Path here = Path.of("").toAbsolutePath();
     Path root = here.getParent();
-    if (root == null || !Files.isDirectory(root.resolve("ax-common"))) {
+    if (root == null || !Files.isDirectory(root.resolve("ax-core"))) {
       throw new UncheckedIOException(
           new IOException("not run from a module directory of AX: " + here));
     }

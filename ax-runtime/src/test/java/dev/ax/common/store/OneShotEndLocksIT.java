@@ -213,6 +213,6 @@ class OneShotEndLocksIT {
   }
 
   private String stateOf(String taskId) throws SQLException {
-    return store.tasks().find(taskId).orElseThrow().state();
+    return store.tasks().find(taskId).orElseThrow().state().name();
   }
 }

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher.lease;
+package dev.ax.dispatcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

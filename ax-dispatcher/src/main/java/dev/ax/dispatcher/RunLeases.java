@@ -1,4 +1,4 @@
-package dev.ax.dispatcher.lease;
+package dev.ax.dispatcher;
 
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.dispatcher.store.ClaimStore;
