@@ -12,6 +12,7 @@ import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.PreparedStatement;

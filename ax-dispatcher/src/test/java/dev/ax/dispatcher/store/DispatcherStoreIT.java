@@ -12,6 +12,7 @@ import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.StoreFixture;

@@ -1,17 +1,17 @@
-package dev.ax.dispatcher.store;
+package dev.ax.common.store;
 
-import dev.ax.common.store.Outcome;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What {@link OutcomeStore#recordOutcomes} came to: the outcomes it recorded, and those it lost
- * because their run was no longer this owner's attempt (taken back by the reaper, claimed again, or
- * recorded before). Every outcome given is in exactly one of the two lists, each in the order
- * given. An outcome is recorded when its run ({@code instanceId#attempt}) won, so two outcomes of
- * one run in a batch share the answer.
+ * What a batch of conditional outcome writes came to (the dispatcher's outcomes, the reaper's end
+ * of runs taken back too often): the outcomes recorded, and those lost because their run was no
+ * longer the writer's to end (taken back, claimed again, renewed, or recorded before). Every
+ * outcome given is in exactly one of the two lists, each in the order given. An outcome is recorded
+ * when its run ({@code instanceId#attempt}) won, so two outcomes of one run in a batch share the
+ * answer.
  *
  * <p>Immutable; thread-safe.
  */
@@ -28,7 +28,7 @@ public final class OutcomeRecording {
   }
 
   /** Sorts {@code outcomes} by whether their run is one of {@code wonRuns}. */
-  static OutcomeRecording of(List<Outcome> outcomes, Set<String> wonRuns) {
+  public static OutcomeRecording of(List<Outcome> outcomes, Set<String> wonRuns) {
     List<Outcome> recorded = new ArrayList<>();
     List<Outcome> lost = new ArrayList<>();
     Set<String> recordedRuns = new HashSet<>();
@@ -44,7 +44,7 @@ public final class OutcomeRecording {
   }
 
   /** Nothing given, nothing recorded. */
-  static OutcomeRecording none() {
+  public static OutcomeRecording none() {
     return new OutcomeRecording(List.of(), List.of(), Set.of());
   }
 
@@ -64,7 +64,7 @@ public final class OutcomeRecording {
   }
 
   /** The key a run is matched by: its instance and attempt. */
-  static String runOf(Outcome outcome) {
+  public static String runOf(Outcome outcome) {
     return outcome.instanceId() + "#" + outcome.attempt();
   }
 
