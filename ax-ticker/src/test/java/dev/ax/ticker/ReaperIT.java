@@ -90,9 +90,9 @@ class ReaperIT {
       assertLastMove(
           runtime, id, InstanceStatus.RUNNING, InstanceStatus.DISPATCHED, "lease expired");
       Outcome late = new Outcome(id, "dead-run", 1, InstanceStatus.SUCCESS, null, now);
-      assertThat(outcomeStore.recordOutcomes(List.of(late), "dead-dispatcher", now))
+      assertThat(outcomeStore.recordOutcomes(List.of(late), "dead-dispatcher", now).lost())
           .as("the slow dispatcher's outcome")
-          .containsExactly(false);
+          .containsExactly(late);
       assertThat(claimStore.claim(List.of(id), "live-dispatcher", now + 60_000, now))
           .singleElement()
           .satisfies(

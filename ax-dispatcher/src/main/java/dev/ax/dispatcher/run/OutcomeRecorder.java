@@ -9,6 +9,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
@@ -222,12 +223,12 @@ public final class OutcomeRecorder implements AutoCloseable {
       events.add(owedEvents.of(c, after, nowMs));
     }
     String token = UUID.randomUUID().toString();
-    List<Boolean> recorded =
+    OutcomeRecording recording =
         outcomeStore.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);
-      if (!recorded.get(i)) {
+      if (!recording.isRecorded(outcomes.get(i))) {
         meters.takenBack();
         try (TraceLog fields = traceLog(c)) {
           log.warn(
@@ -253,7 +254,7 @@ public final class OutcomeRecorder implements AutoCloseable {
           "Could not send {} event(s) now; the outbox relays them: {}", owed.size(), e.toString());
     }
     for (int i = 0; i < batch.size(); i++) {
-      if (recorded.get(i)) {
+      if (recording.isRecorded(outcomes.get(i))) {
         callHook(batch.get(i));
       }
     }

@@ -12,6 +12,7 @@ import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import java.sql.PreparedStatement;
@@ -45,9 +46,9 @@ public final class OutcomeStore {
   /**
    * RUNNING → SUCCESS / FAILED / TIMEOUT, each only if this owner still holds that attempt.
    *
-   * @return for each outcome, in order, whether it was recorded (false: the run was taken back)
+   * @return the outcomes recorded and those lost (their run was taken back)
    */
-  public List<Boolean> recordOutcomes(List<Outcome> outcomes, String owner, long nowMs) {
+  public OutcomeRecording recordOutcomes(List<Outcome> outcomes, String owner, long nowMs) {
     return recordOutcomes(outcomes, List.of(), null, owner, nowMs);
   }
 
@@ -59,14 +60,14 @@ public final class OutcomeStore {
    * @param events for each outcome, in order, the records it owes once recorded (empty for none);
    *     an empty list for no outcome at all
    */
-  public List<Boolean> recordOutcomes(
+  public OutcomeRecording recordOutcomes(
       List<Outcome> outcomes,
       List<List<OutboxMessage>> events,
       String outboxToken,
       String owner,
       long nowMs) {
     if (outcomes.isEmpty()) {
-      return List.of();
+      return OutcomeRecording.none();
     }
     if (!events.isEmpty() && events.size() != outcomes.size()) {
       throw new IllegalArgumentException(
@@ -105,13 +106,10 @@ public final class OutcomeStore {
           if (!others.isEmpty()) {
             won.addAll(recordOneByOne(transaction, others, owner, nowMs));
           }
-          List<Boolean> recorded = new ArrayList<>(outcomes.size());
+          OutcomeRecording recorded = OutcomeRecording.of(outcomes, won);
           List<OutboxMessage> owed = new ArrayList<>();
-          for (int i = 0; i < outcomes.size(); i++) {
-            Outcome outcome = outcomes.get(i);
-            boolean wins = won.contains(runOf(outcome));
-            recorded.add(wins);
-            if (wins && owesEvents) {
+          for (int i = 0; i < outcomes.size() && owesEvents; i++) {
+            if (recorded.isRecorded(outcomes.get(i))) {
               owed.addAll(events.get(i));
             }
           }
@@ -148,7 +146,7 @@ public final class OutcomeStore {
   }
 
   private static String runOf(Outcome outcome) {
-    return outcome.instanceId() + "#" + outcome.attempt();
+    return OutcomeRecording.runOf(outcome);
   }
 
   /** Failures and timeouts, each with its own error: one conditional UPDATE per outcome. */

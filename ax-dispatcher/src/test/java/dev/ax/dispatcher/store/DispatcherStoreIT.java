@@ -11,6 +11,7 @@ import dev.ax.common.store.Database;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.RoundTrips;
 import dev.ax.common.testing.StoreFixture;
@@ -60,13 +61,15 @@ class DispatcherStoreIT {
     assertThat(claimed).singleElement().satisfies(c -> assertThat(c.attempt()).isEqualTo(1));
     assertThat(claims.claim(List.of(id), "disp-2", 10_000, 106)).as("second claim").isEmpty();
     Outcome outcome = new Outcome(id, "t", 1, InstanceStatus.SUCCESS, null, 120);
-    assertThat(outcomes.recordOutcomes(List.of(outcome), "disp-2", 121))
-        .as("not the owner")
-        .containsExactly(false);
-    assertThat(outcomes.recordOutcomes(List.of(outcome), "disp-1", 121)).containsExactly(true);
-    assertThat(outcomes.recordOutcomes(List.of(outcome), "disp-1", 122))
+    OutcomeRecording notTheOwner = outcomes.recordOutcomes(List.of(outcome), "disp-2", 121);
+    assertThat(notTheOwner.recorded()).as("not the owner").isEmpty();
+    assertThat(notTheOwner.lost()).containsExactly(outcome);
+    OutcomeRecording owner = outcomes.recordOutcomes(List.of(outcome), "disp-1", 121);
+    assertThat(owner.recorded()).containsExactly(outcome);
+    assertThat(owner.lost()).isEmpty();
+    assertThat(outcomes.recordOutcomes(List.of(outcome), "disp-1", 122).lost())
         .as("twice")
-        .containsExactly(false);
+        .containsExactly(outcome);
 
     assertThat(audit.history(id))
         .extracting(AuditLog.Transition::from, AuditLog.Transition::to, AuditLog.Transition::actor)
@@ -106,7 +109,7 @@ class DispatcherStoreIT {
     assertThat(store.runtime().markDispatchedAsLeader("ticker-1", ids, 100)).hasSize(3);
     assertThat(claims.claim(ids, "disp-1", 10_000, 105)).hasSize(3);
 
-    List<Boolean> recorded =
+    OutcomeRecording recorded =
         outcomes.recordOutcomes(
             List.of(
                 new Outcome(
@@ -129,7 +132,8 @@ class DispatcherStoreIT {
             "disp-1",
             121);
 
-    assertThat(recorded).containsExactly(true, true, true);
+    assertThat(recorded.recorded()).hasSize(3);
+    assertThat(recorded.lost()).isEmpty();
     assertThat(store.tasks().find("dead").get().state()).isEqualTo(TaskState.ENDED);
     assertThat(store.tasks().find("retried").get().state()).isEqualTo(TaskState.ACTIVE);
     assertThat(store.tasks().find("odd").get().state()).isEqualTo(TaskState.ENDED);
@@ -160,15 +164,15 @@ class DispatcherStoreIT {
         .extracting(ClaimStore.LeaseRenewal::renewed)
         .as("attempt 2 of s and attempt 1 of u; the stale key renews nothing")
         .isEqualTo(2);
-    assertThat(
-            outcomes.recordOutcomes(
-                List.of(
-                    new Outcome(stale, "s", 1, InstanceStatus.SUCCESS, null, 120),
-                    new Outcome(other, "u", 1, InstanceStatus.SUCCESS, null, 120),
-                    new Outcome(stale, "s", 2, InstanceStatus.SUCCESS, null, 121)),
-                "disp-1",
-                122))
-        .containsExactly(false, true, true);
+    Outcome staleOutcome = new Outcome(stale, "s", 1, InstanceStatus.SUCCESS, null, 120);
+    Outcome otherOutcome = new Outcome(other, "u", 1, InstanceStatus.SUCCESS, null, 120);
+    Outcome currentOutcome = new Outcome(stale, "s", 2, InstanceStatus.SUCCESS, null, 121);
+    OutcomeRecording recording =
+        outcomes.recordOutcomes(List.of(staleOutcome, otherOutcome, currentOutcome), "disp-1", 122);
+    assertThat(recording.lost()).containsExactly(staleOutcome);
+    assertThat(recording.recorded()).containsExactly(otherOutcome, currentOutcome);
+    assertThat(recording.isRecorded(staleOutcome)).isFalse();
+    assertThat(recording.isRecorded(currentOutcome)).isTrue();
     assertThat(store.instances().find(stale))
         .get()
         .extracting(r -> r.status())
@@ -195,11 +199,13 @@ class DispatcherStoreIT {
     String takenBack = ids.get(3);
     String gone = ids.get(4);
     assertThat(
-            outcomes.recordOutcomes(
-                List.of(new Outcome(recorded, "r-1", 1, InstanceStatus.SUCCESS, null, 110)),
-                "disp-1",
-                110))
-        .containsExactly(true);
+            outcomes
+                .recordOutcomes(
+                    List.of(new Outcome(recorded, "r-1", 1, InstanceStatus.SUCCESS, null, 110)),
+                    "disp-1",
+                    110)
+                .lost())
+        .isEmpty();
     RawSql.execute(
         store.runtime().dataSource(),
         "UPDATE ax_instance SET status = 'CANCELLED' WHERE instance_id = '" + cancelled + "'");
@@ -266,12 +272,13 @@ class DispatcherStoreIT {
                 c.instanceId(), c.taskId(), c.attempt(), InstanceStatus.SUCCESS, null, 210));
       }
       int renewed = probe.renewLeases(runs, "disp-1", 90_000, 205).renewed();
-      List<Boolean> recorded = probeOutcomes.recordOutcomes(outcomes, "disp-1", 211);
+      OutcomeRecording recorded = probeOutcomes.recordOutcomes(outcomes, "disp-1", 211);
 
       long reads = indexReads(single) - before;
       assertThat(claimed).hasSize(10);
       assertThat(renewed).isEqualTo(10);
-      assertThat(recorded).containsOnly(true);
+      assertThat(recorded.lost()).isEmpty();
+      assertThat(recorded.recorded()).hasSize(outcomes.size());
       assertThat(reads)
           .as("index rows read to claim, renew and record 10 of %d DISPATCHED instances", backlog)
           .isLessThan(backlog / 3);

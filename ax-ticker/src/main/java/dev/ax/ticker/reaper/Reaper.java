@@ -10,6 +10,7 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
@@ -160,15 +161,15 @@ public final class Reaper {
       events.add(endedEmitter.eventsOwed(run, outcome, task, nowMs));
     }
     String token = UUID.randomUUID().toString();
-    List<Boolean> recorded =
+    OutcomeRecording recorded =
         store.endExpiredRuns(outcomes, events, token, fence, maxTakebacks, nowMs);
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
-      if (!recorded.get(i)) {
+      Outcome outcome = outcomes.get(i);
+      if (!recorded.isRecorded(outcome)) {
         continue; // renewed, recorded or taken over meanwhile
       }
       ReaperStore.ExpiredRun run = runs.get(i);
-      Outcome outcome = outcomes.get(i);
       log.warn(
           "{} attempt {} DEAD, not taken back again: {} [traceId={}]",
           run.instanceId(),

@@ -17,11 +17,13 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.Sql;
 import dev.ax.common.store.TaskGate;
 import dev.ax.common.store.Transactions;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -230,9 +232,9 @@ public final class ReaperStore {
    * <p>One UPDATE per run, batched, not a {@link BatchMove}: each row gets its own error.
    *
    * @param events for each outcome, in order, the records it owes once recorded
-   * @return for each outcome, in order, whether it was recorded
+   * @return the outcomes recorded, and those lost (renewed, recorded or taken over meanwhile)
    */
-  List<Boolean> endExpiredRuns(
+  OutcomeRecording endExpiredRuns(
       List<Outcome> outcomes,
       List<List<OutboxMessage>> events,
       String outboxToken,
@@ -240,7 +242,7 @@ public final class ReaperStore {
       int maxTakebacks,
       long nowMs) {
     if (outcomes.isEmpty()) {
-      return List.of();
+      return OutcomeRecording.none();
     }
     if (events.size() != outcomes.size()) {
       throw new IllegalArgumentException(
@@ -282,7 +284,7 @@ public final class ReaperStore {
             }
             counts = update.executeBatch();
           }
-          List<Boolean> ended = new ArrayList<>(outcomes.size());
+          Set<String> wonRuns = new HashSet<>();
           List<Outcome> won = new ArrayList<>();
           List<OutboxMessage> owed = new ArrayList<>();
           List<AuditLog.Entry> audit = new ArrayList<>();
@@ -291,9 +293,9 @@ public final class ReaperStore {
               throw new IllegalStateException(
                   "ending " + outcomes.get(i).instanceId() + " updated " + counts[i] + " rows");
             }
-            ended.add(counts[i] == 1);
             if (counts[i] == 1) {
               Outcome outcome = outcomes.get(i);
+              wonRuns.add(OutcomeRecording.runOf(outcome));
               won.add(outcome);
               owed.addAll(events.get(i));
               audit.add(AuditLog.Entry.runEnded(outcome, outcome.error()));
@@ -302,7 +304,7 @@ public final class ReaperStore {
           AuditLog.append(connection, audit, fence.holder(), nowMs);
           FailureFollowUps.record(connection, won, fence.holder(), nowMs);
           OutboxStore.insert(connection, owed, outboxToken, nowMs);
-          return ended;
+          return OutcomeRecording.of(outcomes, wonRuns);
         });
   }
 
