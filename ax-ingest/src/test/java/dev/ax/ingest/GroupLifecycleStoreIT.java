@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
@@ -154,6 +156,32 @@ class GroupLifecycleStoreIT {
     assertThat(rows.taskState("g-again-3")).isEqualTo("PAUSED");
   }
 
+  /**
+   * An UPDATE that moves a task out of a group takes it out of the group's later commands; one that
+   * moves a task in after a group PAUSE leaves it ACTIVE until the group is paused again.
+   */
+  @Test
+  void anUpdateMovesATaskBetweenGroups() {
+    task("g-from", "g-move-out", "ACTIVE");
+    task("g-from", "g-from-1", "ACTIVE");
+    task("g-to", "g-to-1", "ACTIVE");
+    task("g-elsewhere", "g-move-in", "ACTIVE");
+    groups.apply(
+        Transition.PAUSE, request("op-1", "g-to"), groups.page(Transition.PAUSE, "g-to", "", 100));
+    TaskUpdateStore updates = new TaskUpdateStore(runtime.dataSource(), new FireTimes());
+    assertThat(updates.update(taskRequest("u-1", "g-move-out"), hourly("g-move-out", "g-to")))
+        .isInstanceOf(Result.Applied.class);
+    assertThat(updates.update(taskRequest("u-2", "g-move-in"), hourly("g-move-in", "g-to")))
+        .isInstanceOf(Result.Applied.class);
+
+    assertThat(ids(groups.page(Transition.PAUSE, "g-from", "", 100))).containsExactly("g-from-1");
+    assertThat(rows.taskState("g-move-in"))
+        .as("not paused by the earlier group PAUSE")
+        .isEqualTo("ACTIVE");
+    assertThat(ids(groups.page(Transition.PAUSE, "g-to", "", 100)))
+        .containsExactly("g-move-in", "g-move-out");
+  }
+
   /** A task that changed between the page's read and its transaction is refused, left as is. */
   @Test
   void aTaskThatChangedSinceThePageWasReadIsRefused() {
@@ -200,6 +228,23 @@ class GroupLifecycleStoreIT {
       rows.setStatus(slot(taskId), slotStatus, 0);
       rows.setTaskState(taskId, state);
     }
+  }
+
+  /** The hourly spec of {@link #task}, in {@code group}. */
+  private static TaskSpec hourly(String taskId, String group) {
+    TaskSpec spec = TestTasks.noop(taskId, new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC));
+    return new TaskSpec(
+        taskId,
+        group,
+        spec.trigger(),
+        spec.executor(),
+        spec.timeout(),
+        spec.retry(),
+        spec.params(),
+        spec.misfirePolicy(),
+        spec.maxFireAll(),
+        spec.concurrent(),
+        spec.concurrencyPolicy());
   }
 
   private static String slot(String taskId) {

@@ -10,6 +10,7 @@ import dev.ax.common.model.MisfirePolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.NewInstance;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -312,6 +313,27 @@ class TaskLifecycleStoreIT {
             entry(InstanceIds.inFlow(taskId, "run:op-2"), "SCHEDULED"));
     assertThat(rows.one("SELECT due_at_ms FROM ax_instance WHERE instance_id = ?", slot))
         .isEqualTo(Long.toString(T0_MS));
+  }
+
+  /**
+   * Instances of paused tasks (a paused DEPENDENCY task's TRIGGER) are created held PAUSED, with an
+   * audit row saying why; an instance id that exists creates nothing.
+   */
+  @Test
+  void instancesOfPausedTasksAreCreatedHeld() {
+    String taskId = "create-paused";
+    String slot = taskIn(taskId, "PAUSED");
+    String triggered = InstanceIds.inFlow(taskId, "flow-1");
+    List<NewInstance> instances =
+        List.of(new NewInstance(triggered, taskId, 1, NOW_MS, "trace", "triggered", "flow-1"));
+
+    assertThat(store.createPaused(instances, "test", NOW_MS)).isEqualTo(1);
+    assertThat(store.createPaused(instances, "test", NOW_MS)).as("again").isZero();
+
+    assertThat(rows.statuses(taskId))
+        .containsOnly(entry(slot, "PAUSED"), entry(triggered, "PAUSED"));
+    assertThat(rows.moves(triggered))
+        .containsExactly("SCHEDULED>PAUSED: triggered while its task is paused: waits for RESUME");
   }
 
   /** Puts a new task in {@code state}, as its commands or its run would leave it; its slot id. */

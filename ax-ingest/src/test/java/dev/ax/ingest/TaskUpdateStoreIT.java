@@ -186,6 +186,27 @@ class TaskUpdateStoreIT {
     assertThat(statuses).containsEntry(InstanceIds.of(taskId, T0_MS + 30 * MINUTE_MS), "SCHEDULED");
   }
 
+  /**
+   * A paused task's UPDATE: its held run (an attempt already made, waiting for the RESUME) keeps
+   * its version; its held slot that never fired goes, and the new first firing is created held.
+   */
+  @Test
+  void aPausedTasksHeldRunKeepsItsVersion() {
+    String taskId = "u-paused-held-run";
+    String slot = taskIn(taskId, "PAUSED");
+    String heldRun = InstanceIds.of(taskId, T0_MS - HOUR_MS);
+    rows.addInstance(heldRun, taskId, T0_MS - HOUR_MS, "PAUSED", 1);
+
+    assertThat(store.update(request("u-1", taskId), cron(taskId, HALF_PAST)))
+        .isInstanceOf(Result.Applied.class);
+
+    String first = InstanceIds.of(taskId, T0_MS + 30 * MINUTE_MS);
+    assertThat(rows.statuses(taskId))
+        .doesNotContainKey(slot)
+        .containsOnly(entry(heldRun, "PAUSED"), entry(first, "PAUSED"));
+    assertThat(rows.versions(taskId)).containsOnly(entry(heldRun, 1), entry(first, 2));
+  }
+
   /** An UPDATE whose first firing is the pending slot keeps that row, now at the new version. */
   @Test
   void thePendingSlotOfTheNewScheduleIsKept() {
