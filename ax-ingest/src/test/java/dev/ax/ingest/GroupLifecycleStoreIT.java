@@ -133,27 +133,32 @@ class GroupLifecycleStoreIT {
 
   /**
    * A redelivered group PAUSE changes none of the tasks it changed, even one resumed since on its
-   * own; a task that joined the group since is paused by it.
+   * own; a task it did not change that became ACTIVE since (resumed on its own, or new in the
+   * group) is paused by it.
    */
   @Test
   void aRedeliveredGroupPauseChangesNoTaskItChanged() {
     String group = "g-again";
     task(group, "g-again-1", "ACTIVE");
     task(group, "g-again-2", "ACTIVE");
+    task(group, "g-again-4", "PAUSED");
     groups.apply(
         Transition.PAUSE, request("op-7", group), groups.page(Transition.PAUSE, group, "", 100));
     assertThat(tasks.apply(Transition.RESUME, taskRequest("r-1", "g-again-1")))
         .isInstanceOf(Result.Applied.class);
     task(group, "g-again-3", "ACTIVE");
+    assertThat(tasks.apply(Transition.RESUME, taskRequest("r-4", "g-again-4")))
+        .isInstanceOf(Result.Applied.class);
 
     List<GroupTask> page = groups.page(Transition.PAUSE, group, "", 100);
-    assertThat(ids(page)).containsExactly("g-again-1", "g-again-3");
+    assertThat(ids(page)).containsExactly("g-again-1", "g-again-3", "g-again-4");
     assertThat(groups.apply(Transition.PAUSE, request("op-7", group), page))
-        .isEqualTo(new PageResult(1, 1, 0, 1, List.of()));
+        .isEqualTo(new PageResult(2, 1, 0, 2, List.of()));
 
     assertThat(rows.taskState("g-again-1")).isEqualTo("ACTIVE");
     assertThat(rows.taskState("g-again-2")).isEqualTo("PAUSED");
     assertThat(rows.taskState("g-again-3")).isEqualTo("PAUSED");
+    assertThat(rows.taskState("g-again-4")).isEqualTo("PAUSED");
   }
 
   /**
