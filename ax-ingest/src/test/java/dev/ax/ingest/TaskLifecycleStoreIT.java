@@ -316,6 +316,26 @@ class TaskLifecycleStoreIT {
   }
 
   /**
+   * A RESUME of a paused one-shot task: ACTIVE while its run is held or still running, ENDED when
+   * the run ended while it was paused.
+   */
+  @ParameterizedTest(name = "run {0} while paused: {1}")
+  @CsvSource({"PAUSED, ACTIVE", "RUNNING, ACTIVE", "SUCCESS, ENDED"})
+  void aResumedOneShotTaskEndsOnlyWhenItsRunEnded(String runStatus, String stateAfter) {
+    String taskId = "once-resume-" + runStatus.toLowerCase();
+    String run = rows.create(TestTasks.onceNoop(taskId), T0_MS, NOW_MS);
+    rows.setStatus(run, runStatus, runStatus.equals("PAUSED") ? 0 : 1);
+    rows.setTaskState(taskId, "PAUSED");
+
+    assertThat(store.apply(Transition.RESUME, request("r", taskId, false)))
+        .isInstanceOf(Result.Applied.class);
+
+    assertThat(rows.taskState(taskId)).isEqualTo(stateAfter);
+    assertThat(rows.statuses(taskId))
+        .containsOnly(entry(run, runStatus.equals("PAUSED") ? "SCHEDULED" : runStatus));
+  }
+
+  /**
    * Instances of paused tasks (a paused DEPENDENCY task's TRIGGER) are created held PAUSED, with an
    * audit row saying why; an instance id that exists creates nothing.
    */
