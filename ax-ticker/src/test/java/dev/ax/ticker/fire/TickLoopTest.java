@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +10,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
-import dev.ax.ticker.InMemoryTickerPort.Emitted;
-import dev.ax.ticker.fire.FirePlanner;
+import dev.ax.ticker.fire.InMemoryTickerPort.Emitted;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

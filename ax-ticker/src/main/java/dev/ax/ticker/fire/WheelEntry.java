@@ -1,6 +1,6 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 /**
  * What the loader and the announcements hand to the tick loop: a row key, its due time, its group.
  */
-record WheelEntry(long seq, long dueAtMs, String triggerGroup) {}
+public record WheelEntry(long seq, long dueAtMs, String triggerGroup) {}

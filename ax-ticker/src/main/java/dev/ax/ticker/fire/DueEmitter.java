@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.kafka.DueRecords;
 import dev.ax.common.store.DueInstance;

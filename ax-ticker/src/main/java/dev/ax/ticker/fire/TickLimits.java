@@ -1,4 +1,6 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
+
+import dev.ax.ticker.TickerConfig;
 
 /**
  * How much a {@link TickLoop} holds and fires, from {@link TickerConfig}. Immutable.
@@ -11,21 +13,21 @@ package dev.ax.ticker;
  * @param emitAheadMs instances are fired this long before their due time (the dispatcher claims
  *     them at it)
  */
-record TickLimits(
+public record TickLimits(
     long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs, long emitAheadMs) {
 
-  TickLimits {
+  public TickLimits {
     if (emitAheadMs < 0) {
       throw new IllegalArgumentException("emitAheadMs must not be negative: " + emitAheadMs);
     }
   }
 
   /** Limits that fire each instance at its due time. */
-  TickLimits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
+  public TickLimits(long tickMs, int wheelSize, int maxPending, int maxBatch, long horizonMs) {
     this(tickMs, wheelSize, maxPending, maxBatch, horizonMs, 0);
   }
 
-  static TickLimits of(TickerConfig config) {
+  public static TickLimits of(TickerConfig config) {
     return new TickLimits(
         config.tick().toMillis(),
         config.wheelSize(),

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.PAUSED;
@@ -43,19 +43,19 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe (stateless over a pool).
  */
-final class FiringStore {
+public final class FiringStore {
 
   /** What one firing did: the rows it dispatched and skipped, and the successors it created. */
   record FireResult(
       List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
 
   /** A SCHEDULED instance as the window loader sees it. */
-  record WindowEntry(
+  public record WindowEntry(
       long seq, String instanceId, long dueAtMs, String triggerGroup, String taskId) {}
 
   private final Jdbc jdbc;
 
-  FiringStore(DataSource dataSource) {
+  public FiringStore(DataSource dataSource) {
     this.jdbc = new Jdbc(dataSource);
   }
 
@@ -219,7 +219,7 @@ final class FiringStore {
    * afterInstanceId)}, ordered by (due, instance id), at most {@code limit}: one page of the
    * ticker's window.
    */
-  List<WindowEntry> findWindowPage(
+  public List<WindowEntry> findWindowPage(
       long afterDueMs, String afterInstanceId, long untilMs, int limit) {
     return jdbc.query(
         "loading the ticker window",

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.AnnouncementRecords;
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
  */
-final class FixedDelayChainer {
+public final class FixedDelayChainer {
 
   private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
 
@@ -61,7 +61,7 @@ final class FixedDelayChainer {
    * @param context the stage's: its clock, its node id (the actor of the instances it creates), the
    *     announcement topic, and the meter of unreadable completion events
    */
-  FixedDelayChainer(
+  public FixedDelayChainer(
       StageContext context,
       TaskStore tasks,
       FiringStore firings,
@@ -86,7 +86,7 @@ final class FixedDelayChainer {
             .equals(new String(header.value(), StandardCharsets.UTF_8));
   }
 
-  void handle(ConsumerRecords<String, byte[]> records) throws Exception {
+  public void handle(ConsumerRecords<String, byte[]> records) throws Exception {
     Map<String, TaskCompletedEvent> latestByTask = new HashMap<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       if (!mayBeFixedDelay(record)) {

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.TriggerGroups;
@@ -11,9 +11,7 @@ import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
-import dev.ax.ticker.FiringStore.FireResult;
-import dev.ax.ticker.fire.FirePlan;
-import dev.ax.ticker.fire.FirePlanner;
+import dev.ax.ticker.fire.FiringStore.FireResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * <p>Time comes only from the injected {@link Clock}; the wheel never moves back, so a clock that
  * holds still or steps back fires nothing early.
  */
-final class TickLoop {
+public final class TickLoop {
 
   private static final Logger log = LoggerFactory.getLogger(TickLoop.class);
   static final long MAX_IDLE_WAIT_MS = 50;
@@ -93,7 +91,7 @@ final class TickLoop {
   private volatile boolean fullReloadNeeded = true;
   private volatile long newEpochSignal = -1;
 
-  TickLoop(
+  public TickLoop(
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       TickerPort port,
@@ -125,17 +123,17 @@ final class TickLoop {
   }
 
   /** The registry this loop's meters are in: the window loader's timer goes there too. */
-  MeterRegistry meters() {
+  public MeterRegistry meters() {
     return meters;
   }
 
   /** What this loop holds and fires at most, and within what horizon. */
-  TickLimits limits() {
+  public TickLimits limits() {
     return limits;
   }
 
   /** Any thread: hands an entry to the owner. False when dropped (the database keeps it). */
-  boolean offer(WheelEntry entry) {
+  public boolean offer(WheelEntry entry) {
     if (handOff.offer(entry)) {
       return true;
     }
@@ -145,12 +143,12 @@ final class TickLoop {
   }
 
   /** Any thread: entries offered and not yet taken by the owner. */
-  int handOffSize() {
+  public int handOffSize() {
     return handOff.size();
   }
 
   /** Any thread: whether something was dropped or leadership changed since the last full load. */
-  boolean needsFullReload() {
+  public boolean needsFullReload() {
     return fullReloadNeeded;
   }
 
@@ -158,17 +156,17 @@ final class TickLoop {
    * Any thread: the next load is to be a full one, e.g. because announcements were missed (the
    * announcement reader took its partitions late). The database has every announced instance.
    */
-  void requestFullReload() {
+  public void requestFullReload() {
     fullReloadNeeded = true;
   }
 
   /** The loader calls this when it starts a full load for the current epoch. */
-  void fullReloadStarted() {
+  public void fullReloadStarted() {
     fullReloadNeeded = false;
   }
 
   /** The epoch the owner leads at, as last seen by the owner thread (-1 when not leading). */
-  long ledEpoch() {
+  public long ledEpoch() {
     return newEpochSignal;
   }
 
@@ -177,7 +175,7 @@ final class TickLoop {
    *
    * @return how long the owner may wait for new entries before the next step, in ms (0: go on)
    */
-  long step() {
+  public long step() {
     Optional<LeaseFence> fence = leadership.get();
     long epoch = fence.map(LeaseFence::epoch).orElse(-1L);
     if (epoch != ledEpoch) {

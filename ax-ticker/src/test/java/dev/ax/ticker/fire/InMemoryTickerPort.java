@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.DueInstance;
@@ -6,8 +6,7 @@ import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
-import dev.ax.ticker.FiringStore.FireResult;
-import dev.ax.ticker.fire.FirePlan;
+import dev.ax.ticker.fire.FiringStore.FireResult;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -19,14 +18,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /** A {@link TickerPort} over maps, for unit tests of the tick loop's logic. Not thread-safe. */
-final class InMemoryTickerPort implements TickerPort {
+public final class InMemoryTickerPort implements TickerPort {
 
-  record Emitted(String instanceId, long dueAtMs, long emittedAtMs, long epoch) {}
+  public record Emitted(String instanceId, long dueAtMs, long emittedAtMs, long epoch) {}
 
   final Map<Long, DueInstance> rows = new LinkedHashMap<>();
   final Map<Long, InstanceStatus> status = new HashMap<>();
-  final Map<String, StoredTask> tasks = new HashMap<>();
-  final List<Emitted> emitted = new ArrayList<>();
+  public final Map<String, StoredTask> tasks = new HashMap<>();
+  public final List<Emitted> emitted = new ArrayList<>();
 
   /** The instances each firing was asked to move, in order. */
   final List<Integer> firingSizes = new ArrayList<>();
@@ -34,7 +33,7 @@ final class InMemoryTickerPort implements TickerPort {
   boolean failNextFire;
   private long nextSeq = 1;
 
-  long add(String taskId, long slotMs, long dueAtMs) {
+  public long add(String taskId, long slotMs, long dueAtMs) {
     long seq = nextSeq++;
     rows.put(seq, new DueInstance(taskId + "@" + slotMs, taskId, dueAtMs, "trace", seq, 1));
     status.put(seq, InstanceStatus.SCHEDULED);

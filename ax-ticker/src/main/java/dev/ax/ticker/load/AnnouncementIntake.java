@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.load;
 
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.EventDecoder;
@@ -6,6 +6,8 @@ import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.ticker.fire.TickLoop;
+import dev.ax.ticker.fire.WheelEntry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -38,7 +40,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * @param leadership the elector's fence, empty while this node must not act as leader
  * @param prefetch reads tasks' specs into the firing's cache, best effort
  */
-record AnnouncementIntake(
+public record AnnouncementIntake(
     EventDecoder<TaskScheduledEvent> announcements,
     Clock clock,
     Duration horizon,
@@ -47,7 +49,7 @@ record AnnouncementIntake(
     Consumer<Collection<String>> prefetch) {
 
   /** Offers what {@code records} announce, as the class comment says; the consumer's thread. */
-  void accept(ConsumerRecords<String, byte[]> records) {
+  public void accept(ConsumerRecords<String, byte[]> records) {
     if (leadership.get().isEmpty() && loop.ledEpoch() < 0) {
       return; // a standby holds nothing: as leader it loads these from the database
     }

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #start()} and {@link #close()} are called by the stage's owner; the loop
  * and {@code onNewLead} run on this thread alone.
  */
-final class FiringThread implements AutoCloseable {
+public final class FiringThread implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(FiringThread.class);
 
@@ -39,12 +39,12 @@ final class FiringThread implements AutoCloseable {
    * @param onNewLead runs on this thread when the loop leads at an epoch it did not lead at on the
    *     step before; it should only hand work to other threads
    */
-  FiringThread(TickLoop loop, Runnable onNewLead) {
+  public FiringThread(TickLoop loop, Runnable onNewLead) {
     this.loop = loop;
     this.onNewLead = onNewLead;
   }
 
-  void start() {
+  public void start() {
     owner.start();
   }
 

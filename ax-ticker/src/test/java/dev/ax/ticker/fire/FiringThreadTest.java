@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.time.SettableClock;
-import dev.ax.ticker.fire.FirePlanner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

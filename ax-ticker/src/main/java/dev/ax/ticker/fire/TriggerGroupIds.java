@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import java.util.Arrays;
 import java.util.HashMap;

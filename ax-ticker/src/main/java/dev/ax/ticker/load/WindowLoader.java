@@ -1,9 +1,12 @@
-package dev.ax.ticker;
+package dev.ax.ticker.load;
 
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.ticker.fire.FiringStore;
+import dev.ax.ticker.fire.TickLoop;
+import dev.ax.ticker.fire.WheelEntry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Collection;
 import java.util.HashSet;
@@ -37,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: {@link #load()} runs on one thread (the ticker's scheduler).
  */
-final class WindowLoader {
+public final class WindowLoader {
 
   private static final Logger log = LoggerFactory.getLogger(WindowLoader.class);
   private static final int PAGE = 5_000;
@@ -59,7 +62,7 @@ final class WindowLoader {
    * Loads, at most, as many instances as {@code loop} holds, due within its horizon ({@link
    * TickLoop#limits()}).
    */
-  WindowLoader(
+  public WindowLoader(
       FiringStore firings,
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
@@ -81,7 +84,7 @@ final class WindowLoader {
             .register(loop.meters());
   }
 
-  void load() {
+  public void load() {
     Optional<LeaseFence> fence = leadership.get();
     if (fence.isEmpty() || loop.ledEpoch() != fence.get().epoch()) {
       // Not leading, or the loop has not taken up this epoch yet: when it does, it clears what

@@ -1,10 +1,9 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoredTask;
-import dev.ax.ticker.FiringStore.FireResult;
-import dev.ax.ticker.fire.FirePlan;
+import dev.ax.ticker.fire.FiringStore.FireResult;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,7 @@ import java.util.Set;
  * interface: the stage wires the real one ({@link StoreTickerPort}); unit tests use an in-memory
  * one. Implementations must be safe to call from the tick loop's thread.
  */
-interface TickerPort {
+public interface TickerPort {
 
   /** The rows among {@code seqs} that are still SCHEDULED, oldest due first. */
   List<DueInstance> scheduledBySeq(Collection<Long> seqs);

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,10 @@ import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ticker.fire.FirePlanner;
+import dev.ax.ticker.fire.FiringStore;
+import dev.ax.ticker.fire.InMemoryTickerPort;
+import dev.ax.ticker.fire.TickLimits;
+import dev.ax.ticker.fire.TickLoop;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import static dev.ax.common.testing.TestTasks.newTask;
 import static org.assertj.core.api.Assertions.assertThat;

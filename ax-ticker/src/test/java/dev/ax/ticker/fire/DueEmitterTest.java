@@ -1,4 +1,4 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

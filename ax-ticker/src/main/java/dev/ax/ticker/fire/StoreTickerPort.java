@@ -1,12 +1,11 @@
-package dev.ax.ticker;
+package dev.ax.ticker.fire;
 
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
-import dev.ax.ticker.FiringStore.FireResult;
-import dev.ax.ticker.fire.FirePlan;
+import dev.ax.ticker.fire.FiringStore.FireResult;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * cache by (task id, version) so the hot path reads each spec once, and the due-event emitter.
  * Thread-safe (each part is).
  */
-record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache specs)
+public record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache specs)
     implements TickerPort {
 
   private static final Logger log = LoggerFactory.getLogger(StoreTickerPort.class);
@@ -30,7 +29,7 @@ record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache sp
    * that fails (the database is away) is logged at debug and costs only that; {@link #tasksOf}
    * reads what is missing at firing time.
    */
-  void prefetch(Collection<String> taskIds) {
+  public void prefetch(Collection<String> taskIds) {
     if (taskIds.isEmpty()) {
       return;
     }
