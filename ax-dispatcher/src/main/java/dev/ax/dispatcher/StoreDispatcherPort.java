@@ -2,6 +2,7 @@ package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.ClaimedInstance;
+import dev.ax.dispatcher.lease.RunLeases;
 import dev.ax.dispatcher.run.Bulkheads;
 import java.util.Collection;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.lease;
 
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.time.SaturatingMillis;
@@ -18,15 +18,16 @@ import java.util.List;
  *
  * @param lease how long a claim or a renewal holds a run ({@code AX_DISPATCHER_LEASE})
  */
-record RunLeases(ClaimStore store, String owner, Duration lease) implements LeaseRenewer.Leases {
+public record RunLeases(ClaimStore store, String owner, Duration lease)
+    implements LeaseRenewer.Leases {
 
   /** Claims the DISPATCHED instances among {@code instanceIds}; returns those this node won. */
-  List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
+  public List<ClaimedInstance> claim(Collection<String> instanceIds, long nowMs) {
     return store.claim(instanceIds, owner, SaturatingMillis.atMs(nowMs, lease), nowMs);
   }
 
   /** This node's claims, on another pool: the renewer's own, say. */
-  RunLeases on(ClaimStore other) {
+  public RunLeases on(ClaimStore other) {
     return new RunLeases(other, owner, lease);
   }
 

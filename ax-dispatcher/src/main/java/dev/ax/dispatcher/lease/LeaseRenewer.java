@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.lease;
 
 import dev.ax.common.store.ClaimedInstance;
 import dev.ax.common.thread.DaemonThreads;
@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * attempts from the thread-safe {@link Bulkheads}, takes give-backs through a concurrent queue and
  * shares nothing else. {@link #giveBack} and {@link #close()} from any thread.
  */
-final class LeaseRenewer implements AutoCloseable {
+public final class LeaseRenewer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
 
@@ -93,7 +93,7 @@ final class LeaseRenewer implements AutoCloseable {
   private static final long UNREACHABLE = Long.MIN_VALUE;
 
   /** A renewer of {@code leases}; it renews the runs of the pools {@link #start} gives it. */
-  LeaseRenewer(Leases leases, Clock clock) {
+  public LeaseRenewer(Leases leases, Clock clock) {
     this.leases = leases;
     this.clock = clock;
     this.leaseMs = SaturatingMillis.toMillis(leases.lease());
@@ -104,7 +104,7 @@ final class LeaseRenewer implements AutoCloseable {
    * Starts renewing the leases of the attempts {@code bulkheads} run. (Given here, not at
    * construction: the pools give their unstarted attempts back through this renewer.)
    */
-  void start(Bulkheads bulkheads) {
+  public void start(Bulkheads bulkheads) {
     this.bulkheads = bulkheads;
     schedule(renewEveryMs);
   }
@@ -121,7 +121,7 @@ final class LeaseRenewer implements AutoCloseable {
    * Gives back {@code claimed}, an attempt that never started here, on this renewer's thread; any
    * thread, returns at once.
    */
-  void giveBack(ClaimedInstance claimed) {
+  public void giveBack(ClaimedInstance claimed) {
     toGiveBack.add(claimed);
     try {
       timer.execute(this::giveBackQuietly);

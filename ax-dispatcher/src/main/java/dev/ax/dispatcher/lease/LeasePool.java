@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.lease;
 
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.stage.StageContext;
@@ -16,7 +16,7 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safety: the pool is thread-safe; {@link #close()} once, at the stage's stop.
  */
-final class LeasePool implements AutoCloseable {
+public final class LeasePool implements AutoCloseable {
 
   private final DataSource dataSource;
 
@@ -29,7 +29,7 @@ final class LeasePool implements AutoCloseable {
   }
 
   /** The dispatcher's own lease pool for {@code context}, named after its node. */
-  static LeasePool open(StageContext context) {
+  public static LeasePool open(StageContext context) {
     CommonConfig common = context.common();
     if (common.jdbcUrl() == null || common.jdbcUrl().isBlank()) {
       return new LeasePool(context.controlDataSource(), () -> {});
@@ -44,7 +44,7 @@ final class LeasePool implements AutoCloseable {
     return new LeasePool(pool, pool::close);
   }
 
-  DataSource dataSource() {
+  public DataSource dataSource() {
     return dataSource;
   }
 
