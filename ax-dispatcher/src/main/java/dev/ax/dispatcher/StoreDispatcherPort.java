@@ -1,6 +1,7 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.dispatcher.lease.RunLeases;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.store.ClaimedInstance;
 import java.util.Collection;

@@ -18,6 +18,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TcpProxy;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.dispatcher.lease.LeasePool;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;

@@ -16,16 +16,16 @@ class RecordKeyTest {
 
   @Test
   void noKeyOrTheTaskIdIsFine() {
-    assertThat(IngestStage.keyMismatch(null, command("t"))).isNull();
-    assertThat(IngestStage.keyMismatch("t", command("t"))).isNull();
+    assertThat(CreatePlanner.keyMismatch(null, command("t"))).isNull();
+    assertThat(CreatePlanner.keyMismatch("t", command("t"))).isNull();
   }
 
   @Test
   void anotherKeyIsRejectedWithBothValuesCapped() {
-    assertThat(IngestStage.keyMismatch("k", command("t")))
+    assertThat(CreatePlanner.keyMismatch("k", command("t")))
         .isEqualTo("record key 'k' does not match taskId 't'");
 
-    String reason = IngestStage.keyMismatch("k".repeat(100_000), command("t"));
+    String reason = CreatePlanner.keyMismatch("k".repeat(100_000), command("t"));
 
     assertThat(reason).startsWith("record key 'kkk").endsWith("does not match taskId 't'");
     assertThat(reason.length()).isLessThan(300);
@@ -37,9 +37,9 @@ class RecordKeyTest {
         new TaskCommand(
             1, CommandType.PAUSE, null, "g", null, "trace", false, null, "c-1", null, false, null);
 
-    assertThat(IngestStage.keyMismatch("g", pauseGroup)).isNull();
-    assertThat(IngestStage.keyMismatch(null, pauseGroup)).isNull();
-    assertThat(IngestStage.keyMismatch("t", pauseGroup))
+    assertThat(CreatePlanner.keyMismatch("g", pauseGroup)).isNull();
+    assertThat(CreatePlanner.keyMismatch(null, pauseGroup)).isNull();
+    assertThat(CreatePlanner.keyMismatch("t", pauseGroup))
         .isEqualTo("record key 't' does not match group 'g'");
   }
 }

@@ -1,9 +1,7 @@
 package dev.ax.ticker;
 
-import static dev.ax.common.testing.SeededHistory.NOW_MS;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ax.common.store.Sql;
 import dev.ax.common.testing.PlannedStatement;
 import dev.ax.common.testing.QueryPlans;
 import dev.ax.common.testing.SeededHistory;
@@ -11,10 +9,10 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ticker.backlog.BacklogStatements;
+import dev.ax.ticker.fire.FiringStatements;
 import dev.ax.ticker.reaper.ReaperStatements;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,7 +29,7 @@ class PeriodicQueryPlansIT {
   void everyPeriodicStatementReadsAnIndexRange(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       SeededHistory.seed(runtime.dataSource());
-      List<PlannedStatement> statements = new ArrayList<>(tickerStatements());
+      List<PlannedStatement> statements = new ArrayList<>(FiringStatements.all());
       statements.addAll(ReaperStatements.all());
       statements.addAll(BacklogStatements.all());
       QueryPlans.assertIndexed(runtime.dataSource(), statements);
@@ -56,53 +54,5 @@ class PeriodicQueryPlansIT {
             .hasMessageContaining(bad.name());
       }
     }
-  }
-
-  private static List<PlannedStatement> tickerStatements() {
-    List<Object> seqs = new ArrayList<>();
-    LongStream.rangeClosed(1, 500).map(i -> i * 37).forEach(seqs::add);
-    List<Object> bySeq = new ArrayList<>(seqs);
-    bySeq.add("SCHEDULED");
-    List<String> taskIds = new ArrayList<>();
-    for (int n = 0; n < 500; n++) {
-      taskIds.add(SeededHistory.taskId(n * 5));
-    }
-    List<Object> inFlight = new ArrayList<>(taskIds);
-    inFlight.addAll(List.of("DISPATCHED", "RUNNING", "RETRYING"));
-    List<Object> pending = new ArrayList<>(taskIds);
-    pending.addAll(List.of("SCHEDULED", "PAUSED"));
-    return List.of(
-        PlannedStatement.of(
-            "window load: a full load's first page",
-            FiringStore.WINDOW_PAGE,
-            "SCHEDULED",
-            NOW_MS + 60_000,
-            Long.MIN_VALUE,
-            Long.MIN_VALUE,
-            Long.MIN_VALUE,
-            5_000),
-        PlannedStatement.of(
-            "window load: a page past the watermark",
-            FiringStore.WINDOW_PAGE,
-            "SCHEDULED",
-            NOW_MS + 60_000,
-            NOW_MS + 30_000,
-            NOW_MS + 30_000,
-            1_000L,
-            5_000),
-        PlannedStatement.of(
-            "firing: the batch's rows still SCHEDULED",
-            FiringStore.scheduledBySeqSql(Sql.placeholders(seqs.size())),
-            bySeq),
-        PlannedStatement.of(
-                "firing: tasks with a run in flight",
-                FiringStore.tasksInFlightSql(Sql.placeholders(taskIds.size())),
-                inFlight)
-            .readingBy("ax_instance_task_status"),
-        PlannedStatement.of(
-                "FIXED_DELAY chaining: tasks with a pending firing",
-                FiringStore.pendingOfTasksSql(Sql.placeholders(taskIds.size())),
-                pending)
-            .readingBy("ax_instance_task_status"));
   }
 }

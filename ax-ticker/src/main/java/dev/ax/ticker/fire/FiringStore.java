@@ -1,0 +1,348 @@
+package dev.ax.ticker.fire;
+
+import static dev.ax.common.model.InstanceStatus.DISPATCHED;
+import static dev.ax.common.model.InstanceStatus.PAUSED;
+import static dev.ax.common.model.InstanceStatus.RETRYING;
+import static dev.ax.common.model.InstanceStatus.RUNNING;
+import static dev.ax.common.model.InstanceStatus.SCHEDULED;
+import static dev.ax.common.model.InstanceStatus.SKIPPED;
+
+import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.store.BatchMove;
+import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.LeaseFence;
+import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.StoredTask;
+import dev.ax.common.store.TaskGate;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The ticker's SQL over {@code ax_instance}: the window of SCHEDULED instances its wheel is loaded
+ * from, the rows a batch the wheel fired still finds SCHEDULED, the tasks with a run in flight (the
+ * concurrency check), the firing itself, and the FIXED_DELAY chainer's next firings. Only the
+ * ticker uses it; the reaper's SQL is {@code reaper.ReaperStore}'s.
+ *
+ * <p>Every write of a firing is fenced by the leader's lease: a stale leader moves and creates
+ * nothing. The chainer's are not (it runs on every ticker node, in one consumer group): its
+ * deterministic ids make a repeated chaining create nothing, and it passes the task gate.
+ *
+ * <p>Thread-safe (stateless over a pool).
+ */
+public final class FiringStore {
+
+  /** What one firing did: the rows it dispatched and skipped, and the successors it created. */
+  record FireResult(
+      List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
+
+  /** A SCHEDULED instance as the window loader sees it. */
+  public record WindowEntry(
+      long seq, String instanceId, long dueAtMs, String triggerGroup, String taskId) {}
+
+  private final Jdbc jdbc;
+
+  public FiringStore(DataSource dataSource) {
+    this.jdbc = new Jdbc(dataSource);
+  }
+
+  /**
+   * One firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for {@code
+   * dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason} (the key is the
+   * audit reason), and, for each row that moved, its successors in {@code successorsByInstanceId}
+   * (the next firings of periodic tasks), created SCHEDULED. A crash cannot leave a periodic task
+   * without its next firing. Without successors to create (one-shot tasks only), the last move's
+   * packet commits: one round trip for a batch of up to 500.
+   */
+  FireResult fire(
+      Collection<Long> dispatchSeqs,
+      Map<String, ? extends Collection<Long>> skipSeqsByReason,
+      LeaseFence fence,
+      long nowMs,
+      Map<String, List<NewInstance>> successorsByInstanceId) {
+    List<Step> steps = new ArrayList<>();
+    if (!dispatchSeqs.isEmpty()) {
+      steps.add(new Step(List.copyOf(dispatchSeqs), dispatch(fence, nowMs)));
+    }
+    for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
+      if (!group.getValue().isEmpty()) {
+        steps.add(new Step(List.copyOf(group.getValue()), skip(fence, group.getKey(), nowMs)));
+      }
+    }
+    if (steps.isEmpty()) {
+      return new FireResult(List.of(), List.of(), Map.of());
+    }
+    boolean mayCreate = !successorsByInstanceId.isEmpty();
+    return jdbc.inPacketTransaction(
+        "firing " + dispatchSeqs.size() + " instance(s)",
+        tx -> {
+          List<List<DueInstance>> movedByStep = new ArrayList<>(steps.size());
+          for (int i = 0; i < steps.size(); i++) {
+            // Without successors to create, the last move's packet carries the commit.
+            boolean commits = !mayCreate && i == steps.size() - 1;
+            movedByStep.add(
+                tx.move("seq", steps.get(i).seqs(), steps.get(i).move(), nowMs, commits));
+          }
+          // A row that did not move (a lost race, a lapsed fence) owes no successor.
+          List<NewInstance> successors = new ArrayList<>();
+          movedByStep.forEach(
+              moved ->
+                  moved.forEach(
+                      row ->
+                          successors.addAll(
+                              successorsByInstanceId.getOrDefault(row.instanceId(), List.of()))));
+          Map<String, Long> created =
+              successors.isEmpty() ? Map.of() : tx.create(successors, fence.holder(), nowMs);
+          // The dispatch step, when there is one, is the first; every later step is a skip.
+          int firstSkip = dispatchSeqs.isEmpty() ? 0 : 1;
+          List<DueInstance> dispatched = firstSkip == 0 ? List.of() : movedByStep.get(0);
+          List<DueInstance> skipped = new ArrayList<>();
+          movedByStep.subList(firstSkip, steps.size()).forEach(skipped::addAll);
+          return new FireResult(dispatched, skipped, created);
+        });
+  }
+
+  /** The rows keyed by {@code seqs} to move with {@code move}, as one step of a firing. */
+  private record Step(List<Long> seqs, BatchMove<DueInstance> move) {}
+
+  /** SCHEDULED → DISPATCHED at this leader's epoch: the epoch the due event carries. */
+  private static BatchMove<DueInstance> dispatch(LeaseFence fence, long nowMs) {
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(DISPATCHED)
+        .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), "due");
+  }
+
+  /** SCHEDULED → SKIPPED (a misfire or the concurrency policy), {@code reason} in the audit. */
+  private static BatchMove<DueInstance> skip(LeaseFence fence, String reason, long nowMs) {
+    return BatchMove.from(SCHEDULED)
+        .<DueInstance>to(SKIPPED)
+        .set("finished_at_ms = ?", nowMs)
+        .fencedBy(fence)
+        .readBack(DueInstance.COLUMNS, DueInstance::read)
+        .audit(fence.holder(), reason);
+  }
+
+  /**
+   * One page of the window: SCHEDULED rows due before a time, past a (due, instance id) watermark,
+   * in (due, instance id) order, which is the order of the {@code (status, due_at_ms)} index (its
+   * entries end with the primary key): each page reads its own rows of the index and sorts nothing.
+   * Ordered by seq, as it once was, every page sorted every row left in the window.
+   */
+  static final String WINDOW_PAGE =
+      "SELECT i.seq, i.instance_id, i.due_at_ms, t.trigger_group, i.task_id FROM ax_instance i"
+          + " FORCE INDEX (ax_instance_status_due)"
+          + " JOIN ax_task t ON t.task_id = i.task_id"
+          + " WHERE i.status = ? AND i.due_at_ms < ?"
+          + " AND (i.due_at_ms > ? OR (i.due_at_ms = ? AND i.instance_id > ?))"
+          + " ORDER BY i.due_at_ms, i.instance_id LIMIT ?";
+
+  /** The SCHEDULED rows among the seqs of {@code in} (placeholders), then the status. */
+  static String scheduledBySeqSql(String in) {
+    return "SELECT "
+        + DueInstance.COLUMNS
+        + " FROM ax_instance WHERE seq IN ("
+        + in
+        + ") AND status = ?";
+  }
+
+  /**
+   * Those of the tasks of {@code in} with an instance in one of three statuses (bound after them),
+   * by the {@code (task_id, status)} index (V18): the batch's tasks' live rows, not their history,
+   * nor (as a status-first index would read) every task's rows in those statuses. Forced: on few
+   * rows in flight the optimizer prefers the status range, which grows with the backlog.
+   */
+  static String tasksInFlightSql(String in) {
+    return "SELECT DISTINCT task_id FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+        + " WHERE task_id IN ("
+        + in
+        + ") AND status IN (?, ?, ?)";
+  }
+
+  /** As {@link #tasksInFlightSql}, with each task's statuses among two. */
+  static String pendingOfTasksSql(String in) {
+    return "SELECT DISTINCT task_id, status FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+        + " WHERE task_id IN ("
+        + in
+        + ") AND status IN (?, ?)";
+  }
+
+  /** The SCHEDULED rows among {@code seqs} (what the wheel fired), oldest due first. */
+  List<DueInstance> findScheduledBySeq(Collection<Long> seqs) {
+    // Every chunk on one connection: this runs on every firing.
+    List<DueInstance> due =
+        new ArrayList<>(
+            jdbc.queryIn(
+                "reading " + seqs.size() + " due instance(s)",
+                seqs,
+                FiringStore::scheduledBySeqSql,
+                List.of(SCHEDULED.name()),
+                DueInstance::read));
+    due.sort(Comparator.comparingLong(DueInstance::dueAtMs));
+    return due;
+  }
+
+  /**
+   * Tasks among {@code taskIds} with a live attempt now: an instance DISPATCHED, RUNNING, or
+   * RETRYING (a failed attempt waiting out its backoff is still the same firing, not over yet: a
+   * {@code concurrent=false} task must not fire again meanwhile). A run taken back by the reaper is
+   * DISPATCHED again, so it counts too. FAILED and TIMEOUT never stay: their follow-up (RETRYING or
+   * DEAD) is written in the same transaction.
+   */
+  Set<String> tasksInFlight(Collection<String> taskIds) {
+    return new HashSet<>(
+        jdbc.queryIn(
+            "checking runs in flight",
+            taskIds,
+            FiringStore::tasksInFlightSql,
+            List.of(DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
+            rs -> rs.getString(1)));
+  }
+
+  /**
+   * SCHEDULED instances due before {@code untilMs} and after the key {@code (afterDueMs,
+   * afterInstanceId)}, ordered by (due, instance id), at most {@code limit}: one page of the
+   * ticker's window.
+   */
+  public List<WindowEntry> findWindowPage(
+      long afterDueMs, String afterInstanceId, long untilMs, int limit) {
+    return jdbc.query(
+        "loading the ticker window",
+        WINDOW_PAGE,
+        Jdbc.Binder.values(
+            SCHEDULED.name(), untilMs, afterDueMs, afterDueMs, afterInstanceId, limit),
+        rs ->
+            new WindowEntry(
+                rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5)));
+  }
+
+  /**
+   * Plans a FIXED_DELAY task's next firing from its spec as the chaining transaction found it (the
+   * spec of the locked {@code version}); empty for none (e.g. the trigger is no longer
+   * FIXED_DELAY).
+   */
+  @FunctionalInterface
+  interface ChainPlan {
+    Optional<NewInstance> next(String taskId, TaskSpec spec, int version);
+  }
+
+  /**
+   * What {@link #chainFixedDelay} created: the firings created SCHEDULED (to announce), with their
+   * seq by instance id, and how many were created PAUSED (a RESUME announces those).
+   */
+  record Chained(List<NewInstance> scheduled, Map<String, Long> seqByInstanceId, int paused) {}
+
+  /**
+   * The next firings of FIXED_DELAY tasks whose run ended, in one transaction that passes the task
+   * gate: each task's state and version are read under its shared lock ({@link TaskGate}), before
+   * any instance row is read or written, so a CANCEL, DELETE or PAUSE committed before is seen and
+   * one that comes later waits for this commit and then finds (and moves) the new firing.
+   *
+   * <ul>
+   *   <li>ACTIVE: the firing is created SCHEDULED, unless the task has a SCHEDULED instance already
+   *       (one chain per task).
+   *   <li>PAUSED: it is created and held PAUSED (a RESUME fires it, as any paused instance), unless
+   *       the task has a SCHEDULED or PAUSED instance already.
+   *   <li>CANCELLED, DELETED, or no task row: nothing; the chain ended with the run.
+   * </ul>
+   *
+   * @param readBefore the tasks as read before the transaction, by id; a task whose locked version
+   *     differs is read again in it, so the plan always sees the spec of the version it creates
+   */
+  Chained chainFixedDelay(
+      Map<String, StoredTask> readBefore, ChainPlan plan, String actor, long nowMs) {
+    if (readBefore.isEmpty()) {
+      return new Chained(List.of(), Map.of(), 0);
+    }
+    return jdbc.inPacketTransaction(
+        "chaining " + readBefore.size() + " fixed-delay task(s)",
+        tx -> {
+          JdbcTransaction statements = tx.statements();
+          Map<String, TaskGate.Held> held = TaskGate.holdAll(statements, readBefore.keySet());
+          Map<String, Set<InstanceStatus>> pending = pendingStatuses(statements, held.keySet());
+          List<NewInstance> scheduled = new ArrayList<>();
+          List<NewInstance> paused = new ArrayList<>();
+          for (TaskGate.Held task : held.values()) {
+            Set<InstanceStatus> has = pending.getOrDefault(task.taskId(), Set.of());
+            boolean hasNext = has.contains(SCHEDULED) || (task.isPaused() && has.contains(PAUSED));
+            if (!(task.isActive() || task.isPaused()) || hasNext) {
+              continue;
+            }
+            StoredTask before = readBefore.get(task.taskId());
+            TaskSpec spec =
+                before.version() == task.version()
+                    ? before.spec()
+                    : specOf(statements, task.taskId());
+            plan.next(task.taskId(), spec, task.version())
+                .ifPresent(next -> (task.isPaused() ? paused : scheduled).add(next));
+          }
+          List<NewInstance> all = new ArrayList<>(scheduled);
+          all.addAll(paused);
+          Map<String, Long> created = tx.create(all, actor, nowMs);
+          List<Long> toHold = new ArrayList<>();
+          for (NewInstance next : paused) {
+            Optional.ofNullable(created.get(next.instanceId())).ifPresent(toHold::add);
+          }
+          int heldPaused =
+              toHold.isEmpty() ? 0 : tx.move("seq", toHold, hold(actor), nowMs, false).size();
+          return new Chained(scheduled, created, heldPaused);
+        });
+  }
+
+  /** A firing created for a paused task waits PAUSED, as ingest holds one (its createPaused). */
+  private static BatchMove<Long> hold(String actor) {
+    return BatchMove.from(SCHEDULED)
+        .<Long>to(PAUSED)
+        .set("owner = NULL")
+        .readBack("seq", rs -> rs.getLong(1))
+        .audit(actor, "triggered while its task is paused: waits for RESUME");
+  }
+
+  /** The SCHEDULED and PAUSED statuses each of {@code taskIds} has an instance in (plain read). */
+  private static Map<String, Set<InstanceStatus>> pendingStatuses(
+      JdbcTransaction statements, Collection<String> taskIds) throws SQLException {
+    Map<String, Set<InstanceStatus>> pending = new HashMap<>();
+    if (taskIds.isEmpty()) {
+      return pending;
+    }
+    statements
+        .queryIn(
+            taskIds,
+            FiringStore::pendingOfTasksSql,
+            List.of(SCHEDULED.name(), PAUSED.name()),
+            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
+        .forEach(
+            row ->
+                pending
+                    .computeIfAbsent(row.getKey(), id -> EnumSet.noneOf(InstanceStatus.class))
+                    .add(row.getValue()));
+    return pending;
+  }
+
+  /** The spec of {@code taskId} as stored now (its row is locked by the caller). */
+  private static TaskSpec specOf(JdbcTransaction statements, String taskId) throws SQLException {
+    String json =
+        statements
+            .queryFirst(
+                "SELECT spec_json FROM ax_task WHERE task_id = ?",
+                Jdbc.Binder.values(taskId),
+                rs -> rs.getString(1))
+            .orElseThrow(() -> new IllegalStateException("task " + taskId + " is locked but gone"));
+    return TaskSpecJson.readStored(taskId, json);
+  }
+}
