@@ -43,7 +43,9 @@ final class LifecycleRows {
   void addInstance(String instanceId, String taskId, long dueAtMs, String status, int attempt) {
     new InstanceStore(dataSource)
         .create(
-            List.of(new NewInstance(instanceId, taskId, 1, dueAtMs, "trace", "test", null)),
+            List.of(
+                new NewInstance(
+                    instanceId, taskId, 1, dueAtMs, "trace", "test", null, oneShot(taskId))),
             "test",
             dueAtMs);
     setStatus(instanceId, status, attempt);
@@ -62,6 +64,11 @@ final class LifecycleRows {
 
   void setTaskState(String taskId, String state) {
     execute("UPDATE ax_task SET state = ? WHERE task_id = ?", state, taskId);
+  }
+
+  /** Whether the task's trigger is ONCE, as an instance of it records. */
+  boolean oneShot(String taskId) {
+    return "ONCE".equals(one("SELECT trigger_type FROM ax_task WHERE task_id = ?", taskId));
   }
 
   String taskState(String taskId) {

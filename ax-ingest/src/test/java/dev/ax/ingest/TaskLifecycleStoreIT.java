@@ -346,7 +346,16 @@ class TaskLifecycleStoreIT {
     String slot = taskIn(taskId, "PAUSED");
     String triggered = InstanceIds.inFlow(taskId, "flow-1");
     List<NewInstance> instances =
-        List.of(new NewInstance(triggered, taskId, 1, NOW_MS, "trace", "triggered", "flow-1"));
+        List.of(
+            new NewInstance(
+                triggered,
+                taskId,
+                1,
+                NOW_MS,
+                "trace",
+                "triggered",
+                "flow-1",
+                rows.oneShot(taskId)));
 
     assertThat(store.createPaused(instances, "test", NOW_MS)).isEqualTo(1);
     assertThat(store.createPaused(instances, "test", NOW_MS)).as("again").isZero();
