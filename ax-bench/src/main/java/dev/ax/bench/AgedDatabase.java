@@ -9,6 +9,7 @@ import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.stage.StageContext;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -236,29 +237,44 @@ final class AgedDatabase {
           .append(',')
           .append(finishedMs)
           .append(')');
-      String head = "('" + instanceId + "','" + taskId + "',";
-      audit
-          .append(sep)
-          .append(head)
-          .append("0,NULL,'SCHEDULED','ingest@bench-history','created',")
-          .append(createdMs)
-          .append("),")
-          .append(head)
-          .append("0,'SCHEDULED','DISPATCHED','ticker@bench-history',NULL,")
-          .append(dispatchedMs)
-          .append("),")
-          .append(head)
-          .append("1,'DISPATCHED','RUNNING','dispatcher@bench-history',NULL,")
-          .append(startedMs)
-          .append("),")
-          .append(head)
-          .append("1,'RUNNING','SUCCESS','dispatcher@bench-history',NULL,")
-          .append(finishedMs)
-          .append(')');
+      audit.append(sep);
+      appendAuditRows(audit, instanceId, taskId, createdMs, dispatchedMs, startedMs, finishedMs);
     }
     statement.executeUpdate(tasks.toString());
     statement.executeUpdate(instances.toString());
     statement.executeUpdate(audit.toString());
+  }
+
+  /**
+   * Appends the {@value #AUDIT_ROWS_PER_INSTANCE} audit rows of one successful run, as its stages
+   * write them: created, dispatched, running, succeeded.
+   */
+  private static void appendAuditRows(
+      StringBuilder audit,
+      String instanceId,
+      String taskId,
+      long createdMs,
+      long dispatchedMs,
+      long startedMs,
+      long finishedMs) {
+    String head = "('" + instanceId + "','" + taskId + "',";
+    audit
+        .append(head)
+        .append("0,NULL,'SCHEDULED','ingest@bench-history','created',")
+        .append(createdMs)
+        .append("),")
+        .append(head)
+        .append("0,'SCHEDULED','DISPATCHED','ticker@bench-history',NULL,")
+        .append(dispatchedMs)
+        .append("),")
+        .append(head)
+        .append("1,'DISPATCHED','RUNNING','dispatcher@bench-history',NULL,")
+        .append(startedMs)
+        .append("),")
+        .append(head)
+        .append("1,'RUNNING','SUCCESS','dispatcher@bench-history',NULL,")
+        .append(finishedMs)
+        .append(')');
   }
 
   /** The spec of a history task: a noop ONCE task of the history's group, as ingest stores it. */
@@ -301,5 +317,43 @@ final class AgedDatabase {
   /** {@code text} as a SQL string literal (quotes and backslashes escaped). */
   static String sqlString(String text) {
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
+  }
+
+  /**
+   * Loads {@code --history} through the bench's pool and prints how fast; the table sizes after it.
+   */
+  static TableSizes loadReported(
+      BenchHistory history, StageContext context, String runId, PrintWriter out)
+      throws java.sql.SQLException, InterruptedException {
+    out.printf(
+        Locale.ROOT,
+        "History: loading %,d finished one-shot tasks (%d%% past the retention cutoff of %s)"
+            + " over %d connections...%n",
+        history.rows(),
+        history.expiredPercent(),
+        BenchCommand.text(history.retention()),
+        BenchCommand.HISTORY_CONNECTIONS);
+    out.flush();
+    AgedDatabase aged =
+        new AgedDatabase(
+            context.dataSource(),
+            history,
+            "hist-" + runId.substring(runId.indexOf('-') + 1),
+            context.clock().millis());
+    AgedDatabase.Loaded loaded = aged.load(BenchCommand.HISTORY_CONNECTIONS, out);
+    out.printf(
+        Locale.ROOT,
+        "HISTORY rows=%d tasks=%d instances=%d audit=%d load_ms=%d rows_per_s=%.0f"
+            + " instances_per_s=%.0f%n",
+        loaded.rows(),
+        loaded.tasks(),
+        loaded.instances(),
+        loaded.auditRows(),
+        loaded.elapsedMs(),
+        loaded.rowsPerSecond(),
+        loaded.instancesPerSecond());
+    TableSizes sizes = TableSizes.read(context.dataSource());
+    out.flush();
+    return sizes;
   }
 }

@@ -1,7 +1,6 @@
 package dev.ax.bench;
 
 import static dev.ax.cli.command.OptionChecks.requireInRange;
-import static dev.ax.cli.command.OptionChecks.requireOneOf;
 
 import dev.ax.cli.AxSubcommand;
 import dev.ax.cli.command.ExitCodes;
@@ -10,7 +9,6 @@ import dev.ax.cli.kafka.CommandSender;
 import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.cli.local.Infrastructure;
-import dev.ax.cli.local.Pipeline;
 import dev.ax.cli.local.StopSignal;
 import dev.ax.cli.local.TempDirs;
 import dev.ax.common.config.AxConfig;
@@ -20,7 +18,6 @@ import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.dispatcher.DispatcherConfig;
 import dev.ax.ticker.TickerConfig;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,11 +62,9 @@ import picocli.CommandLine.Spec;
     })
 public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
-  private static final String PROCESS_NAME = "ax-bench";
+  static final String PROCESS_NAME = "ax-bench";
   private static final int MAX_TASKS = 1_000_000;
-  private static final int MAX_DISPATCHERS = 16;
   private static final int MAX_RUNS = 100;
-  private static final long MAX_DB_DELAY_MS = 1000;
 
   /** Connections the history load writes over at once. */
   static final int HISTORY_CONNECTIONS = 4;
@@ -117,37 +112,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   private Map<String, String> params = new LinkedHashMap<>();
 
   @Option(
-      names = "--dispatchers",
-      defaultValue = "1",
-      paramLabel = "<n>",
-      description =
-          "Dispatcher stages in the one consumer group, as that many dispatcher processes would be"
-              + " (default: ${DEFAULT-VALUE}). Their pools are AX_DISPATCHER_THREADS each.")
-  private int dispatchers;
-
-  @Option(
-      names = "--stages",
-      defaultValue = "in-jvm",
-      paramLabel = "<where>",
-      description =
-          "in-jvm: every stage in this JVM with the embedded broker; processes: each stage's own"
-              + " main in a JVM of its own, as a deployment runs them (ingest, ticker, dead-letter,"
-              + " retry, resolver and --dispatchers dispatchers) (default: ${DEFAULT-VALUE}).")
-  private String stagesWhere;
-
-  @Option(
-      names = "--db-delay",
-      defaultValue = "0ms",
-      paramLabel = "<duration>",
-      description =
-          "Route the stages (and the peer) to the database through a loopback proxy that holds"
-              + " each answer this long, as tc netem delay would on the database's side of a link"
-              + " (default: ${DEFAULT-VALUE}: straight to the database; at most "
-              + MAX_DB_DELAY_MS
-              + "ms).")
-  private Duration dbDelay;
-
-  @Option(
       names = "--wait",
       defaultValue = "60s",
       paramLabel = "<duration>",
@@ -178,91 +142,13 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
               + " run says little; a series says how often a target holds.")
   private int runs;
 
-  @Option(
-      names = "--history",
-      defaultValue = "0",
-      paramLabel = "<rows>",
-      description =
-          "Before the warm-up, load this many finished one-shot tasks (each an ENDED task, its"
-              + " SUCCESS instance and its 4 audit rows) finished over the last AX_RETENTION, by"
-              + " multi-row INSERTs over "
-              + HISTORY_CONNECTIONS
-              + " connections; then report table sizes before and after the measured runs"
-              + " (default: ${DEFAULT-VALUE}: none; at most 200000000).")
-  private long historyRows;
+  @Mixin private StageOptions stageOptions;
 
-  @Option(
-      names = "--history-expired",
-      defaultValue = "10",
-      paramLabel = "<percent>",
-      description =
-          "Of the --history rows, this share finished up to an hour before AX_RETENTION's"
-              + " cutoff, so retention has rows to delete while the runs go on and its rate is"
-              + " measured (default: ${DEFAULT-VALUE}; 0..100).")
-  private int historyExpiredPercent;
+  @Mixin private HistoryOptions historyOptions;
 
-  @Option(
-      names = "--mix",
-      paramLabel = "<name>",
-      description =
-          "Instead of the measured runs, a task mix: 'seed' registers the seeds' load test"
-              + " (of every 20 tasks, 8 on second-level cron schedules with periods of 1 to 60 s,"
-              + " 9 minute-level, 3 hour-level; expressions shared from small pools), counts"
-              + " their firings for --duration against each schedule, reports start lateness per"
-              + " class, missed, doubled and early firings, CPU per firing and the ticker's"
-              + " batches per firing instant, then deletes the tasks (default: none).")
-  private String mix;
+  @Mixin private MixOptions mixOptions;
 
-  @Option(
-      names = "--mix-tasks",
-      defaultValue = "20000",
-      paramLabel = "<n>",
-      description = "Tasks of the --mix (default: ${DEFAULT-VALUE}, the seeds'; at most 200000).")
-  private int mixTasks;
-
-  @Option(
-      names = "--mix-seed",
-      defaultValue = "37",
-      paramLabel = "<n>",
-      description =
-          "Draws the --mix's expressions: the same seed, the same tasks (default:"
-              + " ${DEFAULT-VALUE}).")
-  private long mixSeed;
-
-  @Option(
-      names = "--duration",
-      defaultValue = "20m",
-      paramLabel = "<duration>",
-      description =
-          "How long the --mix's firings are counted, from the moment every task is stored"
-              + " (default: ${DEFAULT-VALUE}; 10s..1d).")
-  private Duration mixDuration;
-
-  @Option(
-      names = "--soak",
-      paramLabel = "<duration>",
-      description =
-          "Instead of the measured runs, a soak: ONCE tasks at --rate for this long (10s..1d),"
-              + " each due --due-in after its send slot; per --soak-window: start lateness, lost,"
-              + " duplicated and early tasks, heap after GC, resident sets and table sizes; a"
-              + " verdict line at the end (default: none).")
-  private Duration soak;
-
-  @Option(
-      names = "--rate",
-      defaultValue = "2000",
-      paramLabel = "<tasks/s>",
-      description = "The --soak's steady rate (default: ${DEFAULT-VALUE}; 1..20000).")
-  private int soakRate;
-
-  @Option(
-      names = "--soak-window",
-      defaultValue = "5m",
-      paramLabel = "<duration>",
-      description =
-          "The --soak's figures are per window of this long (default: ${DEFAULT-VALUE}, or"
-              + " the whole soak if shorter; 10s..the soak's duration).")
-  private Duration soakWindow;
+  @Mixin private SoakOptions soakOptions;
 
   @Mixin private PeerOptions peerOptions;
 
@@ -270,52 +156,10 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
   @Override
   public Integer call() throws Exception {
-    requireInRange(spec, "--tasks", tasks, 1, MAX_TASKS);
-    if (warmUpTasks < 0) {
-      throw new ParameterException(
-          spec.commandLine(), "--warm-up must be 0 (none) or more: " + warmUpTasks);
-    }
-    requireInRange(spec, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
-    requireInRange(spec, "--runs", runs, 1, MAX_RUNS);
-    if (historyRows < 0 || historyRows > BenchHistory.MAX_ROWS) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--history must be in 0.." + BenchHistory.MAX_ROWS + " rows: " + historyRows);
-    }
-    requireInRange(spec, "--history-expired", historyExpiredPercent, 0, 100);
-    SeedMix seedMix = null;
-    if (mix != null) {
-      requireOneOf(spec, "--mix", mix, "seed");
-      requireInRange(spec, "--mix-tasks", mixTasks, 1, SeedMix.MAX_TASKS);
-      requireDuration("--duration", mixDuration, SeedMix.MIN_DURATION, SeedMix.MAX_DURATION);
-      seedMix = new SeedMix(mixTasks, mixDuration, mixSeed);
-    }
-    SoakPlan soakPlan = null;
-    if (soak != null) {
-      requireDuration("--soak", soak, SoakPlan.MIN_DURATION, SoakPlan.MAX_DURATION);
-      requireInRange(spec, "--rate", soakRate, 1, SoakPlan.MAX_RATE);
-      if (!spec.commandLine().getParseResult().hasMatchedOption("--soak-window")
-          && soakWindow.compareTo(soak) > 0) {
-        soakWindow = soak; // the default window, for a soak shorter than it: one window
-      }
-      requireDuration("--soak-window", soakWindow, SoakPlan.MIN_WINDOW, soak);
-      soakPlan = new SoakPlan(soak, soakRate, soakWindow, dueIn);
-    }
-    if (mix != null && soak != null) {
-      throw new ParameterException(
-          spec.commandLine(), "--mix and --soak are two benches: one of them");
-    }
-    if ((mix != null || soak != null) && (peerOptions.asked() || runs != 1)) {
-      throw new ParameterException(
-          spec.commandLine(), "--mix and --soak take neither --peer nor --runs");
-    }
-    peerOptions.check();
-    requireOneOf(spec, "--stages", stagesWhere, "in-jvm", "processes");
-    if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
-    }
+    checkOptions();
+    SeedMix seedMix = mixOptions.plan();
+    SoakPlan soakPlan = soakOptions.plan(dueIn);
+    checkOneBench();
     String peerClassPath = peerOptions.asked() ? PeerProcess.classPath() : null;
     PrintWriter out = spec.commandLine().getOut();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
@@ -326,68 +170,31 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     List<String> problems = new ArrayList<>();
     BenchSeries series = new BenchSeries();
     try (Infrastructure servers = Infrastructure.resolve(base, dir);
-        LatencyProxy proxy = startProxy(servers)) {
+        LatencyProxy proxy = stageOptions.startProxy(servers)) {
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
-      Map<String, String> stageSettings = overrides(servers);
-      if (proxy != null) {
-        stageSettings.put(
-            CommonKeys.JDBC_URL.name(),
-            JdbcAddress.parse(CommonConfig.from(config).jdbcUrl())
-                .pointedAt("127.0.0.1", proxy.port()));
-      }
+      Map<String, String> stageSettings = stageSettings(servers, config, proxy);
       AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);
       Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
-      try (BenchStages stages = startStages(stageConfig, config, stageSettings, dir, out);
+      try (BenchStages stages =
+              stageOptions.startStages(stageConfig, config, stageSettings, dir, out);
           TopicTail completions =
               TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
           CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
-        out.println(
-            "Bench "
-                + runId
-                + " on "
-                + (servers.isEmbedded() ? "embedded" : "external")
-                + " servers (Kafka "
-                + servers.bootstrapServers()
-                + ", database "
-                + servers.displayJdbcUrl()
-                + (proxy == null
-                    ? ""
-                    : ", reached through a proxy adding "
-                        + dbDelay.toMillis()
-                        + " ms to each round trip")
-                + "), commands topic "
-                + topics.commands()
-                + ", "
-                + stages.description()
-                + ", dispatchers of "
-                + DispatcherConfig.from(config).threads()
-                + " threads");
+        out.println(banner(runId, servers, proxy, topics, stages, config));
         out.flush();
         if (stop.isRaised()) {
           out.println("Bench interrupted by " + stop.signalName() + " before it started.");
           return ExitCodes.INTERRUPTED;
         }
         StageContext context = stages.context();
-        BenchDriver driver =
-            new BenchDriver(
-                sender,
-                topics,
-                completions,
-                stages,
-                stop,
-                out,
-                handler,
-                params,
-                wait,
-                TickerConfig.from(config).emitAhead());
-        BenchHistory history =
-            new BenchHistory(
-                historyRows, historyExpiredPercent, TickerConfig.from(config).retention());
-        TableSizes sizesBefore = history.asked() ? loadHistory(history, context, runId, out) : null;
+        BenchDriver driver = driver(sender, topics, completions, stages, stop, out, config);
+        BenchHistory history = historyOptions.history(TickerConfig.from(config).retention());
+        TableSizes sizesBefore =
+            history.asked() ? AgedDatabase.loadReported(history, context, runId, out) : null;
         BenchWarmUp.run(driver, runId, warmUpTasks);
         TickerFigures tickerBefore = TickerFigures.parse(stages.tickerMetrics());
         long measuredFromNs = System.nanoTime();
-        String lastPrefix = null;
+        MeasuredRuns measured = new MeasuredRuns(runId, runs, tasks, dueIn, spread);
         PeerProcess peerProcess =
             peerOptions.asked()
                 ? peerOptions.start(
@@ -398,66 +205,21 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
                     warmUpTasks,
                     out)
                 : null;
-        PeerComparison comparison =
-            peerProcess == null ? null : new PeerComparison(peerProcess.description());
         try {
           if (seedMix != null) {
             problems.addAll(SeedRun.run(seedMix, driver, runId, out));
           } else if (soakPlan != null) {
             problems.addAll(SoakRun.run(soakPlan, driver, runId, out));
+          } else {
+            PeerComparison comparison =
+                peerProcess == null ? null : new PeerComparison(peerProcess.description());
+            measured.run(driver, stop, peerProcess, comparison, series, problems, out);
           }
-          for (int run = 1;
-              run <= runs && !stop.isRaised() && seedMix == null && soakPlan == null;
-              run++) {
-            if (runs > 1) {
-              out.printf(Locale.ROOT, "%nMeasured run %d of %d%n", run, runs);
-            }
-            BenchPlan plan =
-                new BenchPlan(
-                    runs == 1 ? runId : runId + "r" + run,
-                    tasks,
-                    context.clock().millis(),
-                    dueIn,
-                    spread);
-            BenchReport report = driver.measure(plan);
-            lastPrefix = plan.instanceIdPrefix();
-            report.print(out);
-            series.add(report.seriesRun(), report.lateness());
-            String label = runs == 1 ? "" : "run " + run + ": ";
-            report.problems().forEach(p -> problems.add(label + p));
-            if (peerProcess != null && !stop.isRaised()) {
-              CpuTime cpu = CpuTime.start();
-              MachineCpu machine = MachineCpu.start();
-              PeerResult result = peerProcess.run(plan.runId() + "-peer");
-              comparison.add(
-                  report,
-                  report.seriesRun().stealMs(),
-                  result,
-                  cpu.used().databaseMs(),
-                  machine.used().stealMs(),
-                  out);
-            }
-          }
-          if (comparison != null && comparison.size() > 0) {
-            comparison.print(out);
-          }
-          printTicker(
-              TickerFigures.parse(stages.tickerMetrics()).since(tickerBefore),
-              (System.nanoTime() - measuredFromNs) / 1e9,
-              out);
+          TickerFigures.parse(stages.tickerMetrics())
+              .since(tickerBefore)
+              .print((System.nanoTime() - measuredFromNs) / 1e9, out);
           if (sizesBefore != null) {
-            TableSizes.printChange(
-                "Tables: after the history load / after the measured part",
-                sizesBefore,
-                TableSizes.read(context.dataSource()),
-                out);
-            if (lastPrefix != null) {
-              out.printf(
-                  Locale.ROOT,
-                  "Audit rows per instance: %.2f in the last measured run, %d in the history%n",
-                  AgedDatabase.auditRowsPerInstance(context.dataSource(), lastPrefix),
-                  AgedDatabase.AUDIT_ROWS_PER_INSTANCE);
-            }
+            printTablesAfter(sizesBefore, context, measured.lastPrefix(), out);
           }
         } finally {
           if (peerProcess != null) {
@@ -468,6 +230,132 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     } finally {
       TempDirs.deleteQuietly(dir);
     }
+    return exitCode(series, problems, stop, out);
+  }
+
+  /** The driver of this bench's workloads: sends, collects and reports with the options given. */
+  private BenchDriver driver(
+      CommandSender sender,
+      Topics topics,
+      TopicTail completions,
+      BenchStages stages,
+      StopSignal stop,
+      PrintWriter out,
+      AxConfig config) {
+    return new BenchDriver(
+        sender,
+        topics,
+        completions,
+        stages,
+        stop,
+        out,
+        handler,
+        params,
+        wait,
+        TickerConfig.from(config).emitAhead());
+  }
+
+  /**
+   * Checks the options of every bench, but those of {@code --mix} and {@code --soak}.
+   *
+   * @throws ParameterException naming the first option out of range
+   */
+  private void checkOptions() {
+    requireInRange(spec, "--tasks", tasks, 1, MAX_TASKS);
+    if (warmUpTasks < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--warm-up must be 0 (none) or more: " + warmUpTasks);
+    }
+    stageOptions.checkDispatchers();
+    requireInRange(spec, "--runs", runs, 1, MAX_RUNS);
+    historyOptions.check();
+  }
+
+  /**
+   * Checks that at most one of the measured runs, {@code --mix} and {@code --soak} is asked for,
+   * then the options of the peer and of the stages.
+   *
+   * @throws ParameterException naming what cannot go together or is out of range
+   */
+  private void checkOneBench() {
+    boolean mix = mixOptions.asked();
+    boolean soak = soakOptions.asked();
+    if (mix && soak) {
+      throw new ParameterException(
+          spec.commandLine(), "--mix and --soak are two benches: one of them");
+    }
+    if ((mix || soak) && (peerOptions.asked() || runs != 1)) {
+      throw new ParameterException(
+          spec.commandLine(), "--mix and --soak take neither --peer nor --runs");
+    }
+    peerOptions.check();
+    stageOptions.check();
+  }
+
+  /** The first line of a bench: its run id, the servers, the stages and their pools. */
+  private String banner(
+      String runId,
+      Infrastructure servers,
+      LatencyProxy proxy,
+      Topics topics,
+      BenchStages stages,
+      AxConfig config) {
+    return "Bench "
+        + runId
+        + " on "
+        + (servers.isEmbedded() ? "embedded" : "external")
+        + " servers (Kafka "
+        + servers.bootstrapServers()
+        + ", database "
+        + servers.displayJdbcUrl()
+        + (proxy == null
+            ? ""
+            : ", reached through a proxy adding "
+                + stageOptions.dbDelay().toMillis()
+                + " ms to each round trip")
+        + "), commands topic "
+        + topics.commands()
+        + ", "
+        + stages.description()
+        + ", dispatchers of "
+        + DispatcherConfig.from(config).threads()
+        + " threads";
+  }
+
+  /** The stages' settings: the bench's, the database reached through {@code proxy} if any. */
+  private static Map<String, String> stageSettings(
+      Infrastructure servers, AxConfig config, LatencyProxy proxy) {
+    Map<String, String> stageSettings = overrides(servers);
+    if (proxy != null) {
+      stageSettings.put(
+          CommonKeys.JDBC_URL.name(),
+          JdbcAddress.parse(CommonConfig.from(config).jdbcUrl())
+              .pointedAt("127.0.0.1", proxy.port()));
+    }
+    return stageSettings;
+  }
+
+  /** How the tables grew over the measured part, after a {@code --history} load. */
+  private static void printTablesAfter(
+      TableSizes sizesBefore, StageContext context, String lastPrefix, PrintWriter out)
+      throws java.sql.SQLException {
+    TableSizes.printChange(
+        "Tables: after the history load / after the measured part",
+        sizesBefore,
+        TableSizes.read(context.dataSource()),
+        out);
+    if (lastPrefix != null) {
+      out.printf(
+          Locale.ROOT,
+          "Audit rows per instance: %.2f in the last measured run, %d in the history%n",
+          AgedDatabase.auditRowsPerInstance(context.dataSource(), lastPrefix),
+          AgedDatabase.AUDIT_ROWS_PER_INSTANCE);
+    }
+  }
+
+  /** Prints the series and what failed; the exit code they make. */
+  private int exitCode(
+      BenchSeries series, List<String> problems, StopSignal stop, PrintWriter out) {
     if (runs > 1 && series.size() > 0) {
       series.print(out, TARGET_P99_MS, TARGET_MAX_MS);
     }
@@ -482,81 +370,10 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   }
 
   /**
-   * Loads {@code --history} through the bench's pool and prints how fast; the table sizes after it.
+   * @throws ParameterException when {@code value} is outside {@code min..max}
    */
-  private static TableSizes loadHistory(
-      BenchHistory history, StageContext context, String runId, PrintWriter out)
-      throws java.sql.SQLException, InterruptedException {
-    out.printf(
-        Locale.ROOT,
-        "History: loading %,d finished one-shot tasks (%d%% past the retention cutoff of %s)"
-            + " over %d connections...%n",
-        history.rows(),
-        history.expiredPercent(),
-        text(history.retention()),
-        HISTORY_CONNECTIONS);
-    out.flush();
-    AgedDatabase aged =
-        new AgedDatabase(
-            context.dataSource(),
-            history,
-            "hist-" + runId.substring(runId.indexOf('-') + 1),
-            context.clock().millis());
-    AgedDatabase.Loaded loaded = aged.load(HISTORY_CONNECTIONS, out);
-    out.printf(
-        Locale.ROOT,
-        "HISTORY rows=%d tasks=%d instances=%d audit=%d load_ms=%d rows_per_s=%.0f"
-            + " instances_per_s=%.0f%n",
-        loaded.rows(),
-        loaded.tasks(),
-        loaded.instances(),
-        loaded.auditRows(),
-        loaded.elapsedMs(),
-        loaded.rowsPerSecond(),
-        loaded.instancesPerSecond());
-    TableSizes sizes = TableSizes.read(context.dataSource());
-    out.flush();
-    return sizes;
-  }
-
-  /** The ticker's window loads and retention over the measured runs, mix or soak. */
-  static void printTicker(TickerFigures during, double seconds, PrintWriter out) {
-    out.println();
-    if (during.windowLoads() <= 0) {
-      out.println("Ticker: no window load timed (the ticker's metrics did not answer)");
-    } else {
-      out.printf(
-          Locale.ROOT,
-          "Ticker over the measured part (%.0f s): %.0f window loads, p99 <= %.0f ms (histogram"
-              + " bound), mean %.1f ms, max of the last minutes %.0f ms%n",
-          seconds,
-          during.windowLoads(),
-          during.windowLoadP99Ms(),
-          during.windowLoadMeanMs(),
-          during.windowLoadMaxSeconds() * 1000);
-    }
-    out.printf(
-        Locale.ROOT,
-        "Retention over the measured part: %.0f instances and %.0f audit rows deleted,"
-            + " %.0f instance rows/s (%.0f rows/s with their audit rows)%n",
-        during.retainedInstances(),
-        during.retainedAuditRows(),
-        during.retainedInstances() / Math.max(1e-3, seconds),
-        (during.retainedInstances() + during.retainedAuditRows()) / Math.max(1e-3, seconds));
-    out.printf(
-        Locale.ROOT,
-        "TICKER window_loads=%.0f window_load_p99_ms=%.0f window_load_mean_ms=%.1f"
-            + " retention_instances_per_s=%.1f retention_rows_per_s=%.1f seconds=%.0f%n",
-        during.windowLoads(),
-        during.windowLoadP99Ms(),
-        during.windowLoadMeanMs(),
-        during.retainedInstances() / Math.max(1e-3, seconds),
-        (during.retainedInstances() + during.retainedAuditRows()) / Math.max(1e-3, seconds),
-        seconds);
-    out.flush();
-  }
-
-  private void requireDuration(String option, Duration value, Duration min, Duration max) {
+  static void requireDuration(
+      CommandSpec spec, String option, Duration value, Duration min, Duration max) {
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw new ParameterException(
           spec.commandLine(),
@@ -567,46 +384,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
   /** {@code 20m}, {@code 1h30m}, {@code 10s}: as the options are written. */
   static String text(Duration duration) {
     return duration.toString().substring(2).toLowerCase(Locale.ROOT);
-  }
-
-  /** The database proxy of {@code --db-delay}, or null without one. */
-  private LatencyProxy startProxy(Infrastructure servers) throws IOException {
-    if (dbDelay.isZero()) {
-      return null;
-    }
-    String url = servers.overrides().getOrDefault(CommonKeys.JDBC_URL.name(), "");
-    if (url.isEmpty()) {
-      url = ConfigCheck.commonFromEnvironment().jdbcUrl();
-    }
-    JdbcAddress address;
-    try {
-      address = JdbcAddress.parse(url);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(
-          spec.commandLine(), "--db-delay cannot proxy the database URL: " + e.getMessage());
-    }
-    return LatencyProxy.start(address.socketAddress(), dbDelay);
-  }
-
-  /**
-   * The stages, in this JVM or each in its own, reaching the database as {@code stageConfig} says.
-   */
-  private BenchStages startStages(
-      AxConfig stageConfig,
-      AxConfig benchConfig,
-      Map<String, String> stageSettings,
-      Path dir,
-      PrintWriter out)
-      throws IOException, InterruptedException {
-    if (stagesWhere.equals("in-jvm")) {
-      return BenchStages.inThisJvm(
-          Pipeline.start(stageConfig, PROCESS_NAME, dispatchers), dispatchers);
-    }
-    // Not in the bench's directory, which is deleted at the end: a stage's log is how an odd
-    // figure is explained afterwards.
-    Path logDir = TempDirs.create("ax-bench-stage-logs-");
-    return StageProcesses.start(
-        CommonConfig.from(benchConfig), stageSettings, dispatchers, dir, logDir, out);
   }
 
   /** The servers, and a free metrics port (an `ax up` may hold the default one). */

@@ -183,6 +183,37 @@ public final class BenchReport implements RoundFigures {
     return problems;
   }
 
+  /**
+   * The rows of what the run cost: transactions, compilation, CPU of AX, the database, the machine.
+   */
+  private void addCostRows(TextTable table) {
+    table.row(
+        "transactions, mean ms: ticker mark / dispatcher claim",
+        String.format(
+            Locale.ROOT,
+            "%.1f / %.1f (%d / %d of them)",
+            transactions.markMeanMs(),
+            transactions.claimMeanMs(),
+            transactions.marks(),
+            transactions.claims()));
+    table.row(
+        "JIT compile time during the run, ms",
+        JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
+    table.row(
+        "CPU time of AX's JVMs (this one and any stage JVMs), ms",
+        cpu.jvmMs() < 0 ? "not reported by this JVM" : String.valueOf(cpu.jvmMs()));
+    table.row(
+        "CPU time of the embedded database server during the run, ms",
+        cpu.databaseMs() < 0
+            ? "not measured (not a child process)"
+            : String.valueOf(cpu.databaseMs()));
+    table.row(
+        "idle / stolen CPU time of the machine during the run, ms",
+        machine.idleMs() < 0
+            ? "not reported (no /proc/stat)"
+            : machine.idleMs() + " / " + machine.stealMs());
+  }
+
   public void print(PrintWriter out) {
     TextTable table = new TextTable(Column.left("metric").maxWidth(60), Column.left("value"));
     table.row("tasks", plan.tasks());
@@ -220,31 +251,7 @@ public final class BenchReport implements RoundFigures {
     table.row(
         "completions/s, first due to last completion",
         String.format(Locale.ROOT, "%.0f tasks/s", dueWindowPerSecond));
-    table.row(
-        "transactions, mean ms: ticker mark / dispatcher claim",
-        String.format(
-            Locale.ROOT,
-            "%.1f / %.1f (%d / %d of them)",
-            transactions.markMeanMs(),
-            transactions.claimMeanMs(),
-            transactions.marks(),
-            transactions.claims()));
-    table.row(
-        "JIT compile time during the run, ms",
-        JitActivity.isMeasured() ? String.valueOf(jitMs) : "not reported by this JVM");
-    table.row(
-        "CPU time of AX's JVMs (this one and any stage JVMs), ms",
-        cpu.jvmMs() < 0 ? "not reported by this JVM" : String.valueOf(cpu.jvmMs()));
-    table.row(
-        "CPU time of the embedded database server during the run, ms",
-        cpu.databaseMs() < 0
-            ? "not measured (not a child process)"
-            : String.valueOf(cpu.databaseMs()));
-    table.row(
-        "idle / stolen CPU time of the machine during the run, ms",
-        machine.idleMs() < 0
-            ? "not reported (no /proc/stat)"
-            : machine.idleMs() + " / " + machine.stealMs());
+    addCostRows(table);
     out.println();
     table.print(out, "  ");
     long notSucceeded = completed - statuses.getOrDefault(InstanceStatus.SUCCESS, 0L);

@@ -165,55 +165,7 @@ final class SeedRun {
         "start lateness ms p50 / p99 / max");
     List<String> problems = new ArrayList<>();
     for (ScheduleClass kind : ScheduleClass.values()) {
-      SeedFirings.Counts c = firings.counts(kind);
-      long tasks = schedule.tasks().stream().filter(t -> t.scheduleClass() == kind).count();
-      long expressions =
-          schedule.tasks().stream()
-              .filter(t -> t.scheduleClass() == kind)
-              .map(SeedSchedule.SeedTask::expression)
-              .distinct()
-              .count();
-      out.printf(
-          Locale.ROOT,
-          "  %-7s %7d %6d %10d %10d %7d %8d %6d %10d  %d / %d / %d%n",
-          kind.label(),
-          tasks,
-          expressions,
-          c.expected,
-          c.observed,
-          c.missed,
-          c.doubled,
-          c.early,
-          c.unexpected,
-          c.lateness.getValueAtPercentile(50),
-          c.lateness.getValueAtPercentile(99),
-          c.lateness.getMaxValue());
-      out.printf(
-          Locale.ROOT,
-          "SEED class=%s tasks=%d expected=%d observed=%d missed=%d doubled=%d early=%d"
-              + " unexpected=%d p50=%d p99=%d max=%d%n",
-          kind.label(),
-          tasks,
-          c.expected,
-          c.observed,
-          c.missed,
-          c.doubled,
-          c.early,
-          c.unexpected,
-          c.lateness.getValueAtPercentile(50),
-          c.lateness.getValueAtPercentile(99),
-          c.lateness.getMaxValue());
-      if (c.missed + c.doubled + c.early + c.unexpected > 0) {
-        problems.add(
-            String.format(
-                Locale.ROOT,
-                "%s-level firings: %d missed, %d doubled, %d early, %d unexpected",
-                kind.label(),
-                c.missed,
-                c.doubled,
-                c.early,
-                c.unexpected));
-      }
+      reportClass(kind, schedule, firings, problems, out);
     }
     SeedFirings.Counts all = firings.total();
     long cpuMs = Math.max(0, cpu.jvmMs()) + Math.max(0, cpu.databaseMs());
@@ -255,6 +207,67 @@ final class SeedRun {
         firings.afterSettle());
     out.flush();
     return problems;
+  }
+
+  /**
+   * Prints the line of schedule class {@code kind} (and its machine-read SEED line); adds a problem
+   * when any of its firings was missed, doubled, early or unexpected.
+   */
+  private static void reportClass(
+      ScheduleClass kind,
+      SeedSchedule schedule,
+      SeedFirings firings,
+      List<String> problems,
+      PrintWriter out) {
+    SeedFirings.Counts c = firings.counts(kind);
+    long tasks = schedule.tasks().stream().filter(t -> t.scheduleClass() == kind).count();
+    long expressions =
+        schedule.tasks().stream()
+            .filter(t -> t.scheduleClass() == kind)
+            .map(SeedSchedule.SeedTask::expression)
+            .distinct()
+            .count();
+    out.printf(
+        Locale.ROOT,
+        "  %-7s %7d %6d %10d %10d %7d %8d %6d %10d  %d / %d / %d%n",
+        kind.label(),
+        tasks,
+        expressions,
+        c.expected,
+        c.observed,
+        c.missed,
+        c.doubled,
+        c.early,
+        c.unexpected,
+        c.lateness.getValueAtPercentile(50),
+        c.lateness.getValueAtPercentile(99),
+        c.lateness.getMaxValue());
+    out.printf(
+        Locale.ROOT,
+        "SEED class=%s tasks=%d expected=%d observed=%d missed=%d doubled=%d early=%d"
+            + " unexpected=%d p50=%d p99=%d max=%d%n",
+        kind.label(),
+        tasks,
+        c.expected,
+        c.observed,
+        c.missed,
+        c.doubled,
+        c.early,
+        c.unexpected,
+        c.lateness.getValueAtPercentile(50),
+        c.lateness.getValueAtPercentile(99),
+        c.lateness.getMaxValue());
+    if (c.missed + c.doubled + c.early + c.unexpected > 0) {
+      problems.add(
+          String.format(
+              Locale.ROOT,
+              "%s-level firings: %d missed, %d doubled, %d early, %d unexpected",
+              kind.label(),
+              c.missed,
+              c.doubled,
+              c.early,
+              c.unexpected));
+    }
   }
 
   /** Waits until ingest stored every task of the mix (polling the database). */

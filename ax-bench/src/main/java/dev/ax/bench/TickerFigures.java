@@ -1,5 +1,7 @@
 package dev.ax.bench;
 
+import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -122,5 +124,45 @@ record TickerFigures(
   /** The window loads' mean in ms, NaN without loads. */
   double windowLoadMeanMs() {
     return windowLoads <= 0 ? Double.NaN : windowLoadSeconds * 1000 / windowLoads;
+  }
+
+  /**
+   * Prints these figures, taken over the measured runs, mix or soak ({@code seconds} long): the
+   * ticker's window loads and retention.
+   */
+  void print(double seconds, PrintWriter out) {
+    out.println();
+    if (windowLoads() <= 0) {
+      out.println("Ticker: no window load timed (the ticker's metrics did not answer)");
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "Ticker over the measured part (%.0f s): %.0f window loads, p99 <= %.0f ms (histogram"
+              + " bound), mean %.1f ms, max of the last minutes %.0f ms%n",
+          seconds,
+          windowLoads(),
+          windowLoadP99Ms(),
+          windowLoadMeanMs(),
+          windowLoadMaxSeconds() * 1000);
+    }
+    out.printf(
+        Locale.ROOT,
+        "Retention over the measured part: %.0f instances and %.0f audit rows deleted,"
+            + " %.0f instance rows/s (%.0f rows/s with their audit rows)%n",
+        retainedInstances(),
+        retainedAuditRows(),
+        retainedInstances() / Math.max(1e-3, seconds),
+        (retainedInstances() + retainedAuditRows()) / Math.max(1e-3, seconds));
+    out.printf(
+        Locale.ROOT,
+        "TICKER window_loads=%.0f window_load_p99_ms=%.0f window_load_mean_ms=%.1f"
+            + " retention_instances_per_s=%.1f retention_rows_per_s=%.1f seconds=%.0f%n",
+        windowLoads(),
+        windowLoadP99Ms(),
+        windowLoadMeanMs(),
+        retainedInstances() / Math.max(1e-3, seconds),
+        (retainedInstances() + retainedAuditRows()) / Math.max(1e-3, seconds),
+        seconds);
+    out.flush();
   }
 }

@@ -255,29 +255,7 @@ public final class DeadLetterStore {
           }
           String instanceId = letter.get().instanceId();
           InstanceStatus to = paused ? InstanceStatus.PAUSED : InstanceStatus.DISPATCHED;
-          // Held PAUSED, it is not dispatched: the ticker stamps that when a RESUME lets it fire.
-          String dispatch =
-              paused
-                  ? ""
-                  : " dispatched_at_ms = ?, epoch = COALESCE((SELECT l.epoch"
-                      + " FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0),";
-          List<Object> bound = new ArrayList<>(List.of(to.name()));
-          if (!paused) {
-            bound.add(nowMs);
-          }
-          bound.addAll(List.of(nowMs, instanceId, InstanceStatus.DEAD.name()));
-          int moved =
-              tx.update(
-                  "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
-                      + " owner = NULL,"
-                      // One-shot as its task is now (an UPDATE may have changed its trigger since
-                      // it died): the row the gate holds, so no lock more (OneShotEnd).
-                      + " one_shot = COALESCE((SELECT t.trigger_type = 'ONCE' FROM ax_task t"
-                      + " WHERE t.task_id = ax_instance.task_id), one_shot),"
-                      + dispatch
-                      + " next_attempt_at_ms = NULL, updated_at_ms = ?"
-                      + " WHERE instance_id = ? AND status = ?",
-                  values(bound.toArray()));
+          int moved = revive(tx, instanceId, to, nowMs);
           if (moved == 0) {
             return ReplayResult.INSTANCE_NOT_DEAD;
           }
@@ -310,6 +288,37 @@ public final class DeadLetterStore {
               nowMs);
           return paused ? ReplayResult.REPLAYED_PAUSED : ReplayResult.REPLAYED;
         });
+  }
+
+  /**
+   * DEAD → {@code to} (DISPATCHED, or PAUSED to wait for a RESUME) for a replay, with a fresh retry
+   * budget; the number of rows moved (0 when the instance is no longer DEAD).
+   */
+  private static int revive(JdbcTransaction tx, String instanceId, InstanceStatus to, long nowMs)
+      throws SQLException {
+    boolean paused = to == InstanceStatus.PAUSED;
+    // Held PAUSED, it is not dispatched: the ticker stamps that when a RESUME lets it fire.
+    String dispatch =
+        paused
+            ? ""
+            : " dispatched_at_ms = ?, epoch = COALESCE((SELECT l.epoch"
+                + " FROM ax_leader_lease l WHERE l.lease_name = 'ticker'), 0),";
+    List<Object> bound = new ArrayList<>(List.of(to.name()));
+    if (!paused) {
+      bound.add(nowMs);
+    }
+    bound.addAll(List.of(nowMs, instanceId, InstanceStatus.DEAD.name()));
+    return tx.update(
+        "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
+            + " owner = NULL,"
+            // One-shot as its task is now (an UPDATE may have changed its trigger since
+            // it died): the row the gate holds, so no lock more (OneShotEnd).
+            + " one_shot = COALESCE((SELECT t.trigger_type = 'ONCE' FROM ax_task t"
+            + " WHERE t.task_id = ax_instance.task_id), one_shot),"
+            + dispatch
+            + " next_attempt_at_ms = NULL, updated_at_ms = ?"
+            + " WHERE instance_id = ? AND status = ?",
+        values(bound.toArray()));
   }
 
   /**

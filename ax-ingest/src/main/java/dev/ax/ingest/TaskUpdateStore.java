@@ -216,14 +216,7 @@ final class TaskUpdateStore {
                 + " AND attempt = 0 FOR UPDATE",
             values(request.taskId(), SCHEDULED.name(), PAUSED.name()),
             rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
-    String reason =
-        Sql.truncate(
-            "superseded by version "
-                + version
-                + " (command "
-                + request.commandId()
-                + "): removed, never fired",
-            512);
+    String reason = supersededReason(version, request.commandId());
     int moved = 0;
     boolean kept = false;
     List<AuditLog.Entry> audit = new ArrayList<>();
@@ -273,6 +266,41 @@ final class TaskUpdateStore {
       return moved;
     }
     long dueAtMs = firstDueAtMs.get();
+    Long seq = createFirstFiring(tx, request, spec, version, firstId, dueAtMs);
+    if (seq == null) {
+      return moved;
+    }
+    moved++;
+    if (state == TaskState.PAUSED) {
+      holdForResume(tx, request, seq);
+    } else {
+      toAnnounce.add(
+          new DueInstance(
+              firstId, request.taskId(), dueAtMs, request.traceId(), seq, version, 0, 0, null));
+    }
+    return moved;
+  }
+
+  /** The audit reason of a pending slot the new version removes. */
+  private static String supersededReason(int version, String commandId) {
+    return Sql.truncate(
+        "superseded by version " + version + " (command " + commandId + "): removed, never fired",
+        512);
+  }
+
+  /**
+   * Creates the new version's first firing, SCHEDULED at {@code dueAtMs}.
+   *
+   * @return its sequence number, or null when the row existed already (nothing was created)
+   */
+  private static Long createFirstFiring(
+      PacketTransaction tx,
+      TaskLifecycleStore.Request request,
+      TaskSpec spec,
+      int version,
+      String firstId,
+      long dueAtMs)
+      throws SQLException {
     Map<String, Long> created =
         tx.create(
             List.of(
@@ -287,28 +315,22 @@ final class TaskUpdateStore {
                     spec.trigger() instanceof Trigger.Once)),
             request.actor(),
             request.nowMs());
-    Long seq = created.get(firstId);
-    if (seq == null) {
-      return moved;
-    }
-    moved++;
-    if (state == TaskState.PAUSED) {
-      tx.move(
-          "seq",
-          List.of(seq),
-          BatchMove.from(SCHEDULED)
-              .<String>to(PAUSED)
-              .set("owner = NULL")
-              .readBack("instance_id", rs -> rs.getString(1))
-              .audit(request.actor(), "its task is paused: waits for RESUME"),
-          request.nowMs(),
-          false);
-    } else {
-      toAnnounce.add(
-          new DueInstance(
-              firstId, request.taskId(), dueAtMs, request.traceId(), seq, version, 0, 0, null));
-    }
-    return moved;
+    return created.get(firstId);
+  }
+
+  /** Holds the first firing {@code seq} of a paused task PAUSED, to wait for its RESUME. */
+  private static void holdForResume(
+      PacketTransaction tx, TaskLifecycleStore.Request request, long seq) throws SQLException {
+    tx.move(
+        "seq",
+        List.of(seq),
+        BatchMove.from(SCHEDULED)
+            .<String>to(PAUSED)
+            .set("owner = NULL")
+            .readBack("instance_id", rs -> rs.getString(1))
+            .audit(request.actor(), "its task is paused: waits for RESUME"),
+        request.nowMs(),
+        false);
   }
 
   private static TaskLifecycleStore.Result refused(String reason) {

@@ -120,6 +120,14 @@ public final class HeapPerInstance {
                     dueAtMs,
                     ScheduledInstance::new)));
 
+    printResults(results, pending, wheelEstimate[0]);
+  }
+
+  /**
+   * The table of retained bytes per instance, and the wheel's own estimate of its heap ({@code
+   * wheelEstimateBytes}) at {@code pending} instances.
+   */
+  private static void printResults(List<Result> results, int pending, long wheelEstimateBytes) {
     System.out.printf(
         Locale.ROOT, "%-62s %10s %10s %10s%n", "structure", "median B", "min B", "max B");
     for (Result result : results) {
@@ -135,8 +143,8 @@ public final class HeapPerInstance {
         Locale.ROOT,
         "TimingWheel.estimatedHeapBytes() at %,d pending: %.1f B per instance, %.1f MB in all%n%n",
         pending,
-        (double) wheelEstimate[0] / pending,
-        wheelEstimate[0] / 1048576.0);
+        (double) wheelEstimateBytes / pending,
+        wheelEstimateBytes / 1048576.0);
   }
 
   private static Result measure(String structure, int rounds, int pending, Supplier<?> fill) {

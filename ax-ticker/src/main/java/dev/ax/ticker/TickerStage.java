@@ -30,6 +30,7 @@ import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
 import dev.ax.ticker.reaper.RetentionThread;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -79,8 +80,6 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
 
   public TickerStage(StageContext context, TickerConfig config) {
     this.context = context;
-    EventDecoder<TaskScheduledEvent> announcements =
-        EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
     FiringStore firings = new FiringStore(context.dataSource());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.config = config;
@@ -122,35 +121,9 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             switches::dispatchHold,
             elector::databaseSteadyFor);
     this.retention = new RetentionThread(context, config, elector::fence);
-    context.meters().gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
-    context.meters().gauge("ax.ticker.epoch", elector, e -> Math.max(0, e.epoch()));
-    FunctionCounter.builder("ax.ticker.leader.handovers", elector, LeaderElector::acquisitions)
-        .description("times this node took the ticker lease, the first election included")
-        .register(context.meters());
+    registerLeaderMeters(context.meters(), elector);
     RecordParking parking = context.parking(producer, "ticker");
-    // Every ticker reads every announcement partition, leader or not, so none is lost to a
-    // standby; only the leader acts on them. Commits would mean nothing: a node that starts reads
-    // from the end, and a node that becomes leader loads the window from the database first.
-    this.scheduledConsumer =
-        ConsumerLoop.everyPartitionFromEnd(
-            "ax-ticker-scheduled",
-            KafkaClients.groupless(
-                context.kafka(), context.nodeId() + "-ticker", 1000, context.meters()),
-            context.topics().scheduled(),
-            new AnnouncementIntake(
-                    announcements,
-                    context.clock(),
-                    config.horizon(),
-                    loop,
-                    elector::fence,
-                    port::prefetch)
-                ::accept,
-            StageContext.OUTAGE_RETRY,
-            parking,
-            // Started while the broker was away: what was announced meanwhile is read from the
-            // database by a full load.
-            loop::requestFullReload,
-            context.loops());
+    this.scheduledConsumer = announcementReader(context, config, loop, elector, port, parking);
     FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, firings, producer);
     this.chainConsumer =
         context.groupLoop(
@@ -163,6 +136,51 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             ConsumerLoop.CommitMode.ASYNC,
             parking);
     this.firing = new FiringThread(loop, this::rebuildAsNewLeader);
+  }
+
+  /** The gauges of this node's leadership and the count of its elections. */
+  private static void registerLeaderMeters(MeterRegistry meters, LeaderElector elector) {
+    meters.gauge("ax.ticker.leader", elector, e -> e.fence().isPresent() ? 1 : 0);
+    meters.gauge("ax.ticker.epoch", elector, e -> Math.max(0, e.epoch()));
+    FunctionCounter.builder("ax.ticker.leader.handovers", elector, LeaderElector::acquisitions)
+        .description("times this node took the ticker lease, the first election included")
+        .register(meters);
+  }
+
+  /**
+   * The loop that reads announcements into {@code loop}'s wheel. Every ticker reads every
+   * announcement partition, leader or not, so none is lost to a standby; only the leader acts on
+   * them. Commits would mean nothing: a node that starts reads from the end, and a node that
+   * becomes leader loads the window from the database first.
+   */
+  private static ConsumerLoop announcementReader(
+      StageContext context,
+      TickerConfig config,
+      TickLoop loop,
+      LeaderElector elector,
+      StoreTickerPort port,
+      RecordParking parking) {
+    EventDecoder<TaskScheduledEvent> announcements =
+        EventDecoder.of(TaskScheduledEvent.class, "announcement", "ticker", context.meters());
+    return ConsumerLoop.everyPartitionFromEnd(
+        "ax-ticker-scheduled",
+        KafkaClients.groupless(
+            context.kafka(), context.nodeId() + "-ticker", 1000, context.meters()),
+        context.topics().scheduled(),
+        new AnnouncementIntake(
+                announcements,
+                context.clock(),
+                config.horizon(),
+                loop,
+                elector::fence,
+                port::prefetch)
+            ::accept,
+        StageContext.OUTAGE_RETRY,
+        parking,
+        // Started while the broker was away: what was announced meanwhile is read from the
+        // database by a full load.
+        loop::requestFullReload,
+        context.loops());
   }
 
   /**

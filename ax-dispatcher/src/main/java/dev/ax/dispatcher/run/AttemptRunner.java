@@ -11,23 +11,15 @@ import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.RunKey;
 import dev.ax.spi.TaskExecutor;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * dispatcher's pools ({@link Bulkheads}).
  *
  * <p>Parts: {@link Attempt} (what one submitted attempt shares between the threads that may settle
- * it), {@link Ending} (how its run ended), {@link AttemptWatchdog} (its deadline).
+ * it), {@link Ending} (how its run ended), {@link AttemptWatchdog} (its deadline), {@link
+ * HeldAttempts} (the attempts held here, in flight or settled, and so leased).
  *
  * <p>Thread-safe.
  */
@@ -65,23 +58,8 @@ public final class AttemptRunner implements AutoCloseable {
   private final Clock clock;
   private final Consumer<Completion> sink;
 
-  /** Threads plus queue: how many attempts may be in flight at once. */
-  private final int capacity;
-
-  private final AtomicInteger inFlight = new AtomicInteger();
-
-  /** Attempts submitted and not settled: queued or running. */
-  private final Map<RunKey, Attempt> running = new ConcurrentHashMap<>();
-
-  /**
-   * Attempts settled here whose row still waits for the database: their outcome handed to the sink,
-   * or given back unstarted, and not yet known to be written. With the time each settled ({@link
-   * Clock#millis}). Their leases are renewed like those of running attempts until {@link #lost}
-   * says the row has moved on (or {@link #forgetSettledBefore} gives up on them): the recorder may
-   * wait out a database outage, and a lease that lapsed meanwhile would let the reaper run an
-   * attempt again that ran already.
-   */
-  private final Map<RunKey, Long> settling = new ConcurrentHashMap<>();
+  /** In flight (queued or running) and settled awaiting the database: the leased attempts. */
+  private final HeldAttempts held;
 
   private final ThreadPoolExecutor workers;
   private final AttemptWatchdog watchdog;
@@ -99,7 +77,15 @@ public final class AttemptRunner implements AutoCloseable {
   /** A runner with its own watchdog thread whose queued attempts wait at most {@code bound}. */
   public AttemptRunner(
       Clock clock, int threads, int queueCapacity, QueueBound bound, Consumer<Completion> sink) {
-    this(clock, threads, queueCapacity, DEFAULT_IDLE_KEEP_ALIVE, newWatchdog(), true, bound, sink);
+    this(
+        clock,
+        threads,
+        queueCapacity,
+        DEFAULT_IDLE_KEEP_ALIVE,
+        AttemptWatchdog.newTimers(),
+        true,
+        bound,
+        sink);
   }
 
   /**
@@ -138,7 +124,7 @@ public final class AttemptRunner implements AutoCloseable {
     this.clock = clock;
     this.sink = sink;
     this.queueBound = bound;
-    this.capacity = threads + queueCapacity;
+    this.held = new HeldAttempts(threads + queueCapacity);
     this.workers =
         new ThreadPoolExecutor(
             threads,
@@ -152,16 +138,6 @@ public final class AttemptRunner implements AutoCloseable {
     this.watchdog = new AttemptWatchdog(watchdog, ownsWatchdog);
   }
 
-  /** One timer thread for attempts' deadlines. */
-  static ScheduledExecutorService newWatchdog() {
-    ScheduledThreadPoolExecutor timers =
-        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("ax-dispatcher-watchdog"));
-    // A finished attempt cancels its timer: drop it at once rather than keep it (and the task
-    // it references) until its deadline.
-    timers.setRemoveOnCancelPolicy(true);
-    return timers;
-  }
-
   /** Worker threads alive now (at most {@code threads}; none once idle for the keep-alive). */
   public int liveThreads() {
     return workers.getPoolSize();
@@ -172,11 +148,7 @@ public final class AttemptRunner implements AutoCloseable {
    * whose outcome (or give-back) the database has not been seen to take yet.
    */
   public Set<RunKey> leased() {
-    // Running first: a settled attempt enters the settling set before it leaves the running map,
-    // so reading in this order sees each attempt in at least one of the two.
-    Set<RunKey> all = new HashSet<>(running.keySet());
-    all.addAll(settling.keySet());
-    return all;
+    return held.leased();
   }
 
   /**
@@ -188,7 +160,7 @@ public final class AttemptRunner implements AutoCloseable {
    */
   public boolean lost(RunKey key, String why) {
     boolean interrupted = interrupt(key, why);
-    settling.remove(key);
+    held.lost(key);
     return interrupted;
   }
 
@@ -200,36 +172,27 @@ public final class AttemptRunner implements AutoCloseable {
    * @return the attempts forgotten
    */
   public List<RunKey> forgetSettledBefore(long cutoffMs) {
-    List<RunKey> forgotten = new ArrayList<>();
-    settling.forEach(
-        (key, settledAtMs) -> {
-          if (settledAtMs <= cutoffMs && settling.remove(key, settledAtMs)) {
-            forgotten.add(key);
-          }
-        });
-    return forgotten;
+    return held.forgetSettledBefore(cutoffMs);
   }
 
   /** Attempts submitted and not yet settled (running or queued). */
   public int inFlight() {
-    return inFlight.get();
+    return held.inFlight();
   }
 
   /** Attempts this runner can still take without queueing beyond its bound. */
   public int freeCapacity() {
-    return capacity - inFlight.get();
+    return held.freeCapacity();
   }
 
   /** Runs one claimed attempt with {@code executor}; the outcome goes to the sink. */
   public void submit(ClaimedInstance claimed, StoredTask task, TaskExecutor executor) {
     Attempt attempt = Attempt.of(claimed, task, executor);
-    inFlight.incrementAndGet();
-    running.put(attempt.key(), attempt);
+    held.add(attempt);
     try {
       submitRun(attempt);
     } catch (RejectedExecutionException e) {
-      inFlight.decrementAndGet();
-      running.remove(attempt.key());
+      held.release(attempt.key());
       failNow(
           claimed,
           task.spec().group(),
@@ -245,7 +208,7 @@ public final class AttemptRunner implements AutoCloseable {
   /**
    * Queues {@code attempt}'s run. Its future is set before the pool may run it, so its deadline's
    * timer (armed by the worker at its start) always has the run to interrupt; and it is the very
-   * runnable the queue holds, which {@link #settleNeverStarted} relies on.
+   * runnable the queue holds, which {@link HeldAttempts#settleNeverStarted} relies on.
    */
   private void submitRun(Attempt attempt) {
     FutureTask<Void> run =
@@ -292,9 +255,8 @@ public final class AttemptRunner implements AutoCloseable {
     if (!attempt.settle()) {
       return;
     }
-    settling.put(attempt.key(), clock.millis()); // until its give-back is seen in the database
-    inFlight.decrementAndGet();
-    running.remove(attempt.key());
+    // Leased until its give-back is seen in the database.
+    held.settledAwaitingDatabase(attempt.key(), clock.millis());
     try (TraceLog fields = attempt.traceLog()) {
       log.info(
           "{} attempt {} waited {} ms in the queue without starting; given back as the same attempt",
@@ -313,7 +275,7 @@ public final class AttemptRunner implements AutoCloseable {
    * @return whether this runner had the attempt unsettled
    */
   public boolean interrupt(RunKey key, String why) {
-    Attempt attempt = running.get(key);
+    Attempt attempt = held.get(key);
     if (attempt == null || !attempt.settle()) {
       return false;
     }
@@ -322,8 +284,7 @@ public final class AttemptRunner implements AutoCloseable {
     if (run != null) {
       run.cancel(true);
     }
-    inFlight.decrementAndGet();
-    running.remove(key);
+    held.release(key);
     try (TraceLog fields = attempt.traceLog()) {
       log.info("{} attempt {} interrupted: {}", key.instanceId(), key.attempt(), why);
     }
@@ -354,19 +315,15 @@ public final class AttemptRunner implements AutoCloseable {
     ClaimedInstance claimed = attempt.claimed();
     if (stopping && ending.status() == InstanceStatus.TIMEOUT) {
       // Interrupted by shutdown, not by its deadline: leave the row RUNNING for the reaper.
-      inFlight.decrementAndGet();
-      running.remove(attempt.key());
+      held.release(attempt.key());
       log.info(
           "{} attempt {} interrupted by shutdown; left for recovery",
           claimed.instanceId(),
           claimed.attempt());
       return;
     }
-    // Renewed until its outcome is seen recorded: it enters the settling set before it leaves the
-    // running map, so no renewal misses it.
-    settling.put(attempt.key(), clock.millis());
-    inFlight.decrementAndGet();
-    running.remove(attempt.key());
+    // Leased until its outcome is seen recorded (no renewal misses it: see HeldAttempts).
+    held.settledAwaitingDatabase(attempt.key(), clock.millis());
     sink.accept(Completion.ran(attempt, ending, startMs, clock.millis()));
   }
 
@@ -396,31 +353,7 @@ public final class AttemptRunner implements AutoCloseable {
       dequeued = workers.shutdownNow();
     }
     watchdog.shutdown();
-    return settleNeverStarted(dequeued);
-  }
-
-  /**
-   * Settles the attempts whose runs {@code dequeued} holds: taken off the queue by {@code
-   * shutdownNow}, so they can never run (a queued run is the very future {@link #submitRun}
-   * returned).
-   */
-  private List<ClaimedInstance> settleNeverStarted(List<Runnable> dequeued) {
-    if (dequeued.isEmpty()) {
-      return List.of();
-    }
-    Set<Runnable> neverRun = Collections.newSetFromMap(new IdentityHashMap<>());
-    neverRun.addAll(dequeued);
-    List<ClaimedInstance> unstarted = new ArrayList<>();
-    for (Attempt attempt : running.values()) {
-      Future<?> run = attempt.run().get();
-      if (run instanceof Runnable queued && neverRun.contains(queued) && attempt.settle()) {
-        attempt.cancelTimer();
-        inFlight.decrementAndGet();
-        running.remove(attempt.key());
-        unstarted.add(attempt.claimed());
-      }
-    }
-    return unstarted;
+    return held.settleNeverStarted(dequeued);
   }
 
   /** Stops at once; attempts still queued are dropped unrecorded (see {@link #shutdown}). */

@@ -1,5 +1,6 @@
 package dev.ax.dispatcher.run;
 
+import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.SaturatingMillis;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,10 +28,20 @@ import java.util.function.Consumer;
  * #armDeadline} on the attempt's worker, the timers on the timer thread, which may be shared by
  * several runners ({@link Bulkheads}) and is then shut down by its owner, not here.
  *
- * @param timers made by {@link AttemptRunner#newWatchdog()}: a cancelled timer is dropped at once
+ * @param timers made by {@link #newTimers()}: a cancelled timer is dropped at once
  * @param ownsTimers whether {@link #shutdown} stops {@code timers}
  */
 record AttemptWatchdog(ScheduledExecutorService timers, boolean ownsTimers) {
+
+  /** One timer thread for attempts' deadlines. */
+  static ScheduledExecutorService newTimers() {
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("ax-dispatcher-watchdog"));
+    // A finished attempt cancels its timer: drop it at once rather than keep it (and the task
+    // it references) until its deadline.
+    timers.setRemoveOnCancelPolicy(true);
+    return timers;
+  }
 
   /**
    * Sets {@code attempt}'s queue bound, {@code maxWait} from now: {@code waitedTooLong} gets the

@@ -65,7 +65,7 @@ public final class Bulkheads {
   private final Duration idleKeepAlive;
   private final Consumer<Completion> sink;
   private final QueueBound queueBound;
-  private final ScheduledExecutorService watchdog = AttemptRunner.newWatchdog();
+  private final ScheduledExecutorService watchdog = AttemptWatchdog.newTimers();
 
   /** Task groups with a pool of their own; at most {@link #maxGroups}, never removed. */
   private final Set<String> ownPools = ConcurrentHashMap.newKeySet();

@@ -1,17 +1,13 @@
 package dev.ax.common.kafka;
 
-import dev.ax.common.contract.Echo;
 import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -66,9 +62,9 @@ import org.slf4j.LoggerFactory;
  * <p>Its parts, each in its own class: how it comes by its partitions ({@link GroupAssignment}, or
  * {@link FromEndAssignment} for {@link #everyPartitionFromEnd}), how it commits ({@link
  * OffsetCommits}), how a failed batch is tried next ({@link OutageStreak}), and the one-at-a-time
- * pass that parks poison records ({@link PoisonIsolation}). Pausing and resuming partitions is the
- * handler's, in {@link BatchHandler#beforePoll}. This class owns the thread and the poll, handle,
- * commit cycle.
+ * pass that parks poison records ({@link PoisonIsolation}), all three driven for one batch by
+ * {@link BatchAttempts}. Pausing and resuming partitions is the handler's, in {@link
+ * BatchHandler#beforePoll}. This class owns the thread and the poll, handle, commit cycle.
  *
  * <p>Threading: the consumer is touched only by the loop's own thread (and, before it starts, by
  * {@link #start()} on the caller's); {@link #close()} may be called from any thread and wakes it.
@@ -122,13 +118,11 @@ public final class ConsumerLoop implements AutoCloseable {
   private final LoopWatcher watcher;
 
   /** The parts, each used on the loop thread only (see their javadoc). */
-  private final GuardedHandler guarded;
-
   private final OffsetCommits commits;
+
   private final PartitionAssignment assignment;
-  private final PoisonIsolation isolation;
-  private final OutageStreak outages = new OutageStreak(OUTAGES_BEFORE_SINGLES);
   private final BrokerRefusals refusals;
+  private final BatchAttempts attempts;
 
   private final Thread thread;
 
@@ -204,12 +198,20 @@ public final class ConsumerLoop implements AutoCloseable {
     this.consumer = consumer;
     this.handler = handler;
     this.retryBackoff = retryBackoff;
-    this.guarded = new GuardedHandler(name, handler);
     this.commits = new OffsetCommits(name, consumer, commitMode);
     this.assignment = assignment.apply(commits);
-    this.isolation =
-        new PoisonIsolation(
-            guarded, Objects.requireNonNull(parking, "parking"), retryBackoff, stop);
+    GuardedHandler guarded = new GuardedHandler(name, handler);
+    this.attempts =
+        new BatchAttempts(
+            name,
+            consumer,
+            guarded,
+            commits,
+            refusals,
+            new OutageStreak(OUTAGES_BEFORE_SINGLES),
+            new PoisonIsolation(
+                guarded, Objects.requireNonNull(parking, "parking"), retryBackoff, stop),
+            retryBackoff);
     this.thread = new Thread(this::run, name);
   }
 
@@ -343,7 +345,7 @@ public final class ConsumerLoop implements AutoCloseable {
       commits.commitIfDue();
       return Duration.ZERO;
     }
-    return handleBatch(records);
+    return attempts.handle(records);
   }
 
   /** Commits what was handled and closes the consumer; a failure of either is logged. */
@@ -354,69 +356,6 @@ public final class ConsumerLoop implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("{} did not close its consumer cleanly: {}", name, e.toString());
     }
-  }
-
-  /**
-   * Handles one polled batch, whole or, after a failure, one record at a time (see the class
-   * comment), and commits it when done.
-   *
-   * @return zero when the batch is done; else the wait before it is tried again, the consumer
-   *     sought back to its first record not done
-   */
-  private Duration handleBatch(ConsumerRecords<String, byte[]> records)
-      throws InterruptedException {
-    Exception failure = guarded.tryHandle(records);
-    if (failure == null) {
-      commits.commitBatch(BatchOffsets.next(records));
-      refusals.worked();
-      int outagesBefore = outages.end();
-      if (outagesBefore > 0) {
-        log.info("{} recovered after {} failed attempt(s)", name, outagesBefore);
-      }
-      return Duration.ZERO;
-    }
-    Optional<KafkaException> refusal = BrokerRefusals.refusalIn(failure);
-    if (refusal.isPresent()) {
-      // The handler's own client is refused (its producer's topic, say): no record is to blame.
-      BatchOffsets.rewind(consumer, BatchOffsets.first(records));
-      return refusals.refused(refusal.get());
-    }
-    boolean outage = TransientFailures.isTransient(failure);
-    if (!outages.oneAtATimeAfter(outage)) {
-      log.warn(
-          "{} could not handle {} record(s), retrying in {} ms (attempt {}): {}",
-          name,
-          records.count(),
-          retryBackoff.toMillis(),
-          outages.inARow(),
-          Echo.cut(failure.toString()));
-      BatchOffsets.rewind(consumer, BatchOffsets.first(records));
-      return retryBackoff;
-    }
-    if (outage) {
-      log.warn(
-          "{} could not handle {} record(s) {} times in a row ({}); trying them one at a time",
-          name,
-          records.count(),
-          outages.inARow(),
-          Echo.cut(failure.toString()));
-    } else {
-      log.warn(
-          "{} could not handle {} record(s), not from an outage ({}); handling them one at"
-              + " a time to find the one(s) that fail",
-          name,
-          records.count(),
-          Echo.cut(failure.toString()));
-    }
-    Optional<Map<TopicPartition, Long>> notDone = isolation.handleOneByOne(records);
-    if (notDone.isPresent()) {
-      BatchOffsets.rewind(consumer, notDone.get());
-      return retryBackoff;
-    }
-    commits.commitBatch(BatchOffsets.next(records));
-    refusals.worked();
-    outages.end();
-    return Duration.ZERO;
   }
 
   /** Stops polling, lets the current batch finish, closes the consumer. */

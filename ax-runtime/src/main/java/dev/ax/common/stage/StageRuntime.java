@@ -80,27 +80,12 @@ public final class StageRuntime implements AutoCloseable {
   }
 
   private static StageRuntime open(CommonConfig config, String processName, boolean usesDatabase) {
-    String bootstrap = config.kafkaBootstrap();
+    requireConnectionKeys(config, usesDatabase);
     String jdbcUrl = config.jdbcUrl();
-    if (bootstrap == null || bootstrap.isBlank()) {
-      throw new ConfigException(
-          "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
-    }
-    if (usesDatabase) {
-      if (jdbcUrl == null || jdbcUrl.isBlank()) {
-        throw new ConfigException(
-            "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
-      }
-      if (!jdbcUrl.startsWith("jdbc:mysql:")) {
-        throw new ConfigException(
-            "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
-      }
-    }
-    KafkaConnection kafka = new KafkaConnection(bootstrap, config.kafkaClientProperties());
+    KafkaConnection kafka =
+        new KafkaConnection(config.kafkaBootstrap(), config.kafkaClientProperties());
     String nodeId = config.nodeId().isBlank() ? NodeIds.defaultNodeId() : config.nodeId();
-    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    meters.config().commonTags("node", nodeId);
-    ProcessMeters.bindJvm(meters);
+    PrometheusMeterRegistry meters = processMeters(nodeId);
     String bind = config.metricsBind();
     // Whatever is opened before a failure is closed again, in reverse order, by one path.
     OpenedResources opened = new OpenedResources();
@@ -171,6 +156,38 @@ public final class StageRuntime implements AutoCloseable {
       opened.close();
       throw e;
     }
+  }
+
+  /**
+   * Checks the keys a stage cannot connect without, before anything is opened.
+   *
+   * @throws ConfigException naming the missing or malformed key
+   */
+  private static void requireConnectionKeys(CommonConfig config, boolean usesDatabase) {
+    String bootstrap = config.kafkaBootstrap();
+    String jdbcUrl = config.jdbcUrl();
+    if (bootstrap == null || bootstrap.isBlank()) {
+      throw new ConfigException(
+          "missing required configuration key AX_KAFKA_BOOTSTRAP (host:port of the Kafka brokers)");
+    }
+    if (usesDatabase) {
+      if (jdbcUrl == null || jdbcUrl.isBlank()) {
+        throw new ConfigException(
+            "missing required configuration key AX_JDBC_URL (jdbc:mysql://host:port/database)");
+      }
+      if (!jdbcUrl.startsWith("jdbc:mysql:")) {
+        throw new ConfigException(
+            "bad configuration value AX_JDBC_URL=" + jdbcUrl + ": must start with jdbc:mysql:");
+      }
+    }
+  }
+
+  /** The process's meter registry: every meter tagged with the node, the JVM's meters bound. */
+  private static PrometheusMeterRegistry processMeters(String nodeId) {
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    meters.config().commonTags("node", nodeId);
+    ProcessMeters.bindJvm(meters);
+    return meters;
   }
 
   private static void awaitTopics(CompletableFuture<Void> topicsReady) {

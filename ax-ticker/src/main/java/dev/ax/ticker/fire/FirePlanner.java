@@ -17,6 +17,7 @@ import dev.ax.common.trace.TraceIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -211,5 +212,24 @@ public final class FirePlanner {
   /** The slot (fire time) an instance stands for: the millis in its id {@code taskId@slot}. */
   static long slotOf(DueInstance row) {
     return InstanceIds.slotOf(row.instanceId());
+  }
+
+  /** The tasks among {@code rows} whose runs may not overlap ({@code concurrent=false}). */
+  public static Set<String> nonConcurrent(List<DueInstance> rows, Map<String, StoredTask> tasks) {
+    Set<String> nonConcurrent = new HashSet<>();
+    for (DueInstance row : rows) {
+      StoredTask task = tasks.get(row.taskId());
+      if (task != null && !task.spec().concurrent()) {
+        nonConcurrent.add(row.taskId());
+      }
+    }
+    return nonConcurrent;
+  }
+
+  /** The task group of each task, by task id: the due events carry it. */
+  public static Map<String, String> groupsOf(Map<String, StoredTask> tasks) {
+    Map<String, String> groupByTask = new HashMap<>();
+    tasks.forEach((id, task) -> groupByTask.put(id, task.spec().group()));
+    return groupByTask;
   }
 }

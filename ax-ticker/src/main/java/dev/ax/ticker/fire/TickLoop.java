@@ -17,8 +17,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -297,13 +295,7 @@ public final class TickLoop {
         return true; // fired elsewhere, cancelled, or already done: nothing to do
       }
       Map<String, StoredTask> tasks = port.tasksOf(rows);
-      Set<String> nonConcurrent = new HashSet<>();
-      for (DueInstance row : rows) {
-        StoredTask task = tasks.get(row.taskId());
-        if (task != null && !task.spec().concurrent()) {
-          nonConcurrent.add(row.taskId());
-        }
-      }
+      Set<String> nonConcurrent = FirePlanner.nonConcurrent(rows, tasks);
       Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
       long t2 = System.nanoTime();
       FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
@@ -312,9 +304,7 @@ public final class TickLoop {
       long t3 = System.nanoTime();
       markTime.record(t3 - markStart, TimeUnit.NANOSECONDS);
       try {
-        Map<String, String> groupByTask = new HashMap<>();
-        tasks.forEach((id, task) -> groupByTask.put(id, task.spec().group()));
-        port.emitDue(result.dispatched(), fence.epoch(), nowMs, groupByTask);
+        port.emitDue(result.dispatched(), fence.epoch(), nowMs, FirePlanner.groupsOf(tasks));
       } catch (RuntimeException e) {
         // Committed but not sent: the reaper re-emits rows left DISPATCHED and unclaimed.
         log.error(
@@ -333,34 +323,7 @@ public final class TickLoop {
             (t3 - t2) / 1_000_000,
             (System.nanoTime() - t3) / 1_000_000);
       }
-      fired.increment(result.dispatched().size());
-      skipped.increment(result.skipped().size());
-      for (DueInstance instance : result.dispatched()) {
-        lateness.record(Math.max(0, nowMs - instance.dueAtMs()));
-      }
-      holdSuccessors(plan, result, tasks, nowMs);
-      // Once per task: its last row moved, so nothing of it is planned again.
-      plan.chainsEnded()
-          .forEach(
-              (instanceId, taskId) ->
-                  log.warn(
-                      "Task {} has no fire time after {}: its chain ends there (a cron whose"
-                          + " years are over, or a FIXED_RATE slot beyond the year 9999)",
-                      taskId,
-                      instanceId));
-      List<StoredTask> done = new ArrayList<>();
-      for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
-        for (DueInstance instance : settled) {
-          StoredTask task = tasks.get(instance.taskId());
-          if (task != null) {
-            done.add(task);
-          }
-        }
-      }
-      port.firedWith(done);
-      for (Long seq : plan.delay()) {
-        wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
-      }
+      settle(plan, result, tasks, nowMs);
       return true;
     } catch (StoreException e) {
       log.warn(
@@ -370,6 +333,39 @@ public final class TickLoop {
           e.getMessage());
       return false;
     }
+  }
+
+  /** Counts, holds successors, reports ended chains and re-checks delayed rows of one firing. */
+  private void settle(FirePlan plan, FireResult result, Map<String, StoredTask> tasks, long nowMs) {
+    fired.increment(result.dispatched().size());
+    skipped.increment(result.skipped().size());
+    for (DueInstance instance : result.dispatched()) {
+      lateness.record(Math.max(0, nowMs - instance.dueAtMs()));
+    }
+    holdSuccessors(plan, result, tasks, nowMs);
+    // Once per task: its last row moved, so nothing of it is planned again.
+    plan.chainsEnded().forEach(TickLoop::logChainEnd);
+    List<StoredTask> done = new ArrayList<>();
+    for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
+      for (DueInstance instance : settled) {
+        StoredTask task = tasks.get(instance.taskId());
+        if (task != null) {
+          done.add(task);
+        }
+      }
+    }
+    port.firedWith(done);
+    for (Long seq : plan.delay()) {
+      wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
+    }
+  }
+
+  private static void logChainEnd(String instanceId, String taskId) {
+    log.warn(
+        "Task {} has no fire time after {}: its chain ends there (a cron whose years are over,"
+            + " or a FIXED_RATE slot beyond the year 9999)",
+        taskId,
+        instanceId);
   }
 
   private void holdSuccessors(

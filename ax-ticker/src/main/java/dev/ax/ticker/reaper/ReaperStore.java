@@ -27,13 +27,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
  * The reaper's SQL over {@code ax_instance}: expired runs taken back or ended, DISPATCHED rows
- * nobody claimed (or a previous leader emitted) stamped again to be emitted again. Only the
- * ticker's {@link Reaper} uses it.
+ * nobody claimed (or a previous leader emitted) stamped again to be emitted again (that SQL in
+ * {@link UnclaimedDispatches}). Only the ticker's {@link Reaper} uses it.
  *
  * <p>Every write is fenced by the leader's lease and conditional on what made the row a candidate
  * (the lease still expired, the row still unclaimed), re-checked in the UPDATE itself: a row
@@ -49,7 +48,7 @@ public final class ReaperStore {
    * that follows each select re-checks its condition, so a row that changed meanwhile is left
    * alone.
    */
-  private static final String STATUS_INDEX = "ax_instance_status_due";
+  static final String STATUS_INDEX = "ax_instance_status_due";
 
   /** RUNNING rows whose lease expired, below the take-back bound. */
   static final String EXPIRED_RUNS =
@@ -64,22 +63,6 @@ public final class ReaperStore {
           + " FROM ax_instance FORCE INDEX ("
           + STATUS_INDEX
           + ") WHERE status = ? AND lease_until_ms < ? AND taken_back >= ? LIMIT ?";
-
-  /** DISPATCHED rows not claimed in time, with their task's group (while a switch holds some). */
-  static final String UNCLAIMED_WITH_GROUP =
-      "SELECT i.instance_id, t.task_group FROM ax_instance i FORCE INDEX ("
-          + STATUS_INDEX
-          + ") JOIN ax_task t ON t.task_id = i.task_id"
-          + " WHERE i.status = ? AND i.dispatched_at_ms < ? LIMIT ?";
-
-  /** DISPATCHED rows not claimed in time (re-emitted), or of an older epoch (adopted). */
-  static String dispatchedBelowSql(String column) {
-    return "SELECT instance_id FROM ax_instance FORCE INDEX ("
-        + STATUS_INDEX
-        + ") WHERE status = ? AND "
-        + column
-        + " < ? LIMIT ?";
-  }
 
   /**
    * A RUNNING instance whose lease expired, as {@link #findRunsTakenBackTooOften} reads it.
@@ -101,10 +84,12 @@ public final class ReaperStore {
 
   private final DataSource dataSource;
   private final Jdbc jdbc;
+  private final UnclaimedDispatches unclaimed;
 
   public ReaperStore(DataSource dataSource) {
     this.dataSource = dataSource;
     this.jdbc = new Jdbc(dataSource);
+    this.unclaimed = new UnclaimedDispatches(jdbc);
   }
 
   /**
@@ -315,8 +300,7 @@ public final class ReaperStore {
    * @return the instances to emit again
    */
   List<DueInstance> restampUnclaimed(LeaseFence fence, long olderThanMs, long nowMs, int limit) {
-    return restampDispatched(
-        fence, "dispatched_at_ms", olderThanMs, "not claimed in time: emitted again", nowMs, limit);
+    return unclaimed.restampUnclaimed(fence, olderThanMs, nowMs, limit);
   }
 
   /**
@@ -328,44 +312,7 @@ public final class ReaperStore {
    */
   List<DueInstance> restampUnclaimedExcept(
       LeaseFence fence, long olderThanMs, long nowMs, int limit, Set<String> held) {
-    Map<Boolean, List<String>> byHeld =
-        jdbc
-            .query(
-                "selecting unclaimed instances with their group",
-                UNCLAIMED_WITH_GROUP,
-                Jdbc.Binder.values(DISPATCHED.name(), olderThanMs, limit),
-                rs -> Map.entry(rs.getString(1), held.contains(rs.getString(2))))
-            .stream()
-            .collect(
-                Collectors.partitioningBy(
-                    Map.Entry::getValue,
-                    Collectors.mapping(Map.Entry::getKey, Collectors.toList())));
-    List<String> quiet = byHeld.get(true);
-    if (!quiet.isEmpty()) {
-      jdbc.inTransaction(
-          "holding " + quiet.size() + " unclaimed instance(s) of switched-off groups",
-          tx -> {
-            for (List<String> chunk : Sql.chunks(quiet)) {
-              List<Object> bound = new ArrayList<>();
-              bound.add(nowMs);
-              bound.addAll(chunk);
-              bound.add(DISPATCHED.name());
-              tx.update(
-                  "UPDATE ax_instance SET dispatched_at_ms = ? WHERE instance_id IN ("
-                      + Sql.placeholders(chunk.size())
-                      + ") AND status = ?",
-                  Jdbc.Binder.values(bound.toArray()));
-            }
-            return null;
-          });
-    }
-    return restamp(
-        fence,
-        byHeld.get(false),
-        "dispatched_at_ms",
-        olderThanMs,
-        "not claimed in time: emitted again",
-        nowMs);
+    return unclaimed.restampUnclaimedExcept(fence, olderThanMs, nowMs, limit, held);
   }
 
   /**
@@ -376,43 +323,6 @@ public final class ReaperStore {
    * @return the instances to emit again
    */
   List<DueInstance> adoptPredecessorDispatches(LeaseFence fence, long nowMs, int limit) {
-    return restampDispatched(
-        fence,
-        "epoch",
-        fence.epoch(),
-        "dispatched by a previous leader: emitted again at epoch " + fence.epoch(),
-        nowMs,
-        limit);
-  }
-
-  /**
-   * DISPATCHED → DISPATCHED, stamped with this leader's epoch and {@code nowMs}, for unclaimed rows
-   * whose {@code column} (a constant of this class) is below {@code below}.
-   */
-  private List<DueInstance> restampDispatched(
-      LeaseFence fence, String column, long below, String reason, long nowMs, int limit) {
-    List<String> ids =
-        jdbc.query(
-            "selecting instances",
-            dispatchedBelowSql(column),
-            Jdbc.Binder.values(DISPATCHED.name(), below, limit),
-            rs -> rs.getString(1));
-    return restamp(fence, ids, column, below, reason, nowMs);
-  }
-
-  /** DISPATCHED → DISPATCHED at this leader's epoch for those of {@code ids} still unclaimed. */
-  private List<DueInstance> restamp(
-      LeaseFence fence, List<String> ids, String column, long below, String reason, long nowMs) {
-    return jdbc.move(
-        "instance_id",
-        ids,
-        BatchMove.from(DISPATCHED)
-            .<DueInstance>to(DISPATCHED)
-            .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
-            .where(column + " < ?", below)
-            .fencedBy(fence)
-            .readBack(DueInstance.COLUMNS, DueInstance::read)
-            .audit(fence.holder(), reason),
-        nowMs);
+    return unclaimed.adoptPredecessorDispatches(fence, nowMs, limit);
   }
 }

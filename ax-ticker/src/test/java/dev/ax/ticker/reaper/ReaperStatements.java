@@ -42,19 +42,19 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "reaper: unclaimed, with their group (dispatch switch off)",
-            ReaperStore.UNCLAIMED_WITH_GROUP,
+            UnclaimedDispatches.UNCLAIMED_WITH_GROUP,
             "DISPATCHED",
             NOW_MS,
             500),
         PlannedStatement.of(
             "reaper: unclaimed, to emit again",
-            ReaperStore.dispatchedBelowSql("dispatched_at_ms"),
+            UnclaimedDispatches.dispatchedBelowSql("dispatched_at_ms"),
             "DISPATCHED",
             NOW_MS,
             500),
         PlannedStatement.of(
             "reaper: adoption of a predecessor's dispatches",
-            ReaperStore.dispatchedBelowSql("epoch"),
+            UnclaimedDispatches.dispatchedBelowSql("epoch"),
             "DISPATCHED",
             9L,
             500),

@@ -1,0 +1,131 @@
+package dev.ax.bench;
+
+import static dev.ax.cli.command.OptionChecks.requireInRange;
+import static dev.ax.cli.command.OptionChecks.requireOneOf;
+
+import dev.ax.cli.local.ConfigCheck;
+import dev.ax.cli.local.Infrastructure;
+import dev.ax.cli.local.Pipeline;
+import dev.ax.cli.local.TempDirs;
+import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonConfig;
+import dev.ax.common.config.CommonKeys;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The picocli mixin of where {@code ax bench}'s stages run and how they reach the database: in this
+ * JVM or each in its own, how many dispatchers, and the delay a loopback proxy adds to each of
+ * their database round trips; it checks them, starts the proxy and the stages. Set by picocli and
+ * then read by the command, both on the main thread.
+ */
+final class StageOptions {
+
+  private static final int MAX_DISPATCHERS = 16;
+  private static final long MAX_DB_DELAY_MS = 1000;
+
+  @Spec(Spec.Target.MIXEE)
+  private CommandSpec command;
+
+  @Option(
+      names = "--dispatchers",
+      defaultValue = "1",
+      paramLabel = "<n>",
+      description =
+          "Dispatcher stages in the one consumer group, as that many dispatcher processes would be"
+              + " (default: ${DEFAULT-VALUE}). Their pools are AX_DISPATCHER_THREADS each.")
+  private int dispatchers;
+
+  @Option(
+      names = "--stages",
+      defaultValue = "in-jvm",
+      paramLabel = "<where>",
+      description =
+          "in-jvm: every stage in this JVM with the embedded broker; processes: each stage's own"
+              + " main in a JVM of its own, as a deployment runs them (ingest, ticker, dead-letter,"
+              + " retry, resolver and --dispatchers dispatchers) (default: ${DEFAULT-VALUE}).")
+  private String stagesWhere;
+
+  @Option(
+      names = "--db-delay",
+      defaultValue = "0ms",
+      paramLabel = "<duration>",
+      description =
+          "Route the stages (and the peer) to the database through a loopback proxy that holds"
+              + " each answer this long, as tc netem delay would on the database's side of a link"
+              + " (default: ${DEFAULT-VALUE}: straight to the database; at most "
+              + MAX_DB_DELAY_MS
+              + "ms).")
+  private Duration dbDelay;
+
+  /** The delay the database proxy adds to each round trip (zero: no proxy). */
+  Duration dbDelay() {
+    return dbDelay;
+  }
+
+  /**
+   * @throws ParameterException for a count of dispatchers out of range
+   */
+  void checkDispatchers() {
+    requireInRange(command, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
+  }
+
+  /**
+   * @throws ParameterException for an unknown place to run the stages or a delay out of range
+   */
+  void check() {
+    requireOneOf(command, "--stages", stagesWhere, "in-jvm", "processes");
+    if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
+      throw new ParameterException(
+          command.commandLine(),
+          "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
+    }
+  }
+
+  /** The database proxy of {@code --db-delay}, or null without one. */
+  LatencyProxy startProxy(Infrastructure servers) throws IOException {
+    if (dbDelay.isZero()) {
+      return null;
+    }
+    String url = servers.overrides().getOrDefault(CommonKeys.JDBC_URL.name(), "");
+    if (url.isEmpty()) {
+      url = ConfigCheck.commonFromEnvironment().jdbcUrl();
+    }
+    JdbcAddress address;
+    try {
+      address = JdbcAddress.parse(url);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          command.commandLine(), "--db-delay cannot proxy the database URL: " + e.getMessage());
+    }
+    return LatencyProxy.start(address.socketAddress(), dbDelay);
+  }
+
+  /**
+   * The stages, in this JVM or each in its own, reaching the database as {@code stageConfig} says.
+   */
+  BenchStages startStages(
+      AxConfig stageConfig,
+      AxConfig benchConfig,
+      Map<String, String> stageSettings,
+      Path dir,
+      PrintWriter out)
+      throws IOException, InterruptedException {
+    if (stagesWhere.equals("in-jvm")) {
+      return BenchStages.inThisJvm(
+          Pipeline.start(stageConfig, BenchCommand.PROCESS_NAME, dispatchers), dispatchers);
+    }
+    // Not in the bench's directory, which is deleted at the end: a stage's log is how an odd
+    // figure is explained afterwards.
+    Path logDir = TempDirs.create("ax-bench-stage-logs-");
+    return StageProcesses.start(
+        CommonConfig.from(benchConfig), stageSettings, dispatchers, dir, logDir, out);
+  }
+}
