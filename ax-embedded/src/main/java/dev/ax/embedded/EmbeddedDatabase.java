@@ -129,7 +129,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     config.addArg("--skip-name-resolve");
     config.addArg("--max-connections=500");
     // MariaDB 11.4 otherwise generates a self-signed TLS certificate at every start, which costs
-    // 2 to 9 s of CPU, and every connection would then pay for a TLS handshake.
+    // seconds of CPU, and every connection would then pay for a TLS handshake.
     if (requireTls) {
       config.addArg("--require-secure-transport=ON");
     } else {

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * Which tasks have dependents, read from the compacted {@code ax.task.dependencies} topic (the
  * graph the dependency resolver joins against), so that a dispatcher copies to {@code
  * ax.flow.succeeded} only the successes the resolver can act on. Without it every success of every
- * task went through the resolver's exactly-once transactions, which on a busy node cost more CPU
- * than the rest of the dispatch path.
+ * task would go through the resolver's exactly-once transactions, which cost more CPU than the rest
+ * of the dispatch path (docs/BENCHMARKS.md, "Measurements behind the code's settings").
  *
  * <p>Until this view has read the topic up to where it ended at start, {@link #mayHaveDependents}
  * answers true for every task: a dispatcher that starts while the graph is still loading forwards

@@ -95,10 +95,10 @@ public final class Database {
     config.addDataSourceProperty("useAffectedRows", "true");
     // Client-side prepared statements parse their SQL on every prepare unless cached, and the
     // driver caches only statements up to prepStmtCacheSqlLimit characters (256 by default):
-    // the fenced UPDATEs, IN lists and multi-row INSERTs of the hot paths are longer. Parsing them
-    // was 9 % of the all-in-one JVM's CPU samples under steady load (JFR; most in ingest's
-    // inserts, the rest in the ticker's marks and the recorder's outcomes). An IN list has one
-    // shape per batch size, hence room for a few hundred shapes per connection.
+    // the fenced UPDATEs, IN lists and multi-row INSERTs of the hot paths are longer, and parsing
+    // them costs CPU on every prepare (docs/BENCHMARKS.md, "Measurements behind the code's
+    // settings"). An IN list has one shape per batch size, hence room for a few hundred shapes per
+    // connection.
     config.addDataSourceProperty("cachePrepStmts", "true");
     config.addDataSourceProperty("prepStmtCacheSize", "500");
     config.addDataSourceProperty("prepStmtCacheSqlLimit", "8192");

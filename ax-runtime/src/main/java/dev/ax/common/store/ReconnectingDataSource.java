@@ -16,10 +16,10 @@ import javax.sql.DataSource;
  * again every {@link #RETRY_EVERY} for up to {@code patience} before it fails.
  *
  * <p>Why: HikariCP's connection adder sleeps between failed attempts with a backoff that grows to 5
- * s, so after a database restart of a few seconds a pool came back up to 5 s after the database
- * answered, and every stage with it. Trying here, inside one attempt of the adder, a pool gets its
- * connection within {@link #RETRY_EVERY} of the database answering again. A failure that is not the
- * database being away (a wrong password, an unknown database) fails at once.
+ * s, so after a database restart of a few seconds a pool would come back up to 5 s after the
+ * database answered, and every stage with it. Trying here, inside one attempt of the adder, a pool
+ * gets its connection within {@link #RETRY_EVERY} of the database answering again. A failure that
+ * is not the database being away (a wrong password, an unknown database) fails at once.
  *
  * <p>Thread-safe: immutable but for the login timeout (volatile); the driver opens each connection
  * independently.

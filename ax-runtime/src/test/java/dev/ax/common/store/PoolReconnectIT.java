@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A pool whose database was away for longer than HikariCP's connection backoff grows: the first
  * borrow after the database answers again gets a connection, within the borrow's own timeout. With
- * Hikari's adder alone it slept up to 5 s between attempts and the borrow failed.
+ * Hikari's adder alone it sleeps up to 5 s between attempts and the borrow fails.
  */
 @ExtendWith(AxInfraExtension.class)
 class PoolReconnectIT {
