@@ -44,7 +44,7 @@ class PauseDuringSuccessIT {
 
   private static final long T0_MS = 1_900_000_020_000L;
   private static final String OWNER = "dispatcher-1";
-  private static final int ROUNDS = 8;
+  private static final int ROUNDS = 12;
 
   @Test
   void aSuccessOfAPeriodicRunDoesNotWaitForAnOpenPauseOfItsTask(AxTestEnv env) throws Exception {
