@@ -83,6 +83,15 @@ public final class DeadLetterStore {
 
   private static final RecordRows<DeadLetter> LETTERS = RecordRows.of(DeadLetter.class);
 
+  /**
+   * A replayed instance is one-shot as its task is now ({@link OneShotEnd}: an UPDATE may have
+   * changed the trigger since it died); read from the task row the replay's gate holds, so it adds
+   * no lock.
+   */
+  private static final String ONE_SHOT_AS_ITS_TASK =
+      " one_shot = COALESCE((SELECT t.trigger_type = 'ONCE' FROM ax_task t"
+          + " WHERE t.task_id = ax_instance.task_id), one_shot),";
+
   private final Jdbc jdbc;
 
   public DeadLetterStore(DataSource dataSource) {
@@ -311,10 +320,7 @@ public final class DeadLetterStore {
     return tx.update(
         "UPDATE ax_instance SET status = ?, retry_base = attempt, taken_back = 0,"
             + " owner = NULL,"
-            // One-shot as its task is now (an UPDATE may have changed its trigger since
-            // it died): the row the gate holds, so no lock more (OneShotEnd).
-            + " one_shot = COALESCE((SELECT t.trigger_type = 'ONCE' FROM ax_task t"
-            + " WHERE t.task_id = ax_instance.task_id), one_shot),"
+            + ONE_SHOT_AS_ITS_TASK
             + dispatch
             + " next_attempt_at_ms = NULL, updated_at_ms = ?"
             + " WHERE instance_id = ? AND status = ?",

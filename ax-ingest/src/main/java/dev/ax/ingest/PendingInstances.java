@@ -179,7 +179,12 @@ final class PendingInstances {
     Map<InstanceStatus, List<String>> byStatus = new EnumMap<>(InstanceStatus.class);
     statements
         .query(
-            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN ("
+            // The (task_id, status) index: the read visits (and locks) the rows of these statuses
+            // only, never a RUNNING row a dispatcher is ending (it holds that row, then the row of
+            // its ONCE task, OneShotEnd): a scan of all the task's rows would wait for it while
+            // holding the task's row, a deadlock.
+            "SELECT instance_id, status FROM ax_instance FORCE INDEX (ax_instance_task_status)"
+                + " WHERE task_id = ? AND status IN ("
                 + Sql.placeholders(statuses.size())
                 + ") FOR UPDATE",
             values(bound.toArray()),

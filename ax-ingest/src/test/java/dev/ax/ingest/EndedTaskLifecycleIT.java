@@ -8,8 +8,10 @@ import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
@@ -18,6 +20,7 @@ import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -109,6 +112,59 @@ class EndedTaskLifecycleIT {
 
       assertThat(tasks.find("held").get().state()).isEqualTo(TaskState.ENDED);
       assertThat(tasks.countActiveByGroup(List.of("default"))).isEmpty();
+    }
+  }
+
+  /**
+   * A periodic task made ONCE by an UPDATE while a run of its old trigger is under way: that run is
+   * one-shot now too, so whichever of the two ends last ends the task, and the first does not.
+   */
+  @Test
+  void aTaskMadeOneShotEndsWhenTheRunOfItsOldTriggerEndsLast(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      TaskSpec hourly =
+          TestTasks.noop("made-once", new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC));
+      new TaskStore(runtime.dataSource())
+          .create(List.of(new NewTask(hourly, "trace", T0_MS)), "test", T0_MS - 10);
+      String oldRun = InstanceIds.of("made-once", T0_MS);
+      RawSql.execute(
+          runtime.dataSource(),
+          "UPDATE ax_instance SET status = 'RUNNING', attempt = 1, owner = 'd'"
+              + " WHERE instance_id = '"
+              + oldRun
+              + "'");
+      long onceAtMs = T0_MS + 60_000;
+      applied(
+          new TaskUpdateStore(runtime.dataSource(), new FireTimes())
+              .update(
+                  request("u", "made-once"),
+                  TestTasks.noop("made-once", Trigger.Once.at(Instant.ofEpochMilli(onceAtMs)))));
+      Jdbc jdbc = new Jdbc(runtime.dataSource());
+      TaskStore tasks = new TaskStore(runtime.dataSource());
+
+      jdbc.move(
+          "instance_id",
+          List.of(InstanceIds.of("made-once", onceAtMs)),
+          BatchMove.from(InstanceStatus.SCHEDULED)
+              .<String>to(InstanceStatus.SKIPPED)
+              .set("finished_at_ms = ?", T0_MS + 200)
+              .readBack("instance_id", rs -> rs.getString(1))
+              .audit("test", "misfire"),
+          T0_MS + 200);
+      assertThat(tasks.find("made-once").get().state())
+          .as("the old trigger's run is still live")
+          .isEqualTo("ACTIVE");
+
+      jdbc.move(
+          "instance_id",
+          List.of(oldRun),
+          BatchMove.from(InstanceStatus.RUNNING)
+              .<String>to(InstanceStatus.SUCCESS)
+              .set("finished_at_ms = ?", T0_MS + 300)
+              .readBack("instance_id", rs -> rs.getString(1))
+              .audit("d", "completed"),
+          T0_MS + 300);
+      assertThat(tasks.find("made-once").get().state()).isEqualTo("ENDED");
     }
   }
 

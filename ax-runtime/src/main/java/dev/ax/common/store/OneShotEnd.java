@@ -38,14 +38,16 @@ import java.util.TreeSet;
  * moved instance rows (already locked exclusively by the caller's move) for their task ids, keeping
  * only the one-shot ones, then reaches each of those ONCE tasks' {@code ax_task} row by primary key
  * and locks it exclusively, then reads the task's live instances by {@code ax_instance_task}. The
- * row of a task that is not ONCE is never read, so never locked nor waited for: a batch move of a
- * CRON, FIXED_RATE, FIXED_DELAY or DEPENDENCY task's instances takes instance locks only, in the
- * order every path takes them after their task, and so cannot deadlock with a lifecycle command (a
- * PAUSE, CANCEL, UPDATE: the task's row first, then its instances) or with {@link TaskGate} (shared
- * task lock, then instances). A ONCE task's end still takes the task's row after the instance rows,
- * the reverse of those paths' order: a deadlock between such a move and a lifecycle command on the
- * same ONCE task is possible, the database breaks it and the loser's caller tries its transaction
- * again, as for any lost transaction.
+ * row of a task that is not ONCE is never read, so never locked nor waited for: a terminal move of
+ * a CRON, FIXED_RATE, FIXED_DELAY or DEPENDENCY task's instances takes instance locks only, the
+ * last locks of every path's order (task row first, then its instances: a lifecycle command
+ * exclusively, {@link TaskGate} shared), so it closes no cycle with any of them and cannot deadlock
+ * through this statement. A ONCE task's end still takes the task's row after the instance rows, the
+ * reverse of those paths' order. A lifecycle command reads the pending instances it locks by {@code
+ * (task_id, status)}, so it never waits for the RUNNING row a success is ending; a deadlock is left
+ * only with a CANCEL or DELETE that interrupts the ONCE task's running attempt (it locks that
+ * RUNNING row after the task's): the database breaks it and the loser's caller tries its
+ * transaction again, as for any lost transaction.
  *
  * <p>Stateless; each call works in the caller's transaction, on the caller's thread.
  */

@@ -29,8 +29,9 @@ import java.util.TreeSet;
  * order, as a group command takes them. One path takes the other order, for ONCE tasks only: {@link
  * OneShotEnd}'s statement, appended to every move to a terminal status, locks the task rows of the
  * moved one-shot instances after those instance rows (a periodic task's row it never reads). A
- * deadlock with a lifecycle command on the same ONCE task is then possible; the database breaks it
- * and the loser's caller tries its transaction again, as for any lost transaction.
+ * deadlock with a CANCEL or DELETE that interrupts the same ONCE task's running attempt is then
+ * possible (see OneShotEnd); the database breaks it and the loser's caller tries its transaction
+ * again, as for any lost transaction.
  *
  * <p>{@code LOCK IN SHARE MODE} rather than {@code FOR SHARE}: MySQL 8 and MariaDB both accept it.
  *
