@@ -41,10 +41,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -151,18 +153,68 @@ class DispatcherStageIT {
     return instanceId;
   }
 
+  /**
+   * Stores one task per id in {@code taskIds} (group default, a 10 s timeout) in one transaction,
+   * each instance DISPATCHED now and due a millisecond after the previous one: what {@link
+   * #dispatched} does for one, in two transactions instead of two per task.
+   */
+  private List<String> dispatchedAll(List<String> taskIds, ExecutorSpec executor) {
+    return dispatchedAll(taskIds, "default", executor, Duration.ofSeconds(10));
+  }
+
+  /** Like {@link #dispatchedAll(List, ExecutorSpec)}, in {@code group}, with {@code timeout}. */
+  private List<String> dispatchedAll(
+      List<String> taskIds, String group, ExecutorSpec executor, Duration timeout) {
+    long nowMs = runtime.clock().millis();
+    List<NewTask> tasks = new ArrayList<>();
+    List<String> instanceIds = new ArrayList<>();
+    for (String taskId : taskIds) {
+      long dueAtMs = nowMs + (seq++);
+      TaskSpec spec =
+          new TaskSpec(
+              taskId,
+              group,
+              Trigger.Once.after(Duration.ZERO),
+              executor,
+              timeout,
+              RetryPolicy.DEFAULT,
+              Map.of());
+      tasks.add(new NewTask(spec, "trace-" + taskId, dueAtMs));
+      instanceIds.add(InstanceIds.of(taskId, dueAtMs));
+    }
+    new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);
+    assertThat(runtime.markDispatchedAsLeader("test-ticker", instanceIds, nowMs + seq))
+        .hasSize(instanceIds.size());
+    return instanceIds;
+  }
+
   private void emitDue(String instanceId, Integer partition) throws Exception {
     emitDue(instanceId, partition, 0);
   }
 
   private void emitDue(String instanceId, Integer partition, long epoch) throws Exception {
+    sendDue(instanceId, partition, epoch).get();
+  }
+
+  /** Emits the due events of {@code instanceIds}, in order, and waits until all are sent. */
+  private void emitAllDue(List<String> instanceIds) throws Exception {
+    List<Future<RecordMetadata>> sends = new ArrayList<>();
+    for (String id : instanceIds) {
+      sends.add(sendDue(id, null, 0));
+    }
+    for (Future<RecordMetadata> send : sends) {
+      send.get();
+    }
+  }
+
+  /** Sends the due event of {@code instanceId}; the caller awaits the future. */
+  private Future<RecordMetadata> sendDue(String instanceId, Integer partition, long epoch) {
     String taskId = instanceId.substring(0, instanceId.lastIndexOf('@'));
     long dueAtMs = Long.parseLong(instanceId.substring(instanceId.lastIndexOf('@') + 1));
     TaskDueEvent event =
         new TaskDueEvent(1, taskId, instanceId, dueAtMs, epoch, dueAtMs, "trace-" + taskId, null);
-    producer
-        .send(new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)))
-        .get();
+    return producer.send(
+        new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)));
   }
 
   private InstanceStatus statusOf(String instanceId) {
@@ -176,7 +228,9 @@ class DispatcherStageIT {
 
   private InstanceRow awaitStatus(String instanceId, InstanceStatus status) {
     InstanceStore instances = new InstanceStore(runtime.dataSource());
+    // No first delay: a test awaits many instances that mostly have their status already.
     await()
+        .pollDelay(Duration.ZERO)
         .atMost(DEADLINE)
         .until(() -> instances.find(instanceId).map(InstanceRow::status).orElse(null) == status);
     return instances.find(instanceId).orElseThrow();
@@ -188,15 +242,20 @@ class DispatcherStageIT {
     dispatcher("disp-a");
     dispatcher("disp-b");
     runtime.awaitGroupsAssigned(2, "dispatcher");
-    List<String> ids = new ArrayList<>();
+    List<String> taskIds = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      ids.add(dispatched("race-" + i, ExecutorSpec.inProcess("count"), Duration.ofSeconds(10)));
+      taskIds.add("race-" + i);
     }
+    List<String> ids = dispatchedAll(taskIds, ExecutorSpec.inProcess("count"));
     // Every event on every partition: both dispatchers see each instance, some see it twice.
+    List<Future<RecordMetadata>> sends = new ArrayList<>();
     for (String id : ids) {
       for (int partition = 0; partition < TestRuntime.PARTITIONS; partition++) {
-        emitDue(id, partition);
+        sends.add(sendDue(id, partition, 0));
       }
+    }
+    for (Future<RecordMetadata> send : sends) {
+      send.get(); // all sent before the completions are counted
     }
 
     try (TopicReader completed =
@@ -299,16 +358,26 @@ class DispatcherStageIT {
     open(env, Map.of("AX_DISPATCHER_THREADS", "2", "AX_DISPATCHER_QUEUE", "50"));
     dispatcher("disp-1");
     runtime.awaitGroupsAssigned(1, "dispatcher");
+    // Blocked until the end of the test: the group's pool stays full for as long as it runs.
+    List<String> slow = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      emitDue(
+      slow.add(
           dispatchedIn(
               "slow-" + i,
               "slow",
-              ExecutorSpec.inProcess("sleep"),
+              ExecutorSpec.inProcess("block"),
               Duration.ofSeconds(30),
-              Map.of("sleepMs", "10000")),
-          null);
+              Map.of()));
+      emitDue(slow.get(i), null);
     }
+    try {
+      fastGroupStaysOnTimeBesideAFullSlowGroup();
+    } finally {
+      slow.forEach(BlockingExecutor::release); // so that the stop at teardown need not wait
+    }
+  }
+
+  private void fastGroupStaysOnTimeBesideAFullSlowGroup() throws Exception {
     InstanceStore instances = new InstanceStore(runtime.dataSource());
     await()
         .atMost(DEADLINE)
@@ -353,19 +422,14 @@ class DispatcherStageIT {
     StageContext context = dispatcherContext("disp-1");
     runtime.awaitGroupsAssigned(1, "dispatcher");
     int slowCount = 400;
-    List<String> slow = new ArrayList<>();
+    List<String> slowTaskIds = new ArrayList<>();
     for (int i = 0; i < slowCount; i++) {
-      slow.add(
-          dispatchedIn(
-              "stalled-" + i,
-              "stalled",
-              ExecutorSpec.inProcess("block"),
-              Duration.ofSeconds(60),
-              Map.of()));
+      slowTaskIds.add("stalled-" + i);
     }
-    for (String id : slow.subList(0, 200)) {
-      emitDue(id, null);
-    }
+    List<String> slow =
+        dispatchedAll(
+            slowTaskIds, "stalled", ExecutorSpec.inProcess("block"), Duration.ofSeconds(60));
+    emitAllDue(slow.subList(0, 200));
     await()
         .atMost(DEADLINE)
         .until(() -> context.meters().counter("ax.dispatcher.shed.events").count() > 0);
@@ -373,9 +437,7 @@ class DispatcherStageIT {
     // More of the stalled group keeps arriving, interleaved with another group's tasks.
     List<String> fast = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      for (String id : slow.subList(200 + i * 10, 210 + i * 10)) {
-        emitDue(id, null);
-      }
+      emitAllDue(slow.subList(200 + i * 10, 210 + i * 10));
       fast.add(emitQuick("on-time-" + i, "on-time"));
     }
 

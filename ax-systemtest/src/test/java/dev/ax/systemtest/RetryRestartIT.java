@@ -52,7 +52,9 @@ class RetryRestartIT {
   void aKilledRetryStageLeavesNothingLostAndNothingTwice(AxTestEnv env) throws Exception {
     Map<String, String> config =
         Map.of(
-            "AX_RETRY_RATE", "100",
+            // The kill lands mid-stream at any rate (it waits for the first 150); a higher one
+            // only shortens the wait for the rest.
+            "AX_RETRY_RATE", "250",
             // Nobody claims in this test, so everything dispatched stays in flight.
             "AX_RETRY_MAX_IN_FLIGHT", "5000",
             "AX_RETRY_RESCAN", "1s",
@@ -65,7 +67,7 @@ class RetryRestartIT {
         TopicReader due = new TopicReader(runtime.bootstrapServers(), runtime.topics().due())) {
       pendingRetries(runtime);
       victim = StageProcess.start(env, RetryMain.class, "retry-victim", config);
-      // At 100/s the 1,000 take ten seconds: kill it a little way in.
+      // At 250/s the 1,000 take four seconds: kill it a little way in.
       await().atMost(Duration.ofSeconds(60)).until(() -> dueRetry.poll().size() >= 150);
       victim.destroyForcibly();
       assertThat(victim.waitFor()).isNotZero();
