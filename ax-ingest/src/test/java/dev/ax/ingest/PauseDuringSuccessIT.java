@@ -206,7 +206,7 @@ class PauseDuringSuccessIT {
   }
 
   private static String stateOf(DataSource dataSource, String taskId) {
-    return new TaskStore(dataSource).find(taskId).orElseThrow().state();
+    return new TaskStore(dataSource).find(taskId).orElseThrow().state().name();
   }
 
   private static InstanceStatus statusOf(DataSource dataSource, String instanceId) {
