@@ -153,7 +153,7 @@ class EndedTaskLifecycleIT {
           T0_MS + 200);
       assertThat(tasks.find("made-once").get().state())
           .as("the old trigger's run is still live")
-          .isEqualTo("ACTIVE");
+          .isEqualTo(TaskState.ACTIVE);
 
       jdbc.move(
           "instance_id",
@@ -164,7 +164,7 @@ class EndedTaskLifecycleIT {
               .readBack("instance_id", rs -> rs.getString(1))
               .audit("d", "completed"),
           T0_MS + 300);
-      assertThat(tasks.find("made-once").get().state()).isEqualTo("ENDED");
+      assertThat(tasks.find("made-once").get().state()).isEqualTo(TaskState.ENDED);
     }
   }
 
