@@ -44,10 +44,12 @@ import java.util.TreeSet;
  * exclusively, {@link TaskGate} shared), so it closes no cycle with any of them and cannot deadlock
  * through this statement. A ONCE task's end still takes the task's row after the instance rows, the
  * reverse of those paths' order. A lifecycle command reads the pending instances it locks by {@code
- * (task_id, status)}, so it never waits for the RUNNING row a success is ending; a deadlock is left
- * only with a CANCEL or DELETE that interrupts the ONCE task's running attempt (it locks that
- * RUNNING row after the task's): the database breaks it and the loser's caller tries its
- * transaction again, as for any lost transaction.
+ * (task_id, status)}, which keeps it off the RUNNING row a success is ending in most interleavings,
+ * but not all: a CANCEL or DELETE that interrupts the ONCE task's running attempt locks that row
+ * after the task's, and a PAUSE's index range scan can meet the success's index entries of the same
+ * task (seen in CI). So a lifecycle command on a ONCE task racing the end of its run can deadlock
+ * with it: the database breaks the cycle and the loser's caller tries its transaction again, as for
+ * any lost transaction (PauseDuringSuccessIT).
  *
  * <p>Stateless; each call works in the caller's transaction, on the caller's thread.
  */
