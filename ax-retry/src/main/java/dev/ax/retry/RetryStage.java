@@ -88,14 +88,15 @@ public final class RetryStage implements AutoCloseable {
     this.firing = new RetryFiringThread(loop);
     this.intake =
         new RetryIntake(
-            context.clock(),
-            port,
-            loop,
-            EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters()),
-            scheduler,
-            context.topics().retry(),
-            config.horizon(),
-            MAX_PENDING);
+            new RetryIntake.Wiring(
+                context.clock(),
+                port,
+                loop,
+                EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters()),
+                scheduler,
+                context.topics().retry(),
+                config.horizon(),
+                MAX_PENDING));
     this.consumer =
         context.groupLoop(
             "retry",
