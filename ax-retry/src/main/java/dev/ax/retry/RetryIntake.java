@@ -82,17 +82,15 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
   @Override
   public void handle(ConsumerRecords<String, byte[]> records) {
     long untilMs = wiring.untilMs();
-    wiring
-        .retryEvents()
-        .forEachEvent(
-            records,
-            (record, event) -> {
-              if (event.retryAtMs() < untilMs) {
-                wiring
-                    .loop()
-                    .offer(new HeldRetry(event.seq(), event.retryAtMs())); // full: scan has it
-              }
-            });
+    RetryLoop loop = wiring.loop();
+    EventDecoder<TaskRetryEvent> events = wiring.retryEvents();
+    events.forEachEvent(
+        records,
+        (record, event) -> {
+          if (event.retryAtMs() < untilMs) {
+            loop.offer(new HeldRetry(event.seq(), event.retryAtMs())); // full: the scan has it
+          }
+        });
   }
 
   @Override
