@@ -24,35 +24,16 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * The {@link IngestPort} over the stage's stores and producer. Not thread-safe: the {@link
  * ActiveTaskLimit}'s bounds belong to the consumer thread.
  */
-final class StoreIngestPort implements IngestPort {
-
-  private final TaskStore tasks;
-  private final ActiveTaskLimit activeTaskLimit;
-  private final DependencyIntake dependencies;
-  private final LifecycleIntake lifecycle;
-  private final KafkaProducer<String, byte[]> producer;
-  private final RejectedRecords rejections;
-  private final Topics topics;
-  private final String nodeId;
-
-  StoreIngestPort(
-      TaskStore tasks,
-      ActiveTaskLimit activeTaskLimit,
-      DependencyIntake dependencies,
-      LifecycleIntake lifecycle,
-      KafkaProducer<String, byte[]> producer,
-      RejectedRecords rejections,
-      Topics topics,
-      String nodeId) {
-    this.tasks = tasks;
-    this.activeTaskLimit = activeTaskLimit;
-    this.dependencies = dependencies;
-    this.lifecycle = lifecycle;
-    this.producer = producer;
-    this.rejections = rejections;
-    this.topics = topics;
-    this.nodeId = nodeId;
-  }
+record StoreIngestPort(
+    TaskStore tasks,
+    ActiveTaskLimit activeTaskLimit,
+    DependencyIntake dependencies,
+    LifecycleIntake lifecycle,
+    KafkaProducer<String, byte[]> producer,
+    RejectedRecords rejections,
+    Topics topics,
+    String nodeId)
+    implements IngestPort {
 
   @Override
   public String dependencyRejection(TaskCommand create, Set<String> acceptedInBatch) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.TaskStore;
@@ -61,7 +62,8 @@ class IngestOutageIT {
               throughProxy,
               runtime.clock(),
               "ingest-1",
-              new SimpleMeterRegistry());
+              new SimpleMeterRegistry(),
+              LoopWatcher.LOG_ONLY);
       try (IngestStage ingest =
           new IngestStage(context, IngestConfig.from(runtime.config())).start()) {
         runtime.awaitGroupsAssigned(1, "ingest");

@@ -40,14 +40,7 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
   /** How long the consumer thread waits for the retry topic's partition count. */
   private static final Duration METADATA_WAIT = Duration.ofSeconds(1);
 
-  private final Clock clock;
-  private final RetryPort port;
-  private final RetryLoop loop;
-  private final EventDecoder<TaskRetryEvent> retryEvents;
-  private final Executor scans;
-  private final String retryTopic;
-  private final Duration horizon;
-  private final int maxPending;
+  private final Wiring wiring;
   private final Set<Integer> ownedPartitions = ConcurrentHashMap.newKeySet();
 
   /**
@@ -58,11 +51,14 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
   private volatile int retryPartitions = -1;
 
   /**
+   * What an intake is wired with; immutable, each part thread-safe as the class comment says.
+   *
+   * @param retryEvents decodes the records of {@code retryTopic}
    * @param scans runs a scan at once when partitions are assigned (the stage's scheduler)
    * @param horizon retries due within this of now go to the wheel; later ones wait for a scan
    * @param maxPending the most rows a scan reads
    */
-  RetryIntake(
+  record Wiring(
       Clock clock,
       RetryPort port,
       RetryLoop loop,
@@ -71,21 +67,24 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
       String retryTopic,
       Duration horizon,
       int maxPending) {
-    this.clock = clock;
-    this.port = port;
-    this.loop = loop;
-    this.retryEvents = retryEvents;
-    this.scans = scans;
-    this.retryTopic = retryTopic;
-    this.horizon = horizon;
-    this.maxPending = maxPending;
+
+    /** The end of the horizon: retries due before it go to the wheel. */
+    long untilMs() {
+      return SaturatingMillis.atMs(clock.millis(), horizon);
+    }
+  }
+
+  RetryIntake(Wiring wiring) {
+    this.wiring = wiring;
   }
 
   /** Retry events as failures happen: those due within the horizon go to the wheel now. */
   @Override
   public void handle(ConsumerRecords<String, byte[]> records) {
-    long untilMs = SaturatingMillis.atMs(clock.millis(), horizon);
-    retryEvents.forEachEvent(
+    long untilMs = wiring.untilMs();
+    RetryLoop loop = wiring.loop();
+    EventDecoder<TaskRetryEvent> events = wiring.retryEvents();
+    events.forEachEvent(
         records,
         (record, event) -> {
           if (event.retryAtMs() < untilMs) {
@@ -119,11 +118,11 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
       if (partitions < 1 || ownedPartitions.isEmpty()) {
         return;
       }
-      long untilMs = SaturatingMillis.atMs(clock.millis(), horizon);
       int offered = 0;
-      for (PendingRetry retry : port.pendingRetries(untilMs, maxPending)) {
+      for (PendingRetry retry :
+          wiring.port().pendingRetries(wiring.untilMs(), wiring.maxPending())) {
         if (ownedPartitions.contains(partitionOf(retry.taskId(), partitions))
-            && loop.offer(new HeldRetry(retry.seq(), retry.nextAttemptAtMs()))) {
+            && wiring.loop().offer(new HeldRetry(retry.seq(), retry.nextAttemptAtMs()))) {
           offered++;
         }
       }
@@ -136,7 +135,7 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
   /** Consumer thread, once partitions are assigned (their metadata is then at hand). */
   private void readRetryPartitions(KafkaConsumer<String, byte[]> consumer) {
     try {
-      retryPartitions = consumer.partitionsFor(retryTopic, METADATA_WAIT).size();
+      retryPartitions = consumer.partitionsFor(wiring.retryTopic(), METADATA_WAIT).size();
       scanSoon(); // the scan after the assignment found no count
     } catch (WakeupException e) {
       throw e;
@@ -148,7 +147,7 @@ final class RetryIntake implements ConsumerLoop.BatchHandler {
   /** Runs a scan on the scan executor; inside poll() an exception would end the consumer thread. */
   private void scanSoon() {
     try {
-      scans.execute(this::scanQuietly);
+      wiring.scans().execute(this::scanQuietly);
     } catch (RejectedExecutionException e) {
       // Shutting down.
     }

@@ -3,6 +3,7 @@ package dev.ax.retry;
 import dev.ax.common.contract.TaskRetryEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
+import dev.ax.common.stage.OpenedResources;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.thread.DaemonThreads;
@@ -52,24 +53,25 @@ public final class RetryStage implements AutoCloseable {
   private static final long IN_FLIGHT_COUNT_MS = 500;
 
   private final StageContext context;
-  private final KafkaProducer<String, byte[]> producer;
+  private final RetryConfig config;
   private final ConsumerLoop consumer;
-  private final Duration rescan;
   private final RetryLoop loop;
   private final RetryIntake intake;
   private final RetryFiringThread firing;
   private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("ax-retry-sched");
   private final Switches switches;
-  private final int ratePerSecond;
-  private final int maxInFlight;
+
+  /**
+   * Everything the stage opens, closed in the reverse order: the consumer first, the producer last.
+   */
+  private final OpenedResources opened = new OpenedResources();
 
   public RetryStage(StageContext context, RetryConfig config) {
     this.context = context;
-    this.rescan = config.rescan();
-    this.ratePerSecond = config.ratePerSecond();
-    this.maxInFlight = config.maxInFlight();
-    this.producer = context.producer("retry");
-    this.switches = context.switches("retry", Set.of(Switches.RETRIES));
+    this.config = config;
+    KafkaProducer<String, byte[]> producer = context.producer("retry");
+    opened.add(() -> producer.close(Duration.ofSeconds(5)));
+    this.switches = opened.add(context.switches("retry", Set.of(Switches.RETRIES)));
     RetryPort port =
         new StoreRetryPort(
             new RetryStore(context.dataSource()),
@@ -82,34 +84,40 @@ public final class RetryStage implements AutoCloseable {
         new RetryLoop(
             context.clock(),
             port,
-            new RetryPlanner(new RetryQuota(ratePerSecond, maxInFlight, nowMs), MAX_DISPATCH_BATCH),
+            new RetryPlanner(
+                new RetryQuota(config.ratePerSecond(), config.maxInFlight(), nowMs),
+                MAX_DISPATCH_BATCH),
             MAX_PENDING,
             context.meters());
-    this.firing = new RetryFiringThread(loop);
+    this.firing = opened.add(new RetryFiringThread(loop));
+    opened.add(scheduler::shutdownNow);
     this.intake =
         new RetryIntake(
-            context.clock(),
-            port,
-            loop,
-            EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters()),
-            scheduler,
-            context.topics().retry(),
-            config.horizon(),
-            MAX_PENDING);
+            new RetryIntake.Wiring(
+                context.clock(),
+                port,
+                loop,
+                EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", context.meters()),
+                scheduler,
+                context.topics().retry(),
+                config.horizon(),
+                MAX_PENDING));
     this.consumer =
-        context.groupLoop(
-            "retry",
-            500,
-            List.of(context.topics().retry()),
-            intake,
-            context.parking(producer, "retry"));
+        opened.add(
+            context.groupLoop(
+                "retry",
+                500,
+                List.of(context.topics().retry()),
+                intake,
+                context.parking(producer, "retry")));
   }
 
   public RetryStage start() {
     switches.start();
     firing.start();
+    long rescanMs = config.rescan().toMillis();
     scheduler.scheduleWithFixedDelay(
-        intake::scanQuietly, rescan.toMillis(), rescan.toMillis(), TimeUnit.MILLISECONDS);
+        intake::scanQuietly, rescanMs, rescanMs, TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(
         loop::countInFlight, 0, IN_FLIGHT_COUNT_MS, TimeUnit.MILLISECONDS);
     consumer.start();
@@ -117,19 +125,19 @@ public final class RetryStage implements AutoCloseable {
         "Retry stage {} started on {}: at most {}/s and {} in flight",
         context.nodeId(),
         context.topics().retry(),
-        ratePerSecond,
-        maxInFlight);
+        config.ratePerSecond(),
+        config.maxInFlight());
     return this;
   }
 
-  /** Stops consuming and firing; pending retries stay RETRYING in the database for the next run. */
+  /**
+   * Stops consuming, scanning and firing, then the switches and the producer (the reverse of their
+   * opening; a part that fails to close is logged and the rest still close); pending retries stay
+   * RETRYING in the database for the next run.
+   */
   @Override
   public void close() {
-    consumer.close();
-    scheduler.shutdownNow();
-    firing.close();
-    switches.close();
-    producer.close(Duration.ofSeconds(5));
+    opened.close();
     log.info("Retry stage {} stopped", context.nodeId());
   }
 }

@@ -12,28 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The {@link RetryPort} over {@link RetryStore}, the stage's producer and its switches. */
-final class StoreRetryPort implements RetryPort {
+record StoreRetryPort(
+    RetryStore retries,
+    KafkaProducer<String, byte[]> producer,
+    Switches switches,
+    String dueRetryTopic,
+    String nodeId)
+    implements RetryPort {
 
   private static final Logger log = LoggerFactory.getLogger(StoreRetryPort.class);
-
-  private final RetryStore retries;
-  private final KafkaProducer<String, byte[]> producer;
-  private final Switches switches;
-  private final String dueRetryTopic;
-  private final String nodeId;
-
-  StoreRetryPort(
-      RetryStore retries,
-      KafkaProducer<String, byte[]> producer,
-      Switches switches,
-      String dueRetryTopic,
-      String nodeId) {
-    this.retries = retries;
-    this.producer = producer;
-    this.switches = switches;
-    this.dueRetryTopic = dueRetryTopic;
-    this.nodeId = nodeId;
-  }
 
   @Override
   public List<PendingRetry> pendingRetries(long untilMs, int limit) {

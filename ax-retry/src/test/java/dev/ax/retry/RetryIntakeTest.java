@@ -26,14 +26,15 @@ class RetryIntakeTest {
           clock, port, new RetryPlanner(new RetryQuota(1_000, 1_000, T0), 500), 10_000, meters);
   private final RetryIntake intake =
       new RetryIntake(
-          clock,
-          port,
-          loop,
-          EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", meters),
-          Runnable::run,
-          "ax.task.retry",
-          Duration.ofMinutes(1),
-          1_000);
+          new RetryIntake.Wiring(
+              clock,
+              port,
+              loop,
+              EventDecoder.of(TaskRetryEvent.class, "retry event", "retry", meters),
+              Runnable::run,
+              "ax.task.retry",
+              Duration.ofMinutes(1),
+              1_000));
 
   @Test
   void theScanOffersOnlyRowsOfOwnedPartitionsWithinTheHorizon() {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaConnection;
+import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
@@ -45,7 +46,8 @@ class RetryStageStartIT {
               runtime.dataSource(),
               runtime.clock(),
               "retry-late",
-              new SimpleMeterRegistry());
+              new SimpleMeterRegistry(),
+              LoopWatcher.LOG_ONLY);
       try (RetryStage stage = new RetryStage(context, RetryConfig.from(runtime.config()))) {
         // It used to read the retry topic's partitions here and throw after max.block.ms.
         assertThatCode(stage::start)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.kafka.KafkaClients;
+import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
@@ -90,7 +91,8 @@ class OutcomeRecorderIT {
               databaseAway(),
               live.clock(),
               OWNER,
-              live.meters());
+              live.meters(),
+              LoopWatcher.LOG_ONLY);
       ClaimedInstance one = running(runtime, "stop-one");
       ClaimedInstance two = running(runtime, "stop-two");
 

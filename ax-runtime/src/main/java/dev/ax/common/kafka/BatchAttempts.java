@@ -18,43 +18,22 @@ import org.slf4j.LoggerFactory;
  * done. The loop owns the poll and the thread; this class owns what happens to a batch once polled.
  *
  * <p>Not thread-safe: the loop thread only, as are the parts it is given.
+ *
+ * @param name the loop's name, in every log line
+ * @param retryBackoff the wait before a batch is tried again after an outage
  */
-final class BatchAttempts {
+record BatchAttempts(
+    String name,
+    KafkaConsumer<String, byte[]> consumer,
+    GuardedHandler guarded,
+    OffsetCommits commits,
+    BrokerRefusals refusals,
+    OutageStreak outages,
+    PoisonIsolation isolation,
+    Duration retryBackoff) {
 
   /** The loop's logger: these lines are the loop's, where operators look for them. */
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
-
-  private final String name;
-  private final KafkaConsumer<String, byte[]> consumer;
-  private final GuardedHandler guarded;
-  private final OffsetCommits commits;
-  private final BrokerRefusals refusals;
-  private final OutageStreak outages;
-  private final PoisonIsolation isolation;
-  private final Duration retryBackoff;
-
-  /**
-   * @param name the loop's name, in every log line
-   * @param retryBackoff the wait before a batch is tried again after an outage
-   */
-  BatchAttempts(
-      String name,
-      KafkaConsumer<String, byte[]> consumer,
-      GuardedHandler guarded,
-      OffsetCommits commits,
-      BrokerRefusals refusals,
-      OutageStreak outages,
-      PoisonIsolation isolation,
-      Duration retryBackoff) {
-    this.name = name;
-    this.consumer = consumer;
-    this.guarded = guarded;
-    this.commits = commits;
-    this.refusals = refusals;
-    this.outages = outages;
-    this.isolation = isolation;
-    this.retryBackoff = retryBackoff;
-  }
 
   /**
    * Handles one polled batch, whole or, after a failure, one record at a time (see {@link

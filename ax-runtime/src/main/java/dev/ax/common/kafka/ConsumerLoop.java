@@ -127,29 +127,13 @@ public final class ConsumerLoop implements AutoCloseable {
   private final Thread thread;
 
   /**
-   * A loop that is a member of the consumer group of {@code consumer}.
+   * A loop that is a member of the consumer group of {@code consumer}, whose refusals and death
+   * {@code watcher} hears (see the class comment; {@link LoopWatcher#LOG_ONLY} only logs them).
    *
    * @param retryBackoff the wait before a batch is tried again after an outage
    * @param commitMode how it commits; {@link CommitMode#NONE} is for {@link #everyPartitionFromEnd}
    *     only
    * @param parking where records that keep failing go
-   * @throws IllegalArgumentException for {@link CommitMode#NONE}
-   */
-  public ConsumerLoop(
-      String name,
-      KafkaConsumer<String, byte[]> consumer,
-      Collection<String> topics,
-      BatchHandler handler,
-      Duration retryBackoff,
-      CommitMode commitMode,
-      RecordParking parking) {
-    this(name, consumer, topics, handler, retryBackoff, commitMode, parking, LoopWatcher.LOG_ONLY);
-  }
-
-  /**
-   * A loop that is a member of the consumer group of {@code consumer}, whose refusals and death
-   * {@code watcher} hears (see the class comment).
-   *
    * @throws IllegalArgumentException for {@link CommitMode#NONE}
    */
   public ConsumerLoop(
@@ -226,30 +210,8 @@ public final class ConsumerLoop implements AutoCloseable {
    *
    * <p>If the broker does not answer during {@link #start()}, the loop takes the partitions, from
    * their end, once it does, and then runs {@code positionedLate} on its thread: what was written
-   * in between was not read, and the stage reads it from the database instead.
-   */
-  public static ConsumerLoop everyPartitionFromEnd(
-      String name,
-      KafkaConsumer<String, byte[]> consumer,
-      String topic,
-      BatchHandler handler,
-      Duration retryBackoff,
-      RecordParking parking,
-      Runnable positionedLate) {
-    return everyPartitionFromEnd(
-        name,
-        consumer,
-        topic,
-        handler,
-        retryBackoff,
-        parking,
-        positionedLate,
-        LoopWatcher.LOG_ONLY);
-  }
-
-  /**
-   * As {@link #everyPartitionFromEnd(String, KafkaConsumer, String, BatchHandler, Duration,
-   * RecordParking, Runnable)}, with a {@code watcher} that hears of the loop's refusals and death.
+   * in between was not read, and the stage reads it from the database instead. {@code watcher}
+   * hears of the loop's refusals and death.
    */
   public static ConsumerLoop everyPartitionFromEnd(
       String name,

@@ -17,23 +17,12 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: {@link #join} runs on the loop thread, and Kafka calls the rebalance listener
  * there too, inside a poll.
  */
-final class GroupAssignment implements PartitionAssignment {
+record GroupAssignment(
+    String loopName, Collection<String> topics, BatchHandler handler, OffsetCommits commits)
+    implements PartitionAssignment {
 
   // The loop's logger: these lines are the loop's, and read as such where its level is set.
   private static final Logger log = LoggerFactory.getLogger(ConsumerLoop.class);
-
-  private final String loopName;
-  private final Collection<String> topics;
-  private final BatchHandler handler;
-  private final OffsetCommits commits;
-
-  GroupAssignment(
-      String loopName, Collection<String> topics, BatchHandler handler, OffsetCommits commits) {
-    this.loopName = loopName;
-    this.topics = topics;
-    this.handler = handler;
-    this.commits = commits;
-  }
 
   @Override
   public void join(Consumer<String, byte[]> consumer) {

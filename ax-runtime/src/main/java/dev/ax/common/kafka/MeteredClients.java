@@ -23,16 +23,20 @@ final class MeteredClients {
   private MeteredClients() {}
 
   static KafkaProducer<String, byte[]> producer(Properties props, MeterRegistry meters) {
-    return new Producer(props, meters);
+    Producer producer = new Producer(props);
+    producer.metrics.bindTo(meters);
+    return producer;
   }
 
   static KafkaConsumer<String, byte[]> consumer(Properties props, MeterRegistry meters) {
-    return new Consumer(props, meters);
+    Consumer consumer = new Consumer(props);
+    consumer.metrics.bindTo(meters);
+    return consumer;
   }
 
   /**
    * Closes the client, then its binder (also when the client's close throws), which removes its
-   * meters. Every close overload does this: they do not all go through one another.
+   * meters. Every close overload that does not go through another does this.
    */
   private static void closeThenUnbind(Runnable closeClient, KafkaClientMetrics metrics) {
     try {
@@ -42,18 +46,15 @@ final class MeteredClients {
     }
   }
 
+  /**
+   * {@link KafkaProducer#close()} is {@code close(Duration)} with no limit (Kafka's own code,
+   * checked by MeteredClientsTest): overriding the one overload unbinds after either.
+   */
   private static final class Producer extends KafkaProducer<String, byte[]> {
-    private final KafkaClientMetrics metrics;
+    private final KafkaClientMetrics metrics = new KafkaClientMetrics(this);
 
-    Producer(Properties props, MeterRegistry meters) {
+    Producer(Properties props) {
       super(props);
-      this.metrics = new KafkaClientMetrics(this);
-      metrics.bindTo(meters);
-    }
-
-    @Override
-    public void close() {
-      closeThenUnbind(super::close, metrics);
     }
 
     @Override
@@ -62,13 +63,12 @@ final class MeteredClients {
     }
   }
 
+  /** Each of {@link KafkaConsumer}'s close overloads goes to its delegate, not to one another. */
   private static final class Consumer extends KafkaConsumer<String, byte[]> {
-    private final KafkaClientMetrics metrics;
+    private final KafkaClientMetrics metrics = new KafkaClientMetrics(this);
 
-    Consumer(Properties props, MeterRegistry meters) {
+    Consumer(Properties props) {
       super(props);
-      this.metrics = new KafkaClientMetrics(this);
-      metrics.bindTo(meters);
     }
 
     @Override

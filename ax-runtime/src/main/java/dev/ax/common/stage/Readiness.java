@@ -55,7 +55,7 @@ public final class Readiness implements AutoCloseable {
   private final Map<String, Check> checks = new LinkedHashMap<>();
   private final Duration interval;
   private final LongSupplier nanos;
-  private final ScheduledExecutorService runner;
+  private final ScheduledExecutorService runner = DaemonThreads.scheduler("ax-health");
   private volatile Report last;
   private volatile boolean lastReady;
 
@@ -66,7 +66,6 @@ public final class Readiness implements AutoCloseable {
   public Readiness(Duration interval, LongSupplier nanos) {
     this.interval = interval;
     this.nanos = nanos;
-    this.runner = DaemonThreads.scheduler("ax-health");
     this.last = new Report(false, Map.of("process", "starting"), nanos.getAsLong());
   }
 

@@ -31,7 +31,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *
  * <p>{@code loops} hears what becomes of every consumer loop the context builds (a refusal by the
  * broker, a death): in a process run by {@link StageRuntime}, its {@link LoopHealth}, which the
- * readiness probe reads and which ends the process when a loop dies.
+ * readiness probe reads and which ends the process when a loop dies; for tests and tools, {@link
+ * LoopWatcher#LOG_ONLY}, which only logs them.
  */
 public record StageContext(
     CommonConfig common,
@@ -43,28 +44,6 @@ public record StageContext(
     String nodeId,
     MeterRegistry meters,
     LoopWatcher loops) {
-
-  /** A context whose consumer loops only log their refusals and death: for tests and tools. */
-  public StageContext(
-      CommonConfig common,
-      KafkaConnection kafka,
-      Topics topics,
-      DataSource dataSource,
-      DataSource controlDataSource,
-      Clock clock,
-      String nodeId,
-      MeterRegistry meters) {
-    this(
-        common,
-        kafka,
-        topics,
-        dataSource,
-        controlDataSource,
-        clock,
-        nodeId,
-        meters,
-        LoopWatcher.LOG_ONLY);
-  }
 
   /** How long a consumer loop waits before it tries a batch again after an outage. */
   public static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 
 /**
  * The end of a one-shot task: a ONCE task in state ACTIVE whose last live instance has just become
@@ -96,21 +97,15 @@ public final class OneShotEnd {
    */
   public static int endIfDone(Connection connection, Collection<String> taskIds, long nowMs)
       throws SQLException {
-    int ended = 0;
-    for (List<String> chunk : Sql.chunks(new TreeSet<>(taskIds))) {
-      try (PreparedStatement update =
-          connection.prepareStatement(
-              "UPDATE ax_task t"
-                  + LIVE_JOIN
-                  + " AND t.task_id IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        update.setLong(1, nowMs);
-        BatchMover.bindKeys(update, 2, chunk);
-        ended += update.executeUpdate();
-      }
-    }
-    return ended;
+    return updateByChunk(
+        connection,
+        taskIds,
+        size ->
+            "UPDATE ax_task t" + LIVE_JOIN + " AND t.task_id IN (" + Sql.placeholders(size) + ")",
+        (update, chunk) -> {
+          update.setLong(1, nowMs);
+          BatchMover.bindKeys(update, 2, chunk);
+        });
   }
 
   /**
@@ -123,17 +118,37 @@ public final class OneShotEnd {
    */
   public static int endAfter(Connection connection, Collection<String> instanceIds, long nowMs)
       throws SQLException {
-    int ended = 0;
-    for (List<String> chunk : Sql.chunks(new TreeSet<>(instanceIds))) {
-      try (PreparedStatement update =
-          connection.prepareStatement(
-              oneShotTasksOf("instance_id", "(" + Sql.placeholders(chunk.size()) + ")", ""))) {
-        int index = BatchMover.bindKeys(update, 1, chunk);
-        update.setLong(index, nowMs);
-        ended += update.executeUpdate();
+    return updateByChunk(
+        connection,
+        instanceIds,
+        size -> oneShotTasksOf("instance_id", "(" + Sql.placeholders(size) + ")", ""),
+        (update, chunk) -> update.setLong(BatchMover.bindKeys(update, 1, chunk), nowMs));
+  }
+
+  /**
+   * Runs the UPDATE {@code sqlOf} gives for a chunk's size once per chunk of {@link
+   * Sql#MAX_IN_LIST} of {@code keys}, ascending (as every multi-task lock is taken), bound by
+   * {@code binder}, on {@code connection}.
+   *
+   * @return the rows the UPDATEs changed
+   */
+  private static int updateByChunk(
+      Connection connection, Collection<String> keys, IntFunction<String> sqlOf, ChunkBinder binder)
+      throws SQLException {
+    int updated = 0;
+    for (List<String> chunk : Sql.chunks(new TreeSet<>(keys))) {
+      try (PreparedStatement update = connection.prepareStatement(sqlOf.apply(chunk.size()))) {
+        binder.bind(update, chunk);
+        updated += update.executeUpdate();
       }
     }
-    return ended;
+    return updated;
+  }
+
+  /** Binds one chunk's statement: the chunk's keys and now, where its SQL has them. */
+  @FunctionalInterface
+  private interface ChunkBinder {
+    void bind(PreparedStatement update, List<String> chunk) throws SQLException;
   }
 
   /**

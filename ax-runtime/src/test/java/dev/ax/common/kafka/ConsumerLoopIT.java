@@ -88,7 +88,8 @@ class ConsumerLoopIT {
         records -> handled.addAndGet(records.count()),
         Duration.ofMillis(100),
         ConsumerLoop.CommitMode.ASYNC,
-        parking(env, topic + ".parked"));
+        parking(env, topic + ".parked"),
+        LoopWatcher.LOG_ONLY);
   }
 
   /**
@@ -115,7 +116,8 @@ class ConsumerLoopIT {
         handler,
         retryBackoff,
         ConsumerLoop.CommitMode.SYNC,
-        new RecordParking(producer(env), topic + ".parked", parkedCount));
+        new RecordParking(producer(env), topic + ".parked", parkedCount),
+        LoopWatcher.LOG_ONLY);
   }
 
   @Test

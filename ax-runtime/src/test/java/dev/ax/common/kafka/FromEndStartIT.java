@@ -107,7 +107,8 @@ class FromEndStartIT {
         records -> records.forEach(r -> read.add(new String(r.value(), UTF8))),
         Duration.ofMillis(200),
         new RecordParking(producer, topic + ".parked", new SimpleMeterRegistry().counter("parked")),
-        positionedLate::incrementAndGet);
+        positionedLate::incrementAndGet,
+        LoopWatcher.LOG_ONLY);
   }
 
   private static void send(KafkaProducer<String, byte[]> producer, String topic, String value)

@@ -39,6 +39,16 @@ class MeteredClientsTest {
   }
 
   @Test
+  void aProducerClosedWithoutATimeoutDropsItsMetersToo() {
+    KafkaProducer<String, byte[]> producer = KafkaClients.producer(NOWHERE, "p-4", meters);
+    assertThat(metersOf("p-4")).as("meters while open").isPositive();
+
+    producer.close(); // goes through close(Duration), which MeteredClients overrides
+
+    assertThat(metersOf("p-4")).as("meters after close").isZero();
+  }
+
+  @Test
   void aProducerWithABoundedBlockHasItsMaxBlockSetAndTheOtherSettingsKept() {
     var props = KafkaClients.producerProperties(NOWHERE, "p-2", Duration.ofMillis(2_500));
 

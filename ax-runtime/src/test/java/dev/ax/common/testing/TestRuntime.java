@@ -5,6 +5,7 @@ import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.KafkaConnection;
+import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.stage.StageContext;
@@ -78,7 +79,8 @@ public final class TestRuntime implements AutoCloseable {
         dataSource,
         clock,
         nodeId,
-        new SimpleMeterRegistry());
+        new SimpleMeterRegistry(),
+        LoopWatcher.LOG_ONLY);
   }
 
   /** This runtime's configuration with further settings, for one stage of the test only. */

@@ -1,6 +1,6 @@
 package dev.ax.ticker.fire;
 
-import dev.ax.common.thread.DaemonThreads;
+import dev.ax.common.thread.SteppingThread;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #start()} and {@link #close()} are called by the stage's owner; the loop
  * and {@code onNewLead} run on this thread alone.
  */
-public final class FiringThread implements AutoCloseable {
+public final class FiringThread extends SteppingThread {
 
   private static final Logger log = LoggerFactory.getLogger(FiringThread.class);
 
@@ -32,55 +32,30 @@ public final class FiringThread implements AutoCloseable {
 
   private final TickLoop loop;
   private final Runnable onNewLead;
-  private final Thread owner = new Thread(this::run, "ax-ticker-fire");
-  private volatile boolean stopping;
+
+  /** The epoch the loop led at on the step before, -1 when it did not lead; this thread only. */
+  private long previousEpoch = -1;
 
   /**
    * @param onNewLead runs on this thread when the loop leads at an epoch it did not lead at on the
    *     step before; it should only hand work to other threads
    */
   public FiringThread(TickLoop loop, Runnable onNewLead) {
+    super("ax-ticker-fire", log, "Ticker firing loop", STEP_GRACE, STOP_WAIT);
     this.loop = loop;
     this.onNewLead = onNewLead;
   }
 
-  public void start() {
-    owner.start();
-  }
-
-  private void run() {
-    long previousEpoch = -1;
-    while (!stopping) {
-      try {
-        long waitMs = loop.step();
-        long epoch = loop.ledEpoch();
-        if (epoch != previousEpoch) {
-          previousEpoch = epoch;
-          if (epoch >= 0) {
-            onNewLead.run();
-          }
-        }
-        loop.await(waitMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (RuntimeException e) {
-        log.error("Ticker firing loop caught an unexpected error; continuing", e);
+  @Override
+  protected void step() throws InterruptedException {
+    long waitMs = loop.step();
+    long epoch = loop.ledEpoch();
+    if (epoch != previousEpoch) {
+      previousEpoch = epoch;
+      if (epoch >= 0) {
+        onNewLead.run();
       }
     }
-  }
-
-  /**
-   * Ends the thread after the step under way: interrupted only if that step is still going after
-   * {@link #STEP_GRACE}, then waited for up to {@link #STOP_WAIT}. Idempotent.
-   */
-  @Override
-  public void close() {
-    stopping = true;
-    DaemonThreads.awaitEnd(owner, STEP_GRACE);
-    if (owner.isAlive()) {
-      owner.interrupt();
-      DaemonThreads.awaitEnd(owner, STOP_WAIT);
-    }
+    loop.await(waitMs);
   }
 }
