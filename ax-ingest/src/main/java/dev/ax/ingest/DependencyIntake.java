@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -54,13 +53,19 @@ final class DependencyIntake {
   private final String actor;
 
   /**
-   * @param dataSource for its stores: the tasks, the instances TRIGGERs create, and those of paused
-   *     tasks, created PAUSED (they wait for the RESUME)
+   * @param instances creates the instances TRIGGERs make
+   * @param lifecycle creates those of paused tasks, PAUSED (they wait for the RESUME)
+   * @param actor who creates them (the node id), recorded in the audit rows
    */
-  DependencyIntake(DataSource dataSource, Topics topics, String actor) {
-    this.tasks = new TaskStore(dataSource);
-    this.instances = new InstanceStore(dataSource);
-    this.lifecycle = new TaskLifecycleStore(dataSource);
+  DependencyIntake(
+      TaskStore tasks,
+      InstanceStore instances,
+      TaskLifecycleStore lifecycle,
+      Topics topics,
+      String actor) {
+    this.tasks = tasks;
+    this.instances = instances;
+    this.lifecycle = lifecycle;
     this.topics = topics;
     this.actor = actor;
   }

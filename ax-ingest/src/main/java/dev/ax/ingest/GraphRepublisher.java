@@ -1,6 +1,5 @@
 package dev.ax.ingest;
 
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
@@ -35,15 +34,16 @@ final class GraphRepublisher implements AutoCloseable {
   private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("ax-ingest-graph");
 
   /**
+   * @param tasks where the upstreams are read, page by page
    * @param producer ingest's own; not closed here
    * @param every the time between passes ({@code AX_DEPENDENCY_REPUBLISH})
    */
   GraphRepublisher(
-      StageContext context,
+      TaskStore tasks,
       DependencyIntake dependencies,
       KafkaProducer<String, byte[]> producer,
       Duration every) {
-    this.tasks = new TaskStore(context.dataSource());
+    this.tasks = tasks;
     this.dependencies = dependencies;
     this.producer = producer;
     this.every = every;
