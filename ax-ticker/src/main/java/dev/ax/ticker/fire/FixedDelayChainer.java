@@ -10,13 +10,13 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceIds;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,22 +58,27 @@ public final class FixedDelayChainer {
   private final Clock clock;
 
   /**
-   * @param context the stage's: its clock, its node id (the actor of the instances it creates), the
-   *     announcement topic, and the meter of unreadable completion events
+   * @param producer the ticker's own; not closed here
+   * @param scheduledTopic where the next firings are announced ({@code ax.task.scheduled})
+   * @param actor who creates them (the node id), recorded in their audit rows
+   * @param meters where unreadable completion events are counted
    */
   public FixedDelayChainer(
-      StageContext context,
       TaskStore tasks,
       FiringStore firings,
-      KafkaProducer<String, byte[]> producer) {
+      KafkaProducer<String, byte[]> producer,
+      String scheduledTopic,
+      String actor,
+      Clock clock,
+      MeterRegistry meters) {
     this.tasks = tasks;
     this.firings = firings;
     this.producer = producer;
-    this.scheduledTopic = context.topics().scheduled();
-    this.actor = context.nodeId();
-    this.clock = context.clock();
+    this.scheduledTopic = scheduledTopic;
+    this.actor = actor;
+    this.clock = clock;
     this.completions =
-        EventDecoder.of(TaskCompletedEvent.class, "completion event", "ticker", context.meters());
+        EventDecoder.of(TaskCompletedEvent.class, "completion event", "ticker", meters);
   }
 
   /** False when the record's trigger-type header names another type: no need to parse it. */

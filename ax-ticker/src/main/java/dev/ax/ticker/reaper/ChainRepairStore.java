@@ -34,7 +34,7 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe (stateless over a pool).
  */
-final class ChainRepairStore {
+public final class ChainRepairStore {
 
   /** What one restore came to. */
   sealed interface Restore {
@@ -79,7 +79,7 @@ final class ChainRepairStore {
 
   private final Jdbc jdbc;
 
-  ChainRepairStore(DataSource dataSource) {
+  public ChainRepairStore(DataSource dataSource) {
     this.jdbc = new Jdbc(dataSource);
   }
 

@@ -55,7 +55,7 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe (stateless over a pool).
  */
-final class RetentionStore {
+public final class RetentionStore {
 
   /** Where a range batch ended: its last row's time, key and (for task versions) version. */
   record Cursor(long atMs, String key, int version) {
@@ -80,7 +80,7 @@ final class RetentionStore {
 
   private final Jdbc jdbc;
 
-  RetentionStore(DataSource dataSource) {
+  public RetentionStore(DataSource dataSource) {
     this.jdbc = new Jdbc(dataSource);
   }
 

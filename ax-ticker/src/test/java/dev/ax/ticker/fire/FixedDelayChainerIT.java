@@ -21,6 +21,7 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -122,10 +123,13 @@ class FixedDelayChainerIT {
                       Jdbc.Binder.values(chainRun)));
       FixedDelayChainer chainer =
           new FixedDelayChainer(
-              runtime.context("ticker-1"),
               new TaskStore(runtime.dataSource()),
               new FiringStore(runtime.dataSource()),
-              producer);
+              producer,
+              runtime.topics().scheduled(),
+              "ticker-1",
+              runtime.clock(),
+              new SimpleMeterRegistry());
 
       chainer.handle(
           records(runtime, List.of(completed("fd-run-now", "fd-run-now@run:op-1", endedMs))));
@@ -151,10 +155,13 @@ class FixedDelayChainerIT {
       throws Exception {
     FixedDelayChainer chainer =
         new FixedDelayChainer(
-            runtime.context("ticker-1"),
             new TaskStore(runtime.dataSource()),
             new FiringStore(runtime.dataSource()),
-            producer);
+            producer,
+            runtime.topics().scheduled(),
+            "ticker-1",
+            runtime.clock(),
+            new SimpleMeterRegistry());
     ExecutorService chainThread = Executors.newSingleThreadExecutor();
     try (Connection command = runtime.dataSource().getConnection()) {
       command.setAutoCommit(false);
