@@ -34,8 +34,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * resolver's TRIGGER commands into instances (deterministic id per task and flow run, so a repeated
  * trigger creates nothing). Holds nothing but its (thread-safe) stores: the consumer thread and the
  * graph republisher both use it.
+ *
+ * @param instances creates the instances TRIGGERs make
+ * @param lifecycle creates those of paused tasks, PAUSED (they wait for the RESUME)
+ * @param actor who creates them (the node id), recorded in the audit rows
  */
-final class DependencyIntake {
+record DependencyIntake(
+    TaskStore tasks,
+    InstanceStore instances,
+    TaskLifecycleStore lifecycle,
+    Topics topics,
+    String actor) {
 
   /** How far back a TRIGGER's instance may be due (see {@link #dueAtMs}). */
   static final Duration MAX_TRIGGER_AGE = Duration.ofHours(1);
@@ -45,30 +54,6 @@ final class DependencyIntake {
       List<ProducerRecord<String, byte[]>> announcements,
       Map<TaskCommand, String> rejections,
       int duplicates) {}
-
-  private final TaskStore tasks;
-  private final InstanceStore instances;
-  private final TaskLifecycleStore lifecycle;
-  private final Topics topics;
-  private final String actor;
-
-  /**
-   * @param instances creates the instances TRIGGERs make
-   * @param lifecycle creates those of paused tasks, PAUSED (they wait for the RESUME)
-   * @param actor who creates them (the node id), recorded in the audit rows
-   */
-  DependencyIntake(
-      TaskStore tasks,
-      InstanceStore instances,
-      TaskLifecycleStore lifecycle,
-      Topics topics,
-      String actor) {
-    this.tasks = tasks;
-    this.instances = instances;
-    this.lifecycle = lifecycle;
-    this.topics = topics;
-    this.actor = actor;
-  }
 
   /**
    * Why a DEPENDENCY task cannot be accepted, or null when it can.

@@ -75,9 +75,9 @@ public final class IngestStage implements AutoCloseable {
                 new TaskUpdateStore(dataSource, fireTimes),
                 new GroupLifecycleStore(dataSource)),
             new LifecycleAnnouncements(tasks, producer, context.topics().scheduled()),
+            new LifecycleCounters(context.meters()),
             context.clock(),
-            context.nodeId(),
-            context.meters());
+            context.nodeId());
     IngestPort port =
         new StoreIngestPort(
             tasks,

@@ -2,12 +2,8 @@ package dev.ax.ingest;
 
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.time.Clock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -31,41 +27,21 @@ import org.slf4j.LoggerFactory;
  * passed its id is not changed.
  *
  * <p>Threading: called from ingest's consumer thread only.
+ *
+ * @param clock when each command applies
+ * @param actor who applies them (the node id), recorded in the audit rows
  */
-final class LifecycleIntake {
+record LifecycleIntake(
+    LifecycleStores stores,
+    LifecycleAnnouncements announcements,
+    LifecycleCounters counters,
+    Clock clock,
+    String actor) {
 
   private static final Logger log = LoggerFactory.getLogger(LifecycleIntake.class);
 
   /** Tasks per page (and per transaction) of a group command. */
   static final int GROUP_PAGE_TASKS = 500;
-
-  private final LifecycleStores stores;
-  private final LifecycleAnnouncements announcements;
-  private final Clock clock;
-  private final String actor;
-  private final Map<String, Counter> applied = new HashMap<>();
-  private final Counter duplicates;
-
-  /**
-   * @param clock when each command applies
-   * @param actor who applies them (the node id), recorded in the audit rows
-   */
-  LifecycleIntake(
-      LifecycleStores stores,
-      LifecycleAnnouncements announcements,
-      Clock clock,
-      String actor,
-      MeterRegistry meters) {
-    this.stores = stores;
-    this.announcements = announcements;
-    this.clock = clock;
-    this.actor = actor;
-    for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.ALL) {
-      applied.put(
-          transition.name(), meters.counter("ax.ingest." + transition.verb().replace(' ', '_')));
-    }
-    this.duplicates = meters.counter("ax.ingest.lifecycle.duplicates");
-  }
 
   /**
    * Applies {@code command}, read from {@code record}; the announcements of resumed instances go
@@ -105,7 +81,7 @@ final class LifecycleIntake {
       return Optional.of(refused.reason());
     }
     if (result instanceof TaskLifecycleStore.Result.Applied done) {
-      applied.get(transition.name()).increment();
+      counters.applied(transition, 1);
       log.info(
           "Task {} {} by command {}{}: {} instance(s) {} [traceId={}]",
           command.taskId(),
@@ -117,7 +93,7 @@ final class LifecycleIntake {
           command.traceId());
       announcements.announce(command.taskId(), done.toAnnounce(), sends);
     } else {
-      duplicates.increment();
+      counters.duplicates(1);
       log.info(
           "Command {} for task {} applied before; ignored [traceId={}]",
           commandId,
@@ -153,8 +129,8 @@ final class LifecycleIntake {
       tasksBefore += result.duplicates();
       refused += result.refused();
       instances += result.instances();
-      applied.get(transition.name()).increment(result.applied());
-      duplicates.increment(result.duplicates());
+      counters.applied(transition, result.applied());
+      counters.duplicates(result.duplicates());
       List<Future<RecordMetadata>> pageSends = new ArrayList<>();
       for (GroupLifecycleStore.Resumed resumed : result.resumed()) {
         announcements.announce(

@@ -1,5 +1,6 @@
 package dev.ax.ticker;
 
+import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
@@ -129,13 +130,14 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.scheduledConsumer = announcementReader(context, config, loop, elector, port, parking);
     FixedDelayChainer chainer =
         new FixedDelayChainer(
+            EventDecoder.of(
+                TaskCompletedEvent.class, "completion event", "ticker", context.meters()),
             tasks,
             firings,
             producer,
             context.topics().scheduled(),
             context.nodeId(),
-            context.clock(),
-            context.meters());
+            context.clock());
     this.chainConsumer =
         context.groupLoop(
             "ticker-chain",

@@ -16,7 +16,6 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
 import dev.ax.common.trace.TraceIds;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,42 +43,22 @@ import org.slf4j.LoggerFactory;
  * after its RESUME.
  *
  * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
+ *
+ * @param completions reads the completion events (and counts the unreadable ones)
+ * @param producer the ticker's own; not closed here
+ * @param scheduledTopic where the next firings are announced ({@code ax.task.scheduled})
+ * @param actor who creates them (the node id), recorded in their audit rows
  */
-public final class FixedDelayChainer {
+public record FixedDelayChainer(
+    EventDecoder<TaskCompletedEvent> completions,
+    TaskStore tasks,
+    FiringStore firings,
+    KafkaProducer<String, byte[]> producer,
+    String scheduledTopic,
+    String actor,
+    Clock clock) {
 
   private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
-
-  private final TaskStore tasks;
-  private final FiringStore firings;
-  private final KafkaProducer<String, byte[]> producer;
-  private final String scheduledTopic;
-  private final String actor;
-  private final EventDecoder<TaskCompletedEvent> completions;
-  private final Clock clock;
-
-  /**
-   * @param producer the ticker's own; not closed here
-   * @param scheduledTopic where the next firings are announced ({@code ax.task.scheduled})
-   * @param actor who creates them (the node id), recorded in their audit rows
-   * @param meters where unreadable completion events are counted
-   */
-  public FixedDelayChainer(
-      TaskStore tasks,
-      FiringStore firings,
-      KafkaProducer<String, byte[]> producer,
-      String scheduledTopic,
-      String actor,
-      Clock clock,
-      MeterRegistry meters) {
-    this.tasks = tasks;
-    this.firings = firings;
-    this.producer = producer;
-    this.scheduledTopic = scheduledTopic;
-    this.actor = actor;
-    this.clock = clock;
-    this.completions =
-        EventDecoder.of(TaskCompletedEvent.class, "completion event", "ticker", meters);
-  }
 
   /** False when the record's trigger-type header names another type: no need to parse it. */
   private static boolean mayBeFixedDelay(ConsumerRecord<String, byte[]> record) {
