@@ -92,6 +92,14 @@ record DependencyIntake(
     return graphEntriesOf(upstreams);
   }
 
+  /**
+   * Up to {@code limit} task ids that some task waits for, after {@code after} (null: from the
+   * start), by id: a page of the graph's upstreams.
+   */
+  List<String> upstreamsAfter(String after, int limit) {
+    return tasks.upstreamsAfter(after, limit);
+  }
+
   /** The current graph entry of each upstream, read from the database. */
   List<ProducerRecord<String, byte[]>> graphEntriesOf(Collection<String> upstreams) {
     List<ProducerRecord<String, byte[]>> records = new ArrayList<>();

@@ -66,7 +66,7 @@ public final class IngestStage implements AutoCloseable {
             context.topics(),
             context.nodeId());
     this.graphRepublisher =
-        new GraphRepublisher(tasks, dependencies, producer, config.dependencyRepublish());
+        new GraphRepublisher(dependencies, producer, config.dependencyRepublish());
     this.switches = context.switches("ingest", Set.of(Switches.INTAKE));
     LifecycleIntake lifecycle =
         new LifecycleIntake(

@@ -74,11 +74,8 @@ public final class Reaper {
   private final DueEmitter emitter;
   private final Duration unclaimedAfter;
   private final int maxPerPass;
-  private final Counter reclaimed;
-  private final Counter reemitted;
+  private final Counters counters;
   private final ChainRepair chains;
-  private final Counter adopted;
-  private final Counter ended;
   private final TaskStore tasks;
   private final EndedRunEmitter endedEmitter;
   private final int maxTakebacks;
@@ -122,10 +119,19 @@ public final class Reaper {
     this.endedEmitter = endedEmitter;
     this.dispatchHold = dispatchHold;
     this.databaseSteadyFor = databaseSteadyFor;
-    this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
-    this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
-    this.adopted = meters.counter("ax.reaper.predecessor.reemitted");
-    this.ended = meters.counter("ax.reaper.runs.ended");
+    this.counters = Counters.in(meters);
+  }
+
+  /** The reaper's counts, one per kind of recovery. */
+  private record Counters(Counter reclaimed, Counter reemitted, Counter adopted, Counter ended) {
+
+    static Counters in(MeterRegistry meters) {
+      return new Counters(
+          meters.counter("ax.reaper.runs.reclaimed"),
+          meters.counter("ax.reaper.unclaimed.reemitted"),
+          meters.counter("ax.reaper.predecessor.reemitted"),
+          meters.counter("ax.reaper.runs.ended"));
+    }
   }
 
   /**
@@ -178,7 +184,7 @@ public final class Reaper {
           ((AfterFailure.Dead) outcome.after()).reason(),
           run.traceId());
       owed.addAll(events.get(i));
-      ended.increment();
+      counters.ended().increment();
     }
     endedEmitter.send(token, owed);
   }
@@ -223,7 +229,7 @@ public final class Reaper {
           "Emitting again {} instance(s) a previous leader dispatched and nobody claimed yet",
           inherited.size());
       emitter.emit(inherited, fence.epoch(), nowMs);
-      adopted.increment(inherited.size());
+      counters.adopted().increment(inherited.size());
     }
   }
 
@@ -266,7 +272,7 @@ public final class Reaper {
               "Reaper took back {} run(s) whose lease expired; emitting them again",
               expired.size());
           emitter.emit(expired, current.get().epoch(), nowMs);
-          reclaimed.increment(expired.size());
+          counters.reclaimed().increment(expired.size());
         }
       }
       adopt(current.get(), nowMs);
@@ -277,7 +283,7 @@ public final class Reaper {
             unclaimed.size(),
             unclaimedAfter.toMillis());
         emitter.emit(unclaimed, current.get().epoch(), nowMs);
-        reemitted.increment(unclaimed.size());
+        counters.reemitted().increment(unclaimed.size());
       }
       chains.pass(current.get(), nowMs);
     } catch (StoreException e) {
