@@ -45,18 +45,19 @@ final class ActiveTaskLimit {
   static final int MAX_GROUPS_KEPT = 10_000;
 
   /**
-   * A group's count as read, plus the creates accepted since ({@code upper}); reread once those
-   * creates reach {@code rereadAfterCreates}.
+   * A group's count as {@code read}, plus the creates accepted since ({@code upper}); reread once
+   * those creates reach {@code rereadAfterCreates}. A value: each accepted create replaces it.
    */
-  private static final class Bound {
-    final long read;
-    final long rereadAfterCreates;
-    long upper;
+  private record Bound(long read, long rereadAfterCreates, long upper) {
 
-    Bound(long read, int limit) {
-      this.read = read;
-      this.rereadAfterCreates = Math.max(1, (limit - read) / 4);
-      this.upper = read;
+    /** The bound right after a count found {@code read} live tasks in a group of {@code limit}. */
+    static Bound afterRead(long read, int limit) {
+      return new Bound(read, Math.max(1, (limit - read) / 4), read);
+    }
+
+    /** The same read, the upper bound now {@code newUpper}. */
+    Bound withUpper(long newUpper) {
+      return new Bound(read, rereadAfterCreates, newUpper);
     }
 
     /** Whether {@code creates} more keep this bound usable without a fresh count. */
@@ -125,14 +126,14 @@ final class ActiveTaskLimit {
       ids.add(command.taskId());
     }
     if (fitsUnderBounds(perGroup)) {
-      perGroup.forEach((group, count) -> bounds.get(group).upper += count);
+      perGroup.forEach((group, count) -> raiseBound(group, bounds.get(group).upper() + count));
       return rejected;
     }
     Set<String> groups = perGroup.keySet();
     Map<String, Long> active = tasks.liveByGroup(groups);
     reads++;
     for (String group : groups) {
-      bounds.put(group, new Bound(active.getOrDefault(group, 0L), limit));
+      bounds.put(group, Bound.afterRead(active.getOrDefault(group, 0L), limit));
     }
     Set<String> existing = tasks.existing(ids);
     Set<String> counted = new HashSet<>();
@@ -173,9 +174,13 @@ final class ActiveTaskLimit {
       }
       counted.add(taskId);
       active.put(group, now + 1);
-      bounds.get(group).upper = now + 1;
+      raiseBound(group, now + 1);
     }
     return rejected;
+  }
+
+  private void raiseBound(String group, long upper) {
+    bounds.put(group, bounds.get(group).withUpper(upper));
   }
 
   /** How many times the counts were read: what the re-read rule saves, for tests. */

@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -35,8 +34,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * resolver's TRIGGER commands into instances (deterministic id per task and flow run, so a repeated
  * trigger creates nothing). Holds nothing but its (thread-safe) stores: the consumer thread and the
  * graph republisher both use it.
+ *
+ * @param instances creates the instances TRIGGERs make
+ * @param lifecycle creates those of paused tasks, PAUSED (they wait for the RESUME)
+ * @param actor who creates them (the node id), recorded in the audit rows
  */
-final class DependencyIntake {
+record DependencyIntake(
+    TaskStore tasks,
+    InstanceStore instances,
+    TaskLifecycleStore lifecycle,
+    Topics topics,
+    String actor) {
 
   /** How far back a TRIGGER's instance may be due (see {@link #dueAtMs}). */
   static final Duration MAX_TRIGGER_AGE = Duration.ofHours(1);
@@ -46,24 +54,6 @@ final class DependencyIntake {
       List<ProducerRecord<String, byte[]>> announcements,
       Map<TaskCommand, String> rejections,
       int duplicates) {}
-
-  private final TaskStore tasks;
-  private final InstanceStore instances;
-  private final TaskLifecycleStore lifecycle;
-  private final Topics topics;
-  private final String actor;
-
-  /**
-   * @param dataSource for its stores: the tasks, the instances TRIGGERs create, and those of paused
-   *     tasks, created PAUSED (they wait for the RESUME)
-   */
-  DependencyIntake(DataSource dataSource, Topics topics, String actor) {
-    this.tasks = new TaskStore(dataSource);
-    this.instances = new InstanceStore(dataSource);
-    this.lifecycle = new TaskLifecycleStore(dataSource);
-    this.topics = topics;
-    this.actor = actor;
-  }
 
   /**
    * Why a DEPENDENCY task cannot be accepted, or null when it can.
@@ -100,6 +90,14 @@ final class DependencyIntake {
       upstreams.addAll(((Trigger.Dependency) task.spec().trigger()).upstreamTaskIds());
     }
     return graphEntriesOf(upstreams);
+  }
+
+  /**
+   * Up to {@code limit} task ids that some task waits for, after {@code after} (null: from the
+   * start), by id: a page of the graph's upstreams.
+   */
+  List<String> upstreamsAfter(String after, int limit) {
+    return tasks.upstreamsAfter(after, limit);
   }
 
   /** The current graph entry of each upstream, read from the database. */

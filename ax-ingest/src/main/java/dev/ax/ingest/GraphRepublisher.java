@@ -1,7 +1,5 @@
 package dev.ax.ingest;
 
-import dev.ax.common.stage.StageContext;
-import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
@@ -28,22 +26,18 @@ final class GraphRepublisher implements AutoCloseable {
   /** Upstream task ids read (and published) per page. */
   private static final int PAGE_UPSTREAMS = 500;
 
-  private final TaskStore tasks;
   private final DependencyIntake dependencies;
   private final KafkaProducer<String, byte[]> producer;
   private final Duration every;
   private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("ax-ingest-graph");
 
   /**
+   * @param dependencies where the upstreams and their entries are read
    * @param producer ingest's own; not closed here
    * @param every the time between passes ({@code AX_DEPENDENCY_REPUBLISH})
    */
   GraphRepublisher(
-      StageContext context,
-      DependencyIntake dependencies,
-      KafkaProducer<String, byte[]> producer,
-      Duration every) {
-    this.tasks = new TaskStore(context.dataSource());
+      DependencyIntake dependencies, KafkaProducer<String, byte[]> producer, Duration every) {
     this.dependencies = dependencies;
     this.producer = producer;
     this.every = every;
@@ -61,7 +55,7 @@ final class GraphRepublisher implements AutoCloseable {
       int published = 0;
       String after = null;
       while (true) {
-        List<String> page = tasks.upstreamsAfter(after, PAGE_UPSTREAMS);
+        List<String> page = dependencies.upstreamsAfter(after, PAGE_UPSTREAMS);
         if (page.isEmpty()) {
           break;
         }

@@ -7,10 +7,12 @@ import dev.ax.common.kafka.RejectedRecords;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
+import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.TaskStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,27 +44,46 @@ public final class IngestStage implements AutoCloseable {
    */
   private static final int MAX_POLL_RECORDS = 200;
 
-  private final StageContext context;
+  private final String commandsTopic;
   private final KafkaProducer<String, byte[]> producer;
   private final ConsumerLoop loop;
   private final Switches switches;
   private final GraphRepublisher graphRepublisher;
 
+  /** Builds every part once, each handed the stores, clients and clock it uses. */
   public IngestStage(StageContext context, IngestConfig config) {
     this.producer = context.producer("ingest");
-    this.context = context;
-    TaskStore tasks = new TaskStore(context.dataSource());
+    this.commandsTopic = context.topics().commands();
+    DataSource dataSource = context.dataSource();
+    FireTimes fireTimes = new FireTimes();
+    TaskStore tasks = new TaskStore(dataSource);
+    TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(dataSource);
     DependencyIntake dependencies =
-        new DependencyIntake(context.dataSource(), context.topics(), context.nodeId());
+        new DependencyIntake(
+            tasks,
+            new InstanceStore(dataSource),
+            lifecycleStore,
+            context.topics(),
+            context.nodeId());
     this.graphRepublisher =
-        new GraphRepublisher(context, dependencies, producer, config.dependencyRepublish());
+        new GraphRepublisher(dependencies, producer, config.dependencyRepublish());
     this.switches = context.switches("ingest", Set.of(Switches.INTAKE));
+    LifecycleIntake lifecycle =
+        new LifecycleIntake(
+            new LifecycleStores(
+                lifecycleStore,
+                new TaskUpdateStore(dataSource, fireTimes),
+                new GroupLifecycleStore(dataSource)),
+            new LifecycleAnnouncements(tasks, producer, context.topics().scheduled()),
+            new LifecycleCounters(context.meters()),
+            context.clock(),
+            context.nodeId());
     IngestPort port =
         new StoreIngestPort(
             tasks,
             new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup()),
             dependencies,
-            new LifecycleIntake(new TaskLifecycleStore(context.dataSource()), producer, context),
+            lifecycle,
             producer,
             new RejectedRecords(
                 producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES),
@@ -72,7 +93,7 @@ public final class IngestStage implements AutoCloseable {
         new IngestLoop(
             context.clock(),
             new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock()),
-            new CreatePlanner(new FireTimes()),
+            new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),
             context.meters(),
@@ -81,7 +102,7 @@ public final class IngestStage implements AutoCloseable {
         context.groupLoop(
             "ingest",
             MAX_POLL_RECORDS,
-            List.of(context.topics().commands()),
+            List.of(commandsTopic),
             new IntakeGate(batches::handle, switches::intakeEnabled),
             context.commandParking(producer));
   }
@@ -90,7 +111,7 @@ public final class IngestStage implements AutoCloseable {
     graphRepublisher.start();
     switches.start(); // before the loop: a stage started with intake off reads nothing
     loop.start();
-    log.info("Ingest started on {}", context.topics().commands());
+    log.info("Ingest started on {}", commandsTopic);
     return this;
   }
 

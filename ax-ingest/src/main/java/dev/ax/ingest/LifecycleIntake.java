@@ -1,24 +1,13 @@
 package dev.ax.ingest;
 
 import dev.ax.common.contract.TaskCommand;
-import dev.ax.common.kafka.AnnouncementRecords;
-import dev.ax.common.model.TriggerGroups;
-import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.stage.StageContext;
-import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.StoredTask;
-import dev.ax.common.store.TaskStore;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
+import dev.ax.common.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies the commands that change existing tasks (CANCEL, DELETE, PAUSE, RESUME, RUN_NOW, UPDATE)
  * through {@link TaskLifecycleStore} and {@link TaskUpdateStore}, one transaction each, announces
- * the instances a RESUME made SCHEDULED again (or a RUN_NOW created), and says which commands to
- * reject and why. A command without a {@code commandId} is known by its record's position ({@code
- * topic-partition@offset}): a redelivery of the same record after a crash is then a duplicate too.
+ * the instances a RESUME made SCHEDULED again (or a RUN_NOW created) through {@link
+ * LifecycleAnnouncements}, and says which commands to reject and why. A command without a {@code
+ * commandId} is known by its record's position ({@code topic-partition@offset}): a redelivery of
+ * the same record after a crash is then a duplicate too.
  *
  * <p>A PAUSE or RESUME of a group walks the group's tasks in pages of {@link #GROUP_PAGE_TASKS}
  * ({@link GroupLifecycleStore}), one transaction per page, and waits for each page's announcements
@@ -37,42 +27,21 @@ import org.slf4j.LoggerFactory;
  * passed its id is not changed.
  *
  * <p>Threading: called from ingest's consumer thread only.
+ *
+ * @param clock when each command applies
+ * @param actor who applies them (the node id), recorded in the audit rows
  */
-final class LifecycleIntake {
+record LifecycleIntake(
+    LifecycleStores stores,
+    LifecycleAnnouncements announcements,
+    LifecycleCounters counters,
+    Clock clock,
+    String actor) {
 
   private static final Logger log = LoggerFactory.getLogger(LifecycleIntake.class);
 
   /** Tasks per page (and per transaction) of a group command. */
   static final int GROUP_PAGE_TASKS = 500;
-
-  private final StageContext context;
-  private final KafkaProducer<String, byte[]> producer;
-  private final TaskLifecycleStore store;
-  private final GroupLifecycleStore groups;
-  private final TaskUpdateStore updates;
-  private final TaskStore tasks;
-  private final FireTimes fireTimes = new FireTimes();
-  private final Map<String, Counter> applied = new HashMap<>();
-  private final Counter duplicates;
-
-  /**
-   * @param producer sends the announcements of resumed instances (ingest's own)
-   */
-  LifecycleIntake(
-      TaskLifecycleStore store, KafkaProducer<String, byte[]> producer, StageContext context) {
-    this.store = store;
-    this.updates = new TaskUpdateStore(context.dataSource(), fireTimes);
-    this.groups = new GroupLifecycleStore(context.dataSource());
-    this.tasks = new TaskStore(context.dataSource());
-    this.producer = producer;
-    this.context = context;
-    MeterRegistry meters = context.meters();
-    for (TaskLifecycleStore.Transition transition : TaskLifecycleStore.Transition.ALL) {
-      applied.put(
-          transition.name(), meters.counter("ax.ingest." + transition.verb().replace(' ', '_')));
-    }
-    this.duplicates = meters.counter("ax.ingest.lifecycle.duplicates");
-  }
 
   /**
    * Applies {@code command}, read from {@code record}; the announcements of resumed instances go
@@ -90,7 +59,7 @@ final class LifecycleIntake {
         command.commandId() != null
             ? command.commandId()
             : record.topic() + "-" + record.partition() + "@" + record.offset();
-    long nowMs = context.clock().millis();
+    long nowMs = clock.millis();
     TaskLifecycleStore.Request request =
         new TaskLifecycleStore.Request(
             commandId,
@@ -98,7 +67,7 @@ final class LifecycleIntake {
             command.group(),
             command.reason(),
             command.traceId(),
-            context.nodeId(),
+            actor,
             nowMs,
             command.interrupt());
     if (command.isGroup()) {
@@ -106,13 +75,13 @@ final class LifecycleIntake {
     }
     TaskLifecycleStore.Result result =
         transition == TaskLifecycleStore.Transition.UPDATE
-            ? updates.update(request, command.spec())
-            : store.apply(transition, request);
+            ? stores.updates().update(request, command.spec())
+            : stores.tasks().apply(transition, request);
     if (result instanceof TaskLifecycleStore.Result.Refused refused) {
       return Optional.of(refused.reason());
     }
     if (result instanceof TaskLifecycleStore.Result.Applied done) {
-      applied.get(transition.name()).increment();
+      counters.applied(transition, 1);
       log.info(
           "Task {} {} by command {}{}: {} instance(s) {} [traceId={}]",
           command.taskId(),
@@ -122,9 +91,9 @@ final class LifecycleIntake {
           done.instances(),
           transition.toStatus(),
           command.traceId());
-      announce(command.taskId(), done.toAnnounce(), sends);
+      announcements.announce(command.taskId(), done.toAnnounce(), sends);
     } else {
-      duplicates.increment();
+      counters.duplicates(1);
       log.info(
           "Command {} for task {} applied before; ignored [traceId={}]",
           commandId,
@@ -148,6 +117,7 @@ final class LifecycleIntake {
     int refused = 0;
     int instances = 0;
     String after = "";
+    GroupLifecycleStore groups = stores.groups();
     List<GroupLifecycleStore.GroupTask> page;
     do {
       page = groups.page(transition, group, after, GROUP_PAGE_TASKS);
@@ -159,11 +129,11 @@ final class LifecycleIntake {
       tasksBefore += result.duplicates();
       refused += result.refused();
       instances += result.instances();
-      applied.get(transition.name()).increment(result.applied());
-      duplicates.increment(result.duplicates());
+      counters.applied(transition, result.applied());
+      counters.duplicates(result.duplicates());
       List<Future<RecordMetadata>> pageSends = new ArrayList<>();
       for (GroupLifecycleStore.Resumed resumed : result.resumed()) {
-        announce(
+        announcements.announce(
             resumed.task().taskId(), resumed.task().triggerGroup(), resumed.instances(), pageSends);
       }
       for (Future<RecordMetadata> send : pageSends) {
@@ -188,40 +158,5 @@ final class LifecycleIntake {
         refused,
         request.traceId());
     return Optional.empty();
-  }
-
-  /**
-   * Tells the ticker of the instances a RESUME made SCHEDULED again (it fires them late) or a
-   * RUN_NOW created (due now).
-   */
-  private void announce(
-      String taskId, List<DueInstance> resumed, List<Future<RecordMetadata>> sends) {
-    if (resumed.isEmpty()) {
-      return;
-    }
-    Optional<StoredTask> task = tasks.find(taskId);
-    if (task.isEmpty()) {
-      return; // removed meanwhile: nothing to fire
-    }
-    announce(taskId, TriggerGroups.keyOf(task.get().spec().trigger()), resumed, sends);
-  }
-
-  private void announce(
-      String taskId,
-      String triggerGroup,
-      List<DueInstance> resumed,
-      List<Future<RecordMetadata>> sends) {
-    for (DueInstance instance : resumed) {
-      sends.add(
-          producer.send(
-              AnnouncementRecords.of(
-                  context.topics().scheduled(),
-                  taskId,
-                  instance.instanceId(),
-                  instance.dueAtMs(),
-                  instance.traceId(),
-                  instance.seq(),
-                  triggerGroup)));
-    }
   }
 }

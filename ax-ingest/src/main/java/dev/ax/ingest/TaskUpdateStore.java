@@ -25,6 +25,7 @@ import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.OneShotEnd;
 import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.RecordRows;
 import dev.ax.common.store.Sql;
 import dev.ax.common.trace.TraceIds;
 import java.sql.SQLException;
@@ -52,6 +53,18 @@ import javax.sql.DataSource;
  */
 final class TaskUpdateStore {
 
+  /**
+   * A task's row as an UPDATE reads it, locked. (public: {@link RecordRows} builds it by
+   * reflection).
+   */
+  public record LockedTask(
+      TaskState state, int version, TriggerType triggerType, long createdAtMs) {}
+
+  private static final String LOCK_TASK =
+      "SELECT state, version, trigger_type, created_at_ms FROM ax_task WHERE task_id = ? FOR UPDATE";
+
+  private static final RecordRows<LockedTask> LOCKED_TASK = RecordRows.of(LockedTask.class);
+
   private final Jdbc jdbc;
   private final NextFiring firings;
 
@@ -65,30 +78,23 @@ final class TaskUpdateStore {
         "updating task " + request.taskId(),
         tx -> {
           JdbcTransaction statements = tx.statements();
-          Optional<Object[]> row =
-              statements.queryFirst(
-                  "SELECT state, version, trigger_type, created_at_ms FROM ax_task"
-                      + " WHERE task_id = ? FOR UPDATE",
-                  values(request.taskId()),
-                  rs ->
-                      new Object[] {rs.getString(1), rs.getInt(2), rs.getString(3), rs.getLong(4)});
+          Optional<LockedTask> row =
+              statements.queryFirst(LOCK_TASK, values(request.taskId()), LOCKED_TASK);
           if (row.isEmpty()) {
             return refused("UPDATE for unknown task " + request.taskId());
           }
           if (TaskLifecycleStore.isRecorded(statements, request.taskId(), request.commandId())) {
             return new TaskLifecycleStore.Result.Duplicate();
           }
-          TaskState state = TaskState.valueOf((String) row.get()[0]);
-          int version = (Integer) row.get()[1] + 1;
-          boolean wasDependency = TriggerType.DEPENDENCY.name().equals(row.get()[2]);
+          LockedTask locked = row.get();
+          TaskState state = locked.state();
+          int version = locked.version() + 1;
+          boolean wasDependency = locked.triggerType() == TriggerType.DEPENDENCY;
           Optional<Long> firstDueAtMs = Optional.empty();
           if (!(spec.trigger() instanceof Trigger.Dependency)) {
             NextFiring.History history =
                 ChainHistory.read(
-                    statements,
-                    request.taskId(),
-                    (Long) row.get()[3],
-                    TriggerType.valueOf((String) row.get()[2]));
+                    statements, request.taskId(), locked.createdAtMs(), locked.triggerType());
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
           }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
@@ -115,7 +121,7 @@ final class TaskUpdateStore {
                   request.nowMs(),
                   request.taskId()));
           boolean oneShot = spec.trigger() instanceof Trigger.Once;
-          if (oneShot != TriggerType.ONCE.name().equals(row.get()[2])) {
+          if (oneShot != (locked.triggerType() == TriggerType.ONCE)) {
             followTrigger(statements, request.taskId(), oneShot);
           }
           List<DueInstance> toAnnounce = new ArrayList<>();

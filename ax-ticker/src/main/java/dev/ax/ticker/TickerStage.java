@@ -1,5 +1,6 @@
 package dev.ax.ticker;
 
+import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskScheduledEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
@@ -15,6 +16,7 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.backlog.Backlog;
+import dev.ax.ticker.backlog.BacklogStore;
 import dev.ax.ticker.fire.DueEmitter;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.fire.FiringStore;
@@ -26,8 +28,14 @@ import dev.ax.ticker.fire.TickLoop;
 import dev.ax.ticker.leader.LeaderElector;
 import dev.ax.ticker.load.AnnouncementIntake;
 import dev.ax.ticker.load.WindowLoader;
+import dev.ax.ticker.reaper.ChainRepair;
+import dev.ax.ticker.reaper.ChainRepairStore;
 import dev.ax.ticker.reaper.EndedRunEmitter;
 import dev.ax.ticker.reaper.Reaper;
+import dev.ax.ticker.reaper.ReaperStore;
+import dev.ax.ticker.reaper.Retention;
+import dev.ax.ticker.reaper.RetentionPace;
+import dev.ax.ticker.reaper.RetentionStore;
 import dev.ax.ticker.reaper.RetentionThread;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +43,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,10 +87,12 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final FiringThread firing;
   private final TickerConfig config;
 
+  /** Builds every part once, each handed the stores, clients and clock it uses. */
   public TickerStage(StageContext context, TickerConfig config) {
     this.context = context;
-    FiringStore firings = new FiringStore(context.dataSource());
-    TaskStore tasks = new TaskStore(context.dataSource());
+    DataSource dataSource = context.dataSource();
+    FiringStore firings = new FiringStore(dataSource);
+    TaskStore tasks = new TaskStore(dataSource);
     this.config = config;
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
@@ -110,21 +121,23 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             firings, context.clock(), elector::fence, loop, config.rescanEvery(), port::prefetch);
     this.switches = context.switches("ticker", Set.of(Switches.DISPATCH));
     this.backlog =
-        new Backlog(context.dataSource(), context.clock(), elector::fence, context.meters());
-    this.reaper =
-        new Reaper(
-            context,
-            config,
-            elector::fence,
-            emitter,
-            new EndedRunEmitter(producer, context.topics(), new OutboxStore(context.dataSource())),
-            switches::dispatchHold,
-            elector::databaseSteadyFor);
-    this.retention = new RetentionThread(context, config, elector::fence);
+        new Backlog(
+            new BacklogStore(dataSource), context.clock(), elector::fence, context.meters());
+    this.reaper = reaper(context, config, tasks, elector, emitter, switches, producer);
+    this.retention = retentionThread(context, config, elector);
     registerLeaderMeters(context.meters(), elector);
     RecordParking parking = context.parking(producer, "ticker");
     this.scheduledConsumer = announcementReader(context, config, loop, elector, port, parking);
-    FixedDelayChainer chainer = new FixedDelayChainer(context, tasks, firings, producer);
+    FixedDelayChainer chainer =
+        new FixedDelayChainer(
+            EventDecoder.of(
+                TaskCompletedEvent.class, "completion event", "ticker", context.meters()),
+            tasks,
+            firings,
+            producer,
+            context.topics().scheduled(),
+            context.nodeId(),
+            context.clock());
     this.chainConsumer =
         context.groupLoop(
             "ticker-chain",
@@ -136,6 +149,60 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             ConsumerLoop.CommitMode.ASYNC,
             parking);
     this.firing = new FiringThread(loop, this::rebuildAsNewLeader);
+  }
+
+  /**
+   * The reaper, with its chain repair: {@code AX_REAPER_UNCLAIMED_AFTER} is also how long a
+   * FIXED_DELAY chain is left to the chainer, {@code AX_TICKER_MAX_BATCH} the tasks of each trigger
+   * type a repair pass reads.
+   */
+  private static Reaper reaper(
+      StageContext context,
+      TickerConfig config,
+      TaskStore tasks,
+      LeaderElector elector,
+      DueEmitter emitter,
+      Switches switches,
+      KafkaProducer<String, byte[]> producer) {
+    DataSource dataSource = context.dataSource();
+    return new Reaper(
+        new ReaperStore(dataSource),
+        tasks,
+        new ChainRepair(
+            new ChainRepairStore(dataSource),
+            tasks,
+            config.reaperUnclaimedAfter(),
+            config.maxBatch(),
+            context.meters()),
+        context.clock(),
+        config,
+        elector::fence,
+        emitter,
+        new EndedRunEmitter(producer, context.topics(), new OutboxStore(dataSource)),
+        switches::dispatchHold,
+        elector::databaseSteadyFor,
+        context.meters());
+  }
+
+  /**
+   * The retention thread: {@code AX_RETENTION} and {@code AX_RETENTION_BATCH} for what a step
+   * deletes, {@code AX_RETENTION_MAX_RATE} and {@code AX_RETENTION_BUSY_PERCENT} for its pace, the
+   * reaper interval for its pause once caught up; working while {@code elector} leads.
+   */
+  private static RetentionThread retentionThread(
+      StageContext context, TickerConfig config, LeaderElector elector) {
+    return new RetentionThread(
+        new Retention(
+            new RetentionStore(context.dataSource()),
+            context.clock(),
+            config.retention(),
+            config.retentionBatch(),
+            context.meters()),
+        new RetentionPace(
+            config.retentionMaxRate(), config.retentionBusyPercent(), config.reaperInterval()),
+        elector::fence,
+        System::nanoTime,
+        context.meters());
   }
 
   /** The gauges of this node's leadership and the count of its elections. */

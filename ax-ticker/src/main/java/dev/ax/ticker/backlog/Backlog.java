@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,22 +37,16 @@ public final class Backlog {
   private volatile double oldestAgeMs = Double.NaN;
   private volatile double outbox = Double.NaN;
 
+  /**
+   * @param store where the counts are read
+   * @param leadership this node's lease fence when it leads: the backlog is read on the leader only
+   */
   public Backlog(
-      DataSource dataSource,
+      BacklogStore store,
       Clock clock,
       Supplier<Optional<LeaseFence>> leadership,
       MeterRegistry meters) {
-    this(dataSource, clock, leadership, meters, BacklogStore.COUNT_CAP);
-  }
-
-  /** With counts stopping at {@code countCap}: for tests. */
-  Backlog(
-      DataSource dataSource,
-      Clock clock,
-      Supplier<Optional<LeaseFence>> leadership,
-      MeterRegistry meters,
-      int countCap) {
-    this.store = new BacklogStore(dataSource, countCap);
+    this.store = store;
     this.clock = clock;
     this.leadership = leadership;
     for (InstanceStatus status : BacklogStore.ACTIVE) {

@@ -17,7 +17,7 @@ import javax.sql.DataSource;
  * more than one of a hundred thousand; a count at the cap means "at least" that many. Thread-safe
  * (stateless over a pool).
  */
-final class BacklogStore {
+public final class BacklogStore {
 
   /** The statuses an instance waits or runs in: what the backlog counts. */
   static final List<InstanceStatus> ACTIVE =
@@ -61,7 +61,7 @@ final class BacklogStore {
   private final Jdbc jdbc;
   private final int countCap;
 
-  BacklogStore(DataSource dataSource) {
+  public BacklogStore(DataSource dataSource) {
     this(dataSource, COUNT_CAP);
   }
 

@@ -24,7 +24,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -161,17 +160,15 @@ public final class FiringStore {
         + ") AND status = ?";
   }
 
+  /** The statuses of a run in flight: what {@link #tasksInFlight} looks for. */
+  static final List<InstanceStatus> IN_FLIGHT = List.of(DISPATCHED, RUNNING, RETRYING);
+
   /**
-   * Those of the tasks of {@code in} with an instance in one of three statuses (bound after them),
-   * by the {@code (task_id, status)} index (V18): the batch's tasks' live rows, not their history,
-   * nor (as a status-first index would read) every task's rows in those statuses. Forced: on few
-   * rows in flight the optimizer prefers the status range, which grows with the backlog.
+   * {@link #tasksInFlight}'s read ({@link TasksWithInstances}): the batch's tasks' live rows, not
+   * their history, nor every task's rows in those statuses.
    */
   static String tasksInFlightSql(String in) {
-    return "SELECT DISTINCT task_id FROM ax_instance FORCE INDEX (ax_instance_task_status)"
-        + " WHERE task_id IN ("
-        + in
-        + ") AND status IN (?, ?, ?)";
+    return TasksWithInstances.sql(in, IN_FLIGHT.size());
   }
 
   /** As {@link #tasksInFlightSql}, with each task's statuses among two. */
@@ -205,13 +202,7 @@ public final class FiringStore {
    * DEAD) is written in the same transaction.
    */
   Set<String> tasksInFlight(Collection<String> taskIds) {
-    return new HashSet<>(
-        jdbc.queryIn(
-            "checking runs in flight",
-            taskIds,
-            FiringStore::tasksInFlightSql,
-            List.of(DISPATCHED.name(), RUNNING.name(), RETRYING.name()),
-            rs -> rs.getString(1)));
+    return TasksWithInstances.among(jdbc, "checking runs in flight", taskIds, IN_FLIGHT);
   }
 
   /**

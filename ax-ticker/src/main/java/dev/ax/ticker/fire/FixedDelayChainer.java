@@ -10,7 +10,6 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
@@ -44,37 +43,22 @@ import org.slf4j.LoggerFactory;
  * after its RESUME.
  *
  * <p>Threading: called from one consumer thread ({@code ConsumerLoop}).
+ *
+ * @param completions reads the completion events (and counts the unreadable ones)
+ * @param producer the ticker's own; not closed here
+ * @param scheduledTopic where the next firings are announced ({@code ax.task.scheduled})
+ * @param actor who creates them (the node id), recorded in their audit rows
  */
-public final class FixedDelayChainer {
+public record FixedDelayChainer(
+    EventDecoder<TaskCompletedEvent> completions,
+    TaskStore tasks,
+    FiringStore firings,
+    KafkaProducer<String, byte[]> producer,
+    String scheduledTopic,
+    String actor,
+    Clock clock) {
 
   private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
-
-  private final TaskStore tasks;
-  private final FiringStore firings;
-  private final KafkaProducer<String, byte[]> producer;
-  private final String scheduledTopic;
-  private final String actor;
-  private final EventDecoder<TaskCompletedEvent> completions;
-  private final Clock clock;
-
-  /**
-   * @param context the stage's: its clock, its node id (the actor of the instances it creates), the
-   *     announcement topic, and the meter of unreadable completion events
-   */
-  public FixedDelayChainer(
-      StageContext context,
-      TaskStore tasks,
-      FiringStore firings,
-      KafkaProducer<String, byte[]> producer) {
-    this.tasks = tasks;
-    this.firings = firings;
-    this.producer = producer;
-    this.scheduledTopic = context.topics().scheduled();
-    this.actor = context.nodeId();
-    this.clock = context.clock();
-    this.completions =
-        EventDecoder.of(TaskCompletedEvent.class, "completion event", "ticker", context.meters());
-  }
 
   /** False when the record's trigger-type header names another type: no need to parse it. */
   private static boolean mayBeFixedDelay(ConsumerRecord<String, byte[]> record) {

@@ -15,7 +15,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: {@link #pass} is called from one thread (the ticker's scheduler); the cursors are
  * that thread's.
  */
-final class ChainRepair {
+public final class ChainRepair {
 
   private static final Logger log = LoggerFactory.getLogger(ChainRepair.class);
 
@@ -48,9 +47,19 @@ final class ChainRepair {
   private final Counter repaired;
   private final Map<TriggerType, String> cursors = new EnumMap<>(TriggerType.class);
 
-  ChainRepair(DataSource dataSource, Duration quiet, int maxPerPass, MeterRegistry meters) {
-    this.store = new ChainRepairStore(dataSource);
-    this.tasks = new TaskStore(dataSource);
+  /**
+   * @param quiet how long after a FIXED_DELAY task's last run ended its chain is left to the
+   *     chainer
+   * @param maxPerPass most tasks of each trigger type one pass reads
+   */
+  public ChainRepair(
+      ChainRepairStore store,
+      TaskStore tasks,
+      Duration quiet,
+      int maxPerPass,
+      MeterRegistry meters) {
+    this.store = store;
+    this.tasks = tasks;
     this.quietMs = quiet.toMillis();
     this.maxPerPass = maxPerPass;
     this.repaired = meters.counter("ax.reaper.chains.repaired");

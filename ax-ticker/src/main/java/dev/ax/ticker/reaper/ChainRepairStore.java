@@ -8,6 +8,7 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerType;
@@ -17,11 +18,12 @@ import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.RecordRows;
 import dev.ax.common.store.Sql;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.trace.TraceIds;
+import dev.ax.ticker.fire.TasksWithInstances;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +36,7 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe (stateless over a pool).
  */
-final class ChainRepairStore {
+public final class ChainRepairStore {
 
   /** What one restore came to. */
   sealed interface Restore {
@@ -59,27 +61,37 @@ final class ChainRepairStore {
           + " AND task_id > ?"
           + " ORDER BY task_id LIMIT ?";
 
+  /** The statuses of a live instance: a task with one has its chain. */
+  static final List<InstanceStatus> LIVE =
+      List.of(SCHEDULED, PAUSED, DISPATCHED, RUNNING, RETRYING);
+
   /**
-   * Those of the tasks of {@code in} (placeholders) with an instance in one of the {@link #LIVE}
-   * statuses (bound after them): per task, a few ranges of the {@code (task_id, status)} index
-   * (V18), so the read costs the page's live rows, not every instance the tasks ever had (as
-   * through {@code (task_id, due_at_ms)}) nor every live row of every task (as through a
-   * status-first index, which the optimizer prefers unforced: ten million pending one-shots would
-   * be read on every pass).
+   * {@link #withLiveInstance}'s read ({@link TasksWithInstances}): per task, a few ranges of the
+   * {@code (task_id, status)} index, so it costs the page's live rows, not every instance the tasks
+   * ever had (as through {@code (task_id, due_at_ms)}) nor every live row of every task (as through
+   * a status-first index: ten million pending one-shots would be read on every pass).
    */
   static String withLiveInstanceSql(String in) {
-    return "SELECT DISTINCT task_id FROM ax_instance FORCE INDEX (ax_instance_task_status)"
-        + " WHERE task_id IN ("
-        + in
-        + ") AND status IN (?, ?, ?, ?, ?)";
+    return TasksWithInstances.sql(in, LIVE.size());
   }
 
-  static final List<String> LIVE =
-      List.of(SCHEDULED.name(), PAUSED.name(), DISPATCHED.name(), RUNNING.name(), RETRYING.name());
+  /** Whether one task has a live instance, in {@link #restore}'s transaction. */
+  private static final String HAS_LIVE_INSTANCE =
+      "SELECT 1 FROM ax_instance WHERE task_id = ? AND status IN ("
+          + Sql.literals(LIVE.toArray(InstanceStatus[]::new))
+          + ") LIMIT 1";
+
+  /**
+   * Reads a task's row as {@link #restore} locks it. (public: {@link RecordRows} builds it by
+   * reflection).
+   */
+  public record LockedTask(TaskState state, int version, long createdAtMs) {}
+
+  private static final RecordRows<LockedTask> LOCKED_TASK = RecordRows.of(LockedTask.class);
 
   private final Jdbc jdbc;
 
-  ChainRepairStore(DataSource dataSource) {
+  public ChainRepairStore(DataSource dataSource) {
     this.jdbc = new Jdbc(dataSource);
   }
 
@@ -100,13 +112,7 @@ final class ChainRepairStore {
    * Those of {@code taskIds} with an instance SCHEDULED, PAUSED, DISPATCHED, RUNNING or RETRYING.
    */
   Set<String> withLiveInstance(Collection<String> taskIds) {
-    return new HashSet<>(
-        jdbc.queryIn(
-            "checking live instances",
-            taskIds,
-            ChainRepairStore::withLiveInstanceSql,
-            List.copyOf(LIVE),
-            rs -> rs.getString(1)));
+    return TasksWithInstances.among(jdbc, "checking live instances", taskIds, LIVE);
   }
 
   /**
@@ -127,15 +133,15 @@ final class ChainRepairStore {
         "restoring the chain of task " + taskId,
         tx -> {
           JdbcTransaction statements = tx.statements();
-          Optional<Object[]> row =
+          Optional<LockedTask> row =
               statements.queryFirst(
                   "SELECT state, version, created_at_ms FROM ax_task WHERE task_id = ?"
                       + " LOCK IN SHARE MODE",
                   values(taskId),
-                  rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getLong(3)});
+                  LOCKED_TASK);
           if (row.isEmpty()
-              || !TaskState.ACTIVE.name().equals(row.get()[0])
-              || (Integer) row.get()[1] != task.version()) {
+              || row.get().state() != TaskState.ACTIVE
+              || row.get().version() != task.version()) {
             return new Restore.NotNeeded("changed meanwhile");
           }
           boolean leads =
@@ -148,18 +154,12 @@ final class ChainRepairStore {
           if (!leads) {
             return new Restore.NotNeeded("not the leader");
           }
-          if (statements
-              .queryFirst(
-                  "SELECT 1 FROM ax_instance WHERE task_id = ? AND status IN (?, ?, ?, ?, ?)"
-                      + " LIMIT 1",
-                  values(taskId, LIVE.get(0), LIVE.get(1), LIVE.get(2), LIVE.get(3), LIVE.get(4)),
-                  rs -> true)
-              .isPresent()) {
+          if (statements.queryFirst(HAS_LIVE_INSTANCE, values(taskId), rs -> true).isPresent()) {
             return new Restore.NotNeeded("has a live instance");
           }
           NextFiring.History history =
               ChainHistory.read(
-                  statements, taskId, (Long) row.get()[2], task.spec().trigger().type());
+                  statements, taskId, row.get().createdAtMs(), task.spec().trigger().type());
           if (task.spec().trigger().type() == TriggerType.FIXED_DELAY
               && history.lastEndedAtMs() != null
               && nowMs - history.lastEndedAtMs() < quietMs) {

@@ -2,11 +2,9 @@ package dev.ax.ticker.reaper;
 
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryBudget;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
@@ -70,18 +68,14 @@ public final class Reaper {
 
   private static final Logger log = LoggerFactory.getLogger(Reaper.class);
 
-  private final InstanceStore instances;
   private final ReaperStore store;
   private final Clock clock;
   private final Supplier<Optional<LeaseFence>> fence;
   private final DueEmitter emitter;
   private final Duration unclaimedAfter;
   private final int maxPerPass;
-  private final Counter reclaimed;
-  private final Counter reemitted;
+  private final Counters counters;
   private final ChainRepair chains;
-  private final Counter adopted;
-  private final Counter ended;
   private final TaskStore tasks;
   private final EndedRunEmitter endedEmitter;
   private final int maxTakebacks;
@@ -94,22 +88,29 @@ public final class Reaper {
    * pass) and {@code AX_MAX_TAKEBACKS} (how often one instance's run is taken back in its retry
    * budget before the next expired run ends it DEAD instead) from {@code config}.
    *
+   * @param tasks where the specs of runs ended DEAD are read (their retry budget)
+   * @param chains the chain repair each pass ends with
+   * @param fence this node's lease fence when it leads: the reaper works on the leader only
    * @param dispatchHold the groups the {@code dispatch} switches hold now: not emitted again
    * @param databaseSteadyFor whether the database has answered this node for at least the given
    *     time (and is answering now): expired run leases are taken back only then
    */
   public Reaper(
-      StageContext context,
+      ReaperStore store,
+      TaskStore tasks,
+      ChainRepair chains,
+      Clock clock,
       TickerConfig config,
       Supplier<Optional<LeaseFence>> fence,
       DueEmitter emitter,
       EndedRunEmitter endedEmitter,
       Supplier<Switches.DispatchHold> dispatchHold,
-      Predicate<Duration> databaseSteadyFor) {
-    this.instances = new InstanceStore(context.dataSource());
-    this.store = new ReaperStore(context.dataSource());
-    this.tasks = new TaskStore(context.dataSource());
-    this.clock = context.clock();
+      Predicate<Duration> databaseSteadyFor,
+      MeterRegistry meters) {
+    this.store = store;
+    this.tasks = tasks;
+    this.chains = chains;
+    this.clock = clock;
     this.unclaimedAfter = config.reaperUnclaimedAfter();
     this.maxPerPass = config.maxBatch();
     this.maxTakebacks = config.maxTakebacks();
@@ -118,13 +119,19 @@ public final class Reaper {
     this.endedEmitter = endedEmitter;
     this.dispatchHold = dispatchHold;
     this.databaseSteadyFor = databaseSteadyFor;
-    MeterRegistry meters = context.meters();
-    this.reclaimed = meters.counter("ax.reaper.runs.reclaimed");
-    this.reemitted = meters.counter("ax.reaper.unclaimed.reemitted");
-    this.chains =
-        new ChainRepair(context.dataSource(), unclaimedAfter, maxPerPass, context.meters());
-    this.adopted = meters.counter("ax.reaper.predecessor.reemitted");
-    this.ended = meters.counter("ax.reaper.runs.ended");
+    this.counters = Counters.in(meters);
+  }
+
+  /** The reaper's counts, one per kind of recovery. */
+  private record Counters(Counter reclaimed, Counter reemitted, Counter adopted, Counter ended) {
+
+    static Counters in(MeterRegistry meters) {
+      return new Counters(
+          meters.counter("ax.reaper.runs.reclaimed"),
+          meters.counter("ax.reaper.unclaimed.reemitted"),
+          meters.counter("ax.reaper.predecessor.reemitted"),
+          meters.counter("ax.reaper.runs.ended"));
+    }
   }
 
   /**
@@ -177,7 +184,7 @@ public final class Reaper {
           ((AfterFailure.Dead) outcome.after()).reason(),
           run.traceId());
       owed.addAll(events.get(i));
-      ended.increment();
+      counters.ended().increment();
     }
     endedEmitter.send(token, owed);
   }
@@ -222,7 +229,7 @@ public final class Reaper {
           "Emitting again {} instance(s) a previous leader dispatched and nobody claimed yet",
           inherited.size());
       emitter.emit(inherited, fence.epoch(), nowMs);
-      adopted.increment(inherited.size());
+      counters.adopted().increment(inherited.size());
     }
   }
 
@@ -265,7 +272,7 @@ public final class Reaper {
               "Reaper took back {} run(s) whose lease expired; emitting them again",
               expired.size());
           emitter.emit(expired, current.get().epoch(), nowMs);
-          reclaimed.increment(expired.size());
+          counters.reclaimed().increment(expired.size());
         }
       }
       adopt(current.get(), nowMs);
@@ -276,7 +283,7 @@ public final class Reaper {
             unclaimed.size(),
             unclaimedAfter.toMillis());
         emitter.emit(unclaimed, current.get().epoch(), nowMs);
-        reemitted.increment(unclaimed.size());
+        counters.reemitted().increment(unclaimed.size());
       }
       chains.pass(current.get(), nowMs);
     } catch (StoreException e) {

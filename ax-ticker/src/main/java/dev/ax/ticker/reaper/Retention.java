@@ -21,7 +21,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,8 +99,8 @@ public final class Retention {
    * @param batch most rows of a kind one step reads
    */
   public Retention(
-      DataSource dataSource, Clock clock, Duration retention, int batch, MeterRegistry meters) {
-    this.store = new RetentionStore(dataSource);
+      RetentionStore store, Clock clock, Duration retention, int batch, MeterRegistry meters) {
+    this.store = store;
     this.clock = clock;
     this.retention = retention;
     this.batch = batch;

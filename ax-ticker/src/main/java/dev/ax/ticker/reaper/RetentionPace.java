@@ -3,14 +3,16 @@ package dev.ax.ticker.reaper;
 import java.time.Duration;
 
 /**
- * How long retention pauses after a batch, so that it deletes as fast as it may while behind but
- * never starves the live pipeline of the database: at most {@code maxRowsPerSecond} rows a second
- * ({@code AX_RETENTION_MAX_RATE}; rows of the kinds the batches read, instances, tasks, ..., not
- * the audit rows and dead letters that go with an instance), and at most {@code busyPercent} of
- * wall time in database work ({@code AX_RETENTION_BUSY_PERCENT}). A batch that took {@code b} of
- * database time and deleted {@code r} rows is followed by a pause of {@code max(r / maxRate - b, b
- * * (100 - busy) / busy)}: the longer of what the rate cap and the busy cap ask for. At 100 % and a
- * rate cap it cannot reach, batches run back to back.
+ * How long retention pauses between steps: {@code idle} (the reaper interval) once a cycle found
+ * nothing more to delete, and between a standby's checks of its role; after a batch while behind,
+ * as long as it takes to delete as fast as it may but never starves the live pipeline of the
+ * database: at most {@code maxRowsPerSecond} rows a second ({@code AX_RETENTION_MAX_RATE}; rows of
+ * the kinds the batches read, instances, tasks, ..., not the audit rows and dead letters that go
+ * with an instance), and at most {@code busyPercent} of wall time in database work ({@code
+ * AX_RETENTION_BUSY_PERCENT}). A batch that took {@code b} of database time and deleted {@code r}
+ * rows is followed by a pause of {@code max(r / maxRate - b, b * (100 - busy) / busy)}: the longer
+ * of what the rate cap and the busy cap ask for. At 100 % and a rate cap it cannot reach, batches
+ * run back to back.
  *
  * <p>Immutable; thread-safe.
  */
@@ -18,12 +20,14 @@ public final class RetentionPace {
 
   private final int maxRowsPerSecond;
   private final int busyPercent;
+  private final Duration idle;
 
   /**
    * @param maxRowsPerSecond most rows deleted a second, averaged over a batch and its pause
    * @param busyPercent share of wall time spent in batches, 1 to 100
+   * @param idle the pause once caught up, and a standby's
    */
-  public RetentionPace(int maxRowsPerSecond, int busyPercent) {
+  public RetentionPace(int maxRowsPerSecond, int busyPercent, Duration idle) {
     if (maxRowsPerSecond < 1) {
       throw new IllegalArgumentException(
           "maxRowsPerSecond must be at least 1: " + maxRowsPerSecond);
@@ -33,6 +37,12 @@ public final class RetentionPace {
     }
     this.maxRowsPerSecond = maxRowsPerSecond;
     this.busyPercent = busyPercent;
+    this.idle = idle;
+  }
+
+  /** The pause once a cycle is caught up, and between a standby's checks of its role. */
+  public Duration idle() {
+    return idle;
   }
 
   /** The pause after a batch that deleted {@code rows} in {@code busy} of database time. */

@@ -12,6 +12,7 @@ import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.Sql;
+import dev.ax.common.store.SqlWork;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,6 +20,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -55,7 +57,7 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe (stateless over a pool).
  */
-final class RetentionStore {
+public final class RetentionStore {
 
   /** Where a range batch ended: its last row's time, key and (for task versions) version. */
   record Cursor(long atMs, String key, int version) {
@@ -80,7 +82,7 @@ final class RetentionStore {
 
   private final Jdbc jdbc;
 
-  RetentionStore(DataSource dataSource) {
+  public RetentionStore(DataSource dataSource) {
     this.jdbc = new Jdbc(dataSource);
   }
 
@@ -91,25 +93,22 @@ final class RetentionStore {
    */
   Batch deleteInstances(String status, long cutoffMs, Cursor from, int limit) {
     String select = instancesSql(status);
-    return jdbc.inTransaction(
+    return cursorBatch(
         "deleting " + status + " instances older than " + cutoffMs,
-        tx -> {
-          List<Candidate> candidates =
-              tx.query(
-                  select,
-                  values(status, cutoffMs, from.atMs(), from.atMs(), from.key(), cutoffMs, limit),
-                  rs ->
-                      new Candidate(
-                          new Cursor(rs.getLong(2), rs.getString(1), 0), rs.getBoolean(3)));
-          if (candidates.isEmpty()) {
-            return new Batch(0, from, Map.of());
-          }
-          List<Cursor> rows = candidates.stream().map(Candidate::row).toList();
+        from,
+        tx ->
+            tx.query(
+                select,
+                values(status, cutoffMs, from.atMs(), from.atMs(), from.key(), cutoffMs, limit),
+                rs ->
+                    new Candidate(new Cursor(rs.getLong(2), rs.getString(1), 0), rs.getBoolean(3))),
+        Candidate::row,
+        (tx, candidates) -> {
+          List<String> ids = sortedKeys(candidates.stream().map(Candidate::row).toList());
           // Most finished instances never had a letter: the IN list of 500 ids is not sent for
           // them.
           List<Cursor> lettered =
               candidates.stream().filter(Candidate::lettered).map(Candidate::row).toList();
-          List<String> ids = sortedKeys(rows);
           Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
           deleted.put(RetentionKind.AUDIT, deleteIn(tx, "ax_instance_log", "instance_id", ids));
           deleted.put(
@@ -118,7 +117,7 @@ final class RetentionStore {
                   ? 0
                   : deleteIn(tx, "ax_dead_letter", "instance_id", sortedKeys(lettered)));
           deleted.put(RetentionKind.INSTANCES, deleteIn(tx, "ax_instance", "instance_id", ids));
-          return new Batch(rows.size(), rows.get(rows.size() - 1), deleted);
+          return deleted;
         });
   }
 
@@ -132,17 +131,16 @@ final class RetentionStore {
    */
   Batch deleteTasks(String state, long cutoffMs, Cursor from, int limit) {
     String select = tasksSql();
-    return jdbc.inTransaction(
+    return cursorBatch(
         "deleting " + state + " tasks older than " + cutoffMs,
-        tx -> {
-          List<Cursor> rows =
-              tx.query(
-                  select,
-                  values(state, cutoffMs, from.atMs(), from.atMs(), from.key(), limit),
-                  rs -> new Cursor(rs.getLong(2), rs.getString(1), 0));
-          if (rows.isEmpty()) {
-            return new Batch(0, from, Map.of());
-          }
+        from,
+        tx ->
+            tx.query(
+                select,
+                values(state, cutoffMs, from.atMs(), from.atMs(), from.key(), limit),
+                rs -> new Cursor(rs.getLong(2), rs.getString(1), 0)),
+        row -> row,
+        (tx, rows) -> {
           List<String> ids = sortedKeys(rows);
           Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
           deleted.put(RetentionKind.COMMANDS, deleteIn(tx, "ax_task_command", "task_id", ids));
@@ -150,7 +148,7 @@ final class RetentionStore {
               RetentionKind.DEPENDENCIES, deleteIn(tx, "ax_task_dependency", "task_id", ids));
           deleted.put(RetentionKind.VERSIONS, deleteIn(tx, "ax_task_version", "task_id", ids));
           deleted.put(RetentionKind.TASKS, deleteIn(tx, "ax_task", "task_id", ids));
-          return new Batch(rows.size(), rows.get(rows.size() - 1), deleted);
+          return deleted;
         });
   }
 
@@ -161,24 +159,23 @@ final class RetentionStore {
    */
   Batch deleteSupersededVersions(long cutoffMs, Cursor from, int limit) {
     String select = versionsSql();
-    return jdbc.inTransaction(
+    return cursorBatch(
         "deleting task versions superseded before " + cutoffMs,
-        tx -> {
-          List<Cursor> rows =
-              tx.query(
-                  select,
-                  values(
-                      cutoffMs,
-                      from.atMs(),
-                      from.atMs(),
-                      from.key(),
-                      from.key(),
-                      from.version(),
-                      limit),
-                  rs -> new Cursor(rs.getLong(3), rs.getString(1), rs.getInt(2)));
-          if (rows.isEmpty()) {
-            return new Batch(0, from, Map.of());
-          }
+        from,
+        tx ->
+            tx.query(
+                select,
+                values(
+                    cutoffMs,
+                    from.atMs(),
+                    from.atMs(),
+                    from.key(),
+                    from.key(),
+                    from.version(),
+                    limit),
+                rs -> new Cursor(rs.getLong(3), rs.getString(1), rs.getInt(2))),
+        row -> row,
+        (tx, rows) -> {
           int deleted = 0;
           for (List<Cursor> chunk : Sql.chunks(rows)) {
             List<Object> bound = new ArrayList<>();
@@ -191,8 +188,35 @@ final class RetentionStore {
             deleted +=
                 tx.update("DELETE FROM ax_task_version WHERE " + where, values(bound.toArray()));
           }
+          return Map.of(RetentionKind.VERSIONS, deleted);
+        });
+  }
+
+  /** Deletes the rows a batch read, with what goes with them: the rows deleted, by kind. */
+  private interface BatchDeletion<R> {
+    Map<RetentionKind, Integer> delete(JdbcTransaction tx, List<R> rows) throws SQLException;
+  }
+
+  /**
+   * One batch of a round that walks its range by cursor, in one transaction: the rows {@code read}
+   * finds after {@code from}, deleted by {@code deletion}. The batch ends at the last row read
+   * ({@code cursorOf} it), or where it started when there was none.
+   */
+  private <R> Batch cursorBatch(
+      String what,
+      Cursor from,
+      SqlWork<JdbcTransaction, List<R>> read,
+      Function<R, Cursor> cursorOf,
+      BatchDeletion<R> deletion) {
+    return jdbc.inTransaction(
+        what,
+        tx -> {
+          List<R> rows = read.run(tx);
+          if (rows.isEmpty()) {
+            return new Batch(0, from, Map.of());
+          }
           return new Batch(
-              rows.size(), rows.get(rows.size() - 1), Map.of(RetentionKind.VERSIONS, deleted));
+              rows.size(), cursorOf.apply(rows.get(rows.size() - 1)), deletion.delete(tx, rows));
         });
   }
 

@@ -1,9 +1,7 @@
 package dev.ax.ticker.reaper;
 
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.thread.DaemonThreads;
-import dev.ax.ticker.TickerConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -19,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * Runs {@link Retention} on a thread of its own, {@code ax-ticker-retention}, so that deleting a
  * backlog never delays the ticker's window load or reaper. On the leader only (one node deletes, so
  * two never fight over rows): while behind, it runs batch after batch, paced by {@link
- * RetentionPace}; once a cycle finds nothing more to delete it waits {@code idle} (the reaper
- * interval) and starts the next. A standby checks its role every {@code idle}. Time spent in
+ * RetentionPace}; once a cycle finds nothing more to delete it waits the pace's {@code idle} (the
+ * reaper interval) and starts the next. A standby checks its role every {@code idle}. Time spent in
  * batches is counted in {@code ax.retention.busy.seconds}. Does nothing when {@code AX_RETENTION}
  * is 0.
  *
@@ -39,40 +37,24 @@ public final class RetentionThread implements AutoCloseable {
   private final Retention retention;
   private final RetentionPace pace;
   private final Supplier<Optional<LeaseFence>> leadership;
-  private final Duration idle;
   private final LongSupplier nanos;
   private final Counter busySeconds;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread thread;
 
-  /** The ticker's retention, as {@link TickerConfig} says, leading when {@code leadership} says. */
+  /**
+   * @param leadership this node's lease fence when it leads: retention works on the leader only
+   * @param nanos the monotonic time the busy seconds are measured with ({@code System::nanoTime})
+   */
   public RetentionThread(
-      StageContext context, TickerConfig config, Supplier<Optional<LeaseFence>> leadership) {
-    this(
-        new Retention(
-            context.dataSource(),
-            context.clock(),
-            config.retention(),
-            config.retentionBatch(),
-            context.meters()),
-        new RetentionPace(config.retentionMaxRate(), config.retentionBusyPercent()),
-        leadership,
-        config.reaperInterval(),
-        System::nanoTime,
-        context.meters());
-  }
-
-  RetentionThread(
       Retention retention,
       RetentionPace pace,
       Supplier<Optional<LeaseFence>> leadership,
-      Duration idle,
       LongSupplier nanos,
       MeterRegistry meters) {
     this.retention = retention;
     this.pace = pace;
     this.leadership = leadership;
-    this.idle = idle;
     this.nanos = nanos;
     this.busySeconds =
         Counter.builder("ax.retention.busy.seconds")
@@ -94,13 +76,13 @@ public final class RetentionThread implements AutoCloseable {
       Duration pause;
       if (leadership.get().isEmpty()) {
         retention.standBy();
-        pause = idle;
+        pause = pace.idle();
       } else {
         long startNanos = nanos.getAsLong();
         Retention.Step step = retention.step();
         Duration busy = Duration.ofNanos(nanos.getAsLong() - startNanos);
         busySeconds.increment(busy.toNanos() / 1e9);
-        pause = step.caughtUp() ? idle : pace.pauseAfter(step.rows(), busy);
+        pause = step.caughtUp() ? pace.idle() : pace.pauseAfter(step.rows(), busy);
       }
       if (!pause.isZero() && awaitClose(pause)) {
         return;

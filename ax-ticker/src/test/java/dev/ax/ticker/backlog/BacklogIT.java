@@ -49,7 +49,7 @@ class BacklogIT {
       AtomicBoolean leads = new AtomicBoolean(true);
       Backlog backlog =
           new Backlog(
-              runtime.dataSource(),
+              new BacklogStore(runtime.dataSource()),
               runtime.clock(),
               () -> leads.get() ? Optional.of(new LeaseFence("ticker", "n1", 1)) : Optional.empty(),
               meters);
@@ -67,11 +67,10 @@ class BacklogIT {
 
       SimpleMeterRegistry capped = new SimpleMeterRegistry();
       new Backlog(
-              runtime.dataSource(),
+              new BacklogStore(runtime.dataSource(), 1),
               runtime.clock(),
               () -> Optional.of(new LeaseFence("ticker", "n1", 1)),
-              capped,
-              1)
+              capped)
           .refresh();
       assertThat(gauge(capped, "SCHEDULED")).as("two rows, counted up to the cap").isEqualTo(1);
       assertThat(gauge(capped, "PAUSED")).isZero();

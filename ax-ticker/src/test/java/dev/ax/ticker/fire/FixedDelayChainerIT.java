@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceIds;
@@ -21,6 +22,7 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -120,12 +122,7 @@ class FixedDelayChainerIT {
                   tx.update(
                       "UPDATE ax_instance SET status = 'RUNNING' WHERE instance_id = ?",
                       Jdbc.Binder.values(chainRun)));
-      FixedDelayChainer chainer =
-          new FixedDelayChainer(
-              runtime.context("ticker-1"),
-              new TaskStore(runtime.dataSource()),
-              new FiringStore(runtime.dataSource()),
-              producer);
+      FixedDelayChainer chainer = chainer(runtime, producer);
 
       chainer.handle(
           records(runtime, List.of(completed("fd-run-now", "fd-run-now@run:op-1", endedMs))));
@@ -149,12 +146,7 @@ class FixedDelayChainerIT {
       String state,
       List<TaskCompletedEvent> events)
       throws Exception {
-    FixedDelayChainer chainer =
-        new FixedDelayChainer(
-            runtime.context("ticker-1"),
-            new TaskStore(runtime.dataSource()),
-            new FiringStore(runtime.dataSource()),
-            producer);
+    FixedDelayChainer chainer = chainer(runtime, producer);
     ExecutorService chainThread = Executors.newSingleThreadExecutor();
     try (Connection command = runtime.dataSource().getConnection()) {
       command.setAutoCommit(false);
@@ -252,5 +244,19 @@ class FixedDelayChainerIT {
       statement.setString(1, taskId);
       statement.execute();
     }
+  }
+
+  /** The chainer as node {@code ticker-1} would have it. */
+  private static FixedDelayChainer chainer(
+      TestRuntime runtime, KafkaProducer<String, byte[]> producer) {
+    return new FixedDelayChainer(
+        EventDecoder.of(
+            TaskCompletedEvent.class, "completion event", "ticker", new SimpleMeterRegistry()),
+        new TaskStore(runtime.dataSource()),
+        new FiringStore(runtime.dataSource()),
+        producer,
+        runtime.topics().scheduled(),
+        "ticker-1",
+        runtime.clock());
   }
 }

@@ -24,7 +24,7 @@ public final class ReaperStatements {
       page.add(SeededHistory.taskId(n)); // CRON tasks
     }
     List<Object> live = new ArrayList<>(page);
-    live.addAll(ChainRepairStore.LIVE);
+    ChainRepairStore.LIVE.forEach(status -> live.add(status.name()));
     return List.of(
         PlannedStatement.of(
             "reaper: expired runs to take back",

@@ -102,7 +102,7 @@ class RetentionRoundIT {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       Retention retention =
           new Retention(
-              runtime.dataSource(),
+              new RetentionStore(runtime.dataSource()),
               new SettableClock(Instant.ofEpochMilli(nowMs)),
               RETENTION,
               2,

@@ -52,10 +52,14 @@ class RetentionThreadIT {
       seedFinished(runtime, "first-", 30, oldMs);
       try (RetentionThread thread =
           new RetentionThread(
-                  new Retention(runtime.dataSource(), runtime.clock(), RETENTION, 10, meters),
-                  new RetentionPace(1_000_000, 100),
+                  new Retention(
+                      new RetentionStore(runtime.dataSource()),
+                      runtime.clock(),
+                      RETENTION,
+                      10,
+                      meters),
+                  new RetentionPace(1_000_000, 100, Duration.ofMillis(50)),
                   leads,
-                  Duration.ofMillis(50),
                   System::nanoTime,
                   meters)
               .start()) {
@@ -89,10 +93,14 @@ class RetentionThreadIT {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       RetentionThread thread =
           new RetentionThread(
-                  new Retention(runtime.dataSource(), runtime.clock(), RETENTION, 10, meters),
-                  new RetentionPace(1_000_000, 100),
+                  new Retention(
+                      new RetentionStore(runtime.dataSource()),
+                      runtime.clock(),
+                      RETENTION,
+                      10,
+                      meters),
+                  new RetentionPace(1_000_000, 100, Duration.ofHours(1)),
                   () -> Optional.of(LEADING),
-                  Duration.ofHours(1),
                   System::nanoTime,
                   meters)
               .start();
@@ -114,10 +122,14 @@ class RetentionThreadIT {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (RetentionThread thread =
           new RetentionThread(
-                  new Retention(runtime.dataSource(), runtime.clock(), Duration.ZERO, 10, meters),
-                  new RetentionPace(1_000_000, 100),
+                  new Retention(
+                      new RetentionStore(runtime.dataSource()),
+                      runtime.clock(),
+                      Duration.ZERO,
+                      10,
+                      meters),
+                  new RetentionPace(1_000_000, 100, Duration.ofMillis(50)),
                   () -> Optional.of(LEADING),
-                  Duration.ofMillis(50),
                   System::nanoTime,
                   meters)
               .start()) {

@@ -85,10 +85,14 @@ class RetentionThroughputIT {
       double deleted;
       try (RetentionThread thread =
           new RetentionThread(
-                  new Retention(runtime.dataSource(), runtime.clock(), RETENTION, batch, meters),
-                  new RetentionPace(maxRate, busyPercent),
+                  new Retention(
+                      new RetentionStore(runtime.dataSource()),
+                      runtime.clock(),
+                      RETENTION,
+                      batch,
+                      meters),
+                  new RetentionPace(maxRate, busyPercent, Duration.ofMillis(200)),
                   () -> Optional.of(new LeaseFence(LeaseFence.TICKER, "bench", 1)),
-                  Duration.ofMillis(200),
                   System::nanoTime,
                   meters)
               .start()) {
