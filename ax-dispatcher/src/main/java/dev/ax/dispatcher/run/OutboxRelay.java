@@ -1,13 +1,9 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.logging.LogBudget;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
-import dev.ax.common.time.Clock;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,20 +23,19 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #send}: right after an outcome batch commits, its events go out; when the broker has
  *       acknowledged every one, the batch's token is queued for deletion.
  *   <li>The relay thread ({@code ax-dispatcher-outbox}) deletes confirmed batches, and once a
- *       second claims rows older than {@code relayAfter} (a dispatcher died between commit and
- *       send, or the broker was away) and sends them again, {@link #CLAIM_LIMIT} rows a claim. A
- *       claim that came back full means more rows are stale: the pass claims again at once, with at
- *       most {@link #MAX_CLAIMS_IN_FLIGHT} claims unconfirmed by the broker and for at most {@link
- *       #PASS_BUDGET}, and the next pass starts without waiting the second while rows remain; so a
- *       backlog drains as fast as the broker takes it, not 500 rows a second. A claim restamps its
- *       rows, so two claims never hold the same row. Every dispatcher relays every row: the one
- *       that wrote a row may be dead.
+ *       second ({@link RelaySchedule}) claims rows older than {@code relayAfter} (a dispatcher died
+ *       between commit and send, or the broker was away) and sends them again, {@link #CLAIM_LIMIT}
+ *       rows a claim. A claim that came back full means more rows are stale: the pass claims again
+ *       at once, with at most {@link #MAX_CLAIMS_IN_FLIGHT} claims unconfirmed by the broker and
+ *       for at most {@link #PASS_BUDGET}, and the next pass starts without waiting the second while
+ *       rows remain; so a backlog drains as fast as the broker takes it, not 500 rows a second. A
+ *       claim restamps its rows, so two claims never hold the same row. Every dispatcher relays
+ *       every row: the one that wrote a row may be dead.
  * </ul>
  *
- * <p>Every send the broker does not take is counted by topic and error class ({@code
- * ax.outbox.send.failed}, by topic and error in {@code ax.outbox.send.failed.by.error}), and a
- * re-send's failure is logged at WARN within a budget: a row the broker refuses for good (a record
- * too large, a topic it does not authorize) stays in the outbox and is tried every {@code
+ * <p>Every send the broker does not take is counted by topic and error class ({@link RelayMeters}),
+ * and a re-send's failure is logged at WARN within a budget: a row the broker refuses for good (a
+ * record too large, a topic it does not authorize) stays in the outbox and is tried every {@code
  * relayAfter}, and the count says so.
  *
  * <p>A deletion that fails (the database is away) is tried again; one given up on (more than {@link
@@ -53,7 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class OutboxRelay implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-  private static final Duration SCAN_INTERVAL = Duration.ofSeconds(1);
 
   /** Rows one claim takes, at most. */
   static final int CLAIM_LIMIT = 500;
@@ -69,51 +63,27 @@ public final class OutboxRelay implements AutoCloseable {
 
   private final OutboxStore outbox;
   private final KafkaProducer<String, byte[]> producer;
-  private final Clock clock;
-  private final Duration relayAfter;
+  private final RelaySchedule schedule;
+  private final RelayMeters meters;
   private final LinkedBlockingQueue<String> confirmed = new LinkedBlockingQueue<>();
   private final AtomicInteger claimsInFlight = new AtomicInteger();
-  private final Counter resent;
-  private final MeterRegistry meters;
-  private final Counter sendsFailed;
-  private final LogBudget resendFailureLogs =
-      LogBudget.standard("outbox re-send failure(s)", "ax_outbox_send_failed_total");
-  private final Duration scanInterval;
+  private final BudgetedWarnings resendFailureLogs =
+      new BudgetedWarnings(log, "outbox re-send failure(s)", "ax_outbox_send_failed_total");
   private final Thread thread;
   private volatile boolean running = true;
 
   /**
    * @param producer the dispatcher's own; not closed here
-   * @param relayAfter rows older than this are sent again ({@code AX_OUTBOX_RELAY_AFTER})
    */
   public OutboxRelay(
-      StageContext context, KafkaProducer<String, byte[]> producer, Duration relayAfter) {
-    this(context, producer, relayAfter, SCAN_INTERVAL);
-  }
-
-  /**
-   * @param scanInterval how often a pass looks for stale rows when the last one left none
-   */
-  OutboxRelay(
-      StageContext context,
+      OutboxStore outbox,
       KafkaProducer<String, byte[]> producer,
-      Duration relayAfter,
-      Duration scanInterval) {
-    this.scanInterval = scanInterval;
-    this.meters = context.meters();
-    this.sendsFailed =
-        Counter.builder("ax.outbox.send.failed")
-            .description("outbox events the broker did not take (the row stays and is relayed)")
-            .register(meters);
-    this.outbox = new OutboxStore(context.dataSource());
-    this.clock = context.clock();
+      RelaySchedule schedule,
+      MeterRegistry meters) {
+    this.outbox = outbox;
     this.producer = producer;
-    this.relayAfter = relayAfter;
-    this.resent =
-        Counter.builder("ax.outbox.resent")
-            .description(
-                "events sent again from the outbox, not confirmed in time after their outcome")
-            .register(context.meters());
+    this.schedule = schedule;
+    this.meters = RelayMeters.of(meters);
     this.thread = DaemonThreads.thread("ax-dispatcher-outbox", this::run);
   }
 
@@ -173,13 +143,13 @@ public final class OutboxRelay implements AutoCloseable {
             (metadata, error) -> {
               if (error != null) {
                 failed.set(true);
-                countFailure(message, error);
+                meters.sendFailed(message, error);
                 onFailure.failed(message, error);
               }
               settleOne.run();
             });
       } catch (RuntimeException e) {
-        countFailure(message, e);
+        meters.sendFailed(message, e);
         failed.set(true); // this one and those after it never call back
         if (pending.addAndGet(-(messages.size() - i)) == 0) {
           onSettled.run();
@@ -187,20 +157,6 @@ public final class OutboxRelay implements AutoCloseable {
         throw e;
       }
     }
-  }
-
-  /**
-   * Counts one send the broker did not take: in the total, registered at start so that it is always
-   * scraped, and by topic and error class, a series per pair as they happen.
-   */
-  private void countFailure(OutboxMessage message, Exception error) {
-    sendsFailed.increment();
-    Counter.builder("ax.outbox.send.failed.by.error")
-        .description("outbox events the broker did not take, by topic and error class")
-        .tag("topic", message.topic())
-        .tag("error", error.getClass().getSimpleName())
-        .register(meters)
-        .increment();
   }
 
   /** What a failed send reports. */
@@ -225,7 +181,7 @@ public final class OutboxRelay implements AutoCloseable {
         if (System.nanoTime() - nextScanNanos >= 0) {
           boolean staleLeft = relayStale();
           // Rows remain: the next pass starts once this one's deletions are done, not a second on.
-          nextScanNanos = System.nanoTime() + (staleLeft ? 0 : scanInterval.toNanos());
+          nextScanNanos = System.nanoTime() + (staleLeft ? 0 : schedule.scanInterval().toNanos());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -270,10 +226,10 @@ public final class OutboxRelay implements AutoCloseable {
       if (claimsInFlight.get() >= MAX_CLAIMS_IN_FLIGHT || System.nanoTime() - passEndNanos >= 0) {
         return true;
       }
-      long nowMs = clock.millis();
+      long nowMs = schedule.clock().millis();
       OutboxStore.Claimed claimed;
       try {
-        claimed = outbox.claimStale(nowMs - relayAfter.toMillis(), CLAIM_LIMIT, nowMs);
+        claimed = outbox.claimStale(schedule.staleBeforeMs(nowMs), CLAIM_LIMIT, nowMs);
       } catch (StoreException e) {
         log.debug("Could not look for unsent outbox rows: {}", e.toString());
         return false;
@@ -284,8 +240,8 @@ public final class OutboxRelay implements AutoCloseable {
       log.info(
           "Sending {} event(s) again from the outbox: not confirmed within {} ms of their outcome",
           claimed.messages().size(),
-          relayAfter.toMillis());
-      resent.increment(claimed.messages().size());
+          schedule.relayAfter().toMillis());
+      meters.resent(claimed.messages().size());
       claimsInFlight.incrementAndGet();
       try {
         sendAll(
@@ -307,16 +263,11 @@ public final class OutboxRelay implements AutoCloseable {
 
   /** A re-sent event the broker did not take: at WARN within a budget (each is counted). */
   private void logResendFailure(OutboxMessage message, Exception error) {
-    LogBudget.Permit permit = resendFailureLogs.take();
-    if (!permit.allowed()) {
-      return;
-    }
-    resendFailureLogs.heldBack(permit).ifPresent(log::warn);
-    log.warn(
+    resendFailureLogs.warn(
         "Outbox event for {} on {} not sent again; it stays and is tried after {} ms: {}",
         message.key(),
         message.topic(),
-        relayAfter.toMillis(),
+        schedule.relayAfter().toMillis(),
         error.toString());
   }
 

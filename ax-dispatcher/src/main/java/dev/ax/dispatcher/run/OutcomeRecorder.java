@@ -3,9 +3,7 @@ package dev.ax.dispatcher.run;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.TransientFailures;
-import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
@@ -14,13 +12,13 @@ import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,35 +51,27 @@ public final class OutcomeRecorder implements AutoCloseable {
   /** The wait before a batch is tried again after an outage. */
   private static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
 
-  private final LogBudget failureLogs =
-      LogBudget.standard(
-          "failed attempt(s)", "ax_dispatcher_failed_total or ax_dispatcher_timeout_total");
+  private final BudgetedWarnings failureLogs =
+      new BudgetedWarnings(
+          log, "failed attempt(s)", "ax_dispatcher_failed_total or ax_dispatcher_timeout_total");
 
-  private final StageContext context;
-  private final OutcomeStore outcomeStore;
+  private final OutcomeStore store;
   private final OutboxRelay relay;
-  private final RetryPlanner planner;
-  private final OwedEvents owedEvents;
+  private final OutcomePlanner planner;
   private final OutcomeMeters meters;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean running = true;
 
   /**
-   * @param mayHaveDependents whether a task's successes must be copied, keyed by flow run, to
-   *     {@code ax.flow.succeeded} for the dependency resolver (see {@link UpstreamTasks})
+   * @param relay sends the events of each recorded batch
    */
   public OutcomeRecorder(
-      StageContext context,
-      OutboxRelay relay,
-      RetryPlanner planner,
-      Predicate<String> mayHaveDependents) {
-    this.context = context;
-    this.planner = planner;
-    this.outcomeStore = new OutcomeStore(context.dataSource());
+      OutcomeStore store, OutboxRelay relay, OutcomePlanner planner, MeterRegistry meters) {
+    this.store = store;
     this.relay = relay;
-    this.owedEvents = new OwedEvents(context.topics(), context.nodeId(), mayHaveDependents);
-    this.meters = new OutcomeMeters(context.meters());
+    this.planner = planner;
+    this.meters = new OutcomeMeters(meters);
     this.thread = new Thread(this::run, "ax-dispatcher-record");
   }
 
@@ -206,25 +196,12 @@ public final class OutcomeRecorder implements AutoCloseable {
   }
 
   private void record(List<Completion> batch) {
-    long nowMs = context.clock().millis();
-    List<Outcome> outcomes = new ArrayList<>(batch.size());
-    List<List<OutboxMessage>> events = new ArrayList<>(batch.size());
-    for (Completion c : batch) {
-      AfterFailure after = planner.plan(c, nowMs);
-      outcomes.add(
-          new Outcome(
-              c.claimed().instanceId(),
-              c.claimed().taskId(),
-              c.claimed().attempt(),
-              c.status(),
-              c.error(),
-              c.finishedAtMs(),
-              after));
-      events.add(owedEvents.of(c, after, nowMs));
-    }
+    OutcomePlanner.Plan plan = planner.plan(batch);
+    List<Outcome> outcomes = plan.outcomes();
+    List<List<OutboxMessage>> events = plan.events();
     String token = UUID.randomUUID().toString();
     OutcomeRecording recording =
-        outcomeStore.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
+        store.recordOutcomes(outcomes, events, token, plan.owner(), plan.nowMs());
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);
@@ -291,12 +268,7 @@ public final class OutcomeRecorder implements AutoCloseable {
           durationMs);
       return;
     }
-    LogBudget.Permit permit = failureLogs.take();
-    if (!permit.allowed()) {
-      return;
-    }
-    failureLogs.heldBack(permit).ifPresent(log::warn);
-    log.warn(
+    failureLogs.warn(
         "{} attempt {} {} after {} ms: {}; {}",
         c.claimed().instanceId(),
         c.claimed().attempt(),
