@@ -34,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * group. On revocation it asks the claim loop to hand held events back.
  *
  * <p>Threading: every method runs on the consumer thread; this class shares nothing with the claim
- * loop but its hand-over methods, so the consumer never waits on a claim's round trip (at most
- * {@link #PICKUP_WAIT} for the loop to take the last batch, as long as a paused poll lasts anyway).
- * Its database reads (the ticker lease for a new epoch, the groups of tasks it has not seen) are
- * made here without a lock; if one fails, the consumer loop tries the whole batch again.
+ * loop but its inbox, so the consumer never waits on a claim's round trip (at most {@link
+ * #PICKUP_WAIT} for the loop to take the last batch, as long as a paused poll lasts anyway). Its
+ * database reads (the ticker lease for a new epoch, the groups of tasks it has not seen) are made
+ * here without a lock; if one fails, the consumer loop tries the whole batch again.
  */
 public final class DueIntake implements ConsumerLoop.BatchHandler {
 

@@ -42,10 +42,13 @@ import org.slf4j.LoggerFactory;
  * #MAX_PENDING_DELETES} waiting) only means the row is sent once more later. Nothing here can lose
  * an event: a row leaves the outbox only after the broker acknowledged it.
  *
+ * <p>{@link #close()} stops the relay after deleting what is confirmed; what is not stays for the
+ * next relay.
+ *
  * <p>Threading: {@link #send} from any thread (the recorder's); producer callbacks only queue; the
  * database is touched by the relay thread alone.
  */
-public final class OutboxRelay implements AutoCloseable {
+public final class OutboxRelay extends LoopingPart {
 
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
@@ -58,6 +61,9 @@ public final class OutboxRelay implements AutoCloseable {
   /** How long one pass of the relay claims, at most, before it deletes what is confirmed. */
   static final Duration PASS_BUDGET = Duration.ofSeconds(2);
 
+  /** How long {@link #close()} waits for the relay to delete what is confirmed. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   /** Confirmed tokens kept for deletion while the database is away, at most. */
   static final int MAX_PENDING_DELETES = 100_000;
 
@@ -69,8 +75,6 @@ public final class OutboxRelay implements AutoCloseable {
   private final AtomicInteger claimsInFlight = new AtomicInteger();
   private final BudgetedWarnings resendFailureLogs =
       new BudgetedWarnings(log, "outbox re-send failure(s)", "ax_outbox_send_failed_total");
-  private final Thread thread;
-  private volatile boolean running = true;
 
   /**
    * @param producer the dispatcher's own; not closed here
@@ -80,15 +84,15 @@ public final class OutboxRelay implements AutoCloseable {
       KafkaProducer<String, byte[]> producer,
       RelaySchedule schedule,
       MeterRegistry meters) {
+    super(body -> DaemonThreads.thread("ax-dispatcher-outbox", body), STOP_WAIT);
     this.outbox = outbox;
     this.producer = producer;
     this.schedule = schedule;
     this.meters = RelayMeters.of(meters);
-    this.thread = DaemonThreads.thread("ax-dispatcher-outbox", this::run);
   }
 
   public OutboxRelay start() {
-    thread.start();
+    startLoop();
     return this;
   }
 
@@ -165,10 +169,11 @@ public final class OutboxRelay implements AutoCloseable {
     void failed(OutboxMessage message, Exception error);
   }
 
-  private void run() {
+  @Override
+  void loop() {
     List<String> toDelete = new ArrayList<>();
     long nextScanNanos = System.nanoTime();
-    while (running) {
+    while (running()) {
       try {
         String token = confirmed.poll(100, TimeUnit.MILLISECONDS);
         if (token != null) {
@@ -222,7 +227,7 @@ public final class OutboxRelay implements AutoCloseable {
    */
   private boolean relayStale() {
     long passEndNanos = System.nanoTime() + PASS_BUDGET.toNanos();
-    while (running) {
+    while (running()) {
       if (claimsInFlight.get() >= MAX_CLAIMS_IN_FLIGHT || System.nanoTime() - passEndNanos >= 0) {
         return true;
       }
@@ -269,12 +274,5 @@ public final class OutboxRelay implements AutoCloseable {
         message.topic(),
         schedule.relayAfter().toMillis(),
         error.toString());
-  }
-
-  /** Stops the relay after deleting what is confirmed; what is not stays for the next relay. */
-  @Override
-  public void close() {
-    running = false;
-    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(10));
   }
 }

@@ -8,7 +8,6 @@ import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
-import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
@@ -34,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * <p>Failures: a batch that fails from an outage ({@link TransientFailures}) is tried again every
  * {@link #OUTAGE_RETRY}; one that fails otherwise is recorded one outcome at a time, and an outcome
  * that fails alone, not from an outage (a data error), is logged at ERROR with its reason, counted
- * ({@code ax.dispatcher.outcome.parked}) and passed over, the rest recorded. At stop nothing is
- * dropped silently: what the database did not take is logged and counted.
+ * ({@code ax.dispatcher.outcome.parked}) and passed over, the rest recorded. At stop ({@link
+ * #close()}) it records what is queued, within {@link #STOP_WAIT}; an outage at stop ends the
+ * recording, and nothing is dropped silently: what is left is logged at WARN and counted ({@code
+ * ax.dispatcher.outcome.unrecorded.at.stop}), and the reaper takes those runs back when their lease
+ * ends.
  *
  * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
  * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
@@ -43,10 +45,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Parts: {@link OwedEvents} (what each outcome owes), {@link OutcomeMeters} (its meters).
  */
-public final class OutcomeRecorder implements AutoCloseable {
+public final class OutcomeRecorder extends LoopingPart {
 
   private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
   private static final int MAX_BATCH = 500;
+
+  /** How long {@link #close()} waits for what is queued to be recorded. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
   /** The wait before a batch is tried again after an outage. */
   private static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
@@ -60,33 +65,32 @@ public final class OutcomeRecorder implements AutoCloseable {
   private final OutcomePlanner planner;
   private final OutcomeMeters meters;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
-  private volatile boolean running = true;
 
   /**
    * @param relay sends the events of each recorded batch
    */
   public OutcomeRecorder(
       OutcomeStore store, OutboxRelay relay, OutcomePlanner planner, MeterRegistry meters) {
+    super(body -> new Thread(body, "ax-dispatcher-record"), STOP_WAIT);
     this.store = store;
     this.relay = relay;
     this.planner = planner;
     this.meters = new OutcomeMeters(meters);
-    this.thread = new Thread(this::run, "ax-dispatcher-record");
   }
 
   public void start() {
-    thread.start();
+    startLoop();
   }
 
   public void accept(Completion completion) {
     queue.add(completion);
   }
 
-  private void run() {
+  @Override
+  void loop() {
     List<Completion> batch = new ArrayList<>();
     try {
-      while (running || !queue.isEmpty() || !batch.isEmpty()) {
+      while (running() || !queue.isEmpty() || !batch.isEmpty()) {
         if (batch.isEmpty()) {
           Completion first = queue.poll(100, TimeUnit.MILLISECONDS);
           if (first == null) {
@@ -97,7 +101,7 @@ public final class OutcomeRecorder implements AutoCloseable {
         }
         batch = recordIsolatingPoison(batch);
         if (!batch.isEmpty()) {
-          if (!running) {
+          if (!running()) {
             break; // stopping: no waiting for the database to come back
           }
           Thread.sleep(OUTAGE_RETRY.toMillis()); // back-off while the database is away
@@ -298,16 +302,5 @@ public final class OutcomeRecorder implements AutoCloseable {
           c.claimed().instanceId(),
           e.toString());
     }
-  }
-
-  /**
-   * Records what is queued, then stops. An outage at stop ends the recording: what is left is
-   * logged at WARN and counted ({@code ax.dispatcher.outcome.unrecorded.at.stop}); the reaper takes
-   * those runs back when their lease ends.
-   */
-  @Override
-  public void close() {
-    running = false;
-    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(30));
   }
 }
