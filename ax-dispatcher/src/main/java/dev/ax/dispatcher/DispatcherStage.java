@@ -3,25 +3,41 @@ package dev.ax.dispatcher;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.KafkaConnection;
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
+import dev.ax.common.store.LeaseStore;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.TaskStore;
+import dev.ax.common.time.Clock;
+import dev.ax.dispatcher.claim.ClaimLoop;
+import dev.ax.dispatcher.claim.HandBack;
+import dev.ax.dispatcher.claim.HoldBudget;
+import dev.ax.dispatcher.claim.RunStarter;
+import dev.ax.dispatcher.claim.StoreDispatcherPort;
+import dev.ax.dispatcher.claim.TaskSpecs;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
+import dev.ax.dispatcher.intake.DueIntake;
+import dev.ax.dispatcher.intake.TaskGroups;
 import dev.ax.dispatcher.lease.LeasePool;
 import dev.ax.dispatcher.lease.LeaseRenewer;
 import dev.ax.dispatcher.lease.RunLeases;
 import dev.ax.dispatcher.run.AttemptRunner;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutboxRelay;
+import dev.ax.dispatcher.run.OutcomePlanner;
 import dev.ax.dispatcher.run.OutcomeRecorder;
+import dev.ax.dispatcher.run.OwedEvents;
 import dev.ax.dispatcher.run.QueueBound;
+import dev.ax.dispatcher.run.RelaySchedule;
 import dev.ax.dispatcher.run.RetryPlanner;
 import dev.ax.dispatcher.run.UpstreamTasks;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.ClaimedInstance;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.TaskExecutor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -42,7 +58,9 @@ import org.slf4j.LoggerFactory;
  * a completion event. An instance it did not win belongs to someone else: counted, skipped, never
  * an error.
  *
- * <p>This class only wires the parts and orders their start and stop; each part owns its thread:
+ * <p>This class only wires the parts and orders their start and stop. Each part is handed what it
+ * uses (its stores, the clock, the meters, topic names, the node id, the producer), built here
+ * once; none sees the stage's context. Each part owns its thread:
  *
  * <ul>
  *   <li>{@link DueIntake} on the consumer thread: decodes, drops stale epochs, hands batches over,
@@ -100,68 +118,93 @@ public final class DispatcherStage implements AutoCloseable {
 
   public DispatcherStage(StageContext context, DispatcherConfig config, ExecutorRegistry registry) {
     this.context = context;
-    this.leases =
-        new RunLeases(new ClaimStore(context.dataSource()), context.nodeId(), config.lease());
+    String node = context.nodeId();
+    Clock clock = context.clock();
+    MeterRegistry meters = context.meters();
+    Topics topics = context.topics();
+    this.leases = new RunLeases(new ClaimStore(context.dataSource()), node, config.lease());
     TaskStore tasks = new TaskStore(context.dataSource());
     this.specs = new TaskSpecs(tasks, context.common().specCacheMaxBytes());
-    this.producer = producer(context.kafka(), context.nodeId() + "-dispatcher", context.meters());
+    this.producer = producer(context.kafka(), node + "-dispatcher", meters);
     this.switches =
         context.switches(
             "dispatcher", Set.of(Switches.RETRIES, Switches.DISPATCH, Switches.SERIAL));
     this.upstreams =
-        new UpstreamTasks(
-            context.kafka(),
-            context.topics().dependencies(),
-            context.nodeId() + "-dispatcher-upstreams");
-    this.outbox = new OutboxRelay(context, producer, config.outboxRelayAfter());
+        new UpstreamTasks(context.kafka(), topics.dependencies(), node + "-dispatcher-upstreams");
+    this.outbox =
+        new OutboxRelay(
+            new OutboxStore(context.dataSource()),
+            producer,
+            RelaySchedule.every(config.outboxRelayAfter(), clock),
+            meters);
     this.recorder =
         new OutcomeRecorder(
-            context,
+            new OutcomeStore(context.dataSource()),
             outbox,
-            new RetryPlanner(
-                switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
-            upstreams::mayHaveDependents);
-    this.leasePool = LeasePool.open(context);
-    this.renewer =
-        new LeaseRenewer(leases.on(new ClaimStore(leasePool.dataSource())), context.clock());
-    int threads = config.threads();
-    int queue = config.queue();
+            new OutcomePlanner(
+                node,
+                new RetryPlanner(
+                    switches::retriesEnabled, () -> ThreadLocalRandom.current().nextDouble()),
+                new OwedEvents(topics, node, upstreams::mayHaveDependents),
+                clock),
+            meters);
+    this.leasePool =
+        LeasePool.open(context.common(), node + "-dispatcher-leases", context.controlDataSource());
+    this.renewer = new LeaseRenewer(leases.on(new ClaimStore(leasePool.dataSource())), clock);
     this.bulkheads =
         new Bulkheads(
-            context.clock(),
+            clock,
             config.groupThreads(),
-            threads,
-            queue,
+            config.threads(),
+            config.queue(),
             config.maxGroups(),
             AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
             // An attempt that could not start within a lease goes back to DISPATCHED as the same
             // attempt (the renewer makes that round trip, off the watchdog's thread).
             new QueueBound(config.lease(), renewer::giveBack),
             recorder::accept);
-    int pollSize = Math.min(MAX_POLL_RECORDS, threads + queue);
-    this.claims =
-        new ClaimLoop(
-            context.clock(),
-            new StoreDispatcherPort(
-                bulkheads,
-                specs,
-                leases,
-                new RunStarter(specs, bulkheads, registry, context.meters()),
-                new HandBack(producer, context.topics(), context.meters()),
-                switches::dispatchEnabled,
-                switches::serial),
-            new HoldBudget(config.holdFor()),
+    int pollSize = Math.min(MAX_POLL_RECORDS, config.threads() + config.queue());
+    this.claims = claimLoop(config.holdFor(), pollSize, registry);
+    DueIntake intake =
+        new DueIntake(
+            new LeaseStore(context.dataSource()),
+            new TaskGroups(tasks, specs),
+            bulkheads,
+            claims.inbox(),
+            topics.dueRetry(),
             pollSize,
-            context.meters());
+            clock,
+            meters);
     this.loop =
         context.groupLoop(
             "dispatcher",
             pollSize,
-            List.of(context.topics().due(), context.topics().dueRetry()),
-            new DueIntake(context, new TaskGroups(tasks, specs), bulkheads, claims, pollSize),
+            List.of(topics.due(), topics.dueRetry()),
+            intake,
             // A redelivered due event claims nothing: no need to wait for each commit.
             ConsumerLoop.CommitMode.ASYNC,
             context.parking(producer, "dispatcher"));
+  }
+
+  /**
+   * The claim loop over this stage's pools, specs, leases and producer (wired before it), holding
+   * events up to {@code pollSize} and a stalled group's for {@code holdFor}.
+   */
+  private ClaimLoop claimLoop(Duration holdFor, int pollSize, ExecutorRegistry registry) {
+    MeterRegistry meters = context.meters();
+    return new ClaimLoop(
+        context.clock(),
+        new StoreDispatcherPort(
+            bulkheads,
+            specs,
+            leases,
+            RunStarter.of(specs, bulkheads, registry, meters),
+            new HandBack(producer, context.topics(), meters),
+            switches::dispatchEnabled,
+            switches::serial),
+        new HoldBudget(holdFor),
+        pollSize,
+        meters);
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.ax.dispatcher.lease;
 
 import dev.ax.common.config.CommonConfig;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.Database;
 import dev.ax.common.store.DatabaseTls;
 import javax.sql.DataSource;
@@ -11,41 +10,33 @@ import javax.sql.DataSource;
  * timeouts ({@link Database#openControl}: two connections; a borrow, a connect and a read each give
  * up after a second), so a renewal neither waits behind the stage's work for a connection nor hangs
  * on a database that is away, and is tried again a second later. Without a JDBC URL in the
- * configuration (a test's context, whose pools are handed over ready-made) it is the context's
+ * configuration (a test's context, whose pools are handed over ready-made) it is the stage's
  * control pool, which has the same timeouts.
  *
  * <p>Thread-safety: the pool is thread-safe; {@link #close()} once, at the stage's stop.
+ *
+ * @param closer closes the pool if it is this one's own; does nothing for the stage's
  */
-public final class LeasePool implements AutoCloseable {
+public record LeasePool(DataSource dataSource, Runnable closer) implements AutoCloseable {
 
-  private final DataSource dataSource;
-
-  /** Closes the pool if it is this one's own; does nothing for the context's. */
-  private final Runnable closer;
-
-  private LeasePool(DataSource dataSource, Runnable closer) {
-    this.dataSource = dataSource;
-    this.closer = closer;
-  }
-
-  /** The dispatcher's own lease pool for {@code context}, named after its node. */
-  public static LeasePool open(StageContext context) {
-    CommonConfig common = context.common();
+  /**
+   * The dispatcher's own lease pool, or {@code controlPool} when {@code common} names no database.
+   *
+   * @param poolName the pool's name, after the node ({@code <node>-dispatcher-leases})
+   * @param controlPool the stage's control pool: the lease pool of a context handed over ready-made
+   */
+  public static LeasePool open(CommonConfig common, String poolName, DataSource controlPool) {
     if (common.jdbcUrl() == null || common.jdbcUrl().isBlank()) {
-      return new LeasePool(context.controlDataSource(), () -> {});
+      return new LeasePool(controlPool, () -> {});
     }
     var pool =
         Database.openControl(
             common.jdbcUrl(),
             common.jdbcUser(),
             common.jdbcPassword(),
-            context.nodeId() + "-dispatcher-leases",
+            poolName,
             DatabaseTls.of(common));
     return new LeasePool(pool, pool::close);
-  }
-
-  public DataSource dataSource() {
-    return dataSource;
   }
 
   @Override

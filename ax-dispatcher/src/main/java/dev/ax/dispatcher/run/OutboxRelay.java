@@ -1,13 +1,9 @@
 package dev.ax.dispatcher.run;
 
-import dev.ax.common.logging.LogBudget;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.thread.DaemonThreads;
-import dev.ax.common.time.Clock;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,33 +23,34 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #send}: right after an outcome batch commits, its events go out; when the broker has
  *       acknowledged every one, the batch's token is queued for deletion.
  *   <li>The relay thread ({@code ax-dispatcher-outbox}) deletes confirmed batches, and once a
- *       second claims rows older than {@code relayAfter} (a dispatcher died between commit and
- *       send, or the broker was away) and sends them again, {@link #CLAIM_LIMIT} rows a claim. A
- *       claim that came back full means more rows are stale: the pass claims again at once, with at
- *       most {@link #MAX_CLAIMS_IN_FLIGHT} claims unconfirmed by the broker and for at most {@link
- *       #PASS_BUDGET}, and the next pass starts without waiting the second while rows remain; so a
- *       backlog drains as fast as the broker takes it, not 500 rows a second. A claim restamps its
- *       rows, so two claims never hold the same row. Every dispatcher relays every row: the one
- *       that wrote a row may be dead.
+ *       second ({@link RelaySchedule}) claims rows older than {@code relayAfter} (a dispatcher died
+ *       between commit and send, or the broker was away) and sends them again, {@link #CLAIM_LIMIT}
+ *       rows a claim. A claim that came back full means more rows are stale: the pass claims again
+ *       at once, with at most {@link #MAX_CLAIMS_IN_FLIGHT} claims unconfirmed by the broker and
+ *       for at most {@link #PASS_BUDGET}, and the next pass starts without waiting the second while
+ *       rows remain; so a backlog drains as fast as the broker takes it, not 500 rows a second. A
+ *       claim restamps its rows, so two claims never hold the same row. Every dispatcher relays
+ *       every row: the one that wrote a row may be dead.
  * </ul>
  *
- * <p>Every send the broker does not take is counted by topic and error class ({@code
- * ax.outbox.send.failed}, by topic and error in {@code ax.outbox.send.failed.by.error}), and a
- * re-send's failure is logged at WARN within a budget: a row the broker refuses for good (a record
- * too large, a topic it does not authorize) stays in the outbox and is tried every {@code
+ * <p>Every send the broker does not take is counted by topic and error class ({@link RelayMeters}),
+ * and a re-send's failure is logged at WARN within a budget: a row the broker refuses for good (a
+ * record too large, a topic it does not authorize) stays in the outbox and is tried every {@code
  * relayAfter}, and the count says so.
  *
  * <p>A deletion that fails (the database is away) is tried again; one given up on (more than {@link
  * #MAX_PENDING_DELETES} waiting) only means the row is sent once more later. Nothing here can lose
  * an event: a row leaves the outbox only after the broker acknowledged it.
  *
+ * <p>{@link #close()} stops the relay after deleting what is confirmed; what is not stays for the
+ * next relay.
+ *
  * <p>Threading: {@link #send} from any thread (the recorder's); producer callbacks only queue; the
  * database is touched by the relay thread alone.
  */
-public final class OutboxRelay implements AutoCloseable {
+public final class OutboxRelay extends LoopingPart {
 
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-  private static final Duration SCAN_INTERVAL = Duration.ofSeconds(1);
 
   /** Rows one claim takes, at most. */
   static final int CLAIM_LIMIT = 500;
@@ -64,61 +61,38 @@ public final class OutboxRelay implements AutoCloseable {
   /** How long one pass of the relay claims, at most, before it deletes what is confirmed. */
   static final Duration PASS_BUDGET = Duration.ofSeconds(2);
 
+  /** How long {@link #close()} waits for the relay to delete what is confirmed. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   /** Confirmed tokens kept for deletion while the database is away, at most. */
   static final int MAX_PENDING_DELETES = 100_000;
 
   private final OutboxStore outbox;
   private final KafkaProducer<String, byte[]> producer;
-  private final Clock clock;
-  private final Duration relayAfter;
+  private final RelaySchedule schedule;
+  private final RelayMeters meters;
   private final LinkedBlockingQueue<String> confirmed = new LinkedBlockingQueue<>();
   private final AtomicInteger claimsInFlight = new AtomicInteger();
-  private final Counter resent;
-  private final MeterRegistry meters;
-  private final Counter sendsFailed;
-  private final LogBudget resendFailureLogs =
-      LogBudget.standard("outbox re-send failure(s)", "ax_outbox_send_failed_total");
-  private final Duration scanInterval;
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final BudgetedWarnings resendFailureLogs =
+      new BudgetedWarnings(log, "outbox re-send failure(s)", "ax_outbox_send_failed_total");
 
   /**
    * @param producer the dispatcher's own; not closed here
-   * @param relayAfter rows older than this are sent again ({@code AX_OUTBOX_RELAY_AFTER})
    */
   public OutboxRelay(
-      StageContext context, KafkaProducer<String, byte[]> producer, Duration relayAfter) {
-    this(context, producer, relayAfter, SCAN_INTERVAL);
-  }
-
-  /**
-   * @param scanInterval how often a pass looks for stale rows when the last one left none
-   */
-  OutboxRelay(
-      StageContext context,
+      OutboxStore outbox,
       KafkaProducer<String, byte[]> producer,
-      Duration relayAfter,
-      Duration scanInterval) {
-    this.scanInterval = scanInterval;
-    this.meters = context.meters();
-    this.sendsFailed =
-        Counter.builder("ax.outbox.send.failed")
-            .description("outbox events the broker did not take (the row stays and is relayed)")
-            .register(meters);
-    this.outbox = new OutboxStore(context.dataSource());
-    this.clock = context.clock();
+      RelaySchedule schedule,
+      MeterRegistry meters) {
+    super(body -> DaemonThreads.thread("ax-dispatcher-outbox", body), STOP_WAIT);
+    this.outbox = outbox;
     this.producer = producer;
-    this.relayAfter = relayAfter;
-    this.resent =
-        Counter.builder("ax.outbox.resent")
-            .description(
-                "events sent again from the outbox, not confirmed in time after their outcome")
-            .register(context.meters());
-    this.thread = DaemonThreads.thread("ax-dispatcher-outbox", this::run);
+    this.schedule = schedule;
+    this.meters = RelayMeters.of(meters);
   }
 
   public OutboxRelay start() {
-    thread.start();
+    startLoop();
     return this;
   }
 
@@ -173,13 +147,13 @@ public final class OutboxRelay implements AutoCloseable {
             (metadata, error) -> {
               if (error != null) {
                 failed.set(true);
-                countFailure(message, error);
+                meters.sendFailed(message, error);
                 onFailure.failed(message, error);
               }
               settleOne.run();
             });
       } catch (RuntimeException e) {
-        countFailure(message, e);
+        meters.sendFailed(message, e);
         failed.set(true); // this one and those after it never call back
         if (pending.addAndGet(-(messages.size() - i)) == 0) {
           onSettled.run();
@@ -189,30 +163,17 @@ public final class OutboxRelay implements AutoCloseable {
     }
   }
 
-  /**
-   * Counts one send the broker did not take: in the total, registered at start so that it is always
-   * scraped, and by topic and error class, a series per pair as they happen.
-   */
-  private void countFailure(OutboxMessage message, Exception error) {
-    sendsFailed.increment();
-    Counter.builder("ax.outbox.send.failed.by.error")
-        .description("outbox events the broker did not take, by topic and error class")
-        .tag("topic", message.topic())
-        .tag("error", error.getClass().getSimpleName())
-        .register(meters)
-        .increment();
-  }
-
   /** What a failed send reports. */
   @FunctionalInterface
   public interface FailureListener {
     void failed(OutboxMessage message, Exception error);
   }
 
-  private void run() {
+  @Override
+  void loop() {
     List<String> toDelete = new ArrayList<>();
     long nextScanNanos = System.nanoTime();
-    while (running) {
+    while (running()) {
       try {
         String token = confirmed.poll(100, TimeUnit.MILLISECONDS);
         if (token != null) {
@@ -225,7 +186,7 @@ public final class OutboxRelay implements AutoCloseable {
         if (System.nanoTime() - nextScanNanos >= 0) {
           boolean staleLeft = relayStale();
           // Rows remain: the next pass starts once this one's deletions are done, not a second on.
-          nextScanNanos = System.nanoTime() + (staleLeft ? 0 : scanInterval.toNanos());
+          nextScanNanos = System.nanoTime() + (staleLeft ? 0 : schedule.scanInterval().toNanos());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -266,14 +227,14 @@ public final class OutboxRelay implements AutoCloseable {
    */
   private boolean relayStale() {
     long passEndNanos = System.nanoTime() + PASS_BUDGET.toNanos();
-    while (running) {
+    while (running()) {
       if (claimsInFlight.get() >= MAX_CLAIMS_IN_FLIGHT || System.nanoTime() - passEndNanos >= 0) {
         return true;
       }
-      long nowMs = clock.millis();
+      long nowMs = schedule.clock().millis();
       OutboxStore.Claimed claimed;
       try {
-        claimed = outbox.claimStale(nowMs - relayAfter.toMillis(), CLAIM_LIMIT, nowMs);
+        claimed = outbox.claimStale(schedule.staleBeforeMs(nowMs), CLAIM_LIMIT, nowMs);
       } catch (StoreException e) {
         log.debug("Could not look for unsent outbox rows: {}", e.toString());
         return false;
@@ -284,8 +245,8 @@ public final class OutboxRelay implements AutoCloseable {
       log.info(
           "Sending {} event(s) again from the outbox: not confirmed within {} ms of their outcome",
           claimed.messages().size(),
-          relayAfter.toMillis());
-      resent.increment(claimed.messages().size());
+          schedule.relayAfter().toMillis());
+      meters.resent(claimed.messages().size());
       claimsInFlight.incrementAndGet();
       try {
         sendAll(
@@ -307,23 +268,11 @@ public final class OutboxRelay implements AutoCloseable {
 
   /** A re-sent event the broker did not take: at WARN within a budget (each is counted). */
   private void logResendFailure(OutboxMessage message, Exception error) {
-    LogBudget.Permit permit = resendFailureLogs.take();
-    if (!permit.allowed()) {
-      return;
-    }
-    resendFailureLogs.heldBack(permit).ifPresent(log::warn);
-    log.warn(
+    resendFailureLogs.warn(
         "Outbox event for {} on {} not sent again; it stays and is tried after {} ms: {}",
         message.key(),
         message.topic(),
-        relayAfter.toMillis(),
+        schedule.relayAfter().toMillis(),
         error.toString());
-  }
-
-  /** Stops the relay after deleting what is confirmed; what is not stays for the next relay. */
-  @Override
-  public void close() {
-    running = false;
-    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(10));
   }
 }

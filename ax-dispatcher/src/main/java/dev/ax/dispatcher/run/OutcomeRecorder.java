@@ -3,24 +3,21 @@ package dev.ax.dispatcher.run;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.TransientFailures;
-import dev.ax.common.logging.LogBudget;
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
-import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.ExecutionResult;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * <p>Failures: a batch that fails from an outage ({@link TransientFailures}) is tried again every
  * {@link #OUTAGE_RETRY}; one that fails otherwise is recorded one outcome at a time, and an outcome
  * that fails alone, not from an outage (a data error), is logged at ERROR with its reason, counted
- * ({@code ax.dispatcher.outcome.parked}) and passed over, the rest recorded. At stop nothing is
- * dropped silently: what the database did not take is logged and counted.
+ * ({@code ax.dispatcher.outcome.parked}) and passed over, the rest recorded. At stop ({@link
+ * #close()}) it records what is queued, within {@link #STOP_WAIT}; an outage at stop ends the
+ * recording, and nothing is dropped silently: what is left is logged at WARN and counted ({@code
+ * ax.dispatcher.outcome.unrecorded.at.stop}), and the reaper takes those runs back when their lease
+ * ends.
  *
  * <p>Threading: any thread may {@link #accept}; one thread ({@code ax-dispatcher-record}) writes.
  * The queue is bounded in practice by the claims in flight: each claimed attempt yields exactly one
@@ -45,58 +45,52 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Parts: {@link OwedEvents} (what each outcome owes), {@link OutcomeMeters} (its meters).
  */
-public final class OutcomeRecorder implements AutoCloseable {
+public final class OutcomeRecorder extends LoopingPart {
 
   private static final Logger log = LoggerFactory.getLogger(OutcomeRecorder.class);
   private static final int MAX_BATCH = 500;
 
+  /** How long {@link #close()} waits for what is queued to be recorded. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
   /** The wait before a batch is tried again after an outage. */
   private static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
 
-  private final LogBudget failureLogs =
-      LogBudget.standard(
-          "failed attempt(s)", "ax_dispatcher_failed_total or ax_dispatcher_timeout_total");
+  private final BudgetedWarnings failureLogs =
+      new BudgetedWarnings(
+          log, "failed attempt(s)", "ax_dispatcher_failed_total or ax_dispatcher_timeout_total");
 
-  private final StageContext context;
-  private final OutcomeStore outcomeStore;
+  private final OutcomeStore store;
   private final OutboxRelay relay;
-  private final RetryPlanner planner;
-  private final OwedEvents owedEvents;
+  private final OutcomePlanner planner;
   private final OutcomeMeters meters;
   private final LinkedBlockingQueue<Completion> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
-  private volatile boolean running = true;
 
   /**
-   * @param mayHaveDependents whether a task's successes must be copied, keyed by flow run, to
-   *     {@code ax.flow.succeeded} for the dependency resolver (see {@link UpstreamTasks})
+   * @param relay sends the events of each recorded batch
    */
   public OutcomeRecorder(
-      StageContext context,
-      OutboxRelay relay,
-      RetryPlanner planner,
-      Predicate<String> mayHaveDependents) {
-    this.context = context;
-    this.planner = planner;
-    this.outcomeStore = new OutcomeStore(context.dataSource());
+      OutcomeStore store, OutboxRelay relay, OutcomePlanner planner, MeterRegistry meters) {
+    super(body -> new Thread(body, "ax-dispatcher-record"), STOP_WAIT);
+    this.store = store;
     this.relay = relay;
-    this.owedEvents = new OwedEvents(context.topics(), context.nodeId(), mayHaveDependents);
-    this.meters = new OutcomeMeters(context.meters());
-    this.thread = new Thread(this::run, "ax-dispatcher-record");
+    this.planner = planner;
+    this.meters = new OutcomeMeters(meters);
   }
 
   public void start() {
-    thread.start();
+    startLoop();
   }
 
   public void accept(Completion completion) {
     queue.add(completion);
   }
 
-  private void run() {
+  @Override
+  void loop() {
     List<Completion> batch = new ArrayList<>();
     try {
-      while (running || !queue.isEmpty() || !batch.isEmpty()) {
+      while (running() || !queue.isEmpty() || !batch.isEmpty()) {
         if (batch.isEmpty()) {
           Completion first = queue.poll(100, TimeUnit.MILLISECONDS);
           if (first == null) {
@@ -107,7 +101,7 @@ public final class OutcomeRecorder implements AutoCloseable {
         }
         batch = recordIsolatingPoison(batch);
         if (!batch.isEmpty()) {
-          if (!running) {
+          if (!running()) {
             break; // stopping: no waiting for the database to come back
           }
           Thread.sleep(OUTAGE_RETRY.toMillis()); // back-off while the database is away
@@ -206,25 +200,12 @@ public final class OutcomeRecorder implements AutoCloseable {
   }
 
   private void record(List<Completion> batch) {
-    long nowMs = context.clock().millis();
-    List<Outcome> outcomes = new ArrayList<>(batch.size());
-    List<List<OutboxMessage>> events = new ArrayList<>(batch.size());
-    for (Completion c : batch) {
-      AfterFailure after = planner.plan(c, nowMs);
-      outcomes.add(
-          new Outcome(
-              c.claimed().instanceId(),
-              c.claimed().taskId(),
-              c.claimed().attempt(),
-              c.status(),
-              c.error(),
-              c.finishedAtMs(),
-              after));
-      events.add(owedEvents.of(c, after, nowMs));
-    }
+    OutcomePlanner.Plan plan = planner.plan(batch);
+    List<Outcome> outcomes = plan.outcomes();
+    List<List<OutboxMessage>> events = plan.events();
     String token = UUID.randomUUID().toString();
     OutcomeRecording recording =
-        outcomeStore.recordOutcomes(outcomes, events, token, context.nodeId(), nowMs);
+        store.recordOutcomes(outcomes, events, token, plan.owner(), plan.nowMs());
     List<OutboxMessage> owed = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       Completion c = batch.get(i);
@@ -291,12 +272,7 @@ public final class OutcomeRecorder implements AutoCloseable {
           durationMs);
       return;
     }
-    LogBudget.Permit permit = failureLogs.take();
-    if (!permit.allowed()) {
-      return;
-    }
-    failureLogs.heldBack(permit).ifPresent(log::warn);
-    log.warn(
+    failureLogs.warn(
         "{} attempt {} {} after {} ms: {}; {}",
         c.claimed().instanceId(),
         c.claimed().attempt(),
@@ -326,16 +302,5 @@ public final class OutcomeRecorder implements AutoCloseable {
           c.claimed().instanceId(),
           e.toString());
     }
-  }
-
-  /**
-   * Records what is queued, then stops. An outage at stop ends the recording: what is left is
-   * logged at WARN and counted ({@code ax.dispatcher.outcome.unrecorded.at.stop}); the reaper takes
-   * those runs back when their lease ends.
-   */
-  @Override
-  public void close() {
-    running = false;
-    DaemonThreads.awaitEnd(thread, Duration.ofSeconds(30));
   }
 }

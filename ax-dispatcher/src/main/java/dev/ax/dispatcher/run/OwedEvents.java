@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  * <p>Thread-safety: immutable, but for {@code mayHaveDependents}, which must be thread-safe; any
  * thread may call {@link #of}.
  */
-final class OwedEvents {
+public final class OwedEvents {
 
   private final Topics topics;
   private final String nodeId;
@@ -36,7 +36,7 @@ final class OwedEvents {
    * @param mayHaveDependents whether a task's successes must be copied, keyed by flow run, to
    *     {@code ax.flow.succeeded} for the dependency resolver (see {@link UpstreamTasks})
    */
-  OwedEvents(Topics topics, String nodeId, Predicate<String> mayHaveDependents) {
+  public OwedEvents(Topics topics, String nodeId, Predicate<String> mayHaveDependents) {
     this.topics = topics;
     this.nodeId = nodeId;
     this.mayHaveDependents = mayHaveDependents;

@@ -53,8 +53,7 @@ class OutboxRelayDrainIT {
       OutboxStore outbox = new OutboxStore(runtime.dataSource());
       assertThat(outbox.pending()).isEqualTo(rows);
 
-      try (OutboxRelay relay =
-          new OutboxRelay(context, producer, RELAY_AFTER, NO_SCHEDULED_PASS).start()) {
+      try (OutboxRelay relay = relay(context, producer).start()) {
         await().atMost(Duration.ofSeconds(30)).until(() -> outbox.pending() == 0);
       }
       assertThat(context.meters().counter("ax.outbox.resent").count()).isEqualTo(rows);
@@ -69,8 +68,7 @@ class OutboxRelayDrainIT {
       // Larger than the producer's max.request.size: refused for good.
       insertStale(runtime, List.of(message(runtime, "huge", new byte[2 * 1024 * 1024])));
 
-      try (OutboxRelay relay =
-          new OutboxRelay(context, producer, RELAY_AFTER, NO_SCHEDULED_PASS).start()) {
+      try (OutboxRelay relay = relay(context, producer).start()) {
         await()
             .atMost(Duration.ofSeconds(30))
             .untilAsserted(
@@ -101,8 +99,7 @@ class OutboxRelayDrainIT {
                 "away",
                 new SimpleMeterRegistry(),
                 Duration.ofMillis(300))) {
-      OutboxRelay relay =
-          new OutboxRelay(runtime.context("relay"), away, RELAY_AFTER, NO_SCHEDULED_PASS);
+      OutboxRelay relay = relay(runtime.context("relay"), away);
       List<Exception> failures = new CopyOnWriteArrayList<>();
       byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
 
@@ -153,5 +150,14 @@ class OutboxRelayDrainIT {
       OutboxStore.insert(connection, messages, UUID.randomUUID().toString(), longAgoMs);
       connection.commit();
     }
+  }
+
+  /** A relay over {@code context}'s outbox that passes on its own only after a test is over. */
+  private static OutboxRelay relay(StageContext context, KafkaProducer<String, byte[]> producer) {
+    return new OutboxRelay(
+        new OutboxStore(context.dataSource()),
+        producer,
+        new RelaySchedule(RELAY_AFTER, NO_SCHEDULED_PASS, context.clock()),
+        context.meters());
   }
 }

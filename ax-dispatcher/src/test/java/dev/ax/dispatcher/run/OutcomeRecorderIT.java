@@ -11,11 +11,13 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.ClaimedInstance;
+import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.lang.reflect.Proxy;
@@ -51,7 +53,7 @@ class OutcomeRecorderIT {
       // (data too long), whatever the number of tries.
       ClaimedInstance refused = withTraceId(poison, "t".repeat(70_000));
 
-      try (OutboxRelay relay = new OutboxRelay(context, producer, Duration.ofSeconds(30));
+      try (OutboxRelay relay = relay(context, producer);
           OutcomeRecorder recorder = recorder(context, relay)) {
         // Queued before the recorder starts: one batch.
         recorder.accept(success(first));
@@ -96,7 +98,7 @@ class OutcomeRecorderIT {
       ClaimedInstance one = running(runtime, "stop-one");
       ClaimedInstance two = running(runtime, "stop-two");
 
-      try (OutboxRelay relay = new OutboxRelay(away, producer, Duration.ofSeconds(30))) {
+      try (OutboxRelay relay = relay(away, producer)) {
         OutcomeRecorder recorder = recorder(away, relay);
         recorder.accept(success(one));
         recorder.accept(success(two));
@@ -109,9 +111,24 @@ class OutcomeRecorderIT {
     }
   }
 
+  private static OutboxRelay relay(StageContext context, KafkaProducer<String, byte[]> producer) {
+    return new OutboxRelay(
+        new OutboxStore(context.dataSource()),
+        producer,
+        RelaySchedule.every(Duration.ofSeconds(30), context.clock()),
+        context.meters());
+  }
+
   private static OutcomeRecorder recorder(StageContext context, OutboxRelay relay) {
     return new OutcomeRecorder(
-        context, relay, new RetryPlanner(() -> true, () -> 0.5), id -> false);
+        new OutcomeStore(context.dataSource()),
+        relay,
+        new OutcomePlanner(
+            context.nodeId(),
+            new RetryPlanner(() -> true, () -> 0.5),
+            new OwedEvents(context.topics(), context.nodeId(), id -> false),
+            context.clock()),
+        context.meters());
   }
 
   /** A pool whose every connection times out, as while the database is away. */

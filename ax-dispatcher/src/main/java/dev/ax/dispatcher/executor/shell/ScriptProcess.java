@@ -24,8 +24,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: configuration is immutable and each call owns its process and its two output
  * threads. Never logs arguments, environment or output (they may hold secrets).
+ *
+ * @param maxOutputBytes bytes kept of each of stdout and stderr
+ * @param killGrace time between SIGTERM and SIGKILL when the tree is killed
+ * @param clock the clock the attempt's deadline was computed on
  */
-public final class ScriptProcess {
+public record ScriptProcess(int maxOutputBytes, Duration killGrace, Clock clock) {
 
   /**
    * How long, once the script has exited or its tree is dead, the runner waits for its output
@@ -35,29 +39,17 @@ public final class ScriptProcess {
 
   private static final Logger log = LoggerFactory.getLogger(ScriptProcess.class);
 
-  private final int maxOutputBytes;
-  private final Duration killGrace;
-  private final Clock clock;
-  private final ProcessTree processTree;
-
   /**
-   * @param maxOutputBytes bytes kept of each of stdout and stderr
-   * @param killGrace time between SIGTERM and SIGKILL when the tree is killed
-   * @param clock the clock the attempt's deadline was computed on
    * @throws IllegalArgumentException for a negative size or grace (the config keys' bounds keep
    *     them out; a caller that passes one has a bug)
    */
-  public ScriptProcess(int maxOutputBytes, Duration killGrace, Clock clock) {
+  public ScriptProcess {
     if (maxOutputBytes < 0) {
       throw new IllegalArgumentException("maxOutputBytes must not be negative: " + maxOutputBytes);
     }
     if (killGrace.isNegative()) {
       throw new IllegalArgumentException("killGrace must not be negative: " + killGrace);
     }
-    this.maxOutputBytes = maxOutputBytes;
-    this.killGrace = killGrace;
-    this.clock = clock;
-    this.processTree = new ProcessTree(clock);
   }
 
   /**
@@ -126,7 +118,7 @@ public final class ScriptProcess {
       OutputDrain stdout,
       OutputDrain stderr,
       String why) {
-    ProcessTree.Kill kill = processTree.kill(process.toHandle(), killGrace);
+    ProcessTree.Kill kill = new ProcessTree(clock).kill(process.toHandle(), killGrace);
     if (kill.survivors() > 0) {
       log.warn(
           "{} attempt {} {}: {} process(es) of script {} (pid {}) still running after SIGKILL",

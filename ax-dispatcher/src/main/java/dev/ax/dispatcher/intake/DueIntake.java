@@ -1,16 +1,19 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.intake;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.FetchPause;
 import dev.ax.common.model.TaskSpec;
-import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SaturatingMillis;
+import dev.ax.dispatcher.claim.ClaimInbox;
+import dev.ax.dispatcher.claim.ClaimLoop;
+import dev.ax.dispatcher.claim.PooledEvent;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,18 +28,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The dispatcher's intake: decodes each polled batch of due events, drops those of a stale ticker
  * epoch ({@link TickerEpochs}), finds the pool each event waits for, and hands the batch to the
- * {@link ClaimLoop}. Before each poll it applies back-pressure: while the claim loop has a poll's
- * worth of events its pools cannot take, every assigned partition is paused (again on every poll,
- * since a rebalance hands partitions over unpaused), staying in the group. On revocation it asks
- * the claim loop to hand held events back.
+ * {@link ClaimLoop} through its {@link ClaimInbox}. Before each poll it applies back-pressure:
+ * while the claim loop has a poll's worth of events its pools cannot take, every assigned partition
+ * is paused (again on every poll, since a rebalance hands partitions over unpaused), staying in the
+ * group. On revocation it asks the claim loop to hand held events back.
  *
  * <p>Threading: every method runs on the consumer thread; this class shares nothing with the claim
- * loop but its hand-over methods, so the consumer never waits on a claim's round trip (at most
- * {@link #PICKUP_WAIT} for the loop to take the last batch, as long as a paused poll lasts anyway).
- * Its database reads (the ticker lease for a new epoch, the groups of tasks it has not seen) are
- * made here without a lock; if one fails, the consumer loop tries the whole batch again.
+ * loop but its inbox, so the consumer never waits on a claim's round trip (at most {@link
+ * #PICKUP_WAIT} for the loop to take the last batch, as long as a paused poll lasts anyway). Its
+ * database reads (the ticker lease for a new epoch, the groups of tasks it has not seen) are made
+ * here without a lock; if one fails, the consumer loop tries the whole batch again.
  */
-final class DueIntake implements ConsumerLoop.BatchHandler {
+public final class DueIntake implements ConsumerLoop.BatchHandler {
 
   private static final Logger log = LoggerFactory.getLogger(DueIntake.class);
 
@@ -49,30 +52,35 @@ final class DueIntake implements ConsumerLoop.BatchHandler {
   private final TickerEpochs epochs;
   private final TaskGroups taskGroups;
   private final Bulkheads bulkheads;
-  private final ClaimLoop claims;
+  private final ClaimInbox claims;
   private final int pollSize;
   private final Counter staleEpoch;
   private final FetchPause fetching = new FetchPause();
 
   /**
+   * @param tickerLeases where the ticker lease's epoch is read, for an epoch not seen before
+   * @param claims the claim loop's inbox, where batches go and the backlog is read
+   * @param dueRetryTopic the topic of retries' due events, which carry no ticker epoch
    * @param pollSize the consumer's {@code max.poll.records}: the backlog at which fetching pauses
    */
-  DueIntake(
-      StageContext context,
+  public DueIntake(
+      LeaseStore tickerLeases,
       TaskGroups taskGroups,
       Bulkheads bulkheads,
-      ClaimLoop claims,
-      int pollSize) {
-    this.clock = context.clock();
-    this.dueRetryTopic = context.topics().dueRetry();
-    this.dueEvents =
-        EventDecoder.of(TaskDueEvent.class, "due event", "dispatcher", context.meters());
-    this.epochs = new TickerEpochs(new LeaseStore(context.dataSource()), context.clock());
+      ClaimInbox claims,
+      String dueRetryTopic,
+      int pollSize,
+      Clock clock,
+      MeterRegistry meters) {
+    this.clock = clock;
+    this.epochs = new TickerEpochs(tickerLeases, clock);
     this.taskGroups = taskGroups;
     this.bulkheads = bulkheads;
     this.claims = claims;
+    this.dueRetryTopic = dueRetryTopic;
     this.pollSize = pollSize;
-    this.staleEpoch = context.meters().counter("ax.dispatcher.stale.epoch.events");
+    this.dueEvents = EventDecoder.of(TaskDueEvent.class, "due event", "dispatcher", meters);
+    this.staleEpoch = meters.counter("ax.dispatcher.stale.epoch.events");
   }
 
   @Override

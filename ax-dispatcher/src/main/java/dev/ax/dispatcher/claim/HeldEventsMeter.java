@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

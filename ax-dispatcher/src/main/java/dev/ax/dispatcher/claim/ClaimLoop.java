@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.thread.DaemonThreads;
@@ -28,12 +28,13 @@ import org.slf4j.LoggerFactory;
  * budget ({@link HoldBudget}) and the late claims ({@link LateClaims}), so none of them needs a
  * lock and no consumer thread ever waits on a database round trip.
  *
- * <p><b>Threading.</b> Other threads only hand work over: the intake {@link #offer}s each polled
- * batch and asks for a {@link #requestHandBack} when partitions are revoked; both go through one
- * FIFO inbox ({@link ClaimInbox}), so a hand-back covers every event offered before it. The inbox
- * is bounded by the intake's back-pressure, which reads {@link #backlog()}: the intake pauses
- * fetching while a poll's worth is handed over or held, so at most one more poll's worth waits
- * here. {@link #close()} may be called from any thread.
+ * <p><b>Threading.</b> Other threads only hand work over, through the loop's {@link #inbox()}: the
+ * intake {@linkplain ClaimInbox#offer offers} each polled batch and {@linkplain
+ * ClaimInbox#requestHandBack asks for a hand-back} when partitions are revoked; both go through one
+ * FIFO inbox, so a hand-back covers every event offered before it. The inbox is bounded by the
+ * intake's back-pressure, which reads {@link ClaimInbox#backlog()}: the intake pauses fetching
+ * while a poll's worth is handed over or held, so at most one more poll's worth waits here. {@link
+ * #close()} may be called from any thread.
  *
  * <p><b>Each pass</b> (on every hand-over and every {@value #DRAIN_INTERVAL_MS} ms): move the inbox
  * into the held events; take from each pool's held events, oldest due first, as many as the pool
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * crash. The {@link StartGate}, which {@link #close()} closes when it gives up on the loop, makes
  * that cut clean: no run starts after {@link #close()} has returned.
  */
-final class ClaimLoop implements AutoCloseable {
+public final class ClaimLoop implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
 
@@ -93,7 +94,7 @@ final class ClaimLoop implements AutoCloseable {
   /**
    * @param pollSize the held events at which the intake pauses fetching and stalled groups shed
    */
-  ClaimLoop(
+  public ClaimLoop(
       Clock clock, DispatcherPort port, HoldBudget budget, int pollSize, MeterRegistry meters) {
     this(clock, port, budget, pollSize, meters, Duration.ofMillis(STOP_WAIT_MS));
   }
@@ -127,28 +128,16 @@ final class ClaimLoop implements AutoCloseable {
     this.heldMeter = new HeldEventsMeter(meters);
   }
 
-  void start() {
+  public void start() {
     thread.start();
   }
 
-  /** Hands a polled batch over; any thread, returns at once. */
-  void offer(List<PooledEvent> batch) {
-    inbox.offer(batch);
-  }
-
-  /** Asks the loop to send back everything offered so far and not claimed; any thread. */
-  void requestHandBack(String why) {
-    inbox.requestHandBack(why);
-  }
-
-  /** Events handed over or held and not claimed as of the last pass; any thread. */
-  int backlog() {
-    return inbox.backlog();
-  }
-
-  /** See {@link ClaimInbox#awaitPickedUp}; any thread. */
-  void awaitPickedUp(Duration maxWait) {
-    inbox.awaitPickedUp(maxWait);
+  /**
+   * Where other threads hand work to this loop (polled batches, hand-back requests) and read its
+   * backlog: all the loop shares with them.
+   */
+  public ClaimInbox inbox() {
+    return inbox;
   }
 
   private void run() {

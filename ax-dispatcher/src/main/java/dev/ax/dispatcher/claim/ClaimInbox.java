@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and {@link #stop} from any thread; {@link #poll}, {@link #moved}, {@link #held} and {@link
  * #publish} from the claim loop's thread only.
  */
-final class ClaimInbox {
+public final class ClaimInbox {
 
   /** What the inbox carries, in the order it was handed over. */
   sealed interface Entry permits Batch, HandBackRequest, Stop {}
@@ -54,7 +54,7 @@ final class ClaimInbox {
   private int movedSincePublish;
 
   /** Hands a polled batch over; returns at once. */
-  void offer(List<PooledEvent> batch) {
+  public void offer(List<PooledEvent> batch) {
     if (batch.isEmpty()) {
       return;
     }
@@ -63,12 +63,12 @@ final class ClaimInbox {
   }
 
   /** Asks the loop to send back everything offered so far and not claimed. */
-  void requestHandBack(String why) {
+  public void requestHandBack(String why) {
     entries.add(new HandBackRequest(why));
   }
 
   /** Events handed over or held and not claimed as of the last pass. */
-  int backlog() {
+  public int backlog() {
     return unpicked.get() + heldCount;
   }
 
@@ -77,7 +77,7 @@ final class ClaimInbox {
    * that {@link #backlog()} says what the pools could not take. Waits on the loop's hand-over only,
    * never on a claim's round trip beyond {@code maxWait}.
    */
-  void awaitPickedUp(Duration maxWait) {
+  public void awaitPickedUp(Duration maxWait) {
     long deadlineNanos = System.nanoTime() + maxWait.toNanos();
     synchronized (progress) {
       while (unpicked.get() > 0 && !stopped) {

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.dispatcher.lease.RunLeases;
@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * {@code AX_DISPATCHER_LEASE} ({@link RunLeases}), runs through the {@link RunStarter}, hand-back
  * through Kafka. Safe to call from any one thread at a time; the claim loop is its only caller.
  */
-record StoreDispatcherPort(
+public record StoreDispatcherPort(
     Bulkheads bulkheads,
     TaskSpecs specs,
     RunLeases leases,

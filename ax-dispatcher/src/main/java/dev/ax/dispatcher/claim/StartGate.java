@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.dispatcher.store.ClaimedInstance;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.intake;
 
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;

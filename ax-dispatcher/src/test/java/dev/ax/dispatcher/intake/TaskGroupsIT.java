@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
+import dev.ax.dispatcher.claim.TaskSpecs;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,15 +41,15 @@ class ClaimLoopTest {
 
   @Test
   void holdsEventsUnclaimedUntilTheirPoolHasRoom() {
-    loop.offer(in("g", due("a", T0 - 20), due("b", T0 - 10)));
+    loop.inbox().offer(in("g", due("a", T0 - 20), due("b", T0 - 10)));
     loop.step();
     assertThat(port.claims).as("no room, no claim").isEmpty();
-    assertThat(loop.backlog()).isEqualTo(2);
+    assertThat(loop.inbox().backlog()).isEqualTo(2);
 
     port.setRoom("g", 1);
     loop.step();
     assertThat(port.startedIds()).containsExactly("a");
-    assertThat(loop.backlog()).isEqualTo(1);
+    assertThat(loop.inbox().backlog()).isEqualTo(1);
     assertThat(counted("ax.dispatcher.claimed")).isEqualTo(1);
   }
 
@@ -57,8 +57,8 @@ class ClaimLoopTest {
   void claimsTheOldestDueFirstInEachPool() {
     port.setRoom("g", 2);
     port.setRoom("h", 1);
-    loop.offer(in("g", due("g30", T0 - 30), due("g10", T0 - 50), due("g20", T0 - 40)));
-    loop.offer(in("h", due("h2", T0 - 1), due("h1", T0 - 2)));
+    loop.inbox().offer(in("g", due("g30", T0 - 30), due("g10", T0 - 50), due("g20", T0 - 40)));
+    loop.inbox().offer(in("h", due("h2", T0 - 1), due("h1", T0 - 2)));
     loop.step();
     assertThat(port.startedIds()).containsExactlyInAnyOrder("g10", "g20", "h1");
     assertThat(port.started)
@@ -72,7 +72,7 @@ class ClaimLoopTest {
   void aDuplicateEventIsClaimedOnce() {
     port.setRoom("g", 5);
     TaskDueEvent event = due("a", T0);
-    loop.offer(in("g", event, event));
+    loop.inbox().offer(in("g", event, event));
     loop.step();
     assertThat(port.claims.get(0).instanceIds()).containsExactly("a");
   }
@@ -80,7 +80,7 @@ class ClaimLoopTest {
   @Test
   void neverClaimsBeforeDueAndClaimsAgainAtTheDueTime() {
     port.setRoom("g", 5);
-    loop.offer(in("g", due("early", T0 + 500), due("bogus", T0 + 61_000)));
+    loop.inbox().offer(in("g", due("early", T0 + 500), due("bogus", T0 + 61_000)));
     loop.step();
     assertThat(port.startedIds()).as("not due yet on this node's clock").isEmpty();
     assertThat(port.claims.get(0).instanceIds())
@@ -106,16 +106,16 @@ class ClaimLoopTest {
   @Test
   void aLateClaimWhosePoolFilledMeanwhileWaitsHeldForRoom() {
     port.setRoom("g", 1);
-    loop.offer(in("g", due("early", T0 + 500)));
+    loop.inbox().offer(in("g", due("early", T0 + 500)));
     loop.step(); // lost: not due yet; its room is given back
-    loop.offer(in("g", due("now", T0 - 1)));
+    loop.inbox().offer(in("g", due("now", T0 - 1)));
     loop.step();
     assertThat(port.startedIds()).containsExactly("now");
 
     clock.set(Instant.ofEpochMilli(T0 + 500)); // the late claim is due, but the pool is full
     loop.step();
     assertThat(port.startedIds()).as("never more than the pool's room").containsExactly("now");
-    assertThat(loop.backlog()).as("held with the others").isEqualTo(1);
+    assertThat(loop.inbox().backlog()).as("held with the others").isEqualTo(1);
 
     port.setRoom("g", 1);
     loop.step();
@@ -125,13 +125,13 @@ class ClaimLoopTest {
   @Test
   void aLateClaimThatLosesItsTransactionIsClaimedAgainAtTheNextPass() {
     port.setRoom("g", 2);
-    loop.offer(in("g", due("early", T0 + 500)));
+    loop.inbox().offer(in("g", due("early", T0 + 500)));
     loop.step(); // lost: not due yet; waits as a late claim
     clock.set(Instant.ofEpochMilli(T0 + 500));
     port.failNextClaim = true; // e.g. a deadlock
     loop.step();
     assertThat(port.startedIds()).isEmpty();
-    assertThat(loop.backlog()).as("held, not left to the reaper").isEqualTo(1);
+    assertThat(loop.inbox().backlog()).as("held, not left to the reaper").isEqualTo(1);
 
     loop.step();
     assertThat(port.startedIds()).containsExactly("early");
@@ -141,23 +141,25 @@ class ClaimLoopTest {
   void aStalledGroupShedsItsBacklogBeyondWhatItStartedOnceHeldForTheHoldTime() {
     ClaimLoop small = loop(4);
     port.setRoom("fast", 10);
-    small.offer(
-        in(
-            "slow",
-            due("s1", T0 - 6),
-            due("s2", T0 - 5),
-            due("s3", T0 - 4),
-            due("s4", T0 - 3),
-            due("s5", T0 - 2)));
+    small
+        .inbox()
+        .offer(
+            in(
+                "slow",
+                due("s1", T0 - 6),
+                due("s2", T0 - 5),
+                due("s3", T0 - 4),
+                due("s4", T0 - 3),
+                due("s5", T0 - 2)));
     small.step();
     assertThat(counted("ax.dispatcher.shed.events")).as("backlogged only just now").isZero();
-    assertThat(small.backlog()).isEqualTo(5);
+    assertThat(small.inbox().backlog()).isEqualTo(5);
 
     clock.set(Instant.ofEpochMilli(T0 + 1_000));
-    small.offer(in("fast", due("f1", T0)));
+    small.inbox().offer(in("fast", due("f1", T0)));
     small.step();
     assertThat(counted("ax.dispatcher.shed.events")).isEqualTo(4);
-    assertThat(small.backlog()).as("the oldest keeps the group's place").isEqualTo(1);
+    assertThat(small.inbox().backlog()).as("the oldest keeps the group's place").isEqualTo(1);
     assertThat(port.startedIds()).containsExactly("f1");
 
     port.setRoom("slow", 1);
@@ -168,36 +170,38 @@ class ClaimLoopTest {
   @Test
   void belowAPollsWorthNothingIsShed() {
     ClaimLoop small = loop(4);
-    small.offer(in("slow", due("s1", T0), due("s2", T0), due("s3", T0)));
+    small.inbox().offer(in("slow", due("s1", T0), due("s2", T0), due("s3", T0)));
     small.step();
     clock.set(Instant.ofEpochMilli(T0 + 10_000));
     small.step();
     assertThat(counted("ax.dispatcher.shed.events")).isZero();
-    assertThat(small.backlog()).isEqualTo(3);
+    assertThat(small.inbox().backlog()).isEqualTo(3);
   }
 
   @Test
   void aHandBackSendsWhatWasOfferedBeforeIt() {
-    loop.offer(in("g", due("a", T0)));
-    loop.offer(in(Bulkheads.RETRY_GROUP, due("r", T0)));
-    loop.requestHandBack("partitions revoked");
-    loop.offer(in("g", due("b", T0)));
+    loop.inbox().offer(in("g", due("a", T0)));
+    loop.inbox().offer(in(Bulkheads.RETRY_GROUP, due("r", T0)));
+    loop.inbox().requestHandBack("partitions revoked");
+    loop.inbox().offer(in("g", due("b", T0)));
     loop.step();
     assertThat(port.handedBack.get("g")).extracting(TaskDueEvent::instanceId).containsExactly("a");
     assertThat(port.handedBack.get(Bulkheads.RETRY_GROUP))
         .extracting(TaskDueEvent::instanceId)
         .containsExactly("r");
     assertThat(port.handBackReasons).containsExactly("partitions revoked");
-    assertThat(loop.backlog()).as("b came after the revocation").isEqualTo(1);
+    assertThat(loop.inbox().backlog()).as("b came after the revocation").isEqualTo(1);
   }
 
   @Test
   void theSpecOfAnEventWaitingForItsDueTimeIsReadWhileItWaits() {
     port.setRoom("g", 5);
-    loop.offer(
-        in(
-            "g",
-            port.dispatched(new TaskDueEvent(1, "t-ahead", "ahead", T0 + 100, 1, T0, "t", "g"))));
+    loop.inbox()
+        .offer(
+            in(
+                "g",
+                port.dispatched(
+                    new TaskDueEvent(1, "t-ahead", "ahead", T0 + 100, 1, T0, "t", "g"))));
     loop.step();
     assertThat(port.claims).as("not claimed before its due time").isEmpty();
     assertThat(port.prefetched).containsExactly(java.util.Set.of("t-ahead"));
@@ -206,11 +210,11 @@ class ClaimLoopTest {
   @Test
   void aHandBackAlsoSendsTheEventsWaitingForTheirDueTime() {
     port.setRoom("g", 5);
-    loop.offer(in("g", due("ahead", T0 + 100), due("now", T0)));
+    loop.inbox().offer(in("g", due("ahead", T0 + 100), due("now", T0)));
     loop.step();
     assertThat(port.startedIds()).containsExactly("now");
 
-    loop.requestHandBack("partitions revoked");
+    loop.inbox().requestHandBack("partitions revoked");
     loop.step();
     assertThat(port.handedBack.get("g"))
         .extracting(TaskDueEvent::instanceId)
@@ -225,26 +229,26 @@ class ClaimLoopTest {
 
   @Test
   void stoppingHandsBackEverythingHeldOrHandedOver() {
-    loop.offer(in("g", due("held", T0)));
+    loop.inbox().offer(in("g", due("held", T0)));
     loop.step();
-    loop.offer(in("g", due("unpicked", T0)));
+    loop.inbox().offer(in("g", due("unpicked", T0)));
     loop.close();
     assertThat(port.handedBack.get("g"))
         .extracting(TaskDueEvent::instanceId)
         .containsExactlyInAnyOrder("held", "unpicked");
     assertThat(port.handBackReasons).containsExactly("shutting down");
     assertThat(port.claims).isEmpty();
-    assertThat(loop.backlog()).isZero();
+    assertThat(loop.inbox().backlog()).isZero();
   }
 
   @Test
   void aFailedClaimKeepsItsEventsAndPausesClaimsForTheBackoff() {
     port.setRoom("g", 5);
     port.failNextClaim = true;
-    loop.offer(in("g", due("a", T0)));
+    loop.inbox().offer(in("g", due("a", T0)));
     loop.step();
     assertThat(port.startedIds()).isEmpty();
-    assertThat(loop.backlog()).isEqualTo(1);
+    assertThat(loop.inbox().backlog()).isEqualTo(1);
 
     clock.tick(ClaimLoop.CLAIM_RETRY_BACKOFF.minusMillis(1));
     loop.step();
@@ -258,14 +262,14 @@ class ClaimLoopTest {
   @Test
   void whileClaimsArePausedALateClaimDueNowDoesNotMakeTheLoopSpin() {
     port.setRoom("g", 5);
-    loop.offer(in("g", due("late", T0 + 100)));
+    loop.inbox().offer(in("g", due("late", T0 + 100)));
     loop.step(); // lost: not due yet; waits as a late claim
     assertThat(loop.waitMs()).isEqualTo(ClaimLoop.DRAIN_INTERVAL_MS);
     clock.set(Instant.ofEpochMilli(T0 + 95));
     assertThat(loop.waitMs()).as("wakes for the late claim's due time").isEqualTo(5);
 
     port.failNextClaim = true;
-    loop.offer(in("g", due("b", T0)));
+    loop.inbox().offer(in("g", due("b", T0)));
     loop.step(); // the claim fails: claims pause for the backoff
     clock.set(Instant.ofEpochMilli(T0 + 200)); // the late claim is past due now
     assertThat(loop.waitMs())
@@ -276,7 +280,7 @@ class ClaimLoopTest {
   @Test
   void aClaimUnderWayWhenTheStopArrivesStartsWhatItWon() {
     port.setRoom("g", 5);
-    loop.offer(in("g", due("a", T0)));
+    loop.inbox().offer(in("g", due("a", T0)));
     port.onClaim = loop::close; // the stop arrives while the claim's round trip is under way
     loop.step();
     assertThat(port.claims).hasSize(1);
@@ -289,10 +293,10 @@ class ClaimLoopTest {
   void itsThreadClaimsWhatIsHandedOverAndHandsBackTheRestOnClose() {
     port.setRoom("g", 1);
     loop.start();
-    loop.offer(in("g", due("a", T0 - 1), due("b", T0)));
-    loop.awaitPickedUp(Duration.ofSeconds(5));
+    loop.inbox().offer(in("g", due("a", T0 - 1), due("b", T0)));
+    loop.inbox().awaitPickedUp(Duration.ofSeconds(5));
     await().atMost(Duration.ofSeconds(5)).until(() -> port.startedIds().contains("a"));
-    assertThat(loop.backlog()).isEqualTo(1);
+    assertThat(loop.inbox().backlog()).isEqualTo(1);
     loop.close();
     assertThat(port.handedBack.get("g")).extracting(TaskDueEvent::instanceId).containsExactly("b");
   }
@@ -307,7 +311,7 @@ class ClaimLoopTest {
     port.holdStarts(inStart, specsRead); // a spec read slower than the stop wait
     port.setRoom("g", 5);
     slow.start();
-    slow.offer(in("g", due("a", T0)));
+    slow.inbox().offer(in("g", due("a", T0)));
     assertThat(inStart.await(5, TimeUnit.SECONDS)).isTrue();
 
     Thread closer = new Thread(slow::close, "closer");

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import io.micrometer.core.instrument.Counter;

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.dispatcher.store.ClaimedInstance;
@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
  * one small interface: the stage wires the real one ({@link StoreDispatcherPort}); unit tests use a
  * fake. Implementations must be safe to call from the claim loop's thread.
  */
-interface DispatcherPort {
+public interface DispatcherPort {
 
   /**
    * Attempts the pool named {@code pool} can take now without queueing beyond its bound; none while

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,11 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.intake;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
+import dev.ax.dispatcher.claim.TaskSpecs;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,14 +19,14 @@ import java.util.Set;
  *
  * <p>Threading: the intake's consumer thread; the cache is thread-safe and the store stateless.
  */
-final class TaskGroups {
+public final class TaskGroups {
 
   private final TaskStore tasks;
   private final TaskSpecs specs;
   private final Cache<String, String> groupByTask =
       Caffeine.newBuilder().maximumSize(100_000).build();
 
-  TaskGroups(TaskStore tasks, TaskSpecs specs) {
+  public TaskGroups(TaskStore tasks, TaskSpecs specs) {
     this.tasks = tasks;
     this.specs = specs;
   }

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.DueRecords;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: called by the {@link ClaimLoop}'s thread only (on revocation and at stop); the
  * producer is thread-safe.
  */
-final class HandBack {
+public final class HandBack {
 
   private static final Logger log = LoggerFactory.getLogger(HandBack.class);
 
@@ -30,7 +30,7 @@ final class HandBack {
   private final String dueRetryTopic;
   private final Counter handedBack;
 
-  HandBack(Producer<String, byte[]> producer, Topics topics, MeterRegistry meters) {
+  public HandBack(Producer<String, byte[]> producer, Topics topics, MeterRegistry meters) {
     this.producer = producer;
     this.dueTopic = topics.due();
     this.dueRetryTopic = topics.dueRetry();

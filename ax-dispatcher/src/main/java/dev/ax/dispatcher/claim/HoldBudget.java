@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,7 +26,7 @@ import java.util.Map;
  * <p>Not thread-safe: confined to the {@link ClaimLoop}'s thread. Times are the caller's clock in
  * milliseconds.
  */
-final class HoldBudget {
+public final class HoldBudget {
 
   private static final int SLOTS = 10;
 
@@ -34,7 +34,7 @@ final class HoldBudget {
   private final long slotMs;
   private final Map<String, GroupPace> groups = new HashMap<>();
 
-  HoldBudget(Duration holdFor) {
+  public HoldBudget(Duration holdFor) {
     if (holdFor.isNegative() || holdFor.isZero()) {
       throw new IllegalArgumentException("holdFor must be positive: " + holdFor);
     }

@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +8,7 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.stage.StageContext;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.OutboxMessage;
@@ -17,7 +18,6 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
-import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.OutcomeStore;
@@ -110,7 +110,13 @@ class OutboxRelayIT {
   /** A relay over the runtime's outbox, sending what is owed for longer than RELAY_AFTER. */
   private static OutboxRelay startRelay(
       TestRuntime runtime, KafkaProducer<String, byte[]> producer) {
-    return new OutboxRelay(runtime.context("relay"), producer, RELAY_AFTER).start();
+    StageContext context = runtime.context("relay");
+    return new OutboxRelay(
+            new OutboxStore(context.dataSource()),
+            producer,
+            RelaySchedule.every(RELAY_AFTER, context.clock()),
+            context.meters())
+        .start();
   }
 
   private static List<ConsumerRecord<String, byte[]>> ofKey(TopicReader reader, String key) {

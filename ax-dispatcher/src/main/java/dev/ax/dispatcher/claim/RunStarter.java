@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.ExecutorSpec;
@@ -23,22 +23,21 @@ import java.util.concurrent.Future;
  * time minus due time) for first attempts.
  *
  * <p>Thread-safety: called by the {@link ClaimLoop}'s thread; everything it uses is thread-safe.
+ *
+ * @param lateness where first attempts' claim lateness goes ({@link #of} registers it)
  */
-final class RunStarter {
+public record RunStarter(
+    TaskSpecs specs, Bulkheads bulkheads, ExecutorRegistry registry, DistributionSummary lateness) {
 
-  private final TaskSpecs specs;
-  private final Bulkheads bulkheads;
-  private final ExecutorRegistry registry;
-  private final DistributionSummary lateness;
-
-  RunStarter(
+  /** A starter whose lateness histogram is registered in {@code meters}. */
+  public static RunStarter of(
       TaskSpecs specs, Bulkheads bulkheads, ExecutorRegistry registry, MeterRegistry meters) {
-    this.specs = specs;
-    this.bulkheads = bulkheads;
-    this.registry = registry;
-    this.lateness =
-        LatencyHistogram.register(
-            meters, "ax.dispatcher.lateness.ms", "claim lateness: claim time minus due time");
+    return new RunStarter(specs, bulkheads, registry, lateness(meters));
+  }
+
+  private static DistributionSummary lateness(MeterRegistry meters) {
+    return LatencyHistogram.register(
+        meters, "ax.dispatcher.lateness.ms", "claim lateness: claim time minus due time");
   }
 
   /**

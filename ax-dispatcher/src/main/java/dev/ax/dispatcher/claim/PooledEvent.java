@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.contract.TaskDueEvent;
 import java.util.Collection;
@@ -11,7 +11,7 @@ import java.util.Set;
  * A due event as the intake hands it to the {@link ClaimLoop}: with the name of the pool it waits
  * for ({@link dev.ax.dispatcher.run.Bulkheads#poolFor}, or the retry pool). Immutable.
  */
-record PooledEvent(String pool, TaskDueEvent event) {
+public record PooledEvent(String pool, TaskDueEvent event) {
 
   /** The pool of each of {@code events}, by instance id. */
   static Map<String, String> poolsByInstance(Map<String, PooledEvent> events) {

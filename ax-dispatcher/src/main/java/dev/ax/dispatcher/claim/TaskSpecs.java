@@ -1,4 +1,4 @@
-package dev.ax.dispatcher;
+package dev.ax.dispatcher.claim;
 
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskSpecCache;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: every method may be called from any thread.
  */
-final class TaskSpecs implements AutoCloseable {
+public final class TaskSpecs implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TaskSpecs.class);
   private static final Duration PREFETCH_WAIT = Duration.ofSeconds(10);
@@ -44,7 +44,7 @@ final class TaskSpecs implements AutoCloseable {
   /**
    * @param maxBytes the most the cached specs weigh ({@code AX_SPEC_CACHE_MAX_BYTES})
    */
-  TaskSpecs(TaskStore tasks, long maxBytes) {
+  public TaskSpecs(TaskStore tasks, long maxBytes) {
     this.cache = new TaskSpecCache(tasks, MAX_CACHED, maxBytes);
   }
 
@@ -57,7 +57,8 @@ final class TaskSpecs implements AutoCloseable {
     return reader.submit(() -> cache.read(unseen));
   }
 
-  void put(StoredTask task) {
+  /** Caches {@code task}, read by someone else (the intake, for its group). */
+  public void put(StoredTask task) {
     cache.put(task);
   }
 
