@@ -220,7 +220,8 @@ final class SoakRun {
     TableSizes sizes = TableSizes.read(driver.context().dataSource());
     long windowStartMs = firstDueMs + window * plan.window().toMillis();
     Percentiles late = Percentiles.of(lateness[window]);
-    Object[] tasks = {
+    // The window's task counts and start lateness, as both lines give them.
+    Object[] taskFigures = {
       to - from,
       done,
       lost,
@@ -238,7 +239,7 @@ final class SoakRun {
         FormatArgs.of(
             window + 1,
             Times.clock(windowStartMs).substring(0, 8),
-            tasks,
+            taskFigures,
             mb(heapAfterGc),
             mb(axRss),
             mb(dbRss),
@@ -252,7 +253,7 @@ final class SoakRun {
             + " audit_rows=%d table_bytes=%d%n",
         FormatArgs.of(
             window + 1,
-            tasks,
+            taskFigures,
             heapAfterGc,
             axRss,
             dbRss,
