@@ -5,8 +5,6 @@ import static dev.ax.cli.command.OptionChecks.requireInRange;
 import dev.ax.cli.AxSubcommand;
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.cli.command.VerboseOption;
-import dev.ax.cli.kafka.CommandSender;
-import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.cli.local.Infrastructure;
 import dev.ax.cli.local.StopSignal;
@@ -177,9 +175,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       Topics topics = new Topics(CommonConfig.from(config).topicPrefix());
       try (BenchStages stages =
               stageOptions.startStages(stageConfig, config, stageSettings, dir, out);
-          TopicTail completions =
-              TopicTail.open(servers.kafka(), List.of(topics.completed()), TopicTail.From.END);
-          CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
+          BenchKafka kafka = BenchKafka.open(servers.kafka(), topics, PROCESS_NAME)) {
         out.println(banner(runId, servers, proxy, topics, stages, config));
         out.flush();
         if (stop.isRaised()) {
@@ -187,7 +183,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
           return ExitCodes.INTERRUPTED;
         }
         StageContext context = stages.context();
-        BenchDriver driver = driver(sender, topics, completions, stages, stop, out, config);
+        BenchDriver driver = driver(kafka, stages, stop, out, config);
         BenchHistory history = historyOptions.history(TickerConfig.from(config).retention());
         TableSizes sizesBefore =
             history.asked() ? AgedDatabase.loadReported(history, context, runId, out) : null;
@@ -235,24 +231,9 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
 
   /** The driver of this bench's workloads: sends, collects and reports with the options given. */
   private BenchDriver driver(
-      CommandSender sender,
-      Topics topics,
-      TopicTail completions,
-      BenchStages stages,
-      StopSignal stop,
-      PrintWriter out,
-      AxConfig config) {
+      BenchKafka kafka, BenchStages stages, StopSignal stop, PrintWriter out, AxConfig config) {
     return new BenchDriver(
-        sender,
-        topics,
-        completions,
-        stages,
-        stop,
-        out,
-        handler,
-        params,
-        wait,
-        TickerConfig.from(config).emitAhead());
+        kafka, stages, stop, out, handler, params, wait, TickerConfig.from(config).emitAhead());
   }
 
   /**
@@ -367,18 +348,6 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
       return ExitCodes.INTERRUPTED;
     }
     return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
-  }
-
-  /**
-   * @throws ParameterException when {@code value} is outside {@code min..max}
-   */
-  static void requireDuration(
-      CommandSpec spec, String option, Duration value, Duration min, Duration max) {
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new ParameterException(
-          spec.commandLine(),
-          option + " must be in " + text(min) + ".." + text(max) + ": " + text(value));
-    }
   }
 
   /** {@code 20m}, {@code 1h30m}, {@code 10s}: as the options are written. */

@@ -1,13 +1,8 @@
 package dev.ax.bench;
 
-import dev.ax.cli.kafka.CommandSender;
 import dev.ax.cli.kafka.TaskCommandJson;
-import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.local.StopSignal;
 import dev.ax.cli.text.Times;
-import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskCompletedEvent;
-import dev.ax.common.kafka.Topics;
 import dev.ax.common.stage.StageContext;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -19,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
@@ -29,15 +23,14 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * reads what the report needs from the meters and the database. Not thread-safe: used by the
  * bench's main thread.
  *
- * @param completions the completion topic, read from its end as it was before the first send
+ * @param kafka the commands out and the completion events in, read from the end of their topic as
+ *     it was before the first send
  * @param waitAfterLastDue how long after a plan's last due time to wait for its completions
  * @param emitAhead the ticker's {@code AX_TICKER_EMIT_AHEAD}: an instance marked DISPATCHED up to
  *     this long before its due time is not early
  */
 record BenchDriver(
-    CommandSender sender,
-    Topics topics,
-    TopicTail completions,
+    BenchKafka kafka,
     BenchStages stages,
     StopSignal stop,
     PrintWriter out,
@@ -98,11 +91,9 @@ record BenchDriver(
               .inProcess(handler)
               .timeout(TASK_TIMEOUT);
       params.forEach(command::param);
-      sends.add(sender.sendAsync(topics.commands(), plan.taskId(i), command.toBytes()));
+      sends.add(kafka.sendCommand(plan.taskId(i), command.toBytes()));
     }
-    for (Future<RecordMetadata> send : sends) {
-      sender.await(send);
-    }
+    kafka.awaitAll(sends);
     long sentMs = context().clock().millis();
     if (!report) {
       return firstProduceMs;
@@ -139,9 +130,7 @@ record BenchDriver(
             "Gave up waiting " + waitAfterLastDue.toSeconds() + " s after the last due time.");
         break;
       }
-      for (ConsumerRecord<String, byte[]> record : completions.poll(POLL_TIMEOUT)) {
-        collector.accept(AxJson.read(record.value(), TaskCompletedEvent.class));
-      }
+      kafka.completions(POLL_TIMEOUT).forEach(collector::accept);
       if (report && nowMs >= nextProgressMs && collector.completed() != lastReported) {
         lastReported = collector.completed();
         out.printf(
@@ -156,9 +145,7 @@ record BenchDriver(
     }
     // A duplicate run would show up as a second event shortly after the first: read what is
     // already on the topic once more before judging.
-    for (ConsumerRecord<String, byte[]> record : completions.poll(POLL_TIMEOUT)) {
-      collector.accept(AxJson.read(record.value(), TaskCompletedEvent.class));
-    }
+    kafka.completions(POLL_TIMEOUT).forEach(collector::accept);
     if (!report && collector.allCompleted()) {
       return;
     }

@@ -4,7 +4,6 @@ import dev.ax.cli.text.TextTable;
 import dev.ax.cli.text.TextTable.Column;
 import dev.ax.common.model.InstanceStatus;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -125,10 +124,6 @@ public final class BenchReport implements RoundFigures {
     return earlyStarts;
   }
 
-  public long duplicateEvents() {
-    return duplicateEvents;
-  }
-
   /** Tasks with more than one completion event. */
   @Override
   public long startedTwice() {
@@ -159,28 +154,16 @@ public final class BenchReport implements RoundFigures {
 
   /** Everything that makes the run a failure; empty when it passed. */
   public List<String> problems() {
-    List<String> problems = new ArrayList<>();
-    if (missing() > 0) {
-      problems.add(missing() + " task(s) never completed");
-    }
-    if (duplicateEvents > 0) {
-      problems.add(duplicateEvents + " duplicate completion event(s)");
-    }
-    if (running.extra() > 0) {
-      problems.add(running.extra() + " duplicate RUNNING transition(s) in ax_instance_log");
-    }
-    if (earlyStarts > 0) {
-      problems.add(earlyStarts + " task(s) started before they were due");
-    }
-    if (fires.earlyFires() > 0) {
-      problems.add(
-          fires.earlyFires()
-              + " task(s) marked DISPATCHED before they were due (less AX_TICKER_EMIT_AHEAD)");
-    }
-    if (earlyClaims > 0) {
-      problems.add(earlyClaims + " task(s) claimed before they were due");
-    }
-    return problems;
+    return new Problems()
+        .count(missing(), "task(s) never completed")
+        .count(duplicateEvents, "duplicate completion event(s)")
+        .count(running.extra(), "duplicate RUNNING transition(s) in ax_instance_log")
+        .count(earlyStarts, "task(s) started before they were due")
+        .count(
+            fires.earlyFires(),
+            "task(s) marked DISPATCHED before they were due (less AX_TICKER_EMIT_AHEAD)")
+        .count(earlyClaims, "task(s) claimed before they were due")
+        .list();
   }
 
   /**

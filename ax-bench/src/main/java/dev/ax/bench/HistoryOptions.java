@@ -1,22 +1,15 @@
 package dev.ax.bench;
 
-import static dev.ax.cli.command.OptionChecks.requireInRange;
-
 import java.time.Duration;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The picocli mixin of {@code ax bench --history}: how many finished tasks age the database before
  * the warm-up, and what share of them is past the retention cutoff; it checks them and makes the
  * {@link BenchHistory}. Set by picocli and then read by the command, both on the main thread.
  */
-final class HistoryOptions {
-
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
+final class HistoryOptions extends BenchMixin {
 
   @Option(
       names = "--history",
@@ -46,11 +39,9 @@ final class HistoryOptions {
    */
   void check() {
     if (historyRows < 0 || historyRows > BenchHistory.MAX_ROWS) {
-      throw new ParameterException(
-          command.commandLine(),
-          "--history must be in 0.." + BenchHistory.MAX_ROWS + " rows: " + historyRows);
+      throw usage("--history must be in 0.." + BenchHistory.MAX_ROWS + " rows: " + historyRows);
     }
-    requireInRange(command, "--history-expired", historyExpiredPercent, 0, 100);
+    requireInRange("--history-expired", historyExpiredPercent, 0, 100);
   }
 
   /** The history asked for (none: zero rows), spread over {@code retention}. */

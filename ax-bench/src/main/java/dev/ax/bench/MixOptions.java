@@ -1,23 +1,15 @@
 package dev.ax.bench;
 
-import static dev.ax.cli.command.OptionChecks.requireInRange;
-import static dev.ax.cli.command.OptionChecks.requireOneOf;
-
 import java.time.Duration;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The picocli mixin of {@code ax bench --mix}: the task mix run instead of the measured runs, and
  * its size, seed and duration; it checks them and makes the {@link SeedMix}. Set by picocli and
  * then read by the command, both on the main thread.
  */
-final class MixOptions {
-
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
+final class MixOptions extends BenchMixin {
 
   @Option(
       names = "--mix",
@@ -70,10 +62,9 @@ final class MixOptions {
     if (mix == null) {
       return null;
     }
-    requireOneOf(command, "--mix", mix, "seed");
-    requireInRange(command, "--mix-tasks", mixTasks, 1, SeedMix.MAX_TASKS);
-    BenchCommand.requireDuration(
-        command, "--duration", mixDuration, SeedMix.MIN_DURATION, SeedMix.MAX_DURATION);
+    requireOneOf("--mix", mix, "seed");
+    requireInRange("--mix-tasks", mixTasks, 1, SeedMix.MAX_TASKS);
+    requireDuration("--duration", mixDuration, SeedMix.MIN_DURATION, SeedMix.MAX_DURATION);
     return new SeedMix(mixTasks, mixDuration, mixSeed);
   }
 }

@@ -1,29 +1,21 @@
 package dev.ax.bench;
 
-import static dev.ax.cli.command.OptionChecks.requireInRange;
-import static dev.ax.cli.command.OptionChecks.requireOneOf;
-
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.CommonConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The picocli mixin of {@code ax bench --peer}: which scheduler the bench compares AX with, and
  * that scheduler's settings; it checks them and starts the peer's JVM. Set by picocli and then read
  * by the command, both on the main thread.
  */
-final class PeerOptions {
+final class PeerOptions extends BenchMixin {
 
   private static final int MAX_PEER_THREADS = 500;
-
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
 
   @Option(
       names = "--peer",
@@ -68,14 +60,12 @@ final class PeerOptions {
    */
   void check() {
     if (peer != null && !peer.equals("db-scheduler")) {
-      throw new ParameterException(
-          command.commandLine(), "--peer must be db-scheduler (the only peer so far): " + peer);
+      throw usage("--peer must be db-scheduler (the only peer so far): " + peer);
     }
-    requireOneOf(command, "--peer-strategy", strategy, "lock-and-fetch", "fetch");
-    requireInRange(command, "--peer-threads", threads, 1, MAX_PEER_THREADS);
+    requireOneOf("--peer-strategy", strategy, "lock-and-fetch", "fetch");
+    requireInRange("--peer-threads", threads, 1, MAX_PEER_THREADS);
     if (polling.isNegative() || polling.isZero()) {
-      throw new ParameterException(
-          command.commandLine(), "--peer-polling must be positive: " + polling);
+      throw usage("--peer-polling must be positive: " + polling);
     }
   }
 

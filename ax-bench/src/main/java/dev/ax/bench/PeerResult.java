@@ -1,7 +1,6 @@
 package dev.ax.bench;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -93,17 +92,11 @@ public record PeerResult(
 
   /** The peer's own failures: what the same counts would make an AX run fail for. */
   public List<String> problems() {
-    List<String> problems = new ArrayList<>();
-    if (missing() > 0) {
-      problems.add(missing() + " task(s) never started");
-    }
-    if (duplicates > 0) {
-      problems.add(duplicates + " task(s) started twice");
-    }
-    if (early > 0) {
-      problems.add(early + " task(s) started before they were due");
-    }
-    return problems;
+    return new Problems()
+        .count(missing(), "task(s) never started")
+        .count(duplicates, "task(s) started twice")
+        .count(early, "task(s) started before they were due")
+        .list();
   }
 
   private static Histogram histogram(String base64) throws DataFormatException {

@@ -36,16 +36,8 @@ final class SeedFirings {
     final Histogram lateness = new Histogram(3);
   }
 
-  private static final class Seen {
-    final int task;
-    final long dueAtMs;
-    int events;
-
-    Seen(int task, long dueAtMs) {
-      this.task = task;
-      this.dueAtMs = dueAtMs;
-    }
-  }
+  /** One slot of one task: its index in the schedule and the slot's due time. */
+  private record Slot(int task, long dueAtMs) {}
 
   private final SeedSchedule schedule;
   private final String idPrefix;
@@ -53,7 +45,10 @@ final class SeedFirings {
   private final long untilMs;
   private final CronSchedule[] crons;
   private final long[] nextExpectedMs;
-  private final Map<String, Seen> open = new HashMap<>();
+
+  /** The slots with an event, not yet settled. */
+  private final Set<Slot> open = new HashSet<>();
+
   private final Map<ScheduleClass, Counts> counts = new EnumMap<>(ScheduleClass.class);
   private final Set<Long> dueInstants = new HashSet<>();
   private long settledUntilMs;
@@ -105,10 +100,8 @@ final class SeedFirings {
       afterSettle++; // its slot was judged already: a late duplicate, or a miss that came late
       return;
     }
-    Seen seen = open.computeIfAbsent(event.taskId() + "@" + dueAtMs, k -> new Seen(index, dueAtMs));
-    seen.events++;
     Counts c = counts.get(schedule.task(index).scheduleClass());
-    if (seen.events > 1) {
+    if (!open.add(new Slot(index, dueAtMs))) {
       c.doubled++;
       return;
     }
@@ -131,11 +124,9 @@ final class SeedFirings {
     }
     for (int i = 0; i < crons.length; i++) {
       Counts c = counts.get(schedule.task(i).scheduleClass());
-      String taskId = schedule.task(i).taskId();
       while (nextExpectedMs[i] <= through) {
         c.expected++;
-        Seen seen = open.remove(taskId + "@" + nextExpectedMs[i]);
-        if (seen == null) {
+        if (!open.remove(new Slot(i, nextExpectedMs[i]))) {
           c.missed++;
         } else {
           c.observed++;
@@ -143,10 +134,10 @@ final class SeedFirings {
         nextExpectedMs[i] = next(crons[i], nextExpectedMs[i]);
       }
     }
-    for (Iterator<Seen> it = open.values().iterator(); it.hasNext(); ) {
-      Seen seen = it.next();
-      if (seen.dueAtMs <= through) {
-        counts.get(schedule.task(seen.task).scheduleClass()).unexpected++;
+    for (Iterator<Slot> it = open.iterator(); it.hasNext(); ) {
+      Slot slot = it.next();
+      if (slot.dueAtMs() <= through) {
+        counts.get(schedule.task(slot.task()).scheduleClass()).unexpected++;
         it.remove();
       }
     }

@@ -4,7 +4,6 @@ import dev.ax.bench.SeedSchedule.ScheduleClass;
 import dev.ax.cli.kafka.TaskCommandJson;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskCompletedEvent;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
@@ -66,12 +64,9 @@ final class SeedRun {
               .inProcess(driver.handler())
               .timeout(TASK_TIMEOUT);
       driver.params().forEach(command::param);
-      sends.add(
-          driver.sender().sendAsync(driver.topics().commands(), task.taskId(), command.toBytes()));
+      sends.add(driver.kafka().sendCommand(task.taskId(), command.toBytes()));
     }
-    for (Future<RecordMetadata> send : sends) {
-      driver.sender().await(send);
-    }
+    driver.kafka().awaitAll(sends);
     try {
       awaitStored(driver, prefix, schedule.size());
       return measure(mix, schedule, driver, prefix, out);
@@ -112,9 +107,7 @@ final class SeedRun {
       if (now > untilMs + GRACE.toMillis()) {
         break;
       }
-      for (ConsumerRecord<String, byte[]> record : driver.completions().poll(POLL)) {
-        firings.accept(AxJson.read(record.value(), TaskCompletedEvent.class));
-      }
+      driver.kafka().completions(POLL).forEach(firings::accept);
       if (now >= nextProgressMs) {
         firings.settle(now - SETTLE_LAG.toMillis());
         SeedFirings.Counts all = firings.total();
@@ -227,36 +220,17 @@ final class SeedRun {
             .map(SeedSchedule.SeedTask::expression)
             .distinct()
             .count();
+    Object[] counts = {c.expected, c.observed, c.missed, c.doubled, c.early, c.unexpected};
+    Percentiles late = Percentiles.of(c.lateness);
     out.printf(
         Locale.ROOT,
-        "  %-7s %7d %6d %10d %10d %7d %8d %6d %10d  %d / %d / %d%n",
-        kind.label(),
-        tasks,
-        expressions,
-        c.expected,
-        c.observed,
-        c.missed,
-        c.doubled,
-        c.early,
-        c.unexpected,
-        c.lateness.getValueAtPercentile(50),
-        c.lateness.getValueAtPercentile(99),
-        c.lateness.getMaxValue());
+        "  %-7s %7d %6d %10d %10d %7d %8d %6d %10d  %s%n",
+        FormatArgs.of(kind.label(), tasks, expressions, counts, late));
     out.printf(
         Locale.ROOT,
         "SEED class=%s tasks=%d expected=%d observed=%d missed=%d doubled=%d early=%d"
             + " unexpected=%d p50=%d p99=%d max=%d%n",
-        kind.label(),
-        tasks,
-        c.expected,
-        c.observed,
-        c.missed,
-        c.doubled,
-        c.early,
-        c.unexpected,
-        c.lateness.getValueAtPercentile(50),
-        c.lateness.getValueAtPercentile(99),
-        c.lateness.getMaxValue());
+        FormatArgs.of(kind.label(), tasks, counts, late.p50Ms(), late.p99Ms(), late.maxMs()));
     if (c.missed + c.doubled + c.early + c.unexpected > 0) {
       problems.add(
           String.format(
@@ -306,14 +280,10 @@ final class SeedRun {
               + "\",\"commandId\":\"bench-seed-end\",\"reason\":\"ax bench --mix seed ended\"}";
       sends.add(
           driver
-              .sender()
-              .sendAsync(
-                  driver.topics().commands(),
-                  task.taskId(),
-                  command.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+              .kafka()
+              .sendCommand(
+                  task.taskId(), command.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
-    for (Future<RecordMetadata> send : sends) {
-      driver.sender().await(send);
-    }
+    driver.kafka().awaitAll(sends);
   }
 }

@@ -1,22 +1,15 @@
 package dev.ax.bench;
 
-import static dev.ax.cli.command.OptionChecks.requireInRange;
-
 import java.time.Duration;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The picocli mixin of {@code ax bench --soak}: the steady load run instead of the measured runs,
  * its rate and the window its figures are per; it checks them and makes the {@link SoakPlan}. Set
  * by picocli and then read by the command, both on the main thread.
  */
-final class SoakOptions {
-
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
+final class SoakOptions extends BenchMixin {
 
   @Option(
       names = "--soak",
@@ -59,14 +52,13 @@ final class SoakOptions {
     if (soak == null) {
       return null;
     }
-    BenchCommand.requireDuration(
-        command, "--soak", soak, SoakPlan.MIN_DURATION, SoakPlan.MAX_DURATION);
-    requireInRange(command, "--rate", soakRate, 1, SoakPlan.MAX_RATE);
-    if (!command.commandLine().getParseResult().hasMatchedOption("--soak-window")
+    requireDuration("--soak", soak, SoakPlan.MIN_DURATION, SoakPlan.MAX_DURATION);
+    requireInRange("--rate", soakRate, 1, SoakPlan.MAX_RATE);
+    if (!command().commandLine().getParseResult().hasMatchedOption("--soak-window")
         && soakWindow.compareTo(soak) > 0) {
       soakWindow = soak; // the default window, for a soak shorter than it: one window
     }
-    BenchCommand.requireDuration(command, "--soak-window", soakWindow, SoakPlan.MIN_WINDOW, soak);
+    requireDuration("--soak-window", soakWindow, SoakPlan.MIN_WINDOW, soak);
     return new SoakPlan(soak, soakRate, soakWindow, dueIn);
   }
 }

@@ -2,7 +2,6 @@ package dev.ax.bench;
 
 import dev.ax.cli.kafka.TaskCommandJson;
 import dev.ax.cli.text.Times;
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Future;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
@@ -104,10 +102,7 @@ final class SoakRun {
         lastSendMs = now;
         confirmSends(false);
       }
-      for (ConsumerRecord<String, byte[]> record :
-          driver.completions().poll(Duration.ofMillis(20))) {
-        accept(AxJson.read(record.value(), TaskCompletedEvent.class));
-      }
+      driver.kafka().completions(Duration.ofMillis(20)).forEach(this::accept);
       long windowEndMs =
           firstDueMs
               + Math.min(plan.duration().toMillis(), (judged + 1) * plan.window().toMillis());
@@ -160,8 +155,7 @@ final class SoakRun {
             .inProcess(driver.handler())
             .timeout(TASK_TIMEOUT);
     driver.params().forEach(command::param);
-    inFlight.add(
-        driver.sender().sendAsync(driver.topics().commands(), taskId(index), command.toBytes()));
+    inFlight.add(driver.kafka().sendCommand(taskId(index), command.toBytes()));
   }
 
   /** Awaits the sends the broker has answered (all of them with {@code all}): a failure shows. */
@@ -171,7 +165,7 @@ final class SoakRun {
       if (!all && !send.isDone()) {
         break;
       }
-      driver.sender().await(send);
+      driver.kafka().await(send);
       done++;
     }
     inFlight.subList(0, done).clear();
@@ -220,51 +214,52 @@ final class SoakRun {
     totalLost += lost;
     totalDuplicates += duplicates[window];
     totalEarly += early[window];
-    Histogram h = lateness[window];
     long heapAfterGc = heapAfterGcBytes();
     long axRss = axRssBytes();
     long dbRss = CpuTime.embeddedDatabase().map(p -> ProcessMemory.rssBytes(p.pid())).orElse(-1L);
     TableSizes sizes = TableSizes.read(driver.context().dataSource());
     long windowStartMs = firstDueMs + window * plan.window().toMillis();
+    Percentiles late = Percentiles.of(lateness[window]);
+    // The window's task counts and start lateness, as both lines give them.
+    Object[] taskFigures = {
+      to - from,
+      done,
+      lost,
+      duplicates[window],
+      early[window],
+      late.p50Ms(),
+      late.p99Ms(),
+      late.maxMs()
+    };
+    long instanceRows = sizes.of("ax_instance").rows();
+    long auditRows = sizes.of("ax_instance_log").rows();
     out.printf(
         Locale.ROOT,
         "  %6d  %s  %9d  %9d  %4d  %3d  %5d  %d / %d / %d  %16s  %s / %s  %,d / %,d, %.0f%n",
-        window + 1,
-        Times.clock(windowStartMs).substring(0, 8),
-        to - from,
-        done,
-        lost,
-        duplicates[window],
-        early[window],
-        h.getValueAtPercentile(50),
-        h.getValueAtPercentile(99),
-        h.getMaxValue(),
-        mb(heapAfterGc),
-        mb(axRss),
-        mb(dbRss),
-        sizes.of("ax_instance").rows(),
-        sizes.of("ax_instance_log").rows(),
-        TableSizes.mb(sizes.totalBytes()));
+        FormatArgs.of(
+            window + 1,
+            Times.clock(windowStartMs).substring(0, 8),
+            taskFigures,
+            mb(heapAfterGc),
+            mb(axRss),
+            mb(dbRss),
+            instanceRows,
+            auditRows,
+            TableSizes.mb(sizes.totalBytes())));
     out.printf(
         Locale.ROOT,
         "SOAK window=%d tasks=%d completed=%d lost=%d dup=%d early=%d p50=%d p99=%d max=%d"
             + " heap_after_gc_bytes=%d rss_ax_bytes=%d rss_db_bytes=%d instance_rows=%d"
             + " audit_rows=%d table_bytes=%d%n",
-        window + 1,
-        to - from,
-        done,
-        lost,
-        duplicates[window],
-        early[window],
-        h.getValueAtPercentile(50),
-        h.getValueAtPercentile(99),
-        h.getMaxValue(),
-        heapAfterGc,
-        axRss,
-        dbRss,
-        sizes.of("ax_instance").rows(),
-        sizes.of("ax_instance_log").rows(),
-        sizes.totalBytes());
+        FormatArgs.of(
+            window + 1,
+            taskFigures,
+            heapAfterGc,
+            axRss,
+            dbRss,
+            instanceRows,
+            auditRows,
+            sizes.totalBytes()));
     out.flush();
     lateness[window] = null; // judged: its histogram is no longer needed
   }

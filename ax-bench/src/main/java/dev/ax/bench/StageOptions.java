@@ -1,8 +1,5 @@
 package dev.ax.bench;
 
-import static dev.ax.cli.command.OptionChecks.requireInRange;
-import static dev.ax.cli.command.OptionChecks.requireOneOf;
-
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.cli.local.Infrastructure;
 import dev.ax.cli.local.Pipeline;
@@ -15,10 +12,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The picocli mixin of where {@code ax bench}'s stages run and how they reach the database: in this
@@ -26,13 +21,10 @@ import picocli.CommandLine.Spec;
  * their database round trips; it checks them, starts the proxy and the stages. Set by picocli and
  * then read by the command, both on the main thread.
  */
-final class StageOptions {
+final class StageOptions extends BenchMixin {
 
   private static final int MAX_DISPATCHERS = 16;
   private static final long MAX_DB_DELAY_MS = 1000;
-
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
 
   @Option(
       names = "--dispatchers",
@@ -74,17 +66,16 @@ final class StageOptions {
    * @throws ParameterException for a count of dispatchers out of range
    */
   void checkDispatchers() {
-    requireInRange(command, "--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
+    requireInRange("--dispatchers", dispatchers, 1, MAX_DISPATCHERS);
   }
 
   /**
    * @throws ParameterException for an unknown place to run the stages or a delay out of range
    */
   void check() {
-    requireOneOf(command, "--stages", stagesWhere, "in-jvm", "processes");
+    requireOneOf("--stages", stagesWhere, "in-jvm", "processes");
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
-      throw new ParameterException(
-          command.commandLine(),
+      throw usage(
           "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
     }
   }
@@ -102,8 +93,7 @@ final class StageOptions {
     try {
       address = JdbcAddress.parse(url);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(
-          command.commandLine(), "--db-delay cannot proxy the database URL: " + e.getMessage());
+      throw usage("--db-delay cannot proxy the database URL: " + e.getMessage());
     }
     return LatencyProxy.start(address.socketAddress(), dbDelay);
   }

@@ -7,14 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
  * What the peer's executions of one round did: start lateness (start minus the execution time the
  * row carried), executions that started before it, and executions of an instance that had already
  * run. Thread-safe: db-scheduler's executor threads call {@link #started} concurrently; the round's
- * thread reads the counts and takes the histogram once at the end.
+ * thread takes the {@link #outcome} once at the end.
  */
 final class PeerRecorder {
 
@@ -53,26 +52,24 @@ final class PeerRecorder {
     return unstarted.await(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
   }
 
-  /** When the last distinct instance started so far started, ms since the epoch (0: none). */
-  long lastStartMs() {
-    return lastStartMs.get();
-  }
-
-  /** Distinct instances that started. */
-  int completed() {
-    return seen.size();
-  }
-
-  long early() {
-    return early.get();
-  }
-
-  long duplicates() {
-    return duplicates.get();
-  }
-
-  /** Start lateness in ms of every distinct instance recorded so far (call once, at the end). */
-  Histogram lateness() {
-    return lateness.getIntervalHistogram();
+  /**
+   * The round's result (call once, at the end: it takes the lateness histogram).
+   *
+   * @param firstDueAtMs the round's first due time: completions per second count from there to the
+   *     last distinct start
+   * @param cpuMs the peer JVM's CPU time over the round
+   */
+  PeerOutcome outcome(String runId, int tasks, long firstDueAtMs, long cpuMs) {
+    int completed = seen.size();
+    double dueWindowSeconds = Math.max(1, lastStartMs.get() - firstDueAtMs) / 1000.0;
+    return new PeerOutcome(
+        runId,
+        tasks,
+        completed,
+        early.get(),
+        duplicates.get(),
+        lateness.getIntervalHistogram(),
+        completed / dueWindowSeconds,
+        cpuMs);
   }
 }

@@ -63,16 +63,7 @@ record PeerRound(
       }
       long lastDueAtMs = firstDueAtMs + spread.toMillis() * (tasks - 1) / tasks;
       recorder.awaitAll(Duration.ofMillis(lastDueAtMs + patience.toMillis() - clock.millis()));
-      double dueWindowSeconds = Math.max(1, recorder.lastStartMs() - firstDueAtMs) / 1000.0;
-      return new PeerOutcome(
-          runId,
-          tasks,
-          recorder.completed(),
-          recorder.early(),
-          recorder.duplicates(),
-          recorder.lateness(),
-          recorder.completed() / dueWindowSeconds,
-          (cpuNanos() - cpuStartNanos) / 1_000_000);
+      return recorder.outcome(runId, tasks, firstDueAtMs, (cpuNanos() - cpuStartNanos) / 1_000_000);
     } finally {
       scheduler.stop();
     }

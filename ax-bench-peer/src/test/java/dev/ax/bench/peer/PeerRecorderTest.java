@@ -22,14 +22,17 @@ class PeerRecorderTest {
     recorder.started("b", NOW_MS + 5); // 5 ms early: counted, lateness 0
     recorder.started("a", NOW_MS - 7); // a second start of a
 
-    assertThat(recorder.completed()).isEqualTo(2);
-    assertThat(recorder.early()).isEqualTo(1);
-    assertThat(recorder.duplicates()).isEqualTo(1);
     assertThat(recorder.awaitAll(Duration.ZERO)).isFalse();
     recorder.started("c", NOW_MS);
     assertThat(recorder.awaitAll(Duration.ZERO)).isTrue();
-    assertThat(recorder.lastStartMs()).isEqualTo(NOW_MS);
-    var lateness = recorder.lateness();
+    PeerOutcome outcome = recorder.outcome("run", 3, NOW_MS - 2000, 5);
+    assertThat(outcome.completed()).isEqualTo(3);
+    assertThat(outcome.early()).isEqualTo(1);
+    assertThat(outcome.duplicates()).isEqualTo(1);
+    // 3 distinct starts over the 2 s from the first due time to the last start
+    assertThat(outcome.dueWindowPerSecond()).isEqualTo(1.5);
+    assertThat(outcome.cpuMs()).isEqualTo(5);
+    var lateness = outcome.lateness();
     assertThat(lateness.getTotalCount()).isEqualTo(3);
     assertThat(lateness.getMaxValue()).isEqualTo(7);
   }

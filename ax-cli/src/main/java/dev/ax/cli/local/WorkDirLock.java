@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +20,11 @@ public final class WorkDirLock implements AutoCloseable {
 
   private static final String FILE_NAME = "lock";
 
+  /** Holds the lock: closing it releases the lock as well. */
   private final FileChannel channel;
-  private final FileLock lock;
 
-  private WorkDirLock(FileChannel channel, FileLock lock) {
+  private WorkDirLock(FileChannel channel) {
     this.channel = channel;
-    this.lock = lock;
   }
 
   /**
@@ -40,8 +38,7 @@ public final class WorkDirLock implements AutoCloseable {
       Files.createDirectories(workDir);
       FileChannel channel =
           FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = channel.tryLock();
-      if (lock == null) {
+      if (channel.tryLock() == null) {
         channel.close();
         throw new CliFailure(
             ExitCodes.FAILED,
@@ -55,7 +52,7 @@ public final class WorkDirLock implements AutoCloseable {
       channel.write(
           ByteBuffer.wrap(
               (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
-      return new WorkDirLock(channel, lock);
+      return new WorkDirLock(channel);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lock the work directory " + workDir, e);
     }
@@ -73,8 +70,7 @@ public final class WorkDirLock implements AutoCloseable {
   @Override
   public void close() {
     try {
-      lock.release();
-      channel.close();
+      channel.close(); // releases the lock
     } catch (IOException e) {
       throw new UncheckedIOException("cannot release the work directory lock", e);
     }

@@ -1,10 +1,5 @@
 package dev.ax.common.model;
 
-import java.util.EnumMap;
-import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * Where a dead letter stands, with the single table of its moves; every statement that writes
  * {@code ax_dead_letter.state} mirrors a move of the table with {@code WHERE state = ...} and
@@ -28,32 +23,16 @@ public enum DeadLetterState {
   /** An operator gave it up; its instance stays DEAD. */
   DISCARDED;
 
-  private static final Map<DeadLetterState, Set<DeadLetterState>> ALLOWED =
-      new EnumMap<>(DeadLetterState.class);
-
-  static {
-    ALLOWED.put(OPEN, EnumSet.of(REPLAYED, DISCARDED));
-    ALLOWED.put(REPLAYED, EnumSet.of(OPEN));
-    ALLOWED.put(DISCARDED, EnumSet.noneOf(DeadLetterState.class));
-  }
-
-  /** True when {@code this -> to} is in the table. */
-  public boolean canMoveTo(DeadLetterState to) {
-    return ALLOWED.get(this).contains(to);
-  }
-
-  /** The states this one may move to. */
-  public Set<DeadLetterState> allowedMoves() {
-    return EnumSet.copyOf(ALLOWED.get(this));
-  }
+  /** DISCARDED is final: it has no moves. */
+  static final Transitions<DeadLetterState> MOVES =
+      new Transitions<>(DeadLetterState.class, "dead letter state move")
+          .allow(OPEN, REPLAYED, DISCARDED)
+          .allow(REPLAYED, OPEN);
 
   /**
    * @throws IllegalStateException if {@code from -> to} is not in the table: a bug, not a lost race
    */
   public static void require(DeadLetterState from, DeadLetterState to) {
-    if (!from.canMoveTo(to)) {
-      throw new IllegalStateException(
-          "dead letter state move not in the table: " + from + " -> " + to);
-    }
+    MOVES.require(from, to);
   }
 }

@@ -12,9 +12,6 @@ import static dev.ax.common.model.InstanceStatus.SKIPPED;
 import static dev.ax.common.model.InstanceStatus.SUCCESS;
 import static dev.ax.common.model.InstanceStatus.TIMEOUT;
 
-import java.util.EnumMap;
-import java.util.EnumSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -47,42 +44,31 @@ import java.util.Set;
  */
 public final class StatusTransitions {
 
-  private static final Map<InstanceStatus, EnumSet<InstanceStatus>> ALLOWED =
-      new EnumMap<>(InstanceStatus.class);
-
-  static {
-    for (InstanceStatus status : InstanceStatus.values()) {
-      ALLOWED.put(status, EnumSet.noneOf(InstanceStatus.class));
-    }
-    ALLOWED.get(SCHEDULED).addAll(EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
-    ALLOWED.get(DISPATCHED).addAll(EnumSet.of(RUNNING, CANCELLED, DISPATCHED));
-    ALLOWED.get(RUNNING).addAll(EnumSet.of(SUCCESS, FAILED, TIMEOUT, DISPATCHED, CANCELLED));
-    ALLOWED.get(FAILED).addAll(EnumSet.of(RETRYING, DEAD));
-    ALLOWED.get(TIMEOUT).addAll(EnumSet.of(RETRYING, DEAD));
-    ALLOWED.get(RETRYING).addAll(EnumSet.of(DISPATCHED, DEAD, CANCELLED, PAUSED));
-    ALLOWED.get(DEAD).addAll(EnumSet.of(DISPATCHED, PAUSED));
-    ALLOWED.get(SCHEDULED).add(PAUSED);
-    ALLOWED.get(RUNNING).add(PAUSED);
-    ALLOWED.get(DISPATCHED).addAll(EnumSet.of(PAUSED, SCHEDULED));
-    ALLOWED.get(PAUSED).addAll(EnumSet.of(SCHEDULED, CANCELLED, SKIPPED));
-  }
+  private static final Transitions<InstanceStatus> MOVES =
+      new Transitions<>(InstanceStatus.class, "transition")
+          .allow(SCHEDULED, DISPATCHED, CANCELLED, SKIPPED, PAUSED)
+          .allow(DISPATCHED, RUNNING, CANCELLED, DISPATCHED, PAUSED, SCHEDULED)
+          .allow(RUNNING, SUCCESS, FAILED, TIMEOUT, DISPATCHED, CANCELLED, PAUSED)
+          .allow(FAILED, RETRYING, DEAD)
+          .allow(TIMEOUT, RETRYING, DEAD)
+          .allow(RETRYING, DISPATCHED, DEAD, CANCELLED, PAUSED)
+          .allow(DEAD, DISPATCHED, PAUSED)
+          .allow(PAUSED, SCHEDULED, CANCELLED, SKIPPED);
 
   private StatusTransitions() {}
 
   public static boolean isAllowed(InstanceStatus from, InstanceStatus to) {
-    return ALLOWED.get(from).contains(to);
+    return MOVES.isAllowed(from, to);
   }
 
   public static Set<InstanceStatus> allowedFrom(InstanceStatus from) {
-    return EnumSet.copyOf(ALLOWED.get(from));
+    return MOVES.allowedFrom(from);
   }
 
   /**
    * @throws IllegalStateException if {@code from -> to} is not in the table: a bug, not a lost race
    */
   public static void require(InstanceStatus from, InstanceStatus to) {
-    if (!isAllowed(from, to)) {
-      throw new IllegalStateException("transition not in the table: " + from + " -> " + to);
-    }
+    MOVES.require(from, to);
   }
 }

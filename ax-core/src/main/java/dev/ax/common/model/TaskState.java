@@ -1,10 +1,5 @@
 package dev.ax.common.model;
 
-import java.util.EnumMap;
-import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * Where a task stands, with the single table of the moves between states. Every statement that
  * writes {@code ax_task.state} mirrors a move of the table (a conditional {@code WHERE state = ...}
@@ -42,33 +37,19 @@ public enum TaskState {
   /** A ONCE task whose run is over; a replay, a RUN_NOW or an UPDATE makes it ACTIVE again. */
   ENDED;
 
-  private static final Map<TaskState, Set<TaskState>> ALLOWED = new EnumMap<>(TaskState.class);
-
-  static {
-    ALLOWED.put(ACTIVE, EnumSet.of(PAUSED, CANCELLED, DELETED, ENDED));
-    ALLOWED.put(PAUSED, EnumSet.of(ACTIVE, CANCELLED, DELETED));
-    ALLOWED.put(CANCELLED, EnumSet.of(DELETED));
-    ALLOWED.put(DELETED, EnumSet.noneOf(TaskState.class));
-    ALLOWED.put(ENDED, EnumSet.of(ACTIVE, CANCELLED, DELETED));
-  }
-
-  /** True when {@code this -> to} is in the table. */
-  public boolean canMoveTo(TaskState to) {
-    return ALLOWED.get(this).contains(to);
-  }
-
-  /** The states this one may move to. */
-  public Set<TaskState> allowedMoves() {
-    return EnumSet.copyOf(ALLOWED.get(this));
-  }
+  /** DELETED is final: it has no moves. */
+  static final Transitions<TaskState> MOVES =
+      new Transitions<>(TaskState.class, "task state move")
+          .allow(ACTIVE, PAUSED, CANCELLED, DELETED, ENDED)
+          .allow(PAUSED, ACTIVE, CANCELLED, DELETED)
+          .allow(CANCELLED, DELETED)
+          .allow(ENDED, ACTIVE, CANCELLED, DELETED);
 
   /**
    * @throws IllegalStateException if {@code from -> to} is not in the table: a bug, not a lost race
    */
   public static void require(TaskState from, TaskState to) {
-    if (!from.canMoveTo(to)) {
-      throw new IllegalStateException("task state move not in the table: " + from + " -> " + to);
-    }
+    MOVES.require(from, to);
   }
 
   /** ACTIVE or PAUSED: the task holds a place in its group (counted against the group's limit). */

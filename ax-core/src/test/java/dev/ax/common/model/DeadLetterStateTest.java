@@ -10,20 +10,20 @@ class DeadLetterStateTest {
 
   @Test
   void anOpenLetterIsReplayedOrDiscarded() {
-    assertThat(OPEN.allowedMoves()).containsExactlyInAnyOrder(REPLAYED, DISCARDED);
+    assertThat(MOVES.allowedFrom(OPEN)).containsExactlyInAnyOrder(REPLAYED, DISCARDED);
   }
 
   @Test
   void aReplayedLetterReopensOnlyWhenItsInstanceDiesAgain() {
-    assertThat(REPLAYED.allowedMoves()).containsExactly(OPEN);
-    assertThat(REPLAYED.canMoveTo(DISCARDED)).isFalse();
+    assertThat(MOVES.allowedFrom(REPLAYED)).containsExactly(OPEN);
+    assertThat(MOVES.isAllowed(REPLAYED, DISCARDED)).isFalse();
   }
 
   @Test
   void discardedIsFinalAndNothingMovesToItself() {
-    assertThat(DISCARDED.allowedMoves()).isEmpty();
+    assertThat(MOVES.allowedFrom(DISCARDED)).isEmpty();
     for (DeadLetterState state : DeadLetterState.values()) {
-      assertThat(state.canMoveTo(state)).as("%s", state).isFalse();
+      assertThat(MOVES.isAllowed(state, state)).as("%s", state).isFalse();
     }
   }
 

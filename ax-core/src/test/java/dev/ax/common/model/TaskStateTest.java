@@ -10,38 +10,39 @@ class TaskStateTest {
 
   @Test
   void pauseAndResumeMoveBetweenActiveAndPaused() {
-    assertThat(ACTIVE.canMoveTo(PAUSED)).as("PAUSE").isTrue();
-    assertThat(PAUSED.canMoveTo(ACTIVE)).as("RESUME").isTrue();
-    assertThat(CANCELLED.canMoveTo(PAUSED)).as("a cancelled task is not paused").isFalse();
-    assertThat(ENDED.canMoveTo(PAUSED)).as("PAUSE of an ENDED task is refused").isFalse();
+    assertThat(MOVES.isAllowed(ACTIVE, PAUSED)).as("PAUSE").isTrue();
+    assertThat(MOVES.isAllowed(PAUSED, ACTIVE)).as("RESUME").isTrue();
+    assertThat(MOVES.isAllowed(CANCELLED, PAUSED)).as("a cancelled task is not paused").isFalse();
+    assertThat(MOVES.isAllowed(ENDED, PAUSED)).as("PAUSE of an ENDED task is refused").isFalse();
   }
 
   @Test
   void onlyAnActiveOneShotTaskEndsAndItComesBackActive() {
-    assertThat(ACTIVE.canMoveTo(ENDED)).isTrue();
-    assertThat(PAUSED.canMoveTo(ENDED))
+    assertThat(MOVES.isAllowed(ACTIVE, ENDED)).isTrue();
+    assertThat(MOVES.isAllowed(PAUSED, ENDED))
         .as("a paused one-shot task ends only after its RESUME")
         .isFalse();
-    assertThat(ENDED.allowedMoves()).containsExactlyInAnyOrder(ACTIVE, CANCELLED, DELETED);
+    assertThat(MOVES.allowedFrom(ENDED)).containsExactlyInAnyOrder(ACTIVE, CANCELLED, DELETED);
   }
 
   @Test
   void everyStateButDeletedMayBeDeletedAndDeletedIsFinal() {
     for (TaskState state : new TaskState[] {ACTIVE, PAUSED, CANCELLED, ENDED}) {
-      assertThat(state.canMoveTo(DELETED)).as("%s", state).isTrue();
+      assertThat(MOVES.isAllowed(state, DELETED)).as("%s", state).isTrue();
     }
-    assertThat(DELETED.allowedMoves()).isEmpty();
-    assertThat(CANCELLED.allowedMoves())
+    assertThat(MOVES.allowedFrom(DELETED)).isEmpty();
+    assertThat(MOVES.allowedFrom(CANCELLED))
         .as("cancelled comes back by no command")
         .containsExactly(DELETED);
-    assertThat(ACTIVE.allowedMoves()).containsExactlyInAnyOrder(PAUSED, CANCELLED, DELETED, ENDED);
-    assertThat(PAUSED.allowedMoves()).containsExactlyInAnyOrder(ACTIVE, CANCELLED, DELETED);
+    assertThat(MOVES.allowedFrom(ACTIVE))
+        .containsExactlyInAnyOrder(PAUSED, CANCELLED, DELETED, ENDED);
+    assertThat(MOVES.allowedFrom(PAUSED)).containsExactlyInAnyOrder(ACTIVE, CANCELLED, DELETED);
   }
 
   @Test
   void aStateIsNoMoveToItself() {
     for (TaskState state : TaskState.values()) {
-      assertThat(state.canMoveTo(state)).as("%s", state).isFalse();
+      assertThat(MOVES.isAllowed(state, state)).as("%s", state).isFalse();
     }
   }
 
@@ -57,7 +58,7 @@ class TaskStateTest {
     assertThat(ENDED.isRemovable()).isTrue();
     assertThat(CANCELLED.isRemovable()).isFalse();
     for (TaskState stopped : new TaskState[] {CANCELLED, DELETED}) {
-      assertThat(stopped.canMoveTo(ACTIVE)).as("%s never comes back", stopped).isFalse();
+      assertThat(MOVES.isAllowed(stopped, ACTIVE)).as("%s never comes back", stopped).isFalse();
     }
   }
 
