@@ -8,6 +8,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 import javax.sql.DataSource;
 
 /**
@@ -19,7 +20,8 @@ import javax.sql.DataSource;
  * s, so after a database restart of a few seconds a pool would come back up to 5 s after the
  * database answered, and every stage with it. Trying here, inside one attempt of the adder, a pool
  * gets its connection within {@link #RETRY_EVERY} of the database answering again. A failure that
- * is not the database being away (a wrong password, an unknown database) fails at once.
+ * is not the database being away (a wrong password, an unknown database, a failed TLS handshake)
+ * fails at once.
  *
  * <p>Thread-safe: immutable but for the login timeout (volatile); the driver opens each connection
  * independently.
@@ -27,6 +29,12 @@ import javax.sql.DataSource;
 final class ReconnectingDataSource implements DataSource {
 
   static final Duration RETRY_EVERY = Duration.ofMillis(100);
+
+  /**
+   * The server's error for a plain connection while it requires TLS (MySQL and MariaDB: {@code
+   * ER_SECURE_TRANSPORT_REQUIRED}, SQLState 08004).
+   */
+  static final int SECURE_TRANSPORT_REQUIRED = 3159;
 
   private final String jdbcUrl;
   private final Properties properties;
@@ -51,8 +59,7 @@ final class ReconnectingDataSource implements DataSource {
       try {
         return DriverManager.getConnection(jdbcUrl, properties);
       } catch (SQLException e) {
-        boolean away = e.getSQLState() != null && e.getSQLState().startsWith("08");
-        if (!away || System.nanoTime() - deadlineNanos >= 0) {
+        if (!isAway(e) || System.nanoTime() - deadlineNanos >= 0) {
           throw e;
         }
       }
@@ -63,6 +70,26 @@ final class ReconnectingDataSource implements DataSource {
         throw new SQLException("interrupted while waiting for the database", "08000", e);
       }
     }
+  }
+
+  /**
+   * Whether {@code failure} says the database is away (SQLState class 08), as opposed to refusing
+   * this client: a TLS handshake that fails (an untrusted certificate, a protocol the server does
+   * not offer) or a server that requires TLS of a plain connection fails the same way on every try,
+   * so it is not waited out.
+   */
+  static boolean isAway(SQLException failure) {
+    if (failure.getSQLState() == null
+        || !failure.getSQLState().startsWith("08")
+        || failure.getErrorCode() == SECURE_TRANSPORT_REQUIRED) {
+      return false;
+    }
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SSLException) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
