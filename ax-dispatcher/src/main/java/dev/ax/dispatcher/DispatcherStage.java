@@ -26,6 +26,7 @@ import dev.ax.dispatcher.lease.LeasePool;
 import dev.ax.dispatcher.lease.LeaseRenewer;
 import dev.ax.dispatcher.lease.RunLeases;
 import dev.ax.dispatcher.run.AttemptRunner;
+import dev.ax.dispatcher.run.BulkheadLimits;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.OutboxRelay;
 import dev.ax.dispatcher.run.OutcomePlanner;
@@ -154,11 +155,12 @@ public final class DispatcherStage implements AutoCloseable {
     this.bulkheads =
         new Bulkheads(
             clock,
-            config.groupThreads(),
-            config.threads(),
-            config.queue(),
-            config.maxGroups(),
-            AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE,
+            new BulkheadLimits(
+                config.groupThreads(),
+                config.threads(),
+                config.queue(),
+                config.maxGroups(),
+                AttemptRunner.DEFAULT_IDLE_KEEP_ALIVE),
             // An attempt that could not start within a lease goes back to DISPATCHED as the same
             // attempt (the renewer makes that round trip, off the watchdog's thread).
             new QueueBound(config.lease(), renewer::giveBack),

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,44 +57,25 @@ public final class Bulkheads {
   public static final String RESERVED_PREFIX = "__";
 
   private final Clock clock;
-  private final Map<String, Integer> threadsByGroup;
-  private final int defaultThreads;
-  private final int queuePerGroup;
-  private final int maxGroups;
-  private final Duration idleKeepAlive;
+  private final BulkheadLimits limits;
   private final Consumer<Completion> sink;
   private final QueueBound queueBound;
   private final ScheduledExecutorService watchdog = AttemptWatchdog.newTimers();
 
-  /** Task groups with a pool of their own; at most {@link #maxGroups}, never removed. */
+  /** Task groups with a pool of their own; at most {@code maxGroups}, never removed. */
   private final Set<String> ownPools = ConcurrentHashMap.newKeySet();
 
   private final Object admission = new Object();
   private final ConcurrentHashMap<String, AttemptRunner> runners = new ConcurrentHashMap<>();
 
   /**
-   * @param maxGroups task groups with a pool of their own ({@code AX_DISPATCHER_MAX_GROUPS})
-   * @param idleKeepAlive how long an idle worker thread lives
+   * @param limits the pools' sizes, queue bound, idle keep-alive and the cap on task groups
    * @param queueBound how long a claimed attempt may wait in any pool's queue before it starts
    */
   public Bulkheads(
-      Clock clock,
-      Map<String, Integer> threadsByGroup,
-      int defaultThreads,
-      int queuePerGroup,
-      int maxGroups,
-      Duration idleKeepAlive,
-      QueueBound queueBound,
-      Consumer<Completion> sink) {
-    if (maxGroups < 1) {
-      throw new IllegalArgumentException("maxGroups must be positive: " + maxGroups);
-    }
+      Clock clock, BulkheadLimits limits, QueueBound queueBound, Consumer<Completion> sink) {
     this.clock = clock;
-    this.threadsByGroup = Map.copyOf(threadsByGroup);
-    this.defaultThreads = defaultThreads;
-    this.queuePerGroup = queuePerGroup;
-    this.maxGroups = maxGroups;
-    this.idleKeepAlive = idleKeepAlive;
+    this.limits = limits;
     this.sink = sink;
     this.queueBound = queueBound;
   }
@@ -109,11 +89,11 @@ public final class Bulkheads {
     if (taskGroup == null || taskGroup.startsWith(RESERVED_PREFIX)) {
       return OVERFLOW_GROUP;
     }
-    if (ownPools.contains(taskGroup) || threadsByGroup.containsKey(taskGroup)) {
+    if (ownPools.contains(taskGroup) || limits.threadsByGroup().containsKey(taskGroup)) {
       return taskGroup; // a group the operator sized always has its pool, outside the cap
     }
     synchronized (admission) { // check and add as one step, so the cap holds under races
-      if (ownPools.size() < maxGroups) {
+      if (ownPools.size() < limits.maxGroups()) {
         ownPools.add(taskGroup);
         return taskGroup;
       }
@@ -132,9 +112,9 @@ public final class Bulkheads {
         g ->
             new AttemptRunner(
                 clock,
-                threadsByGroup.getOrDefault(g, defaultThreads),
-                queuePerGroup,
-                idleKeepAlive,
+                limits.threadsOf(g),
+                limits.queuePerGroup(),
+                limits.idleKeepAlive(),
                 watchdog,
                 queueBound,
                 sink));

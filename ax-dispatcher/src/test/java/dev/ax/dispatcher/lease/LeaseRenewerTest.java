@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.NoopExecutor;
+import dev.ax.dispatcher.run.BulkheadLimits;
 import dev.ax.dispatcher.run.Bulkheads;
 import dev.ax.dispatcher.run.Completion;
 import dev.ax.dispatcher.run.QueueBound;
@@ -29,7 +30,10 @@ class LeaseRenewerTest {
   private final List<Completion> done = new CopyOnWriteArrayList<>();
   private final Bulkheads bulkheads =
       new Bulkheads(
-          new SystemClock(), Map.of(), 1, 4, 4, Duration.ofSeconds(1), QueueBound.NONE, done::add);
+          new SystemClock(),
+          new BulkheadLimits(Map.of(), 1, 4, 4, Duration.ofSeconds(1)),
+          QueueBound.NONE,
+          done::add);
   private final FakeLeases leases = new FakeLeases();
   private final LeaseRenewer renewer = new LeaseRenewer(leases, new SystemClock());
 

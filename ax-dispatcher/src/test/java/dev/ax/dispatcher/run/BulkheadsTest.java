@@ -32,11 +32,7 @@ class BulkheadsTest {
   private final Bulkheads bulkheads =
       new Bulkheads(
           new SettableClock(Instant.ofEpochMilli(1_000)),
-          Map.of(),
-          THREADS,
-          1_000,
-          MAX_GROUPS,
-          Duration.ofMillis(200),
+          new BulkheadLimits(Map.of(), THREADS, 1_000, MAX_GROUPS, Duration.ofMillis(200)),
           QueueBound.NONE,
           done::add);
 
@@ -103,11 +99,12 @@ class BulkheadsTest {
     Bulkheads sized =
         new Bulkheads(
             new SettableClock(Instant.ofEpochMilli(1_000)),
-            Map.of("billing", 4, Bulkheads.RETRY_GROUP, 2),
-            THREADS,
-            1_000,
-            MAX_GROUPS,
-            Duration.ofMillis(200),
+            new BulkheadLimits(
+                Map.of("billing", 4, Bulkheads.RETRY_GROUP, 2),
+                THREADS,
+                1_000,
+                MAX_GROUPS,
+                Duration.ofMillis(200)),
             QueueBound.NONE,
             done::add);
     try {
