@@ -8,6 +8,7 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.model.InstanceStatus.SKIPPED;
 
 import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.store.BatchMove;
@@ -171,10 +172,13 @@ public final class FiringStore {
     return TasksWithInstances.sql(in, IN_FLIGHT.size());
   }
 
-  /** As {@link #tasksInFlightSql}, with each task's statuses among two. */
+  /**
+   * As {@link #tasksInFlightSql}, with each task's instances in two statuses (the index holds the
+   * instance id: its primary key).
+   */
   static String pendingOfTasksSql(String in) {
-    return "SELECT DISTINCT task_id, status FROM ax_instance FORCE INDEX (ax_instance_task_status)"
-        + " WHERE task_id IN ("
+    return "SELECT task_id, status, instance_id FROM ax_instance"
+        + " FORCE INDEX (ax_instance_task_status) WHERE task_id IN ("
         + in
         + ") AND status IN (?, ?)";
   }
@@ -304,7 +308,11 @@ public final class FiringStore {
         .audit(actor, "triggered while its task is paused: waits for RESUME");
   }
 
-  /** The SCHEDULED and PAUSED statuses each of {@code taskIds} has an instance in (plain read). */
+  /**
+   * The SCHEDULED and PAUSED statuses each of {@code taskIds} has a link of its chain in (plain
+   * read). Only slot instances count: RUN_NOW's extra run (or a flow's) waiting to fire extends
+   * nothing when it ends, so it must not stand for the chain's next firing.
+   */
   private static Map<String, Set<InstanceStatus>> pendingStatuses(
       JdbcTransaction statements, Collection<String> taskIds) throws SQLException {
     Map<String, Set<InstanceStatus>> pending = new HashMap<>();
@@ -316,14 +324,21 @@ public final class FiringStore {
             taskIds,
             FiringStore::pendingOfTasksSql,
             List.of(SCHEDULED.name(), PAUSED.name()),
-            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))))
+            rs ->
+                new Pending(
+                    rs.getString(1), InstanceStatus.valueOf(rs.getString(2)), rs.getString(3)))
+        .stream()
+        .filter(row -> InstanceIds.isSlotId(row.instanceId()))
         .forEach(
             row ->
                 pending
-                    .computeIfAbsent(row.getKey(), id -> EnumSet.noneOf(InstanceStatus.class))
-                    .add(row.getValue()));
+                    .computeIfAbsent(row.taskId(), id -> EnumSet.noneOf(InstanceStatus.class))
+                    .add(row.status()));
     return pending;
   }
+
+  /** An instance of a task being chained, SCHEDULED or PAUSED. */
+  private record Pending(String taskId, InstanceStatus status, String instanceId) {}
 
   /** The spec of {@code taskId} as stored now (its row is locked by the caller). */
   private static TaskSpec specOf(JdbcTransaction statements, String taskId) throws SQLException {

@@ -134,6 +134,39 @@ class FixedDelayChainerIT {
     }
   }
 
+  @Test
+  void aRunNowRunWaitingToFireDoesNotEndTheChain(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env);
+        KafkaProducer<String, byte[]> producer = KafkaClients.producer(runtime.kafka(), "test")) {
+      long endedMs = runtime.clock().millis();
+      String chainRun = endedRun(runtime, "fd-run-now-waits", endedMs);
+      // A RUN_NOW committed after the chain's run ended, before its completion event was read:
+      // its extra run is SCHEDULED, and it extends nothing when it ends, so the chain must go on.
+      String extraRun = "fd-run-now-waits@run:op-2";
+      new Jdbc(runtime.dataSource())
+          .inTransaction(
+              "RUN_NOW's extra run waits to fire",
+              tx ->
+                  tx.update(
+                      "INSERT INTO ax_instance (instance_id, task_id, task_version, due_at_ms,"
+                          + " status, attempt, trace_id, created_at_ms, updated_at_ms)"
+                          + " SELECT ?, task_id, task_version, ?, 'SCHEDULED', 0, trace_id, ?, ?"
+                          + " FROM ax_instance WHERE instance_id = ?",
+                      Jdbc.Binder.values(extraRun, endedMs, endedMs, endedMs, chainRun)));
+
+      chainer(runtime, producer)
+          .handle(records(runtime, List.of(completed("fd-run-now-waits", chainRun, endedMs))));
+
+      assertThat(
+              new InstanceStore(runtime.dataSource())
+                  .find(InstanceIds.of("fd-run-now-waits", endedMs + INTERVAL.toMillis())))
+          .as("the chain's next firing, beside RUN_NOW's waiting run")
+          .get()
+          .extracting(InstanceRow::status)
+          .isEqualTo(InstanceStatus.SCHEDULED);
+    }
+  }
+
   /**
    * Opens a lifecycle command on {@code taskId} that moves it to {@code state}, hands {@code
    * events} to a chainer on another thread, and commits the command once the chainer waits for a
