@@ -21,7 +21,21 @@ public final class TopicReader implements AutoCloseable {
   private final List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
 
   public TopicReader(String bootstrap, String topic) {
+    this(bootstrap, topic, "read_uncommitted");
+  }
+
+  /**
+   * A reader that sees only records of committed transactions (and non-transactional ones), as AX's
+   * stages read: what a transactional writer such as the resolver left in an aborted transaction is
+   * not seen.
+   */
+  public static TopicReader committedOnly(String bootstrap, String topic) {
+    return new TopicReader(bootstrap, topic, "read_committed");
+  }
+
+  private TopicReader(String bootstrap, String topic, String isolationLevel) {
     Properties props = new Properties();
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
