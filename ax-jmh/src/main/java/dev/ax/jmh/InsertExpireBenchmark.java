@@ -65,18 +65,22 @@ public class InsertExpireBenchmark {
       FakeClock.nowMs = nowMs;
       long[] delays = Workload.initialDelaysMs(Workload.PENDING, SEED + 1);
       for (long delayMs : delays) {
-        long id = nextId++;
-        insert(id, Workload.groupOf(id), nowMs + delayMs);
+        insertNext(delayMs);
       }
     }
 
     /** One step of the workload: {@link Workload#OPS_PER_STEP} inserts, then time moves on. */
     void insertStep() {
       for (int i = 0; i < Workload.OPS_PER_STEP; i++) {
-        long id = nextId++;
-        insert(id, Workload.groupOf(id), nowMs + workload.nextInsertDelayMs());
+        insertNext(workload.nextInsertDelayMs());
       }
       nowMs += Workload.STEP_MS;
+    }
+
+    /** Inserts the next instance id, in its group, due {@code delayMs} from now. */
+    private void insertNext(long delayMs) {
+      long id = nextId++;
+      insert(id, Workload.groupOf(id), nowMs + delayMs);
     }
 
     abstract void insert(long instanceId, int groupId, long dueAtMs);
@@ -159,6 +163,16 @@ public class InsertExpireBenchmark {
 
     void expire(PendingInstance due) {
       expired += due.instanceId;
+    }
+
+    /**
+     * One invocation of a queue baseline's benchmark: a step of inserts, then out with everything
+     * due; returns the checksum of the expired ids, for JMH to consume.
+     */
+    long step() {
+      insertStep();
+      pollDue();
+      return expired;
     }
   }
 
@@ -244,29 +258,21 @@ public class InsertExpireBenchmark {
 
   @Benchmark
   public long delayQueue(DelayQueueState state) {
-    state.insertStep();
-    state.pollDue();
-    return state.expired;
+    return state.step();
   }
 
   @Benchmark
   public long delayQueueWithDuplicateIndex(IndexedDelayQueueState state) {
-    state.insertStep();
-    state.pollDue();
-    return state.expired;
+    return state.step();
   }
 
   @Benchmark
   public long priorityQueue(PriorityQueueState state) {
-    state.insertStep();
-    state.pollDue();
-    return state.expired;
+    return state.step();
   }
 
   @Benchmark
   public long scheduledExecutorQueue(ExecutorQueueState state) {
-    state.insertStep();
-    state.pollDue();
-    return state.expired;
+    return state.step();
   }
 }

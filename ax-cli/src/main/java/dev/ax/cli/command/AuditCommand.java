@@ -5,12 +5,9 @@ import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax audit}: what operators did through the CLI ({@code ax_operator_log}), newest first.
@@ -18,11 +15,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "audit",
-    mixinStandardHelpOptions = true,
     description =
         "What operators did through ax (switches, dead-letter replays and discards, task"
             + " commands): who, when, on what, why; newest first.")
-public final class AuditCommand implements Callable<Integer> {
+public final class AuditCommand extends WorkDirCommand {
 
   private static final Columns<OperatorLog.Entry> COLUMNS =
       Columns.<OperatorLog.Entry>builder()
@@ -32,10 +28,6 @@ public final class AuditCommand implements Callable<Integer> {
           .left("target", OperatorLog.Entry::target)
           .left("why", 80, OperatorLog.Entry::reason)
           .build();
-
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDir;
 
   @Option(names = "--actor", paramLabel = "<name>", description = "Only this operator's actions.")
   private String actor;

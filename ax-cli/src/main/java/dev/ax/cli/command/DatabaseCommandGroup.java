@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -9,8 +10,11 @@ import picocli.CommandLine.Spec;
  * A command whose subcommands work on one database ({@code ax dlq}, {@code ax task}): it holds the
  * work dir they share ({@code --work-dir} is inherited, so it may be given to either) and the name
  * their connections and clients go by; run without a subcommand, it is a usage error naming them.
- * Filled by picocli and used on the main thread.
+ * Its {@code --help} and {@code --version} come from here too (picocli ORs {@code
+ * mixinStandardHelpOptions} over the class hierarchy). Filled by picocli and used on the main
+ * thread.
  */
+@Command(mixinStandardHelpOptions = true)
 abstract class DatabaseCommandGroup implements Runnable {
 
   @Spec CommandSpec spec;

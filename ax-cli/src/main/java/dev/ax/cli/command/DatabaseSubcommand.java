@@ -2,6 +2,7 @@ package dev.ax.cli.command;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -10,8 +11,11 @@ import picocli.CommandLine.Spec;
  * A subcommand of {@code ax dlq} or {@code ax task} that works on the database: it checks its
  * options first, so that a usage error comes before any connection, then runs on the database of
  * the work dir given to it or to its parent, opened under the parent's process name ({@link
- * CliDatabase#run}). Filled by picocli and run on the main thread.
+ * CliDatabase#run}). Its {@code --help} and {@code --version} come from here too (picocli ORs
+ * {@code mixinStandardHelpOptions} over the class hierarchy). Filled by picocli and run on the main
+ * thread.
  */
+@Command(mixinStandardHelpOptions = true)
 abstract class DatabaseSubcommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

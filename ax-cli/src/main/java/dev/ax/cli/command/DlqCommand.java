@@ -11,7 +11,6 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "dlq",
-    mixinStandardHelpOptions = true,
     description = "Dead letters: list, show, replay, discard.",
     subcommands = {
       DlqListCommand.class,

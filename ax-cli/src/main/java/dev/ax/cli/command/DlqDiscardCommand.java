@@ -14,7 +14,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "discard",
-    mixinStandardHelpOptions = true,
     description = "Close an open dead letter without running it, with a reason.")
 final class DlqDiscardCommand extends DatabaseSubcommand {
 

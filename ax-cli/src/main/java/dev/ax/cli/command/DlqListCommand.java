@@ -19,10 +19,7 @@ import picocli.CommandLine.ParameterException;
  * {@code ax dlq list}: the dead letters matching a filter, newest first, as a table. Runs on the
  * main thread.
  */
-@Command(
-    name = "list",
-    mixinStandardHelpOptions = true,
-    description = "List dead letters, newest first.")
+@Command(name = "list", description = "List dead letters, newest first.")
 final class DlqListCommand extends DatabaseSubcommand {
 
   private static final Columns<DeadLetterStore.DeadLetter> COLUMNS =

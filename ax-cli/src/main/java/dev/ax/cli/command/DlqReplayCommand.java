@@ -22,7 +22,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "replay",
-    mixinStandardHelpOptions = true,
     description = {
       "Run dead letters again with a fresh retry budget: the ids given, or every OPEN letter"
           + " matching --task/--group. Rate-limited; recorded in the audit log. A letter"

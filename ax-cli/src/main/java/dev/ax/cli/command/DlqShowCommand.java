@@ -17,10 +17,7 @@ import picocli.CommandLine.Parameters;
  * {@code ax dlq show <id>}: everything stored for one dead letter, the task's values masked unless
  * revealed. Runs on the main thread.
  */
-@Command(
-    name = "show",
-    mixinStandardHelpOptions = true,
-    description = "Everything stored for one dead letter.")
+@Command(name = "show", description = "Everything stored for one dead letter.")
 final class DlqShowCommand extends DatabaseSubcommand {
 
   /** The letter's attempts, as the dead-letter stage stored them (a JSON array). */

@@ -9,12 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax flow <flowRunId>}: one flow run: which tasks ran, in which order, with which outcome,
@@ -22,21 +18,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "flow",
-    mixinStandardHelpOptions = true,
     description = {
       "Show a flow run: every instance in it (oldest first) with its outcome, and the dependency"
           + " tasks still waiting, with the upstreams they wait for.",
       "A flow run's id is the id of the instance that started it (e.g. sync@1767225600000);"
           + " completion events carry it as flowRunId."
     })
-public final class FlowCommand implements Callable<Integer> {
-
-  @Spec private CommandSpec spec;
+public final class FlowCommand extends WorkDirCommand {
 
   @Parameters(paramLabel = "<flowRunId>", description = "The flow run to show.")
   private String flowRunId;
-
-  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() {

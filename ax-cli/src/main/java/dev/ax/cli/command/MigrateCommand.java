@@ -1,11 +1,7 @@
 package dev.ax.cli.command;
 
 import dev.ax.common.store.Database;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax migrate}: brings the database schema to this AX's version, once, before the stages
@@ -14,18 +10,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "migrate",
-    mixinStandardHelpOptions = true,
     description = {
       "Bring the database schema (AX_JDBC_URL, AX_JDBC_USER, AX_JDBC_PASSWORD) to this AX's"
           + " version. Run it once per upgrade, before the stages, as a user with DDL rights; then"
           + " start the stages with AX_DB_MIGRATE=false.",
       "Safe to run twice, or from two places at once: a schema already current is left alone."
     })
-public final class MigrateCommand implements Callable<Integer> {
-
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDir;
+public final class MigrateCommand extends WorkDirCommand {
 
   @Override
   public Integer call() {

@@ -16,16 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax requeue}: gives a group's backlog a fresh firing. DISPATCHED instances (due events
@@ -38,17 +34,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "requeue",
-    mixinStandardHelpOptions = true,
     description =
         "Give a group's DISPATCHED or SCHEDULED backlog a fresh firing: back to SCHEDULED"
             + " (audited) and announced to the ticker again, paced.")
-public final class RequeueCommand implements Callable<Integer> {
+public final class RequeueCommand extends WorkDirCommand {
 
   private static final int PAGE = 100;
-
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDir;
 
   @Option(names = "--group", required = true, paramLabel = "<group>", description = "The group.")
   private String group;

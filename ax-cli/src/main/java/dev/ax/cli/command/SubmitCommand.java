@@ -16,14 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax submit}: produces one task command to {@code ax.task.commands} exactly as any Kafka
@@ -33,7 +29,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "submit",
-    mixinStandardHelpOptions = true,
     description = {
       "Send one task command to the commands topic, as any Kafka client would.",
       "Finds the broker through AX_KAFKA_BOOTSTRAP, else through <work-dir>/up.env of a running"
@@ -44,9 +39,7 @@ import picocli.CommandLine.Spec;
       "  ax submit --task-id ping --at 2030-01-01T00:00:00Z --url http://127.0.0.1:8080/ping",
       "  ax submit --file docs/contract/examples/valid/minimal-with-unknown-field.json"
     })
-public final class SubmitCommand implements Callable<Integer> {
-
-  @Spec private CommandSpec spec;
+public final class SubmitCommand extends WorkDirCommand {
 
   @Option(
       names = "--file",
@@ -101,8 +94,6 @@ public final class SubmitCommand implements Callable<Integer> {
       paramLabel = "<key=value>",
       description = "A parameter for the executor; repeatable.")
   private Map<String, String> params = new LinkedHashMap<>();
-
-  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() throws Exception {

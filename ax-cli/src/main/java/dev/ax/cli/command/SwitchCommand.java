@@ -13,14 +13,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax switch}: shows the emergency switches, or flips one. Every stage reads them every
@@ -29,7 +25,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "switch",
-    mixinStandardHelpOptions = true,
     description = {
       "Show the emergency switches, or set one: `ax switch retries off` sends every failure"
           + " straight to a dead letter and holds pending retries; `ax switch intake off` stops"
@@ -40,7 +35,7 @@ import picocli.CommandLine.Spec;
           + " records it: the table shows which stages (name@node) have applied the current"
           + " version and which are still behind."
     })
-public final class SwitchCommand implements Callable<Integer> {
+public final class SwitchCommand extends WorkDirCommand {
 
   private static final List<String> ON_OFF = List.of("on", "off");
 
@@ -69,8 +64,6 @@ public final class SwitchCommand implements Callable<Integer> {
           .left("behind", Line::behind)
           .build();
 
-  @Spec private CommandSpec spec;
-
   @Parameters(
       index = "0",
       arity = "0..1",
@@ -80,8 +73,6 @@ public final class SwitchCommand implements Callable<Integer> {
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
   private String value;
-
-  @Mixin private WorkDirOptions workDir;
 
   @Override
   public Integer call() {

@@ -22,7 +22,6 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(
     name = "list",
-    mixinStandardHelpOptions = true,
     description = "List tasks by id, with the status of each one's latest instance.")
 final class TaskListCommand extends DatabaseSubcommand {
 

@@ -29,7 +29,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "show",
-    mixinStandardHelpOptions = true,
     description = "What a task is and what became of it; --instance: one instance's history.")
 final class TaskShowCommand extends DatabaseSubcommand {
 

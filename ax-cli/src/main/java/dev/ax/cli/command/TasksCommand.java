@@ -28,7 +28,6 @@ import picocli.CommandLine.ParameterException;
  */
 @Command(
     name = "task",
-    mixinStandardHelpOptions = true,
     description =
         "Tasks: show, list, and update, cancel, delete, pause, resume or run one now (pause and"
             + " resume also a whole group).",

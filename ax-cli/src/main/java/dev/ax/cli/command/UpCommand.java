@@ -11,11 +11,7 @@ import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ax up}: every stage in this JVM, on embedded Kafka and MariaDB (kept in the work directory
@@ -25,30 +21,25 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "up",
-    mixinStandardHelpOptions = true,
     description = {
       "Run every stage (ingest, ticker, retry, dead-letter, resolver, dispatcher) in this JVM until Ctrl-C or SIGTERM.",
       "Starts an embedded Kafka and MariaDB under the work directory (their data survives"
           + " restarts) unless AX_KAFKA_BOOTSTRAP and AX_JDBC_URL are set.",
       "Writes <work-dir>/up.env so that `ax submit` finds the broker."
     })
-public final class UpCommand implements Callable<Integer> {
+public final class UpCommand extends WorkDirCommand {
 
   private static final String PROCESS_NAME = "ax";
-
-  @Spec private CommandSpec spec;
-
-  @Mixin private WorkDirOptions workDirOptions;
 
   @Override
   @SuppressWarnings("try") // resources held open for the command's lifetime, closed in order
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Path workDir = workDirOptions.workDir();
+    Path dir = workDir.workDir();
     CommonConfig base = ConfigCheck.commonFromEnvironment();
     StopSignal stop = StopSignal.install(System.err);
-    try (WorkDirLock lock = WorkDirLock.acquire(workDir);
-        Infrastructure servers = Infrastructure.resolve(base, workDir)) {
+    try (WorkDirLock lock = WorkDirLock.acquire(dir);
+        Infrastructure servers = Infrastructure.resolve(base, dir)) {
       AxConfig config = AxConfig.fromEnvironment(servers.overrides());
       CommonConfig common = CommonConfig.from(config);
       Topics topics = new Topics(common.topicPrefix());
@@ -56,7 +47,7 @@ public final class UpCommand implements Callable<Integer> {
           CompletionPrinter printer =
               CompletionPrinter.start(servers.kafka(), topics.completed(), out)) {
         UpEnvFile.write(
-            workDir,
+            dir,
             servers.isEmbedded()
                 ? new UpEnvFile.Contents(
                     servers.bootstrapServers(),
@@ -73,7 +64,7 @@ public final class UpCommand implements Callable<Integer> {
           out.println("Stopping AX...");
           out.flush();
         } finally {
-          UpEnvFile.delete(workDir);
+          UpEnvFile.delete(dir);
         }
       }
     }
