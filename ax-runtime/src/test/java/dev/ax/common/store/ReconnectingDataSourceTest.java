@@ -2,6 +2,7 @@ package dev.ax.common.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.EOFException;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import javax.net.ssl.SSLHandshakeException;
@@ -32,6 +33,15 @@ class ReconnectingDataSourceTest {
             "08004",
             ReconnectingDataSource.SECURE_TRANSPORT_REQUIRED);
     assertThat(ReconnectingDataSource.isAway(plainRefused)).isFalse();
+  }
+
+  @Test
+  void aHandshakeCutOffByABrokenConnectionIsTheDatabaseBeingAway() {
+    SSLHandshakeException cutOff =
+        new SSLHandshakeException("Remote host terminated the handshake");
+    cutOff.initCause(new EOFException("SSL peer shut down incorrectly"));
+    assertThat(ReconnectingDataSource.isAway(new SQLException("handshake", "08000", cutOff)))
+        .isTrue();
   }
 
   @Test
