@@ -199,9 +199,11 @@ class DeploymentFaultIT {
    * What the test asserts for lateness outside the fault windows: looser than the targets, which
    * the summary reports, so that a stretch of saturated CPU on a busy host (the rest of the suite,
    * the broker's restart) does not fail a correct build; a lost announcement or held event costs
-   * seconds, past them.
+   * seconds, past them. With eleven processes on two cores the CPU is busy 100% through the whole
+   * run, and the outside-window p99 of correct builds has been measured between 200 and 870 ms
+   * (docs/BENCHMARKS.md); the failure message carries each stretch's figures and probes.
    */
-  private static final long LATENESS_P99_BOUND_MS = 600;
+  private static final long LATENESS_P99_BOUND_MS = 1_000;
 
   private static final long LATENESS_MAX_BOUND_MS = 2_000;
 
@@ -326,6 +328,12 @@ class DeploymentFaultIT {
   private final Map<String, InstanceRow> instances = new HashMap<>();
   private final Map<String, String> httpTaskPaths = new HashMap<>();
   private final List<AuditRow> runningRows = new ArrayList<>();
+
+  /**
+   * The summary's lines on lateness outside the windows (per stretch, and the late stretches with
+   * what the probes saw), for the lateness assertions' messages: CI may keep only those.
+   */
+  private final List<String> outsideReport = new ArrayList<>();
 
   /**
    * Claims undone unstarted at a stop ({@code ClaimStore.RELEASED_UNSTARTED}), by instance#attempt.
@@ -1101,6 +1109,8 @@ class DeploymentFaultIT {
             "  all instances                            : %s", stats(latenessMs.values())));
     LateStretchReport stretches = lateStretchReport();
     stretches.lines().forEach(line -> lines.add("  " + line));
+    lines.stream().filter(line -> line.contains("outside windows")).forEach(outsideReport::add);
+    stretches.lines().forEach(outsideReport::add);
     for (long[] segment : outsideSegments()) {
       lines.add(
           "  probes outside windows ["
@@ -1382,14 +1392,14 @@ class DeploymentFaultIT {
     assertThat(percentile(sorted, 0.99))
         .as(
             "p99 lateness (ms) outside fault windows: the steady path (ticker firing, due topic,"
-                + " claim) is slow, or a fault's effect outlasts its window; %s",
-            stats(latenessOutsideWindows()))
+                + " claim) is slow, or a fault's effect outlasts its window; %s\n%s",
+            stats(latenessOutsideWindows()), String.join("\n", outsideReport))
         .isLessThan(LATENESS_P99_BOUND_MS);
     assertThat(sorted[sorted.length - 1])
         .as(
             "max lateness (ms) outside fault windows: some instance waited (a lost announcement,"
-                + " a held event, a slow window load); %s",
-            stats(latenessOutsideWindows()))
+                + " a held event, a slow window load); %s\n%s",
+            stats(latenessOutsideWindows()), String.join("\n", outsideReport))
         .isLessThan(LATENESS_MAX_BOUND_MS);
   }
 

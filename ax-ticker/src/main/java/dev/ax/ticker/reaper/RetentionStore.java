@@ -1,12 +1,10 @@
 package dev.ax.ticker.reaper;
 
 import static dev.ax.common.model.InstanceStatus.CANCELLED;
-import static dev.ax.common.model.InstanceStatus.DEAD;
 import static dev.ax.common.model.InstanceStatus.SKIPPED;
 import static dev.ax.common.model.InstanceStatus.SUCCESS;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
-import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Jdbc;
@@ -17,9 +15,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -36,22 +36,30 @@ import javax.sql.DataSource;
  *       their audit rows and dead letters: SUCCESS, CANCELLED and SKIPPED ones, and DEAD ones whose
  *       dead letter was DISCARDED. A DEAD instance whose letter is open (or missing, for the
  *       dead-letter stage's sweep to find) is an operator's to handle and stays, as does any
- *       instance that can still move. The candidates are read {@code FOR UPDATE} in the transaction
- *       that deletes them, so a row that moved meanwhile (a replay) is not among them;
+ *       instance that can still move;
  *   <li>tasks in a terminal state (DELETED, or ENDED: a one-shot task whose instance ended) with no
  *       instance left, by {@code (state, updated_at_ms)}, with their applied commands, superseded
  *       versions and own dependency edges; a task that an edge names as its upstream stays as long
  *       as that edge (its downstream task's) does, so that its id is not taken by a new task whose
  *       successes would trigger the old downstream. A DELETED task takes no command; an ENDED one
  *       gets an instance again only through a RUN_NOW, an UPDATE or a replay, each of which makes
- *       it ACTIVE under the task's lock first, and the candidates are read {@code FOR UPDATE} with
- *       their state, so a task made ACTIVE meanwhile is not among them;
+ *       it ACTIVE under the task's lock first, so the locking re-read of its state (below) leaves a
+ *       task made ACTIVE meanwhile;
  *   <li>superseded task versions no instance uses any more, by {@code superseded_at_ms};
  *   <li>applied commands (their ids are kept for idempotency as long as the rest of the history)
  *       and operator log rows, by their time;
  *   <li>the switch records of stages long gone (one statement; the table holds a row per switch and
  *       stage).
  * </ul>
+ *
+ * <p>How a batch locks: the candidates are read without locks (a consistent read of the index
+ * range), then locked by primary key with their conditions read again, and only the rows that still
+ * meet them are deleted, in that transaction. A locking read of the range itself would take
+ * next-key locks on the entry after it: on the {@code (status, due_at_ms)} index that is the first
+ * row of the next status (DISPATCHED after DEAD, the hot end of the claim path), and on {@code
+ * (state, updated_at_ms)} a live task, so retention would wait for a claim or an ingest
+ * transaction, and every claim of that row would wait behind retention. A lookup by primary key
+ * locks the rows it names and nothing else.
  *
  * <p>The outbox is not retention's: its relay deletes each row once the broker has it.
  *
@@ -78,8 +86,6 @@ public final class RetentionStore {
     }
   }
 
-  private static final String AFTER_CURSOR = " AND (%1$s > ? OR (%1$s = ? AND %2$s > ?))";
-
   private final Jdbc jdbc;
 
   public RetentionStore(DataSource dataSource) {
@@ -92,7 +98,7 @@ public final class RetentionStore {
    * letters; a DEAD one only if its letter was DISCARDED.
    */
   Batch deleteInstances(String status, long cutoffMs, Cursor from, int limit) {
-    String select = instancesSql(status);
+    String select = RetentionSql.instancesSql(status);
     return cursorBatch(
         "deleting " + status + " instances older than " + cutoffMs,
         from,
@@ -103,6 +109,15 @@ public final class RetentionStore {
                 rs ->
                     new Candidate(new Cursor(rs.getLong(2), rs.getString(1), 0), rs.getBoolean(3))),
         Candidate::row,
+        (tx, candidates) -> {
+          Set<String> still =
+              lockedKeys(
+                  tx,
+                  candidates.stream().map(c -> c.row().key()).toList(),
+                  placeholders -> RetentionSql.lockInstancesSql(status, placeholders),
+                  List.of(status, cutoffMs, cutoffMs));
+          return candidates.stream().filter(c -> still.contains(c.row().key())).toList();
+        },
         (tx, candidates) -> {
           List<String> ids = sortedKeys(candidates.stream().map(Candidate::row).toList());
           // Most finished instances never had a letter: the IN list of 500 ids is not sent for
@@ -130,7 +145,7 @@ public final class RetentionStore {
    * commands, versions and own dependency edges.
    */
   Batch deleteTasks(String state, long cutoffMs, Cursor from, int limit) {
-    String select = tasksSql();
+    String select = RetentionSql.tasksSql();
     return cursorBatch(
         "deleting " + state + " tasks older than " + cutoffMs,
         from,
@@ -140,6 +155,15 @@ public final class RetentionStore {
                 values(state, cutoffMs, from.atMs(), from.atMs(), from.key(), limit),
                 rs -> new Cursor(rs.getLong(2), rs.getString(1), 0)),
         row -> row,
+        (tx, rows) -> {
+          Set<String> still =
+              lockedKeys(
+                  tx,
+                  rows.stream().map(Cursor::key).toList(),
+                  RetentionSql::lockTasksSql,
+                  List.of(state, cutoffMs));
+          return rows.stream().filter(row -> still.contains(row.key())).toList();
+        },
         (tx, rows) -> {
           List<String> ids = sortedKeys(rows);
           Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
@@ -158,7 +182,7 @@ public final class RetentionStore {
    * with a version runs that version's spec, so a version goes only after its instances.
    */
   Batch deleteSupersededVersions(long cutoffMs, Cursor from, int limit) {
-    String select = versionsSql();
+    String select = RetentionSql.versionsSql();
     return cursorBatch(
         "deleting task versions superseded before " + cutoffMs,
         from,
@@ -175,6 +199,7 @@ public final class RetentionStore {
                     limit),
                 rs -> new Cursor(rs.getLong(3), rs.getString(1), rs.getInt(2))),
         row -> row,
+        (tx, rows) -> lockVersions(tx, rows, cutoffMs),
         (tx, rows) -> {
           int deleted = 0;
           for (List<Cursor> chunk : Sql.chunks(rows)) {
@@ -197,16 +222,23 @@ public final class RetentionStore {
     Map<RetentionKind, Integer> delete(JdbcTransaction tx, List<R> rows) throws SQLException;
   }
 
+  /** Locks the candidates a batch read by primary key: those that still meet its conditions. */
+  private interface BatchLock<R> {
+    List<R> lock(JdbcTransaction tx, List<R> candidates) throws SQLException;
+  }
+
   /**
    * One batch of a round that walks its range by cursor, in one transaction: the rows {@code read}
-   * finds after {@code from}, deleted by {@code deletion}. The batch ends at the last row read
-   * ({@code cursorOf} it), or where it started when there was none.
+   * (without locks) finds after {@code from}, of them those {@code lock} still finds deletable,
+   * deleted by {@code deletion}. The batch ends at the last row read ({@code cursorOf} it), or
+   * where it started when there was none.
    */
   private <R> Batch cursorBatch(
       String what,
       Cursor from,
       SqlWork<JdbcTransaction, List<R>> read,
       Function<R, Cursor> cursorOf,
+      BatchLock<R> lock,
       BatchDeletion<R> deletion) {
     return jdbc.inTransaction(
         what,
@@ -215,9 +247,44 @@ public final class RetentionStore {
           if (rows.isEmpty()) {
             return new Batch(0, from, Map.of());
           }
+          List<R> deletable = lock.lock(tx, rows);
           return new Batch(
-              rows.size(), cursorOf.apply(rows.get(rows.size() - 1)), deletion.delete(tx, rows));
+              rows.size(),
+              cursorOf.apply(rows.get(rows.size() - 1)),
+              deletable.isEmpty() ? Map.of() : deletion.delete(tx, deletable));
         });
+  }
+
+  /**
+   * The {@code keys} that {@code sql} (given one chunk's placeholders, followed by {@code
+   * trailing}) still returns, locked {@code FOR UPDATE} by primary key.
+   */
+  private static Set<String> lockedKeys(
+      JdbcTransaction tx, List<String> keys, Function<String, String> sql, List<?> trailing)
+      throws SQLException {
+    return new HashSet<>(tx.queryIn(sortedCopy(keys), sql, trailing, rs -> rs.getString(1)));
+  }
+
+  /** The superseded versions among {@code rows} that are still unused, locked by primary key. */
+  private static List<Cursor> lockVersions(JdbcTransaction tx, List<Cursor> rows, long cutoffMs)
+      throws SQLException {
+    Set<String> still = new HashSet<>();
+    for (List<Cursor> chunk : Sql.chunks(rows)) {
+      List<Object> bound = new ArrayList<>();
+      StringBuilder pairs = new StringBuilder();
+      for (Cursor row : chunk) {
+        pairs.append(pairs.isEmpty() ? "" : " OR ").append("(v.task_id = ? AND v.version = ?)");
+        bound.add(row.key());
+        bound.add(row.version());
+      }
+      bound.add(cutoffMs);
+      still.addAll(
+          tx.query(
+              RetentionSql.lockVersionsSql(pairs.toString()),
+              values(bound.toArray()),
+              rs -> rs.getString(1) + "/" + rs.getInt(2)));
+    }
+    return rows.stream().filter(row -> still.contains(row.key() + "/" + row.version())).toList();
   }
 
   /**
@@ -230,7 +297,7 @@ public final class RetentionStore {
     int deleted =
         jdbc.inTransaction(
             "deleting " + table + " rows older than " + cutoffMs,
-            tx -> tx.update(olderRowsSql(kind), values(cutoffMs, limit)));
+            tx -> tx.update(RetentionSql.olderRowsSql(kind), values(cutoffMs, limit)));
     return new Batch(deleted, Cursor.START, Map.of(kind, deleted));
   }
 
@@ -266,91 +333,33 @@ public final class RetentionStore {
           List<Long> firsts = new ArrayList<>();
           for (InstanceStatus status : List.of(SUCCESS, CANCELLED, SKIPPED)) {
             tx.queryFirst(
-                    OLDEST_INSTANCE_SQL,
+                    RetentionSql.OLDEST_INSTANCE_SQL,
                     values(status.name(), cutoffMs, cutoffMs),
                     rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
           for (TaskState state : Retention.REMOVABLE_TASK_STATES) {
-            tx.queryFirst(OLDEST_TASK_SQL, values(state.name(), cutoffMs), rs -> rs.getLong(1))
+            tx.queryFirst(
+                    RetentionSql.OLDEST_TASK_SQL,
+                    values(state.name(), cutoffMs),
+                    rs -> rs.getLong(1))
                 .ifPresent(firsts::add);
           }
-          tx.queryFirst(OLDEST_OPERATOR_LOG_SQL, values(cutoffMs), rs -> rs.getLong(1))
+          tx.queryFirst(RetentionSql.OLDEST_OPERATOR_LOG_SQL, values(cutoffMs), rs -> rs.getLong(1))
               .ifPresent(firsts::add);
-          tx.queryFirst(OLDEST_COMMAND_SQL, values(cutoffMs), rs -> rs.getLong(1))
+          tx.queryFirst(RetentionSql.OLDEST_COMMAND_SQL, values(cutoffMs), rs -> rs.getLong(1))
               .ifPresent(firsts::add);
           return firsts.stream().min(Comparator.naturalOrder());
         });
   }
 
-  /** The first finished instance of a status (bound) due and changed before the cutoff (twice). */
-  static final String OLDEST_INSTANCE_SQL =
-      "SELECT GREATEST(due_at_ms, updated_at_ms) FROM ax_instance"
-          + " WHERE status = ? AND due_at_ms < ? AND updated_at_ms < ?"
-          + " ORDER BY due_at_ms LIMIT 1";
-
-  /** The first terminal task of a state (bound) changed before the cutoff with no instance left. */
-  static final String OLDEST_TASK_SQL =
-      "SELECT t.updated_at_ms FROM ax_task t WHERE t.state = ? AND t.updated_at_ms < ?"
-          + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-          + " ORDER BY t.updated_at_ms LIMIT 1";
-
-  static final String OLDEST_OPERATOR_LOG_SQL =
-      "SELECT at_ms FROM ax_operator_log WHERE at_ms < ? ORDER BY at_ms LIMIT 1";
-
-  static final String OLDEST_COMMAND_SQL =
-      "SELECT applied_at_ms FROM ax_task_command WHERE applied_at_ms < ?"
-          + " ORDER BY applied_at_ms LIMIT 1";
-
-  /** A batch of finished instances of a status: bound status, cutoff, cursor (3), cutoff, limit. */
-  static String instancesSql(String status) {
-    return "SELECT instance_id, due_at_ms, EXISTS (SELECT 1 FROM ax_dead_letter l"
-        + " WHERE l.instance_id = ax_instance.instance_id)"
-        + " FROM ax_instance WHERE status = ? AND due_at_ms < ?"
-        + AFTER_CURSOR.formatted("due_at_ms", "instance_id")
-        + " AND updated_at_ms < ?"
-        + (status.equals(DEAD.name())
-            // A scalar subquery, one lookup by the letter's unique key: MariaDB turns an EXISTS
-            // here into a read and sort of every dead letter.
-            ? " AND (SELECT d.state FROM ax_dead_letter d"
-                + " WHERE d.instance_id = ax_instance.instance_id) = "
-                + Sql.literals(DeadLetterState.DISCARDED)
-            : "")
-        + " ORDER BY due_at_ms, instance_id LIMIT ? FOR UPDATE";
-  }
-
-  /** A batch of terminal tasks: bound state, cutoff, cursor (3), limit. */
-  static String tasksSql() {
-    return "SELECT t.task_id, t.updated_at_ms FROM ax_task t WHERE t.state = ?"
-        + " AND t.updated_at_ms < ?"
-        + AFTER_CURSOR.formatted("t.updated_at_ms", "t.task_id")
-        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-        // A task some dependency edge names as its upstream stays until that downstream is gone:
-        // its id freed, a new task of that id would trigger the old downstream.
-        + " AND NOT EXISTS (SELECT 1 FROM ax_task_dependency d WHERE d.upstream_task_id = t.task_id)"
-        + " ORDER BY t.updated_at_ms, t.task_id LIMIT ? FOR UPDATE";
-  }
-
-  /** A batch of superseded versions: bound cutoff, cursor (5), limit. */
-  static String versionsSql() {
-    return "SELECT v.task_id, v.version, v.superseded_at_ms FROM ax_task_version v"
-        + " WHERE v.superseded_at_ms < ? AND (v.superseded_at_ms > ?"
-        + " OR (v.superseded_at_ms = ? AND (v.task_id > ? OR (v.task_id = ? AND v.version > ?))))"
-        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i"
-        + " WHERE i.task_id = v.task_id AND i.task_version = v.version)"
-        + " ORDER BY v.superseded_at_ms, v.task_id, v.version LIMIT ? FOR UPDATE";
-  }
-
-  /** A batch of applied commands or operator log rows: bound cutoff, limit. */
-  static String olderRowsSql(RetentionKind kind) {
-    String table = kind == RetentionKind.OPERATOR_LOG ? "ax_operator_log" : "ax_task_command";
-    String time = kind == RetentionKind.OPERATOR_LOG ? "at_ms" : "applied_at_ms";
-    return "DELETE FROM " + table + " WHERE " + time + " < ? ORDER BY " + time + " LIMIT ?";
-  }
-
   private static List<String> sortedKeys(List<Cursor> rows) {
-    // Deleted in key order: the primary key's order, and one lock order for every batch.
-    return rows.stream().map(Cursor::key).sorted().toList();
+    return sortedCopy(rows.stream().map(Cursor::key).toList());
+  }
+
+  private static List<String> sortedCopy(List<String> keys) {
+    // Locked and deleted in key order: the primary key's order, and one lock order for every batch.
+    return keys.stream().sorted().toList();
   }
 
   private static int deleteIn(JdbcTransaction tx, String table, String keyColumn, List<String> ids)

@@ -68,7 +68,7 @@ public final class ReaperStatements {
         // Retention's batches as RetentionStore runs them, each from a cursor in mid-range.
         PlannedStatement.of(
             "retention: finished instances older than the cutoff",
-            RetentionStore.instancesSql("SUCCESS"),
+            RetentionSql.instancesSql("SUCCESS"),
             "SUCCESS",
             MONTH_AGO_MS,
             MONTH_AGO_MS - 86_400_000L,
@@ -78,7 +78,7 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "retention: DEAD instances whose letter was discarded",
-            RetentionStore.instancesSql("DEAD"),
+            RetentionSql.instancesSql("DEAD"),
             "DEAD",
             MONTH_AGO_MS,
             MONTH_AGO_MS - 86_400_000L,
@@ -88,7 +88,7 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "retention: DEAD instances whose letter was discarded, from the range's start",
-            RetentionStore.instancesSql("DEAD"),
+            RetentionSql.instancesSql("DEAD"),
             "DEAD",
             MONTH_AGO_MS,
             Long.MIN_VALUE,
@@ -98,7 +98,7 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "retention: ended tasks with no instance left",
-            RetentionStore.tasksSql(),
+            RetentionSql.tasksSql(),
             "ENDED",
             MONTH_AGO_MS,
             MONTH_AGO_MS - 86_400_000L,
@@ -107,7 +107,7 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "retention: superseded task versions",
-            RetentionStore.versionsSql(),
+            RetentionSql.versionsSql(),
             MONTH_AGO_MS,
             MONTH_AGO_MS - 86_400_000L,
             MONTH_AGO_MS - 86_400_000L,

@@ -205,18 +205,26 @@ class RetentionRoundIT {
     Map<String, List<Object>> statements = new LinkedHashMap<>();
     for (String status : List.of("SUCCESS", "CANCELLED", "SKIPPED", "DEAD")) {
       statements.put(
-          RetentionStore.instancesSql(status),
-          List.of(status, cutoffMs, 0L, 0L, "", cutoffMs, 500));
+          RetentionSql.instancesSql(status), List.of(status, cutoffMs, 0L, 0L, "", cutoffMs, 500));
     }
-    statements.put(RetentionStore.tasksSql(), List.of("DELETED", cutoffMs, 0L, 0L, "", 500));
-    statements.put(RetentionStore.versionsSql(), List.of(cutoffMs, 0L, 0L, "", "", 0, 500));
-    statements.put(RetentionStore.olderRowsSql(RetentionKind.COMMANDS), List.of(cutoffMs, 500));
-    statements.put(RetentionStore.olderRowsSql(RetentionKind.OPERATOR_LOG), List.of(cutoffMs, 500));
+    statements.put(RetentionSql.tasksSql(), List.of("DELETED", cutoffMs, 0L, 0L, "", 500));
+    statements.put(RetentionSql.versionsSql(), List.of(cutoffMs, 0L, 0L, "", "", 0, 500));
+    // The locking re-reads of a batch's candidates: by primary key.
+    statements.put(
+        RetentionSql.lockInstancesSql("DEAD", "?,?"),
+        List.of("done-0@x", "done-1@x", "DEAD", cutoffMs, cutoffMs));
+    statements.put(
+        RetentionSql.lockTasksSql("?,?"), List.of("gone-0", "gone-1", "DELETED", cutoffMs));
+    statements.put(
+        RetentionSql.lockVersionsSql("(v.task_id = ? AND v.version = ?)"),
+        List.of("paused-0", -1, cutoffMs));
+    statements.put(RetentionSql.olderRowsSql(RetentionKind.COMMANDS), List.of(cutoffMs, 500));
+    statements.put(RetentionSql.olderRowsSql(RetentionKind.OPERATOR_LOG), List.of(cutoffMs, 500));
     // The overdue gauge's reads: the first entry of each range.
-    statements.put(RetentionStore.OLDEST_INSTANCE_SQL, List.of("SUCCESS", cutoffMs, cutoffMs));
-    statements.put(RetentionStore.OLDEST_TASK_SQL, List.of("DELETED", cutoffMs));
-    statements.put(RetentionStore.OLDEST_OPERATOR_LOG_SQL, List.of(cutoffMs));
-    statements.put(RetentionStore.OLDEST_COMMAND_SQL, List.of(cutoffMs));
+    statements.put(RetentionSql.OLDEST_INSTANCE_SQL, List.of("SUCCESS", cutoffMs, cutoffMs));
+    statements.put(RetentionSql.OLDEST_TASK_SQL, List.of("DELETED", cutoffMs));
+    statements.put(RetentionSql.OLDEST_OPERATOR_LOG_SQL, List.of(cutoffMs));
+    statements.put(RetentionSql.OLDEST_COMMAND_SQL, List.of(cutoffMs));
     try (Connection connection = runtime.dataSource().getConnection()) {
       for (Map.Entry<String, List<Object>> statement : statements.entrySet()) {
         String sql = statement.getKey().replace(" FOR UPDATE", "");
