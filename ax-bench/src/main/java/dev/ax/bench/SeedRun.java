@@ -93,16 +93,20 @@ final class SeedRun {
     TickerFigures tickerAtStart = null;
     CpuTime.Used cpuUsed = null;
     TickerFigures tickerDuring = null;
+    DatabaseWork databaseAtStart = null;
+    DatabaseWork databaseDuring = null;
     long nextProgressMs = fromMs + PROGRESS_EVERY.toMillis();
     while (!driver.stop().isRaised()) {
       long now = driver.context().clock().millis();
       if (cpu == null && now >= fromMs) {
         cpu = CpuTime.start(driver.stages().processes());
         tickerAtStart = TickerFigures.parse(driver.stages().tickerMetrics());
+        databaseAtStart = DatabaseWork.read(driver.context().dataSource());
       }
       if (cpuUsed == null && cpu != null && now > untilMs) {
         cpuUsed = cpu.used();
         tickerDuring = TickerFigures.parse(driver.stages().tickerMetrics()).since(tickerAtStart);
+        databaseDuring = DatabaseWork.read(driver.context().dataSource()).since(databaseAtStart);
       }
       if (now > untilMs + GRACE.toMillis()) {
         break;
@@ -132,8 +136,12 @@ final class SeedRun {
           tickerAtStart == null
               ? TickerFigures.none()
               : TickerFigures.parse(driver.stages().tickerMetrics()).since(tickerAtStart);
+      databaseDuring =
+          databaseAtStart == null
+              ? DatabaseWork.none()
+              : DatabaseWork.read(driver.context().dataSource()).since(databaseAtStart);
     }
-    return report(schedule, firings, cpuUsed, tickerDuring, out);
+    return report(schedule, firings, cpuUsed, tickerDuring, databaseDuring, out);
   }
 
   private static List<String> report(
@@ -141,6 +149,7 @@ final class SeedRun {
       SeedFirings firings,
       CpuTime.Used cpu,
       TickerFigures ticker,
+      DatabaseWork database,
       PrintWriter out) {
     out.println();
     out.printf(
@@ -170,6 +179,7 @@ final class SeedRun {
         cpu.jvmMs(),
         cpu.databaseMs(),
         all.observed);
+    out.println("Database work per firing: " + database.perUnit(all.observed));
     double marksPerInstant =
         firings.dueInstants() == 0 ? Double.NaN : ticker.marks() / firings.dueInstants();
     out.printf(
