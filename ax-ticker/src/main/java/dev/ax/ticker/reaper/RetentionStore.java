@@ -203,15 +203,11 @@ public final class RetentionStore {
         (tx, rows) -> {
           int deleted = 0;
           for (List<Cursor> chunk : Sql.chunks(rows)) {
-            List<Object> bound = new ArrayList<>();
-            StringBuilder where = new StringBuilder();
-            for (Cursor row : chunk) {
-              where.append(where.isEmpty() ? "" : " OR ").append("(task_id = ? AND version = ?)");
-              bound.add(row.key());
-              bound.add(row.version());
-            }
+            VersionKeys keys = VersionKeys.of(chunk, "");
             deleted +=
-                tx.update("DELETE FROM ax_task_version WHERE " + where, values(bound.toArray()));
+                tx.update(
+                    "DELETE FROM ax_task_version WHERE " + keys.where(),
+                    values(keys.bound().toArray()));
           }
           return Map.of(RetentionKind.VERSIONS, deleted);
         });
@@ -265,22 +261,33 @@ public final class RetentionStore {
     return new HashSet<>(tx.queryIn(sortedCopy(keys), sql, trailing, rs -> rs.getString(1)));
   }
 
+  /** The primary keys of some task versions, as a condition and the values it binds. */
+  private record VersionKeys(String where, List<Object> bound) {
+    static VersionKeys of(List<Cursor> rows, String alias) {
+      List<Object> bound = new ArrayList<>();
+      StringBuilder where = new StringBuilder();
+      for (Cursor row : rows) {
+        where
+            .append(where.isEmpty() ? "" : " OR ")
+            .append("(%1$stask_id = ? AND %1$sversion = ?)".formatted(alias));
+        bound.add(row.key());
+        bound.add(row.version());
+      }
+      return new VersionKeys(where.toString(), bound);
+    }
+  }
+
   /** The superseded versions among {@code rows} that are still unused, locked by primary key. */
   private static List<Cursor> lockVersions(JdbcTransaction tx, List<Cursor> rows, long cutoffMs)
       throws SQLException {
     Set<String> still = new HashSet<>();
     for (List<Cursor> chunk : Sql.chunks(rows)) {
-      List<Object> bound = new ArrayList<>();
-      StringBuilder pairs = new StringBuilder();
-      for (Cursor row : chunk) {
-        pairs.append(pairs.isEmpty() ? "" : " OR ").append("(v.task_id = ? AND v.version = ?)");
-        bound.add(row.key());
-        bound.add(row.version());
-      }
+      VersionKeys keys = VersionKeys.of(chunk, "v.");
+      List<Object> bound = new ArrayList<>(keys.bound());
       bound.add(cutoffMs);
       still.addAll(
           tx.query(
-              RetentionSql.lockVersionsSql(pairs.toString()),
+              RetentionSql.lockVersionsSql(keys.where()),
               values(bound.toArray()),
               rs -> rs.getString(1) + "/" + rs.getInt(2)));
     }
