@@ -11,27 +11,27 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * What the database server did, from its global status counters: statements by kind, InnoDB rows
- * read and written, index entries read. A reading is a snapshot; {@link #since} is the work between
- * two, which {@link #perUnit} divides by the firings (or tasks) it served. The counters are the
- * whole server's: the bench's own reads are in them, and are small beside the stages'. Immutable.
+ * What the database server did, from its global status counters: prepared statements run and
+ * commits, rows written, updated and deleted, index lookups and index entries read on from them,
+ * rows read by table scans, and InnoDB's logical page reads. A reading is a snapshot; {@link
+ * #since} is the work between two, which {@link #perUnit} divides by the firings (or tasks) it
+ * served. The counters are the whole server's: the bench's own reads are in them, and are small
+ * beside the stages'. Immutable.
  */
 final class DatabaseWork {
 
   /** The counters read, in the order they print. */
   static final List<String> COUNTERS =
       List.of(
-          "Com_select",
-          "Com_insert",
-          "Com_update",
-          "Com_delete",
+          "Com_stmt_execute",
           "Com_commit",
-          "Innodb_rows_read",
-          "Innodb_rows_inserted",
-          "Innodb_rows_updated",
-          "Innodb_rows_deleted",
+          "Handler_write",
+          "Handler_update",
+          "Handler_delete",
           "Handler_read_key",
-          "Handler_read_next");
+          "Handler_read_next",
+          "Handler_read_rnd_next",
+          "Innodb_buffer_pool_read_requests");
 
   private final Map<String, Long> values;
 
