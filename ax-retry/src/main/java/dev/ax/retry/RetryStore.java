@@ -34,13 +34,14 @@ final class RetryStore {
   record PendingRetry(long seq, String taskId, long nextAttemptAtMs) {}
 
   /**
-   * The rescan: RETRYING rows whose next attempt is due before a time, soonest first, by the {@code
-   * (status, next_attempt_at_ms)} index (V18), so neither read nor order costs more as the RETRYING
-   * rows grow.
+   * The rescan: RETRYING rows whose next attempt is due before a time, soonest first, by the index
+   * on {@code retry_at_ms} (V20: the next attempt while RETRYING, NULL otherwise), so neither read
+   * nor order costs more as the RETRYING rows grow, and no other status change writes the index.
+   * Bound: the status (RETRYING), the time, the limit.
    */
   static final String PENDING_RETRIES =
-      "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance"
-          + " WHERE status = ? AND next_attempt_at_ms < ? ORDER BY next_attempt_at_ms LIMIT ?";
+      "SELECT seq, task_id, next_attempt_at_ms FROM ax_instance FORCE INDEX (ax_instance_retry_at)"
+          + " WHERE status = ? AND retry_at_ms < ? ORDER BY retry_at_ms LIMIT ?";
 
   /** The RETRYING rows among the seqs of {@code in} (placeholders), then the status. */
   static String retryingBySeqSql(String in) {

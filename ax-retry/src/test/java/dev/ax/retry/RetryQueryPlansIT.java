@@ -40,7 +40,7 @@ class RetryQueryPlansIT {
                       "RETRYING",
                       NOW_MS + 300_000,
                       1_000)
-                  .readingBy("ax_instance_status_next_attempt"),
+                  .readingBy("ax_instance_retry_at"),
               PlannedStatement.of(
                   "retry dispatch: the batch's rows still RETRYING",
                   RetryStore.retryingBySeqSql(Sql.placeholders(seqs)),
