@@ -169,6 +169,7 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     BenchSeries series = new BenchSeries();
     try (Infrastructure servers = Infrastructure.resolve(base, dir);
         LatencyProxy proxy = stageOptions.startProxy(servers)) {
+      stageOptions.sizeBufferPool(servers, out);
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
       Map<String, String> stageSettings = stageSettings(servers, config, proxy);
       AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);

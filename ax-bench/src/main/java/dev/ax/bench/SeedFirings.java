@@ -31,6 +31,7 @@ final class SeedFirings {
     long observed;
     long missed;
     long doubled;
+    long repeatedEvents;
     long early;
     long unexpected;
     final Histogram lateness = new Histogram(3);
@@ -39,6 +40,13 @@ final class SeedFirings {
   /** One slot of one task: its index in the schedule and the slot's due time. */
   private record Slot(int task, long dueAtMs) {}
 
+  /**
+   * The start an event reports: the same event sent again (completion events are at least once: an
+   * outbox row whose delete did not commit is sent again by the relay) names the same instance,
+   * attempt and start time; a second start of the slot does not.
+   */
+  private record Start(String instanceId, int attempt, long startedAtMs) {}
+
   private final SeedSchedule schedule;
   private final String idPrefix;
   private final long fromMs;
@@ -46,8 +54,8 @@ final class SeedFirings {
   private final CronSchedule[] crons;
   private final long[] nextExpectedMs;
 
-  /** The slots with an event, not yet settled. */
-  private final Set<Slot> open = new HashSet<>();
+  /** The slots with an event, not yet settled, and the start their first event reported. */
+  private final Map<Slot, Start> open = new HashMap<>();
 
   private final Map<ScheduleClass, Counts> counts = new EnumMap<>(ScheduleClass.class);
   private final Set<Long> dueInstants = new HashSet<>();
@@ -101,8 +109,14 @@ final class SeedFirings {
       return;
     }
     Counts c = counts.get(schedule.task(index).scheduleClass());
-    if (!open.add(new Slot(index, dueAtMs))) {
-      c.doubled++;
+    Start start = new Start(event.instanceId(), event.attempt(), event.startedAtMs());
+    Start first = open.putIfAbsent(new Slot(index, dueAtMs), start);
+    if (first != null) {
+      if (first.equals(start)) {
+        c.repeatedEvents++;
+      } else {
+        c.doubled++;
+      }
       return;
     }
     long startLateMs = event.startedAtMs() - dueAtMs;
@@ -126,7 +140,7 @@ final class SeedFirings {
       Counts c = counts.get(schedule.task(i).scheduleClass());
       while (nextExpectedMs[i] <= through) {
         c.expected++;
-        if (!open.remove(new Slot(i, nextExpectedMs[i]))) {
+        if (open.remove(new Slot(i, nextExpectedMs[i])) == null) {
           c.missed++;
         } else {
           c.observed++;
@@ -134,7 +148,7 @@ final class SeedFirings {
         nextExpectedMs[i] = next(crons[i], nextExpectedMs[i]);
       }
     }
-    for (Iterator<Slot> it = open.iterator(); it.hasNext(); ) {
+    for (Iterator<Slot> it = open.keySet().iterator(); it.hasNext(); ) {
       Slot slot = it.next();
       if (slot.dueAtMs() <= through) {
         counts.get(schedule.task(slot.task()).scheduleClass()).unexpected++;
@@ -168,6 +182,7 @@ final class SeedFirings {
       all.observed += c.observed;
       all.missed += c.missed;
       all.doubled += c.doubled;
+      all.repeatedEvents += c.repeatedEvents;
       all.early += c.early;
       all.unexpected += c.unexpected;
       all.lateness.add(c.lateness);

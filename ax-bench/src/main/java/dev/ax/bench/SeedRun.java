@@ -196,7 +196,7 @@ final class SeedRun {
         Locale.ROOT,
         "SEED_TOTAL expected=%d observed=%d missed=%d doubled=%d early=%d unexpected=%d"
             + " cpu_ms_per_firing=%.3f batches=%.0f due_instants=%d batches_per_instant=%.2f"
-            + " late_after_judged=%d%n",
+            + " late_after_judged=%d repeated_events=%d%n",
         all.expected,
         all.observed,
         all.missed,
@@ -207,7 +207,8 @@ final class SeedRun {
         ticker.marks(),
         firings.dueInstants(),
         marksPerInstant,
-        firings.afterSettle());
+        firings.afterSettle(),
+        all.repeatedEvents);
     out.flush();
     return problems;
   }

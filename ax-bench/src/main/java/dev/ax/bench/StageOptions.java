@@ -10,7 +10,13 @@ import dev.ax.common.config.CommonKeys;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -25,6 +31,7 @@ final class StageOptions extends BenchMixin {
 
   private static final int MAX_DISPATCHERS = 16;
   private static final long MAX_DB_DELAY_MS = 1000;
+  private static final int MAX_DB_BUFFER_POOL_MB = 65_536;
 
   @Option(
       names = "--dispatchers",
@@ -57,6 +64,18 @@ final class StageOptions extends BenchMixin {
               + "ms).")
   private Duration dbDelay;
 
+  @Option(
+      names = "--db-buffer-pool",
+      defaultValue = "0",
+      paramLabel = "<MiB>",
+      description =
+          "Resize the embedded database's InnoDB buffer pool to this many MiB before the run"
+              + " (default: ${DEFAULT-VALUE}: the server's own, 128 MiB). The seed mix and a soak"
+              + " outgrow 128 MiB within minutes, and then index operations read from disk; a"
+              + " deployment sizes its pool for the rows it retains (README, sizing). An external"
+              + " database is sized by its operator: the option is refused there.")
+  private int dbBufferPoolMb;
+
   /** The delay the database proxy adds to each round trip (zero: no proxy). */
   Duration dbDelay() {
     return dbDelay;
@@ -74,9 +93,42 @@ final class StageOptions extends BenchMixin {
    */
   void check() {
     requireOneOf("--stages", stagesWhere, "in-jvm", "processes");
+    requireInRange("--db-buffer-pool", dbBufferPoolMb, 0, MAX_DB_BUFFER_POOL_MB);
     if (dbDelay.isNegative() || dbDelay.toMillis() > MAX_DB_DELAY_MS) {
       throw usage(
           "--db-delay must be in 0ms.." + MAX_DB_DELAY_MS + "ms: " + dbDelay.toMillis() + "ms");
+    }
+  }
+
+  /**
+   * Resizes the embedded database's buffer pool as {@code --db-buffer-pool} asks, and says so.
+   *
+   * @throws ParameterException when asked for an external database
+   */
+  void sizeBufferPool(Infrastructure servers, PrintWriter out) throws SQLException {
+    if (dbBufferPoolMb == 0) {
+      return;
+    }
+    if (!servers.isEmbedded()) {
+      throw usage(
+          "--db-buffer-pool sizes the embedded database only; an external server's"
+              + " innodb_buffer_pool_size is its operator's");
+    }
+    Map<String, String> database = servers.overrides();
+    try (Connection connection =
+            DriverManager.getConnection(
+                database.get(CommonKeys.JDBC_URL.name()),
+                database.get(CommonKeys.JDBC_USER.name()),
+                database.get(CommonKeys.JDBC_PASSWORD.name()));
+        Statement statement = connection.createStatement()) {
+      statement.execute("SET GLOBAL innodb_buffer_pool_size = " + dbBufferPoolMb * 1024L * 1024);
+      try (ResultSet rs = statement.executeQuery("SELECT @@innodb_buffer_pool_size")) {
+        rs.next();
+        out.printf(
+            Locale.ROOT,
+            "Embedded database: InnoDB buffer pool %d MiB%n",
+            rs.getLong(1) / (1024 * 1024));
+      }
     }
   }
 

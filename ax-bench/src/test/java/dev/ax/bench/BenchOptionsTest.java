@@ -24,6 +24,8 @@ class BenchOptionsTest {
         "--peer-polling=-1s | Invalid value for option '--peer-polling': '-1s' is negative",
         "--tasks=0 | --tasks must be in 1..1000000: 0",
         "--stages=cloud | --stages must be in-jvm or processes: cloud",
+        "--db-buffer-pool=-1 | --db-buffer-pool must be in 0..65536: -1",
+        "--db-buffer-pool=65537 | --db-buffer-pool must be in 0..65536: 65537",
         "--history=-1 | --history must be in 0..200000000 rows: -1",
         "--history=200000001 | --history must be in 0..200000000 rows: 200000001",
         "--history=many | Invalid value for option '--history': 'many' is not a long",

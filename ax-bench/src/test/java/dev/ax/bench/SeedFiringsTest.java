@@ -56,7 +56,8 @@ class SeedFiringsTest {
     for (int i = 1; i < slots.size(); i++) { // the first slot is missed
       firings.accept(event(id, slots.get(i), slots.get(i) + 20));
     }
-    firings.accept(event(id, slots.get(1), slots.get(1) + 900)); // doubled
+    firings.accept(event(id, slots.get(1), slots.get(1) + 900)); // doubled: another start
+    firings.accept(event(id, slots.get(2), slots.get(2) + 20)); // the same event again
     firings.accept(event(id, slots.get(1) + 1, slots.get(1) - 5)); // no slot, and early
     firings.accept(event("other-000000", slots.get(1), slots.get(1))); // not the mix's
     firings.accept(event(id, FROM_MS - 1_000, FROM_MS)); // before the window
@@ -68,6 +69,7 @@ class SeedFiringsTest {
     assertThat(c.observed).isEqualTo(slots.size() - 1);
     assertThat(c.missed).isEqualTo(1);
     assertThat(c.doubled).isEqualTo(1);
+    assertThat(c.repeatedEvents).as("an event sent again is no second start").isEqualTo(1);
     assertThat(c.unexpected).isEqualTo(1);
     assertThat(c.early).isEqualTo(1);
     assertThat(c.lateness.getMaxValue()).isEqualTo(20);
