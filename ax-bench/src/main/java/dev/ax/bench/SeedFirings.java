@@ -5,10 +5,12 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.schedule.CronSchedule;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -47,6 +49,35 @@ final class SeedFirings {
    */
   private record Start(String instanceId, int attempt, long startedAtMs) {}
 
+  /** At most this many doubled slots are kept, with both events, for the report. */
+  static final int DOUBLED_SAMPLES = 5;
+
+  private final List<String> doubledSamples = new ArrayList<>();
+
+  /** The events of the first doubled slots: the first event and the other start. */
+  List<String> doubledSamples() {
+    return List.copyOf(doubledSamples);
+  }
+
+  private static Start startOf(TaskCompletedEvent e) {
+    return new Start(e.instanceId(), e.attempt(), e.startedAtMs());
+  }
+
+  private static String describe(TaskCompletedEvent e) {
+    return e.instanceId()
+        + " attempt "
+        + e.attempt()
+        + " "
+        + e.status()
+        + " (instance "
+        + e.instanceStatus()
+        + ") started "
+        + e.startedAtMs()
+        + " on "
+        + e.node()
+        + (e.error() == null ? "" : ": " + e.error());
+  }
+
   private final SeedSchedule schedule;
   private final String idPrefix;
   private final long fromMs;
@@ -54,8 +85,8 @@ final class SeedFirings {
   private final CronSchedule[] crons;
   private final long[] nextExpectedMs;
 
-  /** The slots with an event, not yet settled, and the start their first event reported. */
-  private final Map<Slot, Start> open = new HashMap<>();
+  /** The slots with an event, not yet settled, and their first event. */
+  private final Map<Slot, TaskCompletedEvent> open = new HashMap<>();
 
   private final Map<ScheduleClass, Counts> counts = new EnumMap<>(ScheduleClass.class);
   private final Set<Long> dueInstants = new HashSet<>();
@@ -109,13 +140,15 @@ final class SeedFirings {
       return;
     }
     Counts c = counts.get(schedule.task(index).scheduleClass());
-    Start start = new Start(event.instanceId(), event.attempt(), event.startedAtMs());
-    Start first = open.putIfAbsent(new Slot(index, dueAtMs), start);
+    TaskCompletedEvent first = open.putIfAbsent(new Slot(index, dueAtMs), event);
     if (first != null) {
-      if (first.equals(start)) {
+      if (startOf(first).equals(startOf(event))) {
         c.repeatedEvents++;
       } else {
         c.doubled++;
+        if (doubledSamples.size() < DOUBLED_SAMPLES) {
+          doubledSamples.add(describe(first) + " | then " + describe(event));
+        }
       }
       return;
     }

@@ -180,6 +180,7 @@ final class SeedRun {
         cpu.databaseMs(),
         all.observed);
     out.println("Database work per firing: " + database.perUnit(all.observed));
+    firings.doubledSamples().forEach(sample -> out.println("Doubled slot: " + sample));
     double marksPerInstant =
         firings.dueInstants() == 0 ? Double.NaN : ticker.marks() / firings.dueInstants();
     out.printf(

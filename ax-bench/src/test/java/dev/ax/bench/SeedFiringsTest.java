@@ -70,6 +70,10 @@ class SeedFiringsTest {
     assertThat(c.missed).isEqualTo(1);
     assertThat(c.doubled).isEqualTo(1);
     assertThat(c.repeatedEvents).as("an event sent again is no second start").isEqualTo(1);
+    assertThat(firings.doubledSamples())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("attempt 1 SUCCESS")
+        .contains(" | then ");
     assertThat(c.unexpected).isEqualTo(1);
     assertThat(c.early).isEqualTo(1);
     assertThat(c.lateness.getMaxValue()).isEqualTo(20);
