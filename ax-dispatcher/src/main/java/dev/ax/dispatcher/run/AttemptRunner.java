@@ -131,7 +131,11 @@ public final class AttemptRunner implements AutoCloseable {
             threads,
             SaturatingMillis.toMillis(idleKeepAlive),
             TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(queueCapacity),
+            // Room for every attempt the capacity admits, not only those beyond the threads: the
+            // claim loop admits threads + queueCapacity, and a burst submitted while the pool's
+            // idle threads have not yet taken their first ones from the queue (or while none is
+            // alive) must still fit, or an admitted attempt would be refused after its claim.
+            new ArrayBlockingQueue<>(threads + queueCapacity),
             DaemonThreads.numbered("ax-worker"));
     // Idle groups cost no threads: a pool grows to its size under load and shrinks to none.
     this.workers.allowCoreThreadTimeOut(true);
@@ -255,6 +259,7 @@ public final class AttemptRunner implements AutoCloseable {
     if (!attempt.settle()) {
       return;
     }
+    dequeue(attempt);
     // Leased until its give-back is seen in the database.
     held.settledAwaitingDatabase(attempt.key(), clock.millis());
     try (TraceLog fields = attempt.traceLog()) {
@@ -284,11 +289,23 @@ public final class AttemptRunner implements AutoCloseable {
     if (run != null) {
       run.cancel(true);
     }
+    dequeue(attempt);
     held.release(key);
     try (TraceLog fields = attempt.traceLog()) {
       log.info("{} attempt {} interrupted: {}", key.instanceId(), key.attempt(), why);
     }
     return true;
+  }
+
+  /**
+   * Takes a settled attempt's run out of the queue if it still waits there: released from the
+   * count, it must not keep a queue slot either, or the queue would refuse an attempt the count
+   * admits.
+   */
+  private void dequeue(Attempt attempt) {
+    if (attempt.run().get() instanceof Runnable queued) {
+      workers.remove(queued);
+    }
   }
 
   /** Timers queued for attempts' deadlines; for tests. */

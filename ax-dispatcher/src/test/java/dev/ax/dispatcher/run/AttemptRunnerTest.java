@@ -190,6 +190,41 @@ class AttemptRunnerTest {
   }
 
   /**
+   * The room an attempt given back from the queue frees is room in the queue too: the next attempt
+   * admitted is queued and runs, not refused "at capacity" (recorded FAILED after its claim, a
+   * retry used for a run that never started) because the given-back run still held its slot.
+   */
+  @Test
+  void theQueueSlotOfAnAttemptGivenBackTakesTheNextAttempt() {
+    List<Completion> done = new CopyOnWriteArrayList<>();
+    List<ClaimedInstance> givenBack = new CopyOnWriteArrayList<>();
+    BlockingExecutor blocking = new BlockingExecutor();
+    try (AttemptRunner runner =
+        new AttemptRunner(
+            new SettableClock(Instant.ofEpochMilli(1_000)),
+            1,
+            1,
+            new QueueBound(Duration.ofMillis(200), givenBack::add),
+            done::add)) {
+      runner.submit(claimed("ahead@10"), oneMinuteTask("blocked", "block"), blocking);
+      runner.submit(claimed("behind@10"), oneMinuteTask("blocked", "block"), blocking);
+      await().atMost(Duration.ofSeconds(10)).until(() -> givenBack.size() == 1);
+      assertThat(runner.freeCapacity()).as("the given-back attempt's room").isEqualTo(1);
+
+      runner.submit(claimed("next@10"), oneMinuteTask("blocked", "block"), blocking);
+
+      assertThat(done).as("nothing refused at capacity").isEmpty();
+      BlockingExecutor.release("ahead@10");
+      BlockingExecutor.release("next@10");
+      await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+      assertThat(done)
+          .extracting(c -> c.claimed().instanceId() + " " + c.status())
+          .containsExactlyInAnyOrder("ahead@10 SUCCESS", "next@10 SUCCESS");
+      assertThat(BlockingExecutor.STARTED).doesNotContain("behind@10");
+    }
+  }
+
+  /**
    * An attempt that ended keeps its lease renewed (it stays in {@link AttemptRunner#leased}) after
    * its outcome went to the recorder, until a renewal finds its row moved on ({@link
    * AttemptRunner#lost}); only then does it leave, and being settled it is not interrupted.
