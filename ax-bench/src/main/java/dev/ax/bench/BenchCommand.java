@@ -167,9 +167,9 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
     Path dir = TempDirs.create("ax-bench-");
     List<String> problems = new ArrayList<>();
     BenchSeries series = new BenchSeries();
+    stageOptions.sizeBufferPool(Infrastructure.embeds(base));
     try (Infrastructure servers = Infrastructure.resolve(base, dir);
         LatencyProxy proxy = stageOptions.startProxy(servers)) {
-      stageOptions.sizeBufferPool(servers, out);
       AxConfig config = AxConfig.fromEnvironment(overrides(servers));
       Map<String, String> stageSettings = stageSettings(servers, config, proxy);
       AxConfig stageConfig = AxConfig.fromEnvironment(stageSettings);

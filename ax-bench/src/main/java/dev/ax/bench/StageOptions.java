@@ -7,16 +7,11 @@ import dev.ax.cli.local.TempDirs;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.CommonConfig;
 import dev.ax.common.config.CommonKeys;
+import dev.ax.embedded.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -69,7 +64,7 @@ final class StageOptions extends BenchMixin {
       defaultValue = "0",
       paramLabel = "<MiB>",
       description =
-          "Resize the embedded database's InnoDB buffer pool to this many MiB before the run"
+          "Start the embedded database with an InnoDB buffer pool of this many MiB"
               + " (default: ${DEFAULT-VALUE}: the server's own, 128 MiB). The seed mix and a soak"
               + " outgrow 128 MiB within minutes, and then index operations read from disk; a"
               + " deployment sizes its pool for the rows it retains (README, sizing). An external"
@@ -101,35 +96,26 @@ final class StageOptions extends BenchMixin {
   }
 
   /**
-   * Resizes the embedded database's buffer pool as {@code --db-buffer-pool} asks, and says so.
+   * Sizes the buffer pool of the embedded database the bench is about to start, as {@code
+   * --db-buffer-pool} asks (a server setting read at its start).
    *
    * @throws ParameterException when asked for an external database
    */
-  void sizeBufferPool(Infrastructure servers, PrintWriter out) throws SQLException {
+  void sizeBufferPool(boolean embedded) {
     if (dbBufferPoolMb == 0) {
       return;
     }
-    if (!servers.isEmbedded()) {
+    if (!embedded) {
       throw usage(
           "--db-buffer-pool sizes the embedded database only; an external server's"
               + " innodb_buffer_pool_size is its operator's");
     }
-    Map<String, String> database = servers.overrides();
-    try (Connection connection =
-            DriverManager.getConnection(
-                database.get(CommonKeys.JDBC_URL.name()),
-                database.get(CommonKeys.JDBC_USER.name()),
-                database.get(CommonKeys.JDBC_PASSWORD.name()));
-        Statement statement = connection.createStatement()) {
-      statement.execute("SET GLOBAL innodb_buffer_pool_size = " + dbBufferPoolMb * 1024L * 1024);
-      try (ResultSet rs = statement.executeQuery("SELECT @@innodb_buffer_pool_size")) {
-        rs.next();
-        out.printf(
-            Locale.ROOT,
-            "Embedded database: InnoDB buffer pool %d MiB%n",
-            rs.getLong(1) / (1024 * 1024));
-      }
-    }
+    System.setProperty(EmbeddedDatabase.BUFFER_POOL_MB, Integer.toString(dbBufferPoolMb));
+  }
+
+  /** The buffer pool asked for, in MiB (0: the server's own). */
+  int dbBufferPoolMb() {
+    return dbBufferPoolMb;
   }
 
   /** The database proxy of {@code --db-delay}, or null without one. */

@@ -42,6 +42,15 @@ public final class EmbeddedDatabase implements AutoCloseable {
   /** Unix domain socket paths are limited to 108 bytes on Linux. */
   private static final int MAX_SOCKET_PATH_BYTES = 100;
 
+  /**
+   * The setting (system property or environment variable) that sizes the server's InnoDB buffer
+   * pool, in MiB (1..65,536); unset: the server's own default (128 MiB). {@code ax bench
+   * --db-buffer-pool} sets it: a run whose tables outgrow the pool reads index pages from disk.
+   */
+  public static final String BUFFER_POOL_MB = "AX_EMBEDDED_DB_BUFFER_POOL_MB";
+
+  private static final int MAX_BUFFER_POOL_MB = 65_536;
+
   private static final String USER = "root";
   private static final String PASSWORD = "";
 
@@ -178,11 +187,37 @@ public final class EmbeddedDatabase implements AutoCloseable {
     // table-level AUTO-INC lock on ax_instance_log to its end, and all stages' writes queue behind
     // it (see ServerSettings).
     config.addArg("--innodb-autoinc-lock-mode=2");
+    bufferPoolMb().ifPresent(mb -> config.addArg("--innodb-buffer-pool-size=" + mb + "M"));
     if ("root".equals(System.getProperty("user.name"))) {
       // mariadbd refuses to run as root unless told to.
       config.addArg("--user=root");
     }
     return config;
+  }
+
+  /**
+   * @throws IllegalStateException for a {@link #BUFFER_POOL_MB} that is no whole number of MiB in
+   *     range
+   */
+  private static java.util.Optional<Integer> bufferPoolMb() {
+    return Settings.lookup(BUFFER_POOL_MB)
+        .map(
+            value -> {
+              try {
+                int mb = Integer.parseInt(value);
+                if (mb >= 1 && mb <= MAX_BUFFER_POOL_MB) {
+                  return mb;
+                }
+              } catch (NumberFormatException e) {
+                // reported below
+              }
+              throw new IllegalStateException(
+                  BUFFER_POOL_MB
+                      + " must be a whole number of MiB in 1.."
+                      + MAX_BUFFER_POOL_MB
+                      + ": "
+                      + value);
+            });
   }
 
   /**

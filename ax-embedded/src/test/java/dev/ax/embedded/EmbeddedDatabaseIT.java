@@ -1,6 +1,7 @@
 package dev.ax.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -44,6 +45,29 @@ class EmbeddedDatabaseIT {
 
     assertThat(mariadbdProcessesIn(dir)).isEmpty();
     database.close(); // idempotent
+  }
+
+  @Test
+  void startsWithTheBufferPoolItIsGivenAndRefusesOneOutOfRange() throws SQLException {
+    System.setProperty(EmbeddedDatabase.BUFFER_POOL_MB, "256");
+    try {
+      EmbeddedDatabase database = EmbeddedDatabase.start(dir);
+      try (database;
+          Connection connection =
+              DriverManager.getConnection(
+                  database.serverJdbcUrl(), database.user(), database.password());
+          Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT @@innodb_buffer_pool_size")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getLong(1)).isEqualTo(256L * 1024 * 1024);
+      }
+      System.setProperty(EmbeddedDatabase.BUFFER_POOL_MB, "0");
+      assertThatThrownBy(() -> EmbeddedDatabase.start(dir.resolve("other")))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(EmbeddedDatabase.BUFFER_POOL_MB + " must be a whole number of MiB");
+    } finally {
+      System.clearProperty(EmbeddedDatabase.BUFFER_POOL_MB);
+    }
   }
 
   /** Live {@code mariadbd} descendants of this JVM whose arguments mention {@code dir}. */

@@ -40,6 +40,11 @@ public final class Infrastructure implements AutoCloseable {
     this.overrides = Map.copyOf(overrides);
   }
 
+  /** Whether {@link #resolve} starts embedded servers for {@code config}: neither server set. */
+  public static boolean embeds(CommonConfig config) {
+    return config.kafkaBootstrap().isBlank() && config.jdbcUrl().isBlank();
+  }
+
   /**
    * The external servers when {@code AX_KAFKA_BOOTSTRAP} and {@code AX_JDBC_URL} are both set,
    * otherwise an embedded stack keeping its data in {@code workDir}.
