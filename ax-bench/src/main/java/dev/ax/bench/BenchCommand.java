@@ -290,6 +290,9 @@ public final class BenchCommand implements Callable<Integer>, AxSubcommand {
         + servers.bootstrapServers()
         + ", database "
         + servers.displayJdbcUrl()
+        + (stageOptions.dbBufferPoolMb() > 0
+            ? ", its InnoDB buffer pool " + stageOptions.dbBufferPoolMb() + " MiB"
+            : "")
         + (proxy == null
             ? ""
             : ", reached through a proxy adding "

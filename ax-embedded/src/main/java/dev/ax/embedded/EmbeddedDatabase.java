@@ -43,11 +43,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
   private static final int MAX_SOCKET_PATH_BYTES = 100;
 
   /**
-   * The setting (system property or environment variable) that sizes the server's InnoDB buffer
-   * pool, in MiB (1..65,536); unset: the server's own default (128 MiB). {@code ax bench
-   * --db-buffer-pool} sets it: a run whose tables outgrow the pool reads index pages from disk.
+   * The system property that sizes the server's InnoDB buffer pool, in MiB (1..65,536); unset: the
+   * server's own default (128 MiB). {@code ax bench --db-buffer-pool} sets it: a run whose tables
+   * outgrow the pool reads index pages from disk.
    */
-  public static final String BUFFER_POOL_MB = "AX_EMBEDDED_DB_BUFFER_POOL_MB";
+  public static final String BUFFER_POOL_MB = "ax.embedded.db.bufferPoolMb";
 
   private static final int MAX_BUFFER_POOL_MB = 65_536;
 
