@@ -161,13 +161,7 @@ class AttemptRunnerTest {
     List<Completion> done = new CopyOnWriteArrayList<>();
     List<ClaimedInstance> givenBack = new CopyOnWriteArrayList<>();
     BlockingExecutor blocking = new BlockingExecutor();
-    try (AttemptRunner runner =
-        new AttemptRunner(
-            new SettableClock(Instant.ofEpochMilli(1_000)),
-            1,
-            4,
-            new QueueBound(Duration.ofMillis(200), givenBack::add),
-            done::add)) {
+    try (AttemptRunner runner = queueBoundRunner(4, done, givenBack)) {
       runner.submit(claimed("ahead@8"), oneMinuteTask("blocked", "block"), blocking);
       runner.submit(claimed("behind@8"), oneMinuteTask("blocked", "block"), blocking);
       await()
@@ -199,13 +193,7 @@ class AttemptRunnerTest {
     List<Completion> done = new CopyOnWriteArrayList<>();
     List<ClaimedInstance> givenBack = new CopyOnWriteArrayList<>();
     BlockingExecutor blocking = new BlockingExecutor();
-    try (AttemptRunner runner =
-        new AttemptRunner(
-            new SettableClock(Instant.ofEpochMilli(1_000)),
-            1,
-            1,
-            new QueueBound(Duration.ofMillis(200), givenBack::add),
-            done::add)) {
+    try (AttemptRunner runner = queueBoundRunner(1, done, givenBack)) {
       runner.submit(claimed("ahead@10"), oneMinuteTask("blocked", "block"), blocking);
       runner.submit(claimed("behind@10"), oneMinuteTask("blocked", "block"), blocking);
       await().atMost(Duration.ofSeconds(10)).until(() -> givenBack.size() == 1);
@@ -222,6 +210,17 @@ class AttemptRunnerTest {
           .containsExactlyInAnyOrder("ahead@10 SUCCESS", "next@10 SUCCESS");
       assertThat(BlockingExecutor.STARTED).doesNotContain("behind@10");
     }
+  }
+
+  /** One worker, a queue of {@code queue}, and a queue bound of 200 ms giving back to a list. */
+  private static AttemptRunner queueBoundRunner(
+      int queue, List<Completion> done, List<ClaimedInstance> givenBack) {
+    return new AttemptRunner(
+        new SettableClock(Instant.ofEpochMilli(1_000)),
+        1,
+        queue,
+        new QueueBound(Duration.ofMillis(200), givenBack::add),
+        done::add);
   }
 
   /**
