@@ -199,7 +199,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
    * @throws IllegalStateException for a {@link #BUFFER_POOL_MB} that is no whole number of MiB in
    *     range
    */
-  private static java.util.Optional<Integer> bufferPoolMb() {
+  private static Optional<Integer> bufferPoolMb() {
     return Settings.lookup(BUFFER_POOL_MB)
         .map(
             value -> {
