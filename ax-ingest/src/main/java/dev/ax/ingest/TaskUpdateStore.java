@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import javax.sql.DataSource;
 
 /**
@@ -91,11 +92,13 @@ final class TaskUpdateStore {
           int version = locked.version() + 1;
           boolean wasDependency = locked.triggerType() == TriggerType.DEPENDENCY;
           Optional<Long> firstDueAtMs = Optional.empty();
+          LongFunction<Optional<Long>> slotAfter = null;
           if (!(spec.trigger() instanceof Trigger.Dependency)) {
             NextFiring.History history =
                 ChainHistory.read(
                     statements, request.taskId(), locked.createdAtMs(), locked.triggerType());
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
+            slotAfter = FirstSlot.after(firings, spec.trigger(), request.nowMs(), history);
           }
           String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
           if (refusal == null && wasDependency) {
@@ -127,7 +130,16 @@ final class TaskUpdateStore {
           List<DueInstance> toAnnounce = new ArrayList<>();
           int moved = 0;
           if (!wasDependency) {
-            moved = replan(tx, statements, request, spec, version, firstDueAtMs, state, toAnnounce);
+            moved =
+                replan(
+                    tx,
+                    statements,
+                    request,
+                    spec,
+                    version,
+                    FirstSlot.once(statements, request.taskId(), firstDueAtMs, slotAfter),
+                    state,
+                    toAnnounce);
           }
           if (state == TaskState.ENDED) {
             // ACTIVE again, then ENDED again unless the new version gave it a run (a ONCE task
