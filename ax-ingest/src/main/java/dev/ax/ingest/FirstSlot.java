@@ -68,9 +68,11 @@ final class FirstSlot {
         statements
             .queryFirst(
                 // A locking read: the row as committed now, not as this transaction first saw it.
+                // Fired and no longer pending: a slot held PAUSED (or SCHEDULED again) is still
+                // the pending slot the replan keeps.
                 "SELECT 1 FROM ax_instance WHERE instance_id = ?"
-                    + " AND dispatched_at_ms IS NOT NULL FOR UPDATE",
-                values(InstanceIds.of(taskId, firstDueAtMs.get())),
+                    + " AND dispatched_at_ms IS NOT NULL AND status NOT IN (?, ?) FOR UPDATE",
+                values(InstanceIds.of(taskId, firstDueAtMs.get()), SCHEDULED.name(), PAUSED.name()),
                 rs -> true)
             .isPresent();
     return fired ? slotAfter.apply(firstDueAtMs.get()) : firstDueAtMs;
