@@ -53,15 +53,64 @@ final class TaskLifecycleStore {
   /**
    * What one command does to a task and its instances: the task states it applies in and the one it
    * leaves, the instance statuses it moves and the one they go to, and its past tense for audit
-   * rows, logs and meters.
+   * rows, logs and meters. One constant per lifecycle command, named as its {@link CommandType}.
    */
-  record Transition(
-      String name,
-      Set<TaskState> fromStates,
-      TaskState toState,
-      List<InstanceStatus> fromStatuses,
-      InstanceStatus toStatus,
-      String verb) {
+  enum Transition {
+    CANCEL(
+        Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
+        TaskState.CANCELLED,
+        List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
+        CANCELLED,
+        "cancelled"),
+    PAUSE(
+        Set.of(TaskState.ACTIVE),
+        TaskState.PAUSED,
+        List.of(SCHEDULED, DISPATCHED),
+        PAUSED,
+        "paused"),
+    RESUME(Set.of(TaskState.PAUSED), TaskState.ACTIVE, List.of(PAUSED), SCHEDULED, "resumed"),
+
+    /**
+     * CANCEL's effect on the instances, and the task becomes DELETED: terminal, it takes no further
+     * command (none lists DELETED among its states), and retention removes its row once its
+     * instances are gone. A CANCELLED task can still be deleted.
+     */
+    DELETE(
+        Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.CANCELLED, TaskState.ENDED),
+        TaskState.DELETED,
+        List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
+        CANCELLED,
+        "deleted"),
+
+    /**
+     * Moves nothing: adds one instance, due now (see {@link #runNow}); an ENDED one-shot task is
+     * ACTIVE again for it.
+     */
+    RUN_NOW(
+        Set.of(TaskState.ACTIVE, TaskState.ENDED),
+        TaskState.ACTIVE,
+        List.of(),
+        SCHEDULED,
+        "run now"),
+
+    /**
+     * A new spec version: applied by {@link TaskUpdateStore}, not by {@link #apply}; an ENDED task
+     * is ACTIVE again when the new version gives it a run.
+     */
+    UPDATE(
+        Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
+        null,
+        List.of(),
+        SCHEDULED,
+        "updated");
+
+    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE, DELETE);
+
+    private final Set<TaskState> fromStates;
+    private final TaskState toState;
+    private final List<InstanceStatus> fromStatuses;
+    private final InstanceStatus toStatus;
+    private final String verb;
 
     /**
      * Checks every task state move of the command against {@link TaskState}'s table, once per
@@ -69,80 +118,43 @@ final class TaskLifecycleStore {
      * the command keeps the state (UPDATE); a from state equal to {@code toState} is no move (a
      * RUN_NOW of an ACTIVE task).
      */
-    Transition {
+    Transition(
+        Set<TaskState> fromStates,
+        TaskState toState,
+        List<InstanceStatus> fromStatuses,
+        InstanceStatus toStatus,
+        String verb) {
       for (TaskState from : fromStates) {
         if (toState != null && from != toState) {
           TaskState.require(from, toState);
         }
       }
+      this.fromStates = fromStates;
+      this.toState = toState;
+      this.fromStatuses = fromStatuses;
+      this.toStatus = toStatus;
+      this.verb = verb;
     }
 
-    static final Transition CANCEL =
-        new Transition(
-            "CANCEL",
-            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
-            TaskState.CANCELLED,
-            List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
-            CANCELLED,
-            "cancelled");
-    static final Transition PAUSE =
-        new Transition(
-            "PAUSE",
-            Set.of(TaskState.ACTIVE),
-            TaskState.PAUSED,
-            List.of(SCHEDULED, DISPATCHED),
-            PAUSED,
-            "paused");
-    static final Transition RESUME =
-        new Transition(
-            "RESUME",
-            Set.of(TaskState.PAUSED),
-            TaskState.ACTIVE,
-            List.of(PAUSED),
-            SCHEDULED,
-            "resumed");
+    Set<TaskState> fromStates() {
+      return fromStates;
+    }
 
-    /**
-     * CANCEL's effect on the instances, and the task becomes DELETED: terminal, it takes no further
-     * command (none lists DELETED among its states), and retention removes its row once its
-     * instances are gone. A CANCELLED task can still be deleted.
-     */
-    static final Transition DELETE =
-        new Transition(
-            "DELETE",
-            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.CANCELLED, TaskState.ENDED),
-            TaskState.DELETED,
-            List.of(SCHEDULED, DISPATCHED, RETRYING, PAUSED),
-            CANCELLED,
-            "deleted");
+    TaskState toState() {
+      return toState;
+    }
 
-    /**
-     * Moves nothing: adds one instance, due now (see {@link #runNow}); an ENDED one-shot task is
-     * ACTIVE again for it.
-     */
-    static final Transition RUN_NOW =
-        new Transition(
-            "RUN_NOW",
-            Set.of(TaskState.ACTIVE, TaskState.ENDED),
-            TaskState.ACTIVE,
-            List.of(),
-            SCHEDULED,
-            "run now");
+    List<InstanceStatus> fromStatuses() {
+      return fromStatuses;
+    }
 
-    /**
-     * A new spec version: applied by {@link TaskUpdateStore}, not by {@link #apply}; an ENDED task
-     * is ACTIVE again when the new version gives it a run.
-     */
-    static final Transition UPDATE =
-        new Transition(
-            "UPDATE",
-            Set.of(TaskState.ACTIVE, TaskState.PAUSED, TaskState.ENDED),
-            null,
-            List.of(),
-            SCHEDULED,
-            "updated");
+    InstanceStatus toStatus() {
+      return toStatus;
+    }
 
-    static final List<Transition> ALL = List.of(CANCEL, PAUSE, RESUME, RUN_NOW, UPDATE, DELETE);
+    String verb() {
+      return verb;
+    }
 
     static Transition of(CommandType type) {
       return switch (type) {
