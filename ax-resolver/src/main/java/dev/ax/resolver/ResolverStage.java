@@ -71,7 +71,8 @@ public final class ResolverStage implements AutoCloseable {
     props.put(StreamsConfig.CLIENT_ID_CONFIG, context.nodeId() + "-resolver");
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
+    // A fetch is answered as soon as a record is there; the wait only bounds idle polling.
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
     // A record the topology cannot process is logged and parked on ax.parked.resolver (Kafka
     // Streams' own dead-letter records: original key and value, the error in __streams.errors.*
     // headers) instead of failing the stream thread, which would be replaced and meet the same

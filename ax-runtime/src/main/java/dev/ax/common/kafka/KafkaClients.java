@@ -114,7 +114,9 @@ public final class KafkaClients {
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
-    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+    // The broker answers a fetch as soon as a byte is there (fetch.min.bytes 1), so the wait only
+    // bounds how often an idle consumer asks again: Kafka's default, not a latency knob.
+    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "500");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     props.put(
