@@ -37,7 +37,7 @@ class ChainRepairIT {
   @Test
   void anActivePeriodicTaskWithNoNextFiringGetsItBackAndAStoppedOneDoesNot(AxTestEnv env)
       throws Exception {
-    try (TestRuntime runtime = TestRuntime.open(env, ReaperIT.FAST_REAPER)) {
+    try (TestRuntime runtime = TestRuntime.open(env, FastReaper.SETTINGS)) {
       long nowMs = runtime.clock().millis();
       // Hourly: the restored slot is far enough ahead to be looked at before it fires.
       Trigger hourly = new Trigger.Cron("0 0 * * * ?", ZoneOffset.UTC);

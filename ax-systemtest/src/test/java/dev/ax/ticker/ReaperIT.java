@@ -46,15 +46,8 @@ class ReaperIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-  /**
-   * A reaper pass every 200 ms that emits again what nobody claimed for 2 s, and a ticker heartbeat
-   * of 500 ms, so that each case of the reaper's comes about well within {@link #DEADLINE}.
-   */
-  static final Map<String, String> FAST_REAPER =
-      Map.of(
-          "AX_REAPER_INTERVAL", "200ms",
-          "AX_REAPER_UNCLAIMED_AFTER", "2s",
-          "AX_TICKER_HEARTBEAT", "500ms");
+  /** So that each case of the reaper's comes about well within {@link #DEADLINE}. */
+  static final Map<String, String> FAST_REAPER = FastReaper.SETTINGS;
 
   private static String store(TestRuntime runtime, String taskId, long dueAtMs) {
     TaskSpec spec = TestTasks.onceNoop(taskId);
