@@ -103,17 +103,12 @@ public final class MachineTurns implements TestExecutionListener {
     }
   }
 
-  /** A turn held: closing it lets the next one in. Not thread-safe. */
-  static final class Turn implements AutoCloseable {
-    private final FileChannel channel;
-    private final FileLock entry;
-    private final FileLock machine;
-
-    private Turn(FileChannel channel, FileLock entry, FileLock machine) {
-      this.channel = channel;
-      this.entry = entry;
-      this.machine = machine;
-    }
+  /**
+   * A turn held: closing it lets the next one in. Not thread-safe.
+   *
+   * @param entry held by an exclusive turn only (null for a shared one)
+   */
+  record Turn(FileChannel channel, FileLock entry, FileLock machine) implements AutoCloseable {
 
     @Override
     public void close() {
