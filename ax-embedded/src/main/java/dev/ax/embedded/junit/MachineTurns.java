@@ -62,7 +62,7 @@ public final class MachineTurns implements TestExecutionListener {
     Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
     if (waited.compareTo(REPORTED_WAIT) > 0) {
       System.out.printf(
-          "[ax-tests] waited %d s for a %s turn on the machine%n", waited.toSeconds(), mode);
+          "[ax-tests] waited %d s for a turn on the machine (%s)%n", waited.toSeconds(), mode);
     }
   }
 
