@@ -181,9 +181,9 @@ class DeploymentFaultIT {
   private static final Duration START_TO_READY_TARGET = Duration.ofSeconds(3);
 
   /**
-   * What the test asserts for the start of every stage: above the target, because stages start two
-   * at a time and the last ones while eight JVMs poll on two cores. Flyway on every start is caught
-   * by the replacements' logs instead (they run with migrations on and must skip them).
+   * What the test asserts for the start of every stage: above the target, because the last stages
+   * start while eight JVMs poll on two cores. Flyway on every start is caught by the replacements'
+   * logs instead (they run with migrations on and must skip them).
    */
   private static final Duration START_TO_READY_BOUND = Duration.ofSeconds(8);
 
@@ -191,9 +191,6 @@ class DeploymentFaultIT {
   private static final int QUIET_BUSY_PERCENT = 50;
 
   private static final Duration QUIET_AT_MOST = Duration.ofSeconds(10);
-
-  /** The initial stages start this many at a time. */
-  private static final int STAGES_STARTED_AT_ONCE = 2;
 
   private static final long LATENESS_P99_TARGET_MS = 100;
   private static final long LATENESS_MAX_TARGET_MS = 500;
@@ -472,10 +469,7 @@ class DeploymentFaultIT {
     return started;
   }
 
-  /**
-   * Two at a time, each pair once the machine has settled from the one before, so that each
-   * start-to-ready is measured beside one other start only.
-   */
+  /** One at a time, so that each start-to-ready is measured on an otherwise quiet machine. */
   private void startInitialStages() throws Exception {
     List<StageSpec> specs =
         List.of(
@@ -487,18 +481,10 @@ class DeploymentFaultIT {
             new StageSpec("retry-1", RetryMain.class),
             new StageSpec("deadletter-1", DeadLetterMain.class),
             new StageSpec("resolver-1", ResolverMain.class));
-    for (int i = 0; i < specs.size(); i += STAGES_STARTED_AT_ONCE) {
-      List<StageSpec> batch = specs.subList(i, Math.min(specs.size(), i + STAGES_STARTED_AT_ONCE));
-      int busy = awaitQuietMachine();
-      Map<String, ChildJvm> started = new LinkedHashMap<>();
-      for (StageSpec spec : batch) {
-        busyAtStartPercent.put(spec.nodeId(), busy);
-        started.put(spec.nodeId(), startStage(spec.nodeId(), spec.main()));
-      }
-      for (Map.Entry<String, ChildJvm> stage : started.entrySet()) {
-        initialStartToReadyMs.put(
-            stage.getKey(), stage.getValue().startToReady(STAGE_READY_TIMEOUT).toMillis());
-      }
+    for (StageSpec spec : specs) {
+      busyAtStartPercent.put(spec.nodeId(), awaitQuietMachine());
+      ChildJvm stage = startStage(spec.nodeId(), spec.main());
+      initialStartToReadyMs.put(spec.nodeId(), stage.startToReady(STAGE_READY_TIMEOUT).toMillis());
     }
   }
 
