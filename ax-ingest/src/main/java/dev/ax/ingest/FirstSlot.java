@@ -47,7 +47,8 @@ final class FirstSlot {
 
   /**
    * {@code firstDueAtMs}, or the slot after it ({@code slotAfter}) when the ticker fired it while
-   * this transaction waited for the task's pending slots.
+   * this transaction waited for the task's pending slots. Call it once this transaction holds them
+   * (the UPDATE's {@code SELECT ... FOR UPDATE} of the task's pending slots).
    */
   static Optional<Long> once(
       JdbcTransaction statements,
@@ -58,12 +59,6 @@ final class FirstSlot {
     if (firstDueAtMs.isEmpty() || slotAfter == null) {
       return firstDueAtMs;
     }
-    statements.query(
-        // Waits for a firing transaction that holds the task's pending slots, as the replan does.
-        "SELECT instance_id FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
-            + " AND attempt = 0 FOR UPDATE",
-        values(taskId, SCHEDULED.name(), PAUSED.name()),
-        rs -> rs.getString(1));
     boolean fired =
         statements
             .queryFirst(

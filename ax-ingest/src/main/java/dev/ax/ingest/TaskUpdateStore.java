@@ -130,16 +130,14 @@ final class TaskUpdateStore {
           List<DueInstance> toAnnounce = new ArrayList<>();
           int moved = 0;
           if (!wasDependency) {
+            // Waits for a firing transaction that holds the task's pending slots.
+            List<Map.Entry<String, InstanceStatus>> pending =
+                lockPendingSlots(statements, request.taskId());
+            Optional<Long> firstSlot =
+                FirstSlot.once(statements, request.taskId(), firstDueAtMs, slotAfter);
             moved =
                 replan(
-                    tx,
-                    statements,
-                    request,
-                    spec,
-                    version,
-                    FirstSlot.once(statements, request.taskId(), firstDueAtMs, slotAfter),
-                    state,
-                    toAnnounce);
+                    tx, statements, request, spec, version, firstSlot, pending, state, toAnnounce);
           }
           if (state == TaskState.ENDED) {
             // ACTIVE again, then ENDED again unless the new version gave it a run (a ONCE task
@@ -208,11 +206,24 @@ final class TaskUpdateStore {
             + " yet; cancel it and create another";
   }
 
+  /** The task's pending instances, locked, with their status. */
+  private static List<Map.Entry<String, InstanceStatus>> lockPendingSlots(
+      JdbcTransaction statements, String taskId) throws SQLException {
+    return statements.query(
+        // attempt 0: never ran. A PAUSED instance that ran (a retry or a replay held for a
+        // RESUME) is a run under way, not a slot of the schedule: it is left as it is.
+        "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
+            + " AND attempt = 0 FOR UPDATE",
+        values(taskId, SCHEDULED.name(), PAUSED.name()),
+        rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
+  }
+
   /**
    * Keeps the pending slot instance due at {@code firstDueAtMs} (now at {@code version}) and
    * removes the other pending slot instances, creating the first firing of the new trigger when
    * none was kept.
    *
+   * @param pending the task's pending instances, locked by this transaction
    * @return the instances moved, removed or created
    */
   private static int replan(
@@ -222,18 +233,11 @@ final class TaskUpdateStore {
       TaskSpec spec,
       int version,
       Optional<Long> firstDueAtMs,
+      List<Map.Entry<String, InstanceStatus>> pending,
       TaskState state,
       List<DueInstance> toAnnounce)
       throws SQLException {
     String firstId = firstDueAtMs.map(ms -> InstanceIds.of(request.taskId(), ms)).orElse(null);
-    List<Map.Entry<String, InstanceStatus>> pending =
-        statements.query(
-            // attempt 0: never ran. A PAUSED instance that ran (a retry or a replay held for a
-            // RESUME) is a run under way, not a slot of the schedule: it is left as it is.
-            "SELECT instance_id, status FROM ax_instance WHERE task_id = ? AND status IN (?, ?)"
-                + " AND attempt = 0 FOR UPDATE",
-            values(request.taskId(), SCHEDULED.name(), PAUSED.name()),
-            rs -> Map.entry(rs.getString(1), InstanceStatus.valueOf(rs.getString(2))));
     String reason = supersededReason(version, request.commandId());
     int moved = 0;
     boolean kept = false;
