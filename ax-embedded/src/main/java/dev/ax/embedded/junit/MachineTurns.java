@@ -81,7 +81,6 @@ public final class MachineTurns implements TestExecutionListener {
    */
   static Turn take(Path file, boolean exclusive) {
     FileChannel channel = null;
-    FileLock entry = null;
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -90,47 +89,33 @@ public final class MachineTurns implements TestExecutionListener {
       channel =
           FileChannel.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      entry = channel.lock(ENTRY_BYTE, 1, false);
-      FileLock machine = channel.lock(MACHINE_BYTE, 1, !exclusive);
+      FileLock entry = channel.lock(ENTRY_BYTE, 1, false);
+      channel.lock(MACHINE_BYTE, 1, !exclusive);
       if (!exclusive) {
-        entry.release();
-        entry = null;
+        entry.release(); // an exclusive turn keeps it, so that later turns queue behind it
       }
-      return new Turn(channel, entry, machine);
+      return new Turn(channel);
     } catch (IOException e) {
-      Turn.closeQuietly(channel);
+      if (channel != null) {
+        try {
+          channel.close(); // releases whatever it locked
+        } catch (IOException closing) {
+          e.addSuppressed(closing);
+        }
+      }
       throw new UncheckedIOException("taking a turn on " + file, e);
     }
   }
 
-  /**
-   * A turn held: closing it lets the next one in. Not thread-safe.
-   *
-   * @param entry held by an exclusive turn only (null for a shared one)
-   */
-  record Turn(FileChannel channel, FileLock entry, FileLock machine) implements AutoCloseable {
+  /** A turn held: closing its channel releases every lock taken through it. Not thread-safe. */
+  record Turn(FileChannel channel) implements AutoCloseable {
 
     @Override
     public void close() {
       try {
-        machine.release();
-        if (entry != null) {
-          entry.release();
-        }
         channel.close();
       } catch (IOException e) {
         throw new UncheckedIOException("releasing a turn on the machine", e);
-      }
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-      if (channel == null) {
-        return;
-      }
-      try {
-        channel.close(); // releases whatever it locked
-      } catch (IOException ignored) {
-        // the lock goes with the channel either way
       }
     }
   }
