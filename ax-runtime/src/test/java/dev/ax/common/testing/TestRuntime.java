@@ -52,7 +52,8 @@ public final class TestRuntime implements AutoCloseable {
     this.config = AxConfig.load(Map.of(), Map.of(), all);
     DatabaseCoordinates db = env.database();
     this.dataSource = Database.open(db.jdbcUrl(), db.user(), db.password(), 20, "test");
-    Database.migrate(dataSource);
+    SchemaTemplate.copyInto(dataSource);
+    Database.migrate(dataSource); // finds the copy current: the check every stage start makes
     this.clock = DatabaseClock.start(dataSource, Duration.ofSeconds(30));
     this.topics = new Topics(env.topicPrefix());
     env.createTopics(topics.all(PARTITIONS));
