@@ -44,6 +44,24 @@ final class DatabaseServer {
     return new DatabaseCoordinates(JdbcUrls.withDatabase(serverJdbcUrl, name), user, password);
   }
 
+  /**
+   * {@code DROP DATABASE IF EXISTS `name`}, waiting at most {@code lockWait} for a session that
+   * still holds one of its tables.
+   *
+   * @throws IllegalArgumentException if {@code name} does not match {@code [a-z0-9_]{1,64}}
+   * @throws IllegalStateException if the server refuses or the wait runs out
+   */
+  void dropDatabase(String name, java.time.Duration lockWait) {
+    JdbcUrls.requireDatabaseName(name);
+    try (Connection connection = DriverManager.getConnection(serverJdbcUrl, user, password);
+        Statement statement = connection.createStatement()) {
+      statement.execute("SET SESSION lock_wait_timeout = " + Math.max(1, lockWait.toSeconds()));
+      statement.execute("DROP DATABASE IF EXISTS `" + name + "`");
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot drop database '" + name + "' on " + serverJdbcUrl, e);
+    }
+  }
+
   String serverJdbcUrl() {
     return serverJdbcUrl;
   }

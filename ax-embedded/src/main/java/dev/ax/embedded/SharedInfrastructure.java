@@ -62,6 +62,17 @@ public final class SharedInfrastructure {
   private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
+  private static final Duration RELEASE_LOCK_WAIT = Duration.ofSeconds(5);
+
+  /** One daemon thread releases what tests made, in order, off the tests' own threads. */
+  private static final java.util.concurrent.ExecutorService CLEANUP =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          task -> {
+            Thread thread = new Thread(task, "ax-test-release");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   private static SharedInfrastructure instance;
   private static RuntimeException startFailure;
   private static Optional<String> skipReason;
@@ -133,6 +144,27 @@ public final class SharedInfrastructure {
   private static SharedInfrastructure start() {
     long startNanos = System.nanoTime();
     ServerChoice choice = choice();
+    if (choice.kafka() == ServerChoice.Source.EMBEDDED
+        && choice.database() == ServerChoice.Source.EMBEDDED) {
+      Optional<BuildServers.Coordinates> build = BuildServers.join();
+      if (build.isPresent()) {
+        SharedInfrastructure infrastructure =
+            new SharedInfrastructure(build.get().bootstrapServers(), build.get().database());
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> infrastructure.admin.close(ADMIN_CLOSE_TIMEOUT),
+                    "ax-shared-infrastructure-shutdown"));
+        log.info(
+            "Shared infrastructure ready in {} ms: the build's servers (pid {}), Kafka {},"
+                + " database {}",
+            Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
+            build.get().pid(),
+            infrastructure.bootstrapServers,
+            infrastructure.databaseServer.serverJdbcUrl());
+        return infrastructure;
+      }
+    }
     Optional<String> externalKafka = Settings.lookup(KAFKA_BOOTSTRAP);
     Optional<DatabaseServer> externalDatabase = externalDatabase();
     Path tempDir = choice.needsTempDir() ? createTempDir() : null;
@@ -245,6 +277,31 @@ public final class SharedInfrastructure {
    */
   public void createTopics(Map<String, Integer> partitionsByTopic) {
     topics.create(partitionsByTopic);
+  }
+
+  /**
+   * Deletes, in the background, the topics whose names start with {@code topicPrefix} and the
+   * database {@code databaseName}: what one test made, once it is over. The servers outlive the
+   * test (and, as the build's servers, the JVM): a broker keeping every test's partitions would run
+   * out of file handles. A failure is logged and left alone.
+   */
+  public void release(String topicPrefix, String databaseName) {
+    CLEANUP.execute(
+        () -> {
+          try {
+            java.util.Set<String> names = admin.listTopics().names().get();
+            java.util.List<String> mine =
+                names.stream().filter(name -> name.startsWith(topicPrefix)).toList();
+            if (!mine.isEmpty()) {
+              admin.deleteTopics(mine).all().get();
+            }
+            databaseServer.dropDatabase(databaseName, RELEASE_LOCK_WAIT);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (Exception e) {
+            log.info("Could not release {}* and {}: {}", topicPrefix, databaseName, e.toString());
+          }
+        });
   }
 
   private void shutdown(

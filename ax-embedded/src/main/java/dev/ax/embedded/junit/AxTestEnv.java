@@ -12,11 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * topic prefix no other test uses. Obtain it as a parameter through {@link AxInfraExtension}.
  *
  * <p>Tests name their topics {@code topicPrefix() + "something"} and create them with {@link
- * #createTopics}. Nothing is dropped or deleted after the test.
+ * #createTopics}. When the test is over ({@link #close}, called by JUnit), its topics and its
+ * database are deleted in the background.
  *
  * <p>Immutable apart from the shared servers; thread-safe.
  */
-public final class AxTestEnv {
+public final class AxTestEnv implements AutoCloseable {
 
   private static final AtomicLong SEQUENCE = new AtomicLong();
   private static final Random RANDOM = new SecureRandom();
@@ -26,12 +27,17 @@ public final class AxTestEnv {
   private final SharedInfrastructure infrastructure;
   private final DatabaseCoordinates database;
   private final String topicPrefix;
+  private final String databaseName;
 
   private AxTestEnv(
-      SharedInfrastructure infrastructure, DatabaseCoordinates database, String topicPrefix) {
+      SharedInfrastructure infrastructure,
+      DatabaseCoordinates database,
+      String topicPrefix,
+      String databaseName) {
     this.infrastructure = infrastructure;
     this.database = database;
     this.topicPrefix = topicPrefix;
+    this.databaseName = databaseName;
   }
 
   /** Starts the shared servers if needed, creates this test's database and picks its prefix. */
@@ -42,7 +48,8 @@ public final class AxTestEnv {
     // share an external server. Letters after the digits keep the two parts unambiguous.
     String databaseName = "ax_" + sequence + "_" + random(LETTERS_AND_DIGITS, 6);
     String topicPrefix = "t" + sequence + random(LETTERS, 5) + "-";
-    return new AxTestEnv(infrastructure, infrastructure.createDatabase(databaseName), topicPrefix);
+    return new AxTestEnv(
+        infrastructure, infrastructure.createDatabase(databaseName), topicPrefix, databaseName);
   }
 
   /** Bootstrap servers of the shared broker. */
@@ -71,6 +78,12 @@ public final class AxTestEnv {
    */
   public void createTopics(Map<String, Integer> partitionsByTopic) {
     infrastructure.createTopics(partitionsByTopic);
+  }
+
+  /** Deletes this test's topics and database, in the background: JUnit calls it after the test. */
+  @Override
+  public void close() {
+    infrastructure.release(topicPrefix, databaseName);
   }
 
   @Override
