@@ -32,7 +32,7 @@ class BenchInProcessesIT {
             "--spread",
             "1s",
             "--due-in",
-            "15s",
+            "5s",
             "--warm-up",
             "0",
             "--stages",
