@@ -83,7 +83,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The whole deployment as separate processes, under load, through the faults a production cluster
  * sees: a Kafka broker and a MariaDB server that can each be killed and brought back on the same
  * port and data, and every stage in a JVM of its own (ingest, two tickers, two dispatchers, retry,
- * dead letter, resolver). 3,000 one-shot tasks fall due over 110 s, a third of them HTTP calls to a
+ * dead letter, resolver). 3,000 one-shot tasks fall due over two minutes, a third of them HTTP calls to a
  * recorder in this JVM. While they run, at fixed times: a dispatcher is killed with SIGKILL and
  * later replaced, the leading ticker is killed, the broker is killed and restarted after 6 s, and
  * the database is stopped and restarted after 6 s.
@@ -143,7 +143,7 @@ class DeploymentFaultIT {
   /** Due times are spread evenly over [FIRST_DUE, LAST_DUE] after the workload starts (T0). */
   private static final Duration FIRST_DUE = Duration.ofSeconds(10);
 
-  private static final Duration LAST_DUE = Duration.ofSeconds(120);
+  private static final Duration LAST_DUE = Duration.ofSeconds(135);
 
   private static final int PARTITIONS = 6;
   private static final String TOPIC_PREFIX = "fault-";
@@ -164,7 +164,7 @@ class DeploymentFaultIT {
   private static final Duration BROKER_DOWN = Duration.ofSeconds(6);
 
   /** Or {@link #QUIET_AFTER_RECOVERY} after the broker answered again, if that is later. */
-  private static final Duration DATABASE_STOP_AT = Duration.ofSeconds(92);
+  private static final Duration DATABASE_STOP_AT = Duration.ofSeconds(100);
 
   private static final Duration DATABASE_DOWN = Duration.ofSeconds(6);
 
