@@ -18,6 +18,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TcpProxy;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.dispatcher.lease.LeasePool;
 import dev.ax.embedded.DatabaseCoordinates;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -82,7 +83,7 @@ class DispatcherLeaseIT {
   private String emitBlocking(String taskId) throws Exception {
     long dueAtMs = runtime.clock().millis();
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "default",
             Trigger.Once.after(Duration.ZERO),

@@ -23,6 +23,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.StatusPath;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.dispatcher.store.ClaimStore;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -137,7 +138,7 @@ class DispatcherStageIT {
       Map<String, String> params) {
     long dueAtMs = runtime.clock().millis() + (seq++);
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             group,
             Trigger.Once.after(Duration.ZERO),
@@ -171,7 +172,7 @@ class DispatcherStageIT {
     for (String taskId : taskIds) {
       long dueAtMs = nowMs + (seq++);
       TaskSpec spec =
-          new TaskSpec(
+          TestTasks.spec(
               taskId,
               group,
               Trigger.Once.after(Duration.ZERO),
@@ -332,7 +333,7 @@ class DispatcherStageIT {
     dispatcher("disp-1");
     long dueAtMs = runtime.clock().millis();
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             "shell",
             "default",
             Trigger.Once.after(Duration.ZERO),

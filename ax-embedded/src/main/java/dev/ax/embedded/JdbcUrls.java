@@ -36,6 +36,20 @@ final class JdbcUrls {
   }
 
   /**
+   * The database a {@code jdbc:mysql://} URL points at: the path after the host list, without the
+   * query string; empty for a server-level URL.
+   *
+   * @throws IllegalArgumentException if the URL is not a {@code jdbc:mysql://} URL
+   */
+  static String databaseOf(String url) {
+    requireMysqlUrl(url);
+    int queryStart = url.indexOf('?');
+    String base = queryStart < 0 ? url : url.substring(0, queryStart);
+    int pathStart = base.indexOf('/', PREFIX.length());
+    return pathStart < 0 ? "" : base.substring(pathStart + 1);
+  }
+
+  /**
    * @throws IllegalArgumentException unless {@code url} starts with {@code jdbc:mysql://}
    */
   static String requireMysqlUrl(String url) {

@@ -281,11 +281,12 @@ public final class SharedInfrastructure {
 
   /**
    * Deletes, in the background, the topics whose names start with {@code topicPrefix} and the
-   * database {@code databaseName}: what one test made, once it is over. The servers outlive the
-   * test (and, as the build's servers, the JVM): a broker keeping every test's partitions would run
-   * out of file handles. A failure is logged and left alone.
+   * database {@code database} points at: what one test made, once it is over. The servers outlive
+   * the test (and, as the build's servers, the JVM): a broker keeping every test's partitions would
+   * run out of file handles. A failure is logged and left alone.
    */
-  public void release(String topicPrefix, String databaseName) {
+  public void release(String topicPrefix, DatabaseCoordinates database) {
+    String databaseName = JdbcUrls.databaseOf(database.jdbcUrl());
     CLEANUP.execute(
         () -> {
           try {

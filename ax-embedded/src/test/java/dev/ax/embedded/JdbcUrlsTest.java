@@ -23,6 +23,17 @@ class JdbcUrlsTest {
     assertThat(JdbcUrls.withDatabase(serverUrl, "ax_1")).isEqualTo(expected);
   }
 
+  @ParameterizedTest
+  @CsvSource({
+    "jdbc:mysql://h:3306/ax_1?useSSL=false, ax_1",
+    "'jdbc:mysql://h1:3306,h2:3306/ax_2', ax_2",
+    "jdbc:mysql://h:3306/, ''",
+    "jdbc:mysql://h:3306?useSSL=false, ''"
+  })
+  void databaseOfReadsThePathWithoutTheQuery(String url, String expected) {
+    assertThat(JdbcUrls.databaseOf(url)).isEqualTo(expected);
+  }
+
   @Test
   void serverUrlHasNoDatabase() {
     assertThat(JdbcUrls.server("127.0.0.1", 4242)).isEqualTo("jdbc:mysql://127.0.0.1:4242/");

@@ -83,10 +83,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The whole deployment as separate processes, under load, through the faults a production cluster
  * sees: a Kafka broker and a MariaDB server that can each be killed and brought back on the same
  * port and data, and every stage in a JVM of its own (ingest, two tickers, two dispatchers, retry,
- * dead letter, resolver). 3,000 one-shot tasks fall due over two minutes, a third of them HTTP calls to a
- * recorder in this JVM. While they run, at fixed times: a dispatcher is killed with SIGKILL and
- * later replaced, the leading ticker is killed, the broker is killed and restarted after 6 s, and
- * the database is stopped and restarted after 6 s.
+ * dead letter, resolver). 3,000 one-shot tasks fall due over two minutes, a third of them HTTP
+ * calls to a recorder in this JVM. While they run, at fixed times: a dispatcher is killed with
+ * SIGKILL and later replaced, the leading ticker is killed, the broker is killed and restarted
+ * after 6 s, and the database is stopped and restarted after 6 s.
  *
  * <p>The scenario runs once ({@link #runTheDeploymentThroughItsFaults}); each {@code @Test} then
  * checks one property of what it recorded and says which defect a failure points at. A measurement

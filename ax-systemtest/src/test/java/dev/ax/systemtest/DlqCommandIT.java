@@ -23,6 +23,7 @@ import dev.ax.common.store.Outcome;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.deadletter.DeadLetterConfig;
 import dev.ax.deadletter.DeadLetterStage;
@@ -48,7 +49,7 @@ class DlqCommandIT {
   private static String deadInstance(TestRuntime runtime, String taskId) {
     long nowMs = runtime.clock().millis();
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "reports",
             Trigger.Once.after(Duration.ZERO),

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.LeaseStore;
@@ -13,6 +12,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.RawSql;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.time.Duration;
@@ -49,7 +49,7 @@ class RequeueIT {
       for (int i = 0; i < STUCK; i++) {
         tasks.add(
             new NewTask(
-                new TaskSpec(
+                TestTasks.spec(
                     "stuck-" + i,
                     "stuck",
                     Trigger.Once.after(Duration.ZERO),

@@ -289,7 +289,7 @@ class TakeBackIT {
   private static String storeHttp(
       TestRuntime runtime, String taskId, String url, int maxRetries, long dueAtMs) {
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "default",
             Trigger.Once.after(Duration.ZERO),

@@ -306,7 +306,7 @@ class ReaperIT {
   private static String endedFixedDelayRun(
       TestRuntime runtime, String taskId, Duration interval, long finishedAtMs) {
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "default",
             new Trigger.FixedDelay(interval, null),

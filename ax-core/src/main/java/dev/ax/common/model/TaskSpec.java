@@ -43,27 +43,4 @@ public record TaskSpec(
     MisfirePolicy.requireValidMaxFireAll(maxFireAll);
     params = params == null ? Map.of() : Map.copyOf(params);
   }
-
-  /** A task with the default misfire policy, concurrent. */
-  public TaskSpec(
-      String taskId,
-      String group,
-      Trigger trigger,
-      ExecutorSpec executor,
-      Duration timeout,
-      RetryPolicy retry,
-      Map<String, String> params) {
-    this(
-        taskId,
-        group,
-        trigger,
-        executor,
-        timeout,
-        retry,
-        params,
-        MisfirePolicy.DEFAULT,
-        MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
-        true,
-        ConcurrencyPolicy.DEFAULT);
-  }
 }

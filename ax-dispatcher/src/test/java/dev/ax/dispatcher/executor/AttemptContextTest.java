@@ -7,6 +7,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.spi.ExecutionContext;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class AttemptContextTest {
 
   private static final TaskSpec TASK =
-      new TaskSpec(
+      TestTasks.spec(
           "task-1",
           "payments",
           Trigger.Once.after(Duration.ZERO),

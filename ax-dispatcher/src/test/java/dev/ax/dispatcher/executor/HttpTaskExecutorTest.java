@@ -9,6 +9,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import java.io.IOException;
@@ -86,7 +87,7 @@ class HttpTaskExecutorTest {
 
   private static ExecutionContext context(ExecutorSpec spec, Duration timeout) {
     TaskSpec task =
-        new TaskSpec(
+        TestTasks.spec(
             "task-1",
             "default",
             Trigger.Once.after(Duration.ZERO),

@@ -11,6 +11,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.shell.Admission;
 import dev.ax.dispatcher.executor.shell.ScriptRun;
@@ -74,7 +75,7 @@ class ShellTaskExecutorTest {
   private static ExecutionContext context(
       String script, List<String> args, Map<String, String> params, Duration timeout) {
     TaskSpec task =
-        new TaskSpec(
+        TestTasks.spec(
             "task-1",
             "default",
             Trigger.Once.after(Duration.ZERO),

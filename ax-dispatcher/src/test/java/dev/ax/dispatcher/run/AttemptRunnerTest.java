@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.testing.TestTasks;
@@ -304,7 +303,7 @@ class AttemptRunnerTest {
   /** A task of the default group running in-process {@code handler} with {@code timeout}. */
   private static StoredTask task(String taskId, String handler, Duration timeout) {
     return TestTasks.stored(
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "default",
             Trigger.Once.after(Duration.ofMillis(1)),

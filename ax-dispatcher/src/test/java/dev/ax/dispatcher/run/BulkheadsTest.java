@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.testing.TestTasks;
@@ -43,7 +42,7 @@ class BulkheadsTest {
 
   private static StoredTask task(String id, String group) {
     return TestTasks.stored(
-        new TaskSpec(
+        TestTasks.spec(
             id,
             group,
             Trigger.Once.after(Duration.ZERO),

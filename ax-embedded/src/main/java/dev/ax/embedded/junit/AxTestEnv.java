@@ -27,17 +27,12 @@ public final class AxTestEnv implements AutoCloseable {
   private final SharedInfrastructure infrastructure;
   private final DatabaseCoordinates database;
   private final String topicPrefix;
-  private final String databaseName;
 
   private AxTestEnv(
-      SharedInfrastructure infrastructure,
-      DatabaseCoordinates database,
-      String topicPrefix,
-      String databaseName) {
+      SharedInfrastructure infrastructure, DatabaseCoordinates database, String topicPrefix) {
     this.infrastructure = infrastructure;
     this.database = database;
     this.topicPrefix = topicPrefix;
-    this.databaseName = databaseName;
   }
 
   /** Starts the shared servers if needed, creates this test's database and picks its prefix. */
@@ -48,8 +43,7 @@ public final class AxTestEnv implements AutoCloseable {
     // share an external server. Letters after the digits keep the two parts unambiguous.
     String databaseName = "ax_" + sequence + "_" + random(LETTERS_AND_DIGITS, 6);
     String topicPrefix = "t" + sequence + random(LETTERS, 5) + "-";
-    return new AxTestEnv(
-        infrastructure, infrastructure.createDatabase(databaseName), topicPrefix, databaseName);
+    return new AxTestEnv(infrastructure, infrastructure.createDatabase(databaseName), topicPrefix);
   }
 
   /** Bootstrap servers of the shared broker. */
@@ -83,7 +77,7 @@ public final class AxTestEnv implements AutoCloseable {
   /** Deletes this test's topics and database, in the background: JUnit calls it after the test. */
   @Override
   public void close() {
-    infrastructure.release(topicPrefix, databaseName);
+    infrastructure.release(topicPrefix, database);
   }
 
   @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
-import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestTasks;
 import java.time.Duration;
@@ -19,7 +18,7 @@ class TaskSpecCacheTest {
 
   private static StoredTask task(String id, int paramChars) {
     return TestTasks.stored(
-        new TaskSpec(
+        TestTasks.spec(
             id,
             "default",
             new Trigger.FixedRate(Duration.ofSeconds(1), null),
@@ -66,7 +65,7 @@ class TaskSpecCacheTest {
   void aSpecWhoseJsonCannotBeWrittenWeighsAsALargeOne() {
     StoredTask unwritable =
         TestTasks.stored(
-            new TaskSpec(
+            TestTasks.spec(
                 "odd",
                 "default",
                 new Trigger.FixedRate(Duration.ofSeconds(Long.MAX_VALUE), null),

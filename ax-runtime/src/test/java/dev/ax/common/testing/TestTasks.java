@@ -77,4 +77,30 @@ public final class TestTasks {
   public static StoredTask stored(TaskSpec spec) {
     return new StoredTask(spec, 1, TaskState.ACTIVE, "trace");
   }
+
+  /**
+   * A spec with the default misfire and concurrency policies: the seven fields most tests state,
+   * and the four they leave as a new task has them.
+   */
+  public static TaskSpec spec(
+      String taskId,
+      String group,
+      Trigger trigger,
+      ExecutorSpec executor,
+      Duration timeout,
+      RetryPolicy retry,
+      Map<String, String> params) {
+    return new TaskSpec(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        MisfirePolicy.DEFAULT,
+        MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
+        true,
+        ConcurrencyPolicy.DEFAULT);
+  }
 }

@@ -20,6 +20,7 @@ import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -207,7 +208,7 @@ class FixedDelayChainerIT {
   /** A FIXED_DELAY task whose first run ended (SUCCESS) at {@code endedMs}; returns its id. */
   private static String endedRun(TestRuntime runtime, String taskId, long endedMs) {
     TaskSpec spec =
-        new TaskSpec(
+        TestTasks.spec(
             taskId,
             "default",
             new Trigger.FixedDelay(INTERVAL, null),
