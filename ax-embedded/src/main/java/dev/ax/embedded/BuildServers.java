@@ -239,6 +239,7 @@ final class BuildServers {
     } catch (IOException | RuntimeException e) {
       log.warn("could not remove {}: {}", dir.resolve(COORDINATES), e.toString());
     }
+    logConnectionsUsed(servers.second());
     try {
       servers.first().close();
     } finally {
@@ -247,6 +248,24 @@ final class BuildServers {
       } finally {
         Directories.deleteRecursively(runDir);
       }
+    }
+  }
+
+  /** How close the build came to the database's connection limit, for whoever sizes it. */
+  private static void logConnectionsUsed(EmbeddedDatabase database) {
+    try (java.sql.Connection connection =
+            java.sql.DriverManager.getConnection(
+                database.serverJdbcUrl(), database.user(), database.password());
+        java.sql.Statement statement = connection.createStatement();
+        java.sql.ResultSet used =
+            statement.executeQuery(
+                "SELECT @@max_connections, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                    + " WHERE VARIABLE_NAME = 'MAX_USED_CONNECTIONS'")) {
+      if (used.next()) {
+        log.info("Database connections: at most {} of {} in use", used.getLong(2), used.getLong(1));
+      }
+    } catch (java.sql.SQLException e) {
+      log.info("Could not read the database's connection high-water mark: {}", e.toString());
     }
   }
 
