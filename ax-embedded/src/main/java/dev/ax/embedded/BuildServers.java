@@ -9,6 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -207,6 +212,8 @@ final class BuildServers {
     log.info("Serving the build of Maven process {} until it ends", owner.get().pid());
     owner.get().onExit().join();
     log.info("Maven process {} ended: stopping", owner.get().pid());
+    // Before exit: the database's own shutdown hook stops it alongside this class's.
+    logConnectionsUsed(servers.second());
     System.exit(0); // runs the shutdown hook
   }
 
@@ -239,7 +246,6 @@ final class BuildServers {
     } catch (IOException | RuntimeException e) {
       log.warn("could not remove {}: {}", dir.resolve(COORDINATES), e.toString());
     }
-    logConnectionsUsed(servers.second());
     try {
       servers.first().close();
     } finally {
@@ -253,18 +259,18 @@ final class BuildServers {
 
   /** How close the build came to the database's connection limit, for whoever sizes it. */
   private static void logConnectionsUsed(EmbeddedDatabase database) {
-    try (java.sql.Connection connection =
-            java.sql.DriverManager.getConnection(
+    try (Connection connection =
+            DriverManager.getConnection(
                 database.serverJdbcUrl(), database.user(), database.password());
-        java.sql.Statement statement = connection.createStatement();
-        java.sql.ResultSet used =
+        Statement statement = connection.createStatement();
+        ResultSet used =
             statement.executeQuery(
                 "SELECT @@max_connections, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
                     + " WHERE VARIABLE_NAME = 'MAX_USED_CONNECTIONS'")) {
       if (used.next()) {
         log.info("Database connections: at most {} of {} in use", used.getLong(2), used.getLong(1));
       }
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       log.info("Could not read the database's connection high-water mark: {}", e.toString());
     }
   }

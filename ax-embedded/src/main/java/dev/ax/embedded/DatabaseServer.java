@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * A MySQL-protocol server reached through a server-level {@code jdbc:mysql://} URL, on which
@@ -51,7 +52,7 @@ final class DatabaseServer {
    * @throws IllegalArgumentException if {@code name} does not match {@code [a-z0-9_]{1,64}}
    * @throws IllegalStateException if the server refuses or the wait runs out
    */
-  void dropDatabase(String name, java.time.Duration lockWait) {
+  void dropDatabase(String name, Duration lockWait) {
     JdbcUrls.requireDatabaseName(name);
     try (Connection connection = DriverManager.getConnection(serverJdbcUrl, user, password);
         Statement statement = connection.createStatement()) {

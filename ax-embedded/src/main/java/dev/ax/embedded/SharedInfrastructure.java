@@ -5,8 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -63,10 +68,11 @@ public final class SharedInfrastructure {
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private static final Duration RELEASE_LOCK_WAIT = Duration.ofSeconds(5);
+  private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(30);
 
   /** One daemon thread releases what tests made, in order, off the tests' own threads. */
-  private static final java.util.concurrent.ExecutorService CLEANUP =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
+  private static final ExecutorService CLEANUP =
+      Executors.newSingleThreadExecutor(
           task -> {
             Thread thread = new Thread(task, "ax-test-release");
             thread.setDaemon(true);
@@ -290,11 +296,12 @@ public final class SharedInfrastructure {
     CLEANUP.execute(
         () -> {
           try {
-            java.util.Set<String> names = admin.listTopics().names().get();
-            java.util.List<String> mine =
+            Set<String> names =
+                admin.listTopics().names().get(RELEASE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            List<String> mine =
                 names.stream().filter(name -> name.startsWith(topicPrefix)).toList();
             if (!mine.isEmpty()) {
-              admin.deleteTopics(mine).all().get();
+              admin.deleteTopics(mine).all().get(RELEASE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             }
             databaseServer.dropDatabase(databaseName, RELEASE_LOCK_WAIT);
           } catch (InterruptedException e) {
