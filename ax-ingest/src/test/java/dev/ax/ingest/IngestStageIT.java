@@ -197,9 +197,11 @@ class IngestStageIT {
             .until(
                 () -> {
                   List<ConsumerRecord<String, byte[]>> records = graph.poll();
-                  DependencyEntry last =
-                      AxJson.read(records.get(records.size() - 1).value(), DependencyEntry.class);
-                  return records.size() > 2 && !last.downstreams().isEmpty();
+                  return records.size() > 2
+                      && !AxJson.read(
+                              records.get(records.size() - 1).value(), DependencyEntry.class)
+                          .downstreams()
+                          .isEmpty();
                 });
       }
     }
