@@ -68,7 +68,13 @@ public final class DeadLetterReplayer {
             0,
             nowMs,
             row.traceId(),
-            letter.group());
+            letter.group(),
+            // No copy of the row: the dispatcher reads the replayed row when it claims.
+            null,
+            null,
+            null,
+            null,
+            null);
     try {
       producer.send(DueRecords.of(topics.dueRetry(), event)).get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {

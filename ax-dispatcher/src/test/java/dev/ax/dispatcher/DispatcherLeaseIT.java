@@ -96,7 +96,7 @@ class DispatcherLeaseIT {
     String id = InstanceIds.of(taskId, dueAtMs);
     assertThat(runtime.markDispatchedAsLeader("test-ticker", List.of(id), dueAtMs)).hasSize(1);
     TaskDueEvent event =
-        new TaskDueEvent(1, taskId, id, dueAtMs, 0, dueAtMs, "trace-" + taskId, null);
+        TestTasks.dueEvent(taskId, id, dueAtMs, 0, dueAtMs, "trace-" + taskId, null);
     producer.send(new ProducerRecord<>(runtime.topics().due(), taskId, AxJson.write(event))).get();
     return id;
   }

@@ -213,7 +213,7 @@ class DispatcherStageIT {
     String taskId = instanceId.substring(0, instanceId.lastIndexOf('@'));
     long dueAtMs = Long.parseLong(instanceId.substring(instanceId.lastIndexOf('@') + 1));
     TaskDueEvent event =
-        new TaskDueEvent(1, taskId, instanceId, dueAtMs, epoch, dueAtMs, "trace-" + taskId, null);
+        TestTasks.dueEvent(taskId, instanceId, dueAtMs, epoch, dueAtMs, "trace-" + taskId, null);
     return producer.send(
         new ProducerRecord<>(runtime.topics().due(), partition, taskId, AxJson.write(event)));
   }

@@ -14,8 +14,6 @@ import dev.ax.ingest.CreatePlan.FollowUp;
 import dev.ax.ingest.CreatePlan.Settled;
 import dev.ax.ingest.CreatePlanner.ReadCommand;
 import dev.ax.ingest.CreatePlanner.Screened;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,11 +50,7 @@ final class IngestLoop {
   private final CreatePlanner planner;
   private final IngestPort port;
   private final long announceHorizonMs;
-  private final Counter received;
-  private final Map<RejectionClass, Counter> rejected;
-  private final Counter created;
-  private final Counter duplicates;
-  private final Counter triggerDuplicates;
+  private final IngestCounters counts;
 
   /** Rejections logged: a flood of bad commands must not flood the log (they are all counted). */
   private final LogBudget rejectionLogs;
@@ -71,22 +65,18 @@ final class IngestLoop {
       CreatePlanner planner,
       IngestPort port,
       Duration announceHorizon,
-      MeterRegistry meters,
+      IngestCounters counts,
       String rejectedTopic) {
     this.clock = clock;
     this.reader = reader;
     this.planner = planner;
     this.port = port;
     this.announceHorizonMs = announceHorizon.toMillis();
-    this.received = meters.counter("ax.ingest.received");
-    this.rejected = RejectionClass.counters(meters);
+    this.counts = counts;
     this.rejectionLogs =
         LogBudget.standard(
             "rejected command(s)",
             "ax_ingest_rejected_total and on " + rejectedTopic + " with its reason");
-    this.created = meters.counter("ax.ingest.created.tasks");
-    this.duplicates = meters.counter("ax.ingest.duplicates");
-    this.triggerDuplicates = meters.counter("ax.ingest.trigger.duplicates");
   }
 
   /** Applies one polled batch; returns when the broker has every send it caused. */
@@ -95,7 +85,7 @@ final class IngestLoop {
     List<Refusal> refusals = new ArrayList<>();
     List<ReadCommand> segment = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
-      received.increment();
+      counts.received();
       CommandReadResult read = reader.read(record.value(), traceparentOf(record));
       if (read instanceof CommandReadResult.Accepted accepted
           && accepted.command().isLifecycle()
@@ -166,11 +156,11 @@ final class IngestLoop {
     String taskId = settled.task().spec().taskId();
     try (TraceLog fields = TraceLog.ofTask(settled.task().traceId(), taskId)) {
       if (settled.outcome() == CreateOutcome.DUPLICATE) {
-        duplicates.increment();
+        counts.duplicate();
         log.info("Task {} exists already; duplicate create ignored", taskId);
         return;
       }
-      created.increment();
+      counts.created();
       if (settled.timeoutDefaulted()) {
         log.warn(
             "Task {} sets no timeoutMs; it gets the default {} ms",
@@ -200,7 +190,7 @@ final class IngestLoop {
             (command, reason) ->
                 refusals.add(new Refusal(recordOf.get(command), RejectionClass.STATE, reason)));
     sends.addAll(triggered.announcements());
-    triggerDuplicates.increment(triggered.duplicates());
+    counts.triggerDuplicates(triggered.duplicates());
   }
 
   /** The record's {@code traceparent} header as text, or null when it has none. */
@@ -213,7 +203,7 @@ final class IngestLoop {
 
   private Future<RecordMetadata> reject(Refusal refusal) {
     ConsumerRecord<String, byte[]> record = refusal.record();
-    rejected.get(refusal.reasonClass()).increment();
+    counts.rejected(refusal.reasonClass());
     LogBudget.Permit permit = rejectionLogs.take();
     if (permit.allowed()) {
       rejectionLogs.heldBack(permit).ifPresent(log::warn);

@@ -96,7 +96,7 @@ public final class IngestStage implements AutoCloseable {
             new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),
-            context.meters(),
+            new IngestCounters(context.meters()),
             context.topics().commandsRejected());
     this.loop =
         context.groupLoop(

@@ -37,7 +37,7 @@ class IngestLoopTest {
           new CreatePlanner(new FireTimes()),
           port,
           Duration.ofMinutes(1),
-          meters,
+          new IngestCounters(meters),
           "ax.task.commands.rejected");
   private final List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
 

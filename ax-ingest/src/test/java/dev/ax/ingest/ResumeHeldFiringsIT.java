@@ -115,8 +115,8 @@ class ResumeHeldFiringsIT {
     String extra = taskId + "@run:op-1";
     instances.create(
         List.of(
-            new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing", false),
-            new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now", false)),
+            new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing", null, false),
+            new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now", null, false)),
         "test",
         nowMs);
     RawSql.execute(

@@ -85,7 +85,8 @@ class TaskUpdateRulesIT {
       new InstanceStore(runtime.dataSource())
           .create(
               List.of(
-                  new NewInstance(successor, taskId, 1, T0_MS + 8_000, "t", "next firing", false)),
+                  new NewInstance(
+                      successor, taskId, 1, T0_MS + 8_000, "t", "next firing", null, false)),
               "test",
               T0_MS + 3_950);
 
@@ -117,6 +118,7 @@ class TaskUpdateRulesIT {
                       T0_MS + 1_000,
                       "t",
                       "next firing",
+                      null,
                       false)),
               "test",
               T0_MS);
@@ -182,7 +184,7 @@ class TaskUpdateRulesIT {
       String extra = taskId + "@run:op-1";
       new InstanceStore(runtime.dataSource())
           .create(
-              List.of(new NewInstance(extra, taskId, 1, T0_MS + 100, "t", "run now", false)),
+              List.of(new NewInstance(extra, taskId, 1, T0_MS + 100, "t", "run now", null, false)),
               "test",
               T0_MS + 100);
 

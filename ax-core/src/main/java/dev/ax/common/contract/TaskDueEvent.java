@@ -32,31 +32,4 @@ public record TaskDueEvent(
     Integer retryBase,
     Long seq,
     Integer taskVersion,
-    String flowRunId) {
-
-  /** An event without the instance row: the dispatcher reads the row when it claims. */
-  public TaskDueEvent(
-      int v,
-      String taskId,
-      String instanceId,
-      long dueAtMs,
-      long epoch,
-      long emittedAtMs,
-      String traceId,
-      String group) {
-    this(
-        v,
-        taskId,
-        instanceId,
-        dueAtMs,
-        epoch,
-        emittedAtMs,
-        traceId,
-        group,
-        null,
-        null,
-        null,
-        null,
-        null);
-  }
-}
+    String flowRunId) {}

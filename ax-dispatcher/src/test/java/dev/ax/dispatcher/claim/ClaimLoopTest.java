@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SettableClock;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,7 +29,7 @@ class ClaimLoopTest {
   }
 
   private TaskDueEvent due(String id, long dueAtMs) {
-    return port.dispatched(new TaskDueEvent(1, "task", id, dueAtMs, 1, dueAtMs, "t", "g"));
+    return port.dispatched(TestTasks.dueEvent("task", id, dueAtMs, 1, dueAtMs, "t", "g"));
   }
 
   private static List<PooledEvent> in(String pool, TaskDueEvent... events) {
@@ -201,7 +202,7 @@ class ClaimLoopTest {
             in(
                 "g",
                 port.dispatched(
-                    new TaskDueEvent(1, "t-ahead", "ahead", T0 + 100, 1, T0, "t", "g"))));
+                    TestTasks.dueEvent("t-ahead", "ahead", T0 + 100, 1, T0, "t", "g"))));
     loop.step();
     assertThat(port.claims).as("not claimed before its due time").isEmpty();
     assertThat(port.prefetched).containsExactly(java.util.Set.of("t-ahead"));

@@ -6,6 +6,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.testing.TestTasks;
 import dev.ax.dispatcher.run.Bulkheads;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ class HandBackTest {
   private final HandBack handBack = new HandBack(producer, new Topics(""), meters);
 
   private static TaskDueEvent due(String taskId, String traceId) {
-    return new TaskDueEvent(AxJson.VERSION, taskId, taskId + "@1000", 1000, 0, 1001, traceId, "g");
+    return TestTasks.dueEvent(taskId, taskId + "@1000", 1000, 0, 1001, traceId, "g");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ax.dispatcher.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.testing.TestTasks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,6 @@ class HeldEventsMeterTest {
   }
 
   private static TaskDueEvent due(String instanceId, long dueAtMs) {
-    return new TaskDueEvent(1, "task", instanceId, dueAtMs, 1, dueAtMs, "t", "g");
+    return TestTasks.dueEvent("task", instanceId, dueAtMs, 1, dueAtMs, "t", "g");
   }
 }

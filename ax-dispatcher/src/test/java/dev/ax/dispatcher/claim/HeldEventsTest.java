@@ -3,6 +3,7 @@ package dev.ax.dispatcher.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.contract.TaskDueEvent;
+import dev.ax.common.testing.TestTasks;
 import org.junit.jupiter.api.Test;
 
 class HeldEventsTest {
@@ -10,7 +11,7 @@ class HeldEventsTest {
   private final HeldEvents held = new HeldEvents();
 
   private static TaskDueEvent due(String taskId, long dueAtMs) {
-    return new TaskDueEvent(1, taskId, taskId + "@" + dueAtMs, dueAtMs, 1, dueAtMs, "t", "g");
+    return TestTasks.dueEvent(taskId, taskId + "@" + dueAtMs, dueAtMs, 1, dueAtMs, "t", "g");
   }
 
   @Test

@@ -6,6 +6,8 @@ package dev.ax.common.store;
  * @param instanceId {@code taskId@fireTimeMillis}, deterministic, so creating it twice creates one
  * @param dueAtMs when it fires (equal to the fire time unless a misfire policy moved it)
  * @param reason for the audit row, e.g. "created" or "next firing"
+ * @param flowRunId the flow run it belongs to, or null when it starts its own (a dependency
+ *     trigger's instance joins its upstream's)
  * @param oneShot its task's trigger is ONCE: its end may end the task ({@link OneShotEnd}); the end
  *     of an instance that is not one-shot never touches its task's row
  */
@@ -17,17 +19,4 @@ public record NewInstance(
     String traceId,
     String reason,
     String flowRunId,
-    boolean oneShot) {
-
-  /** An instance that starts its own flow run. */
-  public NewInstance(
-      String instanceId,
-      String taskId,
-      int taskVersion,
-      long dueAtMs,
-      String traceId,
-      String reason,
-      boolean oneShot) {
-    this(instanceId, taskId, taskVersion, dueAtMs, traceId, reason, null, oneShot);
-  }
-}
+    boolean oneShot) {}

@@ -266,6 +266,7 @@ public final class TaskStore {
               task.firstDueAtMs(),
               TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
               "created",
+              null,
               task.spec().trigger() instanceof Trigger.Once));
     }
     return InstanceInserts.insert(connection, instances, actor, nowMs, false);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.store.DueInstance;
+import dev.ax.common.testing.TestTasks;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -49,8 +50,7 @@ class DueRecordsTest {
   @Test
   void everyDueRecordIsKeyedByTaskAndCarriesTheTraceHeader() {
     DueInstance row = new DueInstance("t@1000", "t", 1000, "trace-t", 42, 1);
-    TaskDueEvent replayed =
-        new TaskDueEvent(AxJson.VERSION, "t", "t@1000", 1000, 0, 1001, "trace-t", "g");
+    TaskDueEvent replayed = TestTasks.dueEvent("t", "t@1000", 1000, 0, 1001, "trace-t", "g");
 
     for (var record :
         java.util.List.of(

@@ -1,5 +1,7 @@
 package dev.ax.common.testing;
 
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.MisfirePolicy;
@@ -16,6 +18,34 @@ import java.util.Map;
 public final class TestTasks {
 
   private TestTasks() {}
+
+  /**
+   * A due event without a copy of the instance row (no attempt, retry base, seq, task version or
+   * flow run): the dispatcher reads the row when it claims, as after a dead-letter replay.
+   */
+  public static TaskDueEvent dueEvent(
+      String taskId,
+      String instanceId,
+      long dueAtMs,
+      long epoch,
+      long emittedAtMs,
+      String traceId,
+      String group) {
+    return new TaskDueEvent(
+        AxJson.VERSION,
+        taskId,
+        instanceId,
+        dueAtMs,
+        epoch,
+        emittedAtMs,
+        traceId,
+        group,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
 
   /**
    * A one-shot task of the default group, due at once, run by the in-process {@code noop} handler

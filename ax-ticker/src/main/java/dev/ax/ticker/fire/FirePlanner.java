@@ -201,6 +201,7 @@ public final class FirePlanner {
                 dueMs,
                 TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
                 reason,
+                null,
                 task.spec().trigger() instanceof Trigger.Once));
   }
 

@@ -160,6 +160,7 @@ public record FixedDelayChainer(
         dueAtMs,
         TraceIds.forRun(taskTraceId, instanceId),
         "next firing (fixed delay)",
+        null,
         false);
   }
 }

@@ -180,6 +180,7 @@ public final class ChainRepairStore {
                           dueAtMs.get(),
                           TraceIds.forRun(task.traceId(), instanceId),
                           "next firing (chain repaired by the reaper)",
+                          null,
                           task.spec().trigger() instanceof Trigger.Once)),
                   fence.holder(),
                   nowMs);

@@ -70,9 +70,9 @@ class FiringStoreIT {
         .isEqualTo(InstanceStatus.DISPATCHED);
 
     NewInstance next =
-        new NewInstance("f-2@5000", "f-2", 1, 5000, "trace-f-2", "next firing", false);
+        new NewInstance("f-2@5000", "f-2", 1, 5000, "trace-f-2", "next firing", null, false);
     NewInstance notMoved =
-        new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing", false);
+        new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing", null, false);
     FiringStore.FireResult periodic =
         counted.fire(
             List.of(seqs.get("f-2"), seqs.get("f-1")),
@@ -104,7 +104,7 @@ class FiringStoreIT {
             100,
             Map.of(
                 "f-4@100",
-                List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next", false))));
+                List.of(new NewInstance("f-4@5000", "f-4", 1, 5000, "t", "next", null, false))));
     assertThat(fenced.dispatched()).isEmpty();
     assertThat(fenced.created()).isEmpty();
     assertThat(store.instances().find("f-4@5000")).isEmpty();
