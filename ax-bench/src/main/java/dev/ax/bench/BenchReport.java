@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * throughput, early starts, duplicates and missing tasks. Printed as a table and as one
  * machine-readable {@code BENCH key=value ...} line. Immutable once built.
  */
-public final class BenchReport implements RoundFigures {
+public final class BenchReport {
 
   private static final int SIGNIFICANT_DIGITS = 3;
 
@@ -119,21 +119,14 @@ public final class BenchReport implements RoundFigures {
     return startLateness.copy();
   }
 
-  @Override
-  public long earlyStarts() {
-    return earlyStarts;
-  }
-
-  /** Tasks with more than one completion event. */
-  @Override
-  public long startedTwice() {
-    return duplicateEvents;
-  }
-
-  /** Completions per second from the first due time to the last completion. */
-  @Override
-  public double dueWindowPerSecond() {
-    return dueWindowPerSecond;
+  /**
+   * The run's figures beside the peer's: a task with more than one completion event counts as
+   * started twice; the JVM's CPU is the bench's (in-jvm: every stage; processes: the broker and the
+   * bench).
+   */
+  RoundFigures figures() {
+    return new RoundFigures(
+        earlyStarts, duplicateEvents, missing(), dueWindowPerSecond, cpu.jvmMs());
   }
 
   /** CPU time this JVM and the embedded database used during the run. */
@@ -141,15 +134,9 @@ public final class BenchReport implements RoundFigures {
     return cpu;
   }
 
-  @Override
+  /** Tasks never completed. */
   public long missing() {
     return plan.tasks() - completed;
-  }
-
-  /** CPU time of the bench's JVM (in-jvm: every stage; processes: the broker and the bench). */
-  @Override
-  public long jvmCpuMs() {
-    return cpu.jvmMs();
   }
 
   /** Everything that makes the run a failure; empty when it passed. */

@@ -1,5 +1,6 @@
 package dev.ax.bench;
 
+import dev.ax.bench.peer.PeerOutcome;
 import dev.ax.cli.local.StopSignal;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -72,7 +73,7 @@ final class MeasuredRuns {
       if (peerProcess != null && !stop.isRaised()) {
         CpuTime cpu = CpuTime.start();
         MachineCpu machine = MachineCpu.start();
-        PeerResult result = peerProcess.run(plan.runId() + "-peer");
+        PeerOutcome result = peerProcess.run(plan.runId() + "-peer");
         comparison.add(
             report,
             report.seriesRun().stealMs(),

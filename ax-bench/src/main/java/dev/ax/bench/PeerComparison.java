@@ -1,5 +1,6 @@
 package dev.ax.bench;
 
+import dev.ax.bench.peer.PeerOutcome;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ final class PeerComparison {
   void add(
       BenchReport ax,
       long axStealMs,
-      PeerResult other,
+      PeerOutcome other,
       long peerDatabaseCpuMs,
       long peerStealMs,
       PrintWriter out) {
@@ -71,8 +72,9 @@ final class PeerComparison {
         "JVM CPU",
         "DB CPU",
         "steal");
-    row(out, "AX", pair.ax(), ax, ax.cpu().databaseMs(), axStealMs);
-    row(out, "db-scheduler", pair.peer(), other, peerDatabaseCpuMs, peerStealMs);
+    RoundFigures peerRound = RoundFigures.of(other);
+    row(out, "AX", pair.ax(), ax.figures(), ax.cpu().databaseMs(), axStealMs);
+    row(out, "db-scheduler", pair.peer(), peerRound, peerDatabaseCpuMs, peerStealMs);
     out.printf(
         Locale.ROOT,
         "    %-14s %6s %6s %6s%n",
@@ -80,7 +82,7 @@ final class PeerComparison {
         Percentiles.ratio(pair.ax().p50Ms(), pair.peer().p50Ms()),
         Percentiles.ratio(pair.ax().p99Ms(), pair.peer().p99Ms()),
         Percentiles.ratio(pair.ax().maxMs(), pair.peer().maxMs()));
-    other.problems().forEach(p -> out.println("    note: the peer's round: " + p));
+    peerRound.problems().forEach(p -> out.println("    note: the peer's round: " + p));
     out.flush();
   }
 

@@ -1,5 +1,6 @@
 package dev.ax.bench;
 
+import dev.ax.bench.peer.PeerOutcome;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -103,10 +104,10 @@ final class PeerProcess implements AutoCloseable {
   }
 
   /** Measures one round of the workload under {@code runId}. */
-  PeerResult run(String runId) throws IOException {
+  PeerOutcome run(String runId) throws IOException {
     toPeer.write("run " + runId + "\n");
     toPeer.flush();
-    return PeerResult.parse(readUntil("PEER "));
+    return PeerOutcome.parse(readUntil("PEER "));
   }
 
   /** Copies progress lines to the output until one starts with {@code prefix}, and returns it. */

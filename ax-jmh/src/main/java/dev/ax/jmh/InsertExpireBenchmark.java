@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -48,7 +49,8 @@ public class InsertExpireBenchmark {
 
   /**
    * Pending count, time and the trial's setup and checks, shared by every structure's state. JMH
-   * runs the {@code @Setup} and {@code @TearDown} methods declared here for each subclass.
+   * runs the {@code @Setup} and {@code @TearDown} methods declared here for the wheel's state; a
+   * queue baseline's are called by its {@link QueueChoice}.
    */
   public abstract static class Base {
     final Workload workload = new Workload(SEED);
@@ -176,7 +178,6 @@ public class InsertExpireBenchmark {
     }
   }
 
-  @State(Scope.Thread)
   public static class DelayQueueState
       extends QueueState<DelayedInstance, DelayQueue<DelayedInstance>> {
     public DelayQueueState() {
@@ -185,7 +186,6 @@ public class InsertExpireBenchmark {
   }
 
   /** The delay queue with a set of the pending ids beside it, as the wheel detects duplicates. */
-  @State(Scope.Thread)
   public static class IndexedDelayQueueState extends DelayQueueState {
     final Set<Long> pendingIds = new HashSet<>();
 
@@ -203,7 +203,6 @@ public class InsertExpireBenchmark {
     }
   }
 
-  @State(Scope.Thread)
   public static class PriorityQueueState
       extends QueueState<DelayedInstance, PriorityQueue<DelayedInstance>> {
     public PriorityQueueState() {
@@ -219,7 +218,6 @@ public class InsertExpireBenchmark {
     }
   }
 
-  @State(Scope.Thread)
   public static class ExecutorQueueState
       extends QueueState<ScheduledInstance, BlockingQueue<Runnable>> {
     // No task is ever submitted, so the executor starts no thread; only its queue is used.
@@ -256,23 +254,43 @@ public class InsertExpireBenchmark {
     return state.expired;
   }
 
-  @Benchmark
-  public long delayQueue(DelayQueueState state) {
-    return state.step();
+  /**
+   * One of the queue baselines, by name: JMH runs {@link #queue} once per value and prints it
+   * beside the score, so the baselines differ in one parameter, not in a benchmark each.
+   */
+  @State(Scope.Thread)
+  public static class QueueChoice {
+    @Param({
+      "delayQueue",
+      "delayQueueWithDuplicateIndex",
+      "priorityQueue",
+      "scheduledExecutorQueue"
+    })
+    public String queue;
+
+    QueueState<?, ?> state;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      state =
+          switch (queue) {
+            case "delayQueue" -> new DelayQueueState();
+            case "delayQueueWithDuplicateIndex" -> new IndexedDelayQueueState();
+            case "priorityQueue" -> new PriorityQueueState();
+            case "scheduledExecutorQueue" -> new ExecutorQueueState();
+            default -> throw new IllegalArgumentException("no queue baseline named " + queue);
+          };
+      state.setUp();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      state.tearDown();
+    }
   }
 
   @Benchmark
-  public long delayQueueWithDuplicateIndex(IndexedDelayQueueState state) {
-    return state.step();
-  }
-
-  @Benchmark
-  public long priorityQueue(PriorityQueueState state) {
-    return state.step();
-  }
-
-  @Benchmark
-  public long scheduledExecutorQueue(ExecutorQueueState state) {
-    return state.step();
+  public long queue(QueueChoice choice) {
+    return choice.state.step();
   }
 }
