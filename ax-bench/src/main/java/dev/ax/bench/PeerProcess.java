@@ -28,6 +28,10 @@ import java.util.concurrent.TimeUnit;
 final class PeerProcess implements AutoCloseable {
 
   static final String MAIN_CLASS = "dev.ax.bench.peer.PeerBenchMain";
+
+  /** The peer JVM's logging configuration, a resource of ax-bench-peer. */
+  static final String LOGGING_RESOURCE = "ax-bench-peer-logback.xml";
+
   private static final String PASSWORD_ENV = "AX_PEER_JDBC_PASSWORD";
   private static final Duration EXIT_WAIT = Duration.ofSeconds(30);
 
@@ -81,6 +85,9 @@ final class PeerProcess implements AutoCloseable {
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
+    // Named, not logback.xml: ax-bench-peer's jar is on ax-bench's class path too (for the PEER
+    // line's class), where a second logback.xml would compete with the CLI's.
+    command.add("-Dlogback.configurationFile=" + LOGGING_RESOURCE);
     command.add("-cp");
     command.add(classPath);
     command.add(MAIN_CLASS);
