@@ -37,6 +37,21 @@ final class GroupLifecycleStore {
   /** The instances a RESUME made SCHEDULED again, for one task. */
   record Resumed(GroupTask task, List<DueInstance> instances) {}
 
+  /**
+   * A page of a group's tasks in one state, by task id: a range of {@code ax_task_group_active
+   * (task_group, state, task_id)} read in its own order, so a page costs its own rows whatever the
+   * group holds.
+   */
+  static final String PAGE =
+      "SELECT task_id, trigger_group FROM ax_task WHERE task_group = ? AND state = ?"
+          + " AND task_id > ? ORDER BY task_id LIMIT ?";
+
+  /** Whether a group holds a task that is not DELETED. */
+  static final String ANY_TASK =
+      "SELECT 1 FROM ax_task WHERE task_group = ? AND state <> "
+          + Sql.literals(TaskState.DELETED)
+          + " LIMIT 1";
+
   private final Jdbc jdbc;
 
   GroupLifecycleStore(DataSource dataSource) {
@@ -54,8 +69,7 @@ final class GroupLifecycleStore {
     }
     return jdbc.query(
         "reading a page of group " + group,
-        "SELECT task_id, trigger_group FROM ax_task WHERE task_group = ? AND state = ?"
-            + " AND task_id > ? ORDER BY task_id LIMIT ?",
+        PAGE,
         values(group, transition.fromStates().iterator().next().name(), afterTaskId, limit),
         rs -> new GroupTask(rs.getString(1), rs.getString(2)));
   }
@@ -95,12 +109,7 @@ final class GroupLifecycleStore {
   /** True when {@code group} holds a task that is not DELETED. */
   boolean hasTasks(String group) {
     return jdbc.queryFirst(
-            "looking for tasks of group " + group,
-            "SELECT 1 FROM ax_task WHERE task_group = ? AND state <> "
-                + Sql.literals(TaskState.DELETED)
-                + " LIMIT 1",
-            values(group),
-            rs -> rs.getInt(1))
+            "looking for tasks of group " + group, ANY_TASK, values(group), rs -> rs.getInt(1))
         .isPresent();
   }
 }

@@ -186,25 +186,31 @@ public final class TaskStore {
    * query per chunk of groups: the tasks in state ACTIVE or PAUSED. A ONCE task leaves them when
    * its last instance ends ({@link OneShotEnd}: ENDED), any task when it is cancelled or deleted; a
    * periodic or DEPENDENCY task stays live until then. Read as a range of the index {@code
-   * ax_task_group_active (task_group, state, trigger_type)}: the cost follows the live tasks, not
-   * the group's history.
+   * ax_task_group_active (task_group, state, task_id)}: the cost follows the live tasks, not the
+   * group's history.
    */
   public Map<String, Long> countActiveByGroup(Collection<String> groups) {
     Map<String, Long> counts = new HashMap<>();
     jdbc.queryIn(
             "counting live tasks of " + groups.size() + " group(s)",
             groups,
-            in ->
-                "SELECT task_group, COUNT(*) FROM ax_task"
-                    + " WHERE task_group IN ("
-                    + in
-                    + ") AND state IN ("
-                    + LIVE_STATES
-                    + ") GROUP BY task_group",
+            TaskStore::liveCountSql,
             List.of(),
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))
         .forEach(row -> counts.put(row.getKey(), row.getValue()));
     return counts;
+  }
+
+  /**
+   * The live count of {@link #countActiveByGroup} for the groups bound to {@code placeholders}
+   * ({@code ?, ?, ...}); public for the EXPLAIN test.
+   */
+  public static String liveCountSql(String placeholders) {
+    return "SELECT task_group, COUNT(*) FROM ax_task WHERE task_group IN ("
+        + placeholders
+        + ") AND state IN ("
+        + LIVE_STATES
+        + ") GROUP BY task_group";
   }
 
   /** The task ids among {@code taskIds} that exist. */
