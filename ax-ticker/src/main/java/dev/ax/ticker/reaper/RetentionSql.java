@@ -20,10 +20,23 @@ final class RetentionSql {
           + " WHERE status = ? AND due_at_ms < ? AND updated_at_ms < ?"
           + " ORDER BY due_at_ms LIMIT 1";
 
-  /** The first terminal task of a state (bound) changed before the cutoff with no instance left. */
+  /** How many of a state's oldest terminal tasks the overdue gauge looks at. */
+  static final int OLDEST_TASK_PROBE = 1_000;
+
+  /**
+   * The first terminal task of a state (bound) changed before the cutoff with no instance left,
+   * among the {@link #OLDEST_TASK_PROBE} oldest of that state changed before the cutoff. Bounded
+   * because a task whose instance is still there is not deletable yet, and behind a backlog every
+   * one-shot task past the cutoff is such a task: an unbounded walk read them all (seconds per read
+   * at two thousand tasks a second, on retention's own thread). A task held by its instance is
+   * overdue as that instance; a deletable task behind more held ones than the probe is seen once
+   * they go.
+   */
   static final String OLDEST_TASK_SQL =
-      "SELECT t.updated_at_ms FROM ax_task t WHERE t.state = ? AND t.updated_at_ms < ?"
-          + " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+      "SELECT t.updated_at_ms FROM (SELECT task_id, updated_at_ms FROM ax_task"
+          + " WHERE state = ? AND updated_at_ms < ? ORDER BY updated_at_ms LIMIT "
+          + OLDEST_TASK_PROBE
+          + ") t WHERE NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
           + " ORDER BY t.updated_at_ms LIMIT 1";
 
   static final String OLDEST_OPERATOR_LOG_SQL =

@@ -330,8 +330,10 @@ public final class RetentionStore {
   /**
    * When the oldest row retention should already have deleted became deletable, if there is one:
    * the first finished instance of each status, the oldest operator log row and applied command,
-   * the first terminal task with no instance left. Each is the first entry of an index range. DEAD
-   * instances are left out: which of them may go depends on their letters.
+   * the first terminal task with no instance left among the oldest {@link
+   * RetentionSql#OLDEST_TASK_PROBE} of its state. Each is read from the start of an index range, at
+   * a cost that does not grow with the backlog. DEAD instances are left out: which of them may go
+   * depends on their letters.
    */
   Optional<Long> oldestDeletableMs(long cutoffMs) {
     return jdbc.read(

@@ -198,7 +198,8 @@ class RetentionRoundIT {
 
   /**
    * EXPLAIN of each batch's read and of the overdue gauge's: an index range of its table, no full
-   * scan, no filesort.
+   * scan, no filesort. A derived table (the gauge's probe of the oldest tasks) is bounded by its
+   * LIMIT; its inner step, over the growing table, is checked.
    */
   private static void explainEveryBatchStatement(TestRuntime runtime, long cutoffMs)
       throws Exception {
@@ -235,6 +236,9 @@ class RetentionRoundIT {
           try (ResultSet rs = explain.executeQuery()) {
             List<String> plan = new ArrayList<>();
             while (rs.next()) {
+              if (rs.getString("table").startsWith("<derived")) {
+                continue; // a bounded result the plan builds: its inner step is checked (LIMIT)
+              }
               plan.add(
                   rs.getString("table")
                       + " type="
