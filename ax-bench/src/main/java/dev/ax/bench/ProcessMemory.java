@@ -56,6 +56,15 @@ final class ProcessMemory {
     return bytes;
   }
 
+  /**
+   * The heap that survives a full collection of this JVM, asked for now ({@code System.gc()}): the
+   * live data, the figure that grows when something leaks. A stop-the-world pause of this JVM.
+   */
+  static long liveHeapBytes() {
+    System.gc();
+    return heapAfterLastGcBytes();
+  }
+
   /** The resident set of {@code pid} in bytes, from {@code /proc}; -1 if it cannot be read. */
   static long rssBytes(long pid) {
     try {

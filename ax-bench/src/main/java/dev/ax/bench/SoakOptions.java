@@ -17,7 +17,7 @@ final class SoakOptions extends BenchMixin {
       description =
           "Instead of the measured runs, a soak: ONCE tasks at --rate for this long (10s..1d),"
               + " each due --due-in after its send slot; per --soak-window: start lateness, lost,"
-              + " duplicated and early tasks, heap after GC, resident sets and table sizes; a"
+              + " duplicated and early tasks, live heap (after a full GC), resident sets and table sizes; a"
               + " verdict line at the end (default: none).")
   private Duration soak;
 
