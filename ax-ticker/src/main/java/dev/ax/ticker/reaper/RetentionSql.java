@@ -12,6 +12,22 @@ import dev.ax.common.store.Sql;
  */
 final class RetentionSql {
 
+  /**
+   * No instance of task {@code t}: a scalar subquery with LIMIT 1, one lookup of {@code
+   * ax_instance_task} per candidate. Not {@code NOT EXISTS}: MariaDB (exists-to-in) and MySQL 8
+   * (anti-join) may turn that into a materialized read of the whole index when statistics promise
+   * many candidates, and did: on the 2,000/s soak's database (a million instances) one batch of 500
+   * tasks took 15 s that way and 0.5 s in this form. Neither rewrites a scalar subquery with a
+   * LIMIT.
+   */
+  private static final String NO_INSTANCE_OF_TASK =
+      " (SELECT i.task_id FROM ax_instance i WHERE i.task_id = t.task_id LIMIT 1) IS NULL";
+
+  /** No instance of version {@code v} (see {@link #NO_INSTANCE_OF_TASK} for the form). */
+  private static final String NO_INSTANCE_OF_VERSION =
+      " AND (SELECT i.task_id FROM ax_instance i"
+          + " WHERE i.task_id = v.task_id AND i.task_version = v.version LIMIT 1) IS NULL";
+
   private static final String AFTER_CURSOR = " AND (%1$s > ? OR (%1$s = ? AND %2$s > ?))";
 
   /** The first finished instance of a status (bound) due and changed before the cutoff (twice). */
@@ -36,7 +52,8 @@ final class RetentionSql {
       "SELECT t.updated_at_ms FROM (SELECT task_id, updated_at_ms FROM ax_task"
           + " WHERE state = ? AND updated_at_ms < ? ORDER BY updated_at_ms LIMIT "
           + OLDEST_TASK_PROBE
-          + ") t WHERE NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
+          + ") t WHERE"
+          + NO_INSTANCE_OF_TASK
           + " ORDER BY t.updated_at_ms LIMIT 1";
 
   static final String OLDEST_OPERATOR_LOG_SQL =
@@ -93,9 +110,10 @@ final class RetentionSql {
    * the old downstream.
    */
   private static final String TASK_UNUSED =
-      " AND NOT EXISTS (SELECT 1 FROM ax_instance i WHERE i.task_id = t.task_id)"
-          + " AND NOT EXISTS (SELECT 1 FROM ax_task_dependency d"
-          + " WHERE d.upstream_task_id = t.task_id)";
+      " AND"
+          + NO_INSTANCE_OF_TASK
+          + " AND (SELECT d.upstream_task_id FROM ax_task_dependency d"
+          + " WHERE d.upstream_task_id = t.task_id LIMIT 1) IS NULL";
 
   /**
    * Locks the candidate tasks (the IN list's {@code placeholders}) still deletable: bound the ids,
@@ -114,8 +132,7 @@ final class RetentionSql {
     return "SELECT v.task_id, v.version, v.superseded_at_ms FROM ax_task_version v"
         + " WHERE v.superseded_at_ms < ? AND (v.superseded_at_ms > ?"
         + " OR (v.superseded_at_ms = ? AND (v.task_id > ? OR (v.task_id = ? AND v.version > ?))))"
-        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i"
-        + " WHERE i.task_id = v.task_id AND i.task_version = v.version)"
+        + NO_INSTANCE_OF_VERSION
         + " ORDER BY v.superseded_at_ms, v.task_id, v.version LIMIT ?";
   }
 
@@ -124,8 +141,7 @@ final class RetentionSql {
     return "SELECT v.task_id, v.version FROM ax_task_version v WHERE ("
         + pairs
         + ") AND v.superseded_at_ms < ?"
-        + " AND NOT EXISTS (SELECT 1 FROM ax_instance i"
-        + " WHERE i.task_id = v.task_id AND i.task_version = v.version)"
+        + NO_INSTANCE_OF_VERSION
         + " FOR UPDATE";
   }
 
