@@ -38,9 +38,9 @@ final class GroupLifecycleStore {
   record Resumed(GroupTask task, List<DueInstance> instances) {}
 
   /**
-   * A page of a group's tasks in one state, by task id: a range of {@code ax_task_group_active
-   * (task_group, state, task_id)} read in its own order, so a page costs its own rows whatever the
-   * group holds.
+   * A page of a group's tasks in one state, by task id: the range of {@code ax_task_group_active
+   * (task_group, state, trigger_type)} for the group and state, sorted by task id, so a page costs
+   * the group's tasks in that state (see docs/ARCHITECTURE.md, "Not built yet").
    */
   static final String PAGE =
       "SELECT task_id, trigger_group FROM ax_task WHERE task_group = ? AND state = ?"

@@ -1,6 +1,5 @@
 package dev.ax.ingest;
 
-import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Sql;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.PlannedStatement;
@@ -35,14 +34,6 @@ class IngestQueryPlansIT {
                       "ingest: live tasks of the batch's groups",
                       TaskStore.liveCountSql(Sql.placeholders(groups.size())),
                       groups)
-                  .readingBy("ax_task_group_active"),
-              PlannedStatement.of(
-                      "group pause/resume: a page of the group's tasks in one state",
-                      GroupLifecycleStore.PAGE,
-                      "g4",
-                      TaskState.ACTIVE.name(),
-                      SeededHistory.taskId(1_000),
-                      100)
                   .readingBy("ax_task_group_active"),
               PlannedStatement.of(
                   "group command: whether the group has tasks",

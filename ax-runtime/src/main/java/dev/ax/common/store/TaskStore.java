@@ -186,8 +186,8 @@ public final class TaskStore {
    * query per chunk of groups: the tasks in state ACTIVE or PAUSED. A ONCE task leaves them when
    * its last instance ends ({@link OneShotEnd}: ENDED), any task when it is cancelled or deleted; a
    * periodic or DEPENDENCY task stays live until then. Read as a range of the index {@code
-   * ax_task_group_active (task_group, state, task_id)}: the cost follows the live tasks, not the
-   * group's history.
+   * ax_task_group_active (task_group, state, trigger_type)}: the cost follows the live tasks, not
+   * the group's history.
    */
   public Map<String, Long> countActiveByGroup(Collection<String> groups) {
     Map<String, Long> counts = new HashMap<>();
