@@ -8,16 +8,16 @@ import dev.ax.common.testing.SeededHistory;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Ingest's per-batch reads of a group (the live count behind the group limit, a page of a group
- * PAUSE or RESUME, whether a group has tasks) are served by an index whatever the group holds:
- * {@code EXPLAIN} on a seeded database ({@link QueryPlans}). The seed puts 300 tasks in each of ten
- * groups, so a plan that sorts or scans a group's tasks shows.
+ * Ingest's per-batch reads of a group (the live count behind the group limit, whether a group has
+ * tasks) are served by an index whatever the group holds: {@code EXPLAIN} on a seeded database
+ * ({@link QueryPlans}). The seed puts 300 tasks in each of ten groups, so a plan that sorts or
+ * scans a group's tasks shows. A group command's page is not checked: it sorts
+ * (docs/ARCHITECTURE.md, "Not built yet").
  */
 @ExtendWith(AxInfraExtension.class)
 class IngestQueryPlansIT {
@@ -26,7 +26,7 @@ class IngestQueryPlansIT {
   void everyPerBatchReadOfAGroupIsAnIndexRange(AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       SeededHistory.seed(runtime.dataSource());
-      List<Object> groups = new ArrayList<>(List.of("g1", "g2", "g3"));
+      List<String> groups = List.of("g1", "g2", "g3");
       QueryPlans.assertIndexed(
           runtime.dataSource(),
           List.of(
