@@ -2,6 +2,7 @@ package dev.ax.cli;
 
 import dev.ax.cli.command.AuditCommand;
 import dev.ax.cli.command.CliErrorHandler;
+import dev.ax.cli.command.ConsoleCommand;
 import dev.ax.cli.command.DemoCommand;
 import dev.ax.cli.command.DlqCommand;
 import dev.ax.cli.command.DurationConverter;
@@ -51,7 +52,8 @@ import picocli.CommandLine.Spec;
       RequeueCommand.class,
       SwitchCommand.class,
       MigrateCommand.class,
-      FlowCommand.class
+      FlowCommand.class,
+      ConsoleCommand.class
     })
 public final class AxCli implements Runnable {
 

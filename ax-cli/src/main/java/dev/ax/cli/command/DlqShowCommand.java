@@ -1,13 +1,12 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.read.SecretMask;
 import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,7 +63,8 @@ final class DlqShowCommand extends DatabaseSubcommand {
         "    "
             + AxJson.MAPPER
                 .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
+                .writeValueAsString(
+                    SecretMask.masked(AxJson.MAPPER.readTree(letter.taskSnapshot()), reveal))
                 .replace("\n", "\n    "));
     out.println("  last stack trace:");
     out.println(
@@ -77,21 +77,5 @@ final class DlqShowCommand extends DatabaseSubcommand {
   /** {@code value} of {@code field}, or {@code ifNull} where the field is JSON null. */
   private static Object orIfNull(JsonNode field, String ifNull, Function<JsonNode, ?> value) {
     return field.isNull() ? ifNull : value.apply(field);
-  }
-
-  /** The task snapshot with the values of params and executor headers masked, unless revealed. */
-  static JsonNode masked(JsonNode snapshot, boolean reveal) {
-    if (reveal) {
-      return snapshot;
-    }
-    JsonNode copy = snapshot.deepCopy();
-    for (JsonNode holder : List.of(copy.path("params"), copy.path("executor").path("headers"))) {
-      if (holder instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
-        List<String> names = new ArrayList<>();
-        object.fieldNames().forEachRemaining(names::add);
-        names.forEach(name -> object.put(name, "****"));
-      }
-    }
-    return copy;
   }
 }

@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.task.TaskQueries;
+import dev.ax.api.read.TaskQueries;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.model.InstanceStatus;
@@ -64,6 +64,12 @@ final class TaskListCommand extends DatabaseSubcommand {
   private String lastStatus;
 
   @Option(
+      names = "--text",
+      paramLabel = "<part>",
+      description = "Only tasks whose id contains this, literally.")
+  private String text;
+
+  @Option(
       names = "--after",
       paramLabel = "<taskId>",
       description = "The next page: tasks after this id (the last one listed).")
@@ -83,6 +89,7 @@ final class TaskListCommand extends DatabaseSubcommand {
             oneOf("--state", state, STATES),
             oneOf("--trigger", trigger, names(TriggerType.values())),
             oneOf("--last-status", lastStatus, names(InstanceStatus.values())),
+            text,
             after);
   }
 

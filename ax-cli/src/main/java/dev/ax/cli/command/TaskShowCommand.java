@@ -1,9 +1,9 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ax.cli.task.TaskQueries;
+import dev.ax.api.read.SecretMask;
+import dev.ax.api.read.TaskQueries;
+import dev.ax.api.read.TaskView;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
@@ -82,32 +82,21 @@ final class TaskShowCommand extends DatabaseSubcommand {
     if (instanceId != null) {
       return showInstance(db, instances, out);
     }
+    if (json) {
+      out.println(
+          pretty(
+              new TaskView(db.dataSource)
+                  .task(taskId, instanceCount, reveal)
+                  .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no task " + taskId))));
+      return ExitCodes.OK;
+    }
     List<InstanceRow> latest = instances.latestOfTask(taskId, instanceCount);
     Optional<InstanceRow> next =
         latest.stream()
             .filter(r -> r.status() == InstanceStatus.SCHEDULED)
             .min(Comparator.comparingLong(InstanceRow::dueAtMs));
     List<TaskQueries.AppliedCommand> commands = new TaskQueries(db.dataSource).commands(taskId);
-    JsonNode specJson = DlqShowCommand.masked(TaskSpecJson.write(task.get().spec()), reveal);
-    if (json) {
-      ObjectNode root = AxJson.MAPPER.createObjectNode();
-      root.put("taskId", taskId)
-          .put("state", task.get().state().name())
-          .put("version", task.get().version())
-          .put("traceId", task.get().traceId());
-      if (next.isPresent()) {
-        root.put("nextFiringAtMs", next.get().dueAtMs());
-      } else {
-        root.putNull("nextFiringAtMs");
-      }
-      root.set("spec", specJson);
-      ArrayNode rows = root.putArray("instances");
-      latest.forEach(r -> rows.add(AxJson.MAPPER.valueToTree(r)));
-      ArrayNode applied = root.putArray("commands");
-      commands.forEach(c -> applied.add(AxJson.MAPPER.valueToTree(c)));
-      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
-      return ExitCodes.OK;
-    }
+    JsonNode specJson = SecretMask.masked(TaskSpecJson.write(task.get().spec()), reveal);
     out.println(
         "task " + taskId + " (" + task.get().state() + ", version " + task.get().version() + ")");
     out.println(
@@ -142,19 +131,27 @@ final class TaskShowCommand extends DatabaseSubcommand {
     if (row.isEmpty()) {
       throw new CliFailure(ExitCodes.FAILED, "no instance " + instanceId + " of task " + taskId);
     }
-    List<AuditLog.Transition> history = new AuditLog(db.dataSource).history(instanceId);
     if (json) {
-      ObjectNode root = AxJson.MAPPER.createObjectNode();
-      root.set("instance", AxJson.MAPPER.valueToTree(row.get()));
-      ArrayNode moves = root.putArray("history");
-      history.forEach(t -> moves.add(AxJson.MAPPER.valueToTree(t)));
-      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      out.println(
+          pretty(
+              new TaskView(db.dataSource)
+                  .instance(taskId, instanceId)
+                  .orElseThrow(
+                      () ->
+                          new CliFailure(
+                              ExitCodes.FAILED,
+                              "no instance " + instanceId + " of task " + taskId))));
       return ExitCodes.OK;
     }
+    List<AuditLog.Transition> history = new AuditLog(db.dataSource).history(instanceId);
     out.println("instance " + instanceId + " (" + row.get().status() + ")");
     InstanceTable.of(List.of(row.get())).print(out, "  ");
     out.println("  history:");
     HISTORY.table(history).print(out, "    ");
     return ExitCodes.OK;
+  }
+
+  private static String pretty(JsonNode json) throws Exception {
+    return AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json);
   }
 }

@@ -3,6 +3,7 @@ package dev.ax.cli.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.ax.api.http.ApiKeys;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigKey;
@@ -39,7 +40,8 @@ class ConfigurationDocTest {
           DispatcherKeys.class,
           RetryKeys.class,
           DeadLetterKeys.class,
-          ResolverKeys.class);
+          ResolverKeys.class,
+          ApiKeys.class);
 
   @Test
   void everyModulesKeysAreKnownHere() {

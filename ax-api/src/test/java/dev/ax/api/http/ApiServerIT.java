@@ -1,0 +1,238 @@
+package dev.ax.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.Trigger;
+import dev.ax.common.store.NewTask;
+import dev.ax.common.testing.StoreFixture;
+import dev.ax.common.testing.TestTasks;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The API's task reads, errors and access over a real database: listing with filters, paging and
+ * totals; a task with its masked spec and an instance with its history; every route in the OpenAPI
+ * document and every documented route answering; tokens and roles; the rate per client.
+ */
+@ExtendWith(AxInfraExtension.class)
+class ApiServerIT {
+
+  private static final String OPERATOR = "operator-token-0123456789abcdef";
+  private static final String READER = "reader-token-0123456789abcdefgh";
+
+  @RegisterExtension final StoreFixture store;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final List<ApiServer> servers = new ArrayList<>();
+
+  ApiServerIT(AxTestEnv env) {
+    store = StoreFixture.open(env);
+  }
+
+  @BeforeEach
+  void seed() {
+    long dueAtMs = System.currentTimeMillis() + 3_600_000;
+    List<NewTask> tasks = new ArrayList<>();
+    tasks.add(
+        new NewTask(
+            TestTasks.spec(
+                "api-a",
+                "billing",
+                Trigger.Once.after(Duration.ofHours(1)),
+                ExecutorSpec.inProcess("noop"),
+                Duration.ofSeconds(5),
+                RetryPolicy.DEFAULT,
+                Map.of("password", "hunter2")),
+            "trace-api-a",
+            dueAtMs));
+    tasks.add(TestTasks.newTask("api-b", dueAtMs));
+    tasks.add(TestTasks.newTask("other_1", dueAtMs));
+    store.tasks().create(tasks, "test", System.currentTimeMillis());
+  }
+
+  @AfterEach
+  void stop() {
+    servers.forEach(ApiServer::close);
+  }
+
+  @Test
+  void tasksAreListedFilteredAndPagedWithTotals() throws Exception {
+    ApiServer api = start(Optional.empty(), 50);
+    JsonNode all = get(api, "/api/v1/tasks", null, 200);
+    assertThat(ids(all)).containsExactly("api-a", "api-b", "other_1");
+    assertThat(all.get("total").asLong()).isEqualTo(3);
+    assertThat(all.get("totalIsAtLeast").asBoolean()).isFalse();
+    assertThat(all.get("next").isNull()).isTrue();
+
+    JsonNode first = get(api, "/api/v1/tasks?limit=2", null, 200);
+    assertThat(ids(first)).containsExactly("api-a", "api-b");
+    assertThat(first.get("total").asLong()).as("the total counts every page").isEqualTo(3);
+    JsonNode second =
+        get(api, "/api/v1/tasks?limit=2&after=" + first.get("next").asText(), null, 200);
+    assertThat(ids(second)).containsExactly("other_1");
+    assertThat(second.get("next").isNull()).isTrue();
+
+    assertThat(ids(get(api, "/api/v1/tasks?text=api", null, 200)))
+        .containsExactly("api-a", "api-b");
+    assertThat(ids(get(api, "/api/v1/tasks?text=r_", null, 200)))
+        .as("_ matches itself, not any character")
+        .containsExactly("other_1");
+    assertThat(ids(get(api, "/api/v1/tasks?group=billing", null, 200))).containsExactly("api-a");
+    assertThat(ids(get(api, "/api/v1/tasks?state=active&trigger=ONCE", null, 200))).hasSize(3);
+    assertThat(ids(get(api, "/api/v1/tasks?state=PAUSED", null, 200))).isEmpty();
+    assertThat(ids(get(api, "/api/v1/tasks?lastStatus=SCHEDULED", null, 200))).hasSize(3);
+
+    assertError(get(api, "/api/v1/tasks?state=bogus", null, 400), "bad_request", "state must be");
+    assertError(get(api, "/api/v1/tasks?limit=0", null, 400), "bad_request", "limit must be");
+    assertError(get(api, "/api/v1/tasks?limit=x", null, 400), "bad_request", "limit must be");
+    assertError(
+        get(api, "/api/v1/tasks?text=" + "x".repeat(201), null, 400), "bad_request", "text is");
+  }
+
+  @Test
+  void aTaskShowsItsMaskedSpecAndRunsAndAnInstanceItsHistory() throws Exception {
+    ApiServer api = start(Optional.empty(), 50);
+    JsonNode task = get(api, "/api/v1/tasks/api-a", null, 200);
+    assertThat(task.get("state").asText()).isEqualTo("ACTIVE");
+    assertThat(task.at("/spec/params/password").asText()).isEqualTo("****");
+    assertThat(task.get("nextFiringAt").asText()).endsWith("Z");
+    assertThat(task.get("instances")).hasSize(1);
+    String instanceId = task.at("/instances/0/instanceId").asText();
+    assertThat(task.at("/instances/0/status").asText()).isEqualTo("SCHEDULED");
+
+    JsonNode instance = get(api, "/api/v1/tasks/api-a/instances/" + instanceId, null, 200);
+    assertThat(instance.at("/instance/instanceId").asText()).isEqualTo(instanceId);
+    assertThat(instance.get("history")).isNotEmpty();
+    assertThat(instance.at("/history/0/to").asText()).isEqualTo("SCHEDULED");
+
+    assertError(get(api, "/api/v1/tasks/nope", null, 404), "not_found", "no task nope");
+    assertError(
+        get(api, "/api/v1/tasks/api-b/instances/" + instanceId, null, 404),
+        "not_found",
+        "no instance");
+    assertError(get(api, "/api/v1/nothing", null, 404), "no_route", null);
+  }
+
+  @Test
+  void everyRouteIsDocumentedAndEveryDocumentedRouteAnswers() throws Exception {
+    ApiServer api = start(Optional.empty(), 50);
+    JsonNode paths = get(api, "/api/v1/openapi.json", null, 200).get("paths");
+    List<String> documented = new ArrayList<>();
+    for (Iterator<String> names = paths.fieldNames(); names.hasNext(); ) {
+      String path = names.next();
+      paths
+          .get(path)
+          .fieldNames()
+          .forEachRemaining(m -> documented.add(m.toUpperCase() + " " + path));
+    }
+    List<String> served = ApiServer.ROUTES.stream().map(r -> r.method() + " " + r.path()).toList();
+    assertThat(documented).containsExactlyInAnyOrderElementsOf(served);
+    for (String route : documented) {
+      String path = route.substring(route.indexOf(' ') + 1).replaceAll("\\{[^}]+}", "x");
+      HttpResponse<String> answer =
+          http.send(
+              HttpRequest.newBuilder(uri(api, path))
+                  .method(
+                      route.substring(0, route.indexOf(' ')), HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(AxJson.MAPPER.readTree(answer.body()).path("code").asText())
+          .as("%s answers (%d %s)", route, answer.statusCode(), answer.body())
+          .isNotIn("no_route", "method_not_allowed");
+    }
+  }
+
+  @Test
+  void withTokensEveryRequestNeedsOneAndRevealingNeedsTheOperateRole() throws Exception {
+    ApiTokens tokens =
+        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiServer api = start(Optional.of(tokens), 50);
+    assertError(get(api, "/api/v1/tasks", null, 401), "unauthorized", "Authorization");
+    assertError(get(api, "/api/v1/tasks", "not-a-token-0123456789", 401), "unauthorized", null);
+    assertThat(ids(get(api, "/api/v1/tasks", READER, 200))).hasSize(3);
+    assertThat(get(api, "/api/v1/tasks/api-a", READER, 200).at("/spec/params/password").asText())
+        .isEqualTo("****");
+    assertError(
+        get(api, "/api/v1/tasks/api-a?reveal=true", READER, 403), "forbidden", "operate role");
+    assertThat(
+            get(api, "/api/v1/tasks/api-a?reveal=true", OPERATOR, 200)
+                .at("/spec/params/password")
+                .asText())
+        .isEqualTo("hunter2");
+  }
+
+  @Test
+  void aClientBeyondItsRateIsToldToWait() throws Exception {
+    ApiServer api = start(Optional.empty(), 3);
+    int refused = 0;
+    for (int i = 0; i < 20; i++) {
+      HttpResponse<String> answer =
+          http.send(
+              HttpRequest.newBuilder(uri(api, "/api/v1/openapi.json")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() == 429) {
+        refused++;
+        assertThat(answer.headers().firstValue("Retry-After")).contains("1");
+        assertError(AxJson.MAPPER.readTree(answer.body()), "too_many_requests", "3 requests");
+      }
+    }
+    assertThat(refused).as("20 requests at 3 a second").isPositive();
+  }
+
+  private ApiServer start(Optional<ApiTokens> tokens, int ratePerSecond) {
+    ApiServer api =
+        ApiServer.start(
+            new ApiSettings("127.0.0.1", 0, tokens, 64 * 1024, ratePerSecond),
+            store.runtime().dataSource());
+    servers.add(api);
+    return api;
+  }
+
+  private JsonNode get(ApiServer api, String path, String token, int status) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri(api, path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as("GET %s: %s", path, answer.body()).isEqualTo(status);
+    assertThat(answer.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    return AxJson.MAPPER.readTree(answer.body());
+  }
+
+  private static URI uri(ApiServer api, String path) {
+    return URI.create("http://127.0.0.1:" + api.port() + path);
+  }
+
+  private static List<String> ids(JsonNode page) {
+    List<String> ids = new ArrayList<>();
+    page.get("tasks").forEach(t -> ids.add(t.get("taskId").asText()));
+    return ids;
+  }
+
+  private static void assertError(JsonNode body, String code, String messagePart) {
+    assertThat(body.get("code").asText()).as(body.toString()).isEqualTo(code);
+    if (messagePart != null) {
+      assertThat(body.get("message").asText()).contains(messagePart);
+    }
+  }
+}

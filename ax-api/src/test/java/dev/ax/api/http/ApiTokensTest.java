@@ -1,0 +1,49 @@
+package dev.ax.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ax.common.config.ConfigException;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ApiTokensTest {
+
+  private static final String ALICE = "alice-token-0123456789abcdef";
+  private static final String BOB = "bob-token-0123456789abcdefgh";
+
+  @Test
+  void aTokenNamesItsCallerAndRoleAndAnUnknownOneNobody() {
+    ApiTokens tokens =
+        ApiTokens.parse(
+            List.of("# who may call", "", ALICE + " alice operate", "  " + BOB + "\tbob  read  "),
+            "tokens");
+    assertThat(tokens.size()).isEqualTo(2);
+    assertThat(tokens.caller(ALICE)).contains(new Caller("alice", true));
+    assertThat(tokens.caller(BOB)).contains(new Caller("bob", false));
+    assertThat(tokens.caller(ALICE + "x")).isEqualTo(Optional.empty());
+    assertThat(tokens.caller("")).isEmpty();
+  }
+
+  @Test
+  void aBadLineIsRefusedByItsNumberWithoutShowingTheToken() {
+    assertRefused(
+        List.of(ALICE + " alice admin"), "tokens line 1: the role must be read or operate");
+    assertRefused(List.of("short alice read"), "tokens line 1: the token is shorter than 20");
+    assertRefused(
+        List.of("#", ALICE + " alice"), "tokens line 2: expected `<token> <name> <role>`");
+    assertRefused(List.of(ALICE + " al/ice read"), "tokens line 1: the name must be");
+    assertRefused(
+        List.of(ALICE + " alice read", ALICE + " eve operate"),
+        "tokens line 2: the same token is on an earlier line");
+    assertRefused(List.of("# nobody"), "tokens holds no token");
+  }
+
+  private static void assertRefused(List<String> lines, String message) {
+    assertThatThrownBy(() -> ApiTokens.parse(lines, "tokens"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(message)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(ALICE));
+  }
+}

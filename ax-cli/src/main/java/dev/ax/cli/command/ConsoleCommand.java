@@ -1,0 +1,40 @@
+package dev.ax.cli.command;
+
+import dev.ax.api.http.ApiServer;
+import dev.ax.api.http.ApiSettings;
+import dev.ax.cli.local.StopSignal;
+import dev.ax.common.config.AxConfig;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code ax console}: serves the HTTP API ({@code /api/v1}) over the database of {@code
+ * AX_JDBC_URL} or of the {@code ax up} in the work directory, at {@code AX_CONSOLE_BIND}, until
+ * SIGINT or SIGTERM. Runs on the main thread; requests are served by the API's own threads.
+ */
+@Command(
+    name = "console",
+    description =
+        "Serve the HTTP API (/api/v1, OpenAPI at /api/v1/openapi.json) at AX_CONSOLE_BIND"
+            + " (loopback by default; elsewhere AX_CONSOLE_TOKENS_FILE is required) until stopped.")
+public final class ConsoleCommand extends WorkDirCommand {
+
+  @Override
+  public Integer call() throws Exception {
+    ApiSettings settings = ApiSettings.from(AxConfig.fromEnvironment(Map.of()));
+    return CliDatabase.run(spec, workDir, "ax-console", (db, out) -> serve(db, out, settings));
+  }
+
+  private static int serve(CliDatabase db, PrintWriter out, ApiSettings settings)
+      throws InterruptedException {
+    StopSignal stop = StopSignal.install(System.err);
+    try (ApiServer api = ApiServer.start(settings, db.dataSource)) {
+      String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+      out.println("AX API at http://" + host + ":" + api.port() + "/api/v1 (Ctrl-C stops it)");
+      out.flush();
+      stop.await();
+    }
+    return ExitCodes.OK;
+  }
+}
