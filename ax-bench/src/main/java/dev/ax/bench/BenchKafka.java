@@ -1,6 +1,6 @@
 package dev.ax.bench;
 
-import dev.ax.cli.kafka.CommandSender;
+import dev.ax.api.kafka.CommandSender;
 import dev.ax.cli.kafka.TopicTail;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;

@@ -2,6 +2,7 @@ package dev.ax.api.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -11,7 +12,9 @@ import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -43,7 +46,14 @@ public final class ApiServer implements AutoCloseable {
           new Route("GET", "/api/v1/openapi.json"),
           new Route("GET", "/api/v1/tasks"),
           new Route("GET", "/api/v1/tasks/{taskId}"),
-          new Route("GET", "/api/v1/tasks/{taskId}/instances/{instanceId}"));
+          new Route("GET", "/api/v1/tasks/{taskId}/instances/{instanceId}"),
+          new Route("POST", "/api/v1/tasks/{taskId}/pause"),
+          new Route("POST", "/api/v1/tasks/{taskId}/resume"),
+          new Route("POST", "/api/v1/tasks/{taskId}/cancel"),
+          new Route("POST", "/api/v1/tasks/{taskId}/delete"),
+          new Route("POST", "/api/v1/tasks/{taskId}/run-now"),
+          new Route("POST", "/api/v1/groups/{group}/pause"),
+          new Route("POST", "/api/v1/groups/{group}/resume"));
 
   private static final String CALLER = "ax.caller";
 
@@ -54,23 +64,27 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
-   * Serves the API over {@code dataSource} as {@code settings} say.
+   * Serves the API over {@code dataSource} as {@code settings} say, sending changes through {@code
+   * changes}.
    *
    * @throws dev.ax.common.config.ConfigException when the address cannot be bound
    */
-  public static ApiServer start(ApiSettings settings, DataSource dataSource) {
+  public static ApiServer start(ApiSettings settings, DataSource dataSource, TaskCommands changes) {
     byte[] openApi = openApiDocument();
     TaskRoutes tasks = new TaskRoutes(dataSource);
-    Map<Route, Handler> handlers =
-        Map.of(
-            ROUTES.get(0),
-            ctx -> ctx.contentType("application/json").result(openApi),
-            ROUTES.get(1),
-            tasks::list,
-            ROUTES.get(2),
-            tasks::task,
-            ROUTES.get(3),
-            tasks::instance);
+    CommandRoutes commands = new CommandRoutes(changes);
+    Map<Route, Handler> handlers = new HashMap<>();
+    handlers.put(ROUTES.get(0), ctx -> ctx.contentType("application/json").result(openApi));
+    handlers.put(ROUTES.get(1), tasks::list);
+    handlers.put(ROUTES.get(2), tasks::task);
+    handlers.put(ROUTES.get(3), tasks::instance);
+    for (Route route : ROUTES.subList(4, ROUTES.size())) {
+      String action = route.path().substring(route.path().lastIndexOf('/') + 1);
+      String type = action.toUpperCase(Locale.ROOT).replace('-', '_');
+      handlers.put(
+          route,
+          route.path().startsWith("/api/v1/groups/") ? commands.group(type) : commands.task(type));
+    }
     Access access =
         new Access(settings, new ClientRate(settings.ratePerSecond(), System::nanoTime));
     Javalin app =
@@ -165,7 +179,7 @@ public final class ApiServer implements AutoCloseable {
       case 405 -> "method_not_allowed";
       case 413 -> "payload_too_large";
       case 429 -> "too_many_requests";
-      default -> HttpStatus.forStatus(status).name().toLowerCase(java.util.Locale.ROOT);
+      default -> HttpStatus.forStatus(status).name().toLowerCase(Locale.ROOT);
     };
   }
 

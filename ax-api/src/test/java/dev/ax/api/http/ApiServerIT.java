@@ -3,6 +3,9 @@ package dev.ax.api.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
@@ -10,6 +13,7 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.store.NewTask;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
+import dev.ax.common.testing.TopicReader;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.net.URI;
@@ -22,6 +26,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,9 +48,13 @@ class ApiServerIT {
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final List<ApiServer> servers = new ArrayList<>();
+  private final AxTestEnv env;
+  private final CommandSender sender;
 
   ApiServerIT(AxTestEnv env) {
+    this.env = env;
     store = StoreFixture.open(env);
+    sender = CommandSender.open(store.runtime().kafka(), "api-test");
   }
 
   @BeforeEach
@@ -72,6 +81,107 @@ class ApiServerIT {
   @AfterEach
   void stop() {
     servers.forEach(ApiServer::close);
+    sender.close();
+  }
+
+  @Test
+  void aChangeIsSentAsTheCliSendsItByTheTokensNameAndAudited() throws Exception {
+    ApiTokens tokens =
+        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiServer api = start(Optional.of(tokens), 50);
+    JsonNode sent =
+        post(
+            api,
+            "/api/v1/tasks/api-a/pause",
+            OPERATOR,
+            "{\"reason\":\"maintenance\",\"commandId\":\"p-1\"}",
+            202);
+    assertThat(sent.get("commandId").asText()).isEqualTo("p-1");
+    assertThat(sent.get("topic").asText()).isEqualTo(store.runtime().topics().commands());
+    JsonNode group =
+        post(api, "/api/v1/groups/billing/resume", OPERATOR, "{\"reason\":\"done\"}", 202);
+    assertThat(group.get("commandId").asText()).startsWith("ax-");
+    post(
+        api,
+        "/api/v1/tasks/api-b/cancel",
+        OPERATOR,
+        "{\"reason\":\"wrong\",\"interrupt\":true}",
+        202);
+
+    try (TopicReader commands =
+        new TopicReader(env.bootstrapServers(), store.runtime().topics().commands())) {
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> commands.poll().size() == 3);
+      Map<String, JsonNode> byType = new java.util.HashMap<>();
+      Map<String, String> keys = new java.util.HashMap<>();
+      for (var record : commands.poll()) {
+        JsonNode command = AxJson.MAPPER.readTree(record.value());
+        byType.put(command.get("type").asText(), command);
+        keys.put(command.get("type").asText(), record.key());
+      }
+      assertThat(byType.get("PAUSE").get("taskId").asText()).isEqualTo("api-a");
+      assertThat(byType.get("PAUSE").get("commandId").asText()).isEqualTo("p-1");
+      assertThat(byType.get("PAUSE").get("reason").asText()).isEqualTo("maintenance (by olga)");
+      assertThat(keys.get("RESUME"))
+          .as("a group's command is keyed by the group")
+          .isEqualTo("billing");
+      assertThat(byType.get("RESUME").get("group").asText()).isEqualTo("billing");
+      assertThat(byType.get("CANCEL").get("interrupt").asBoolean()).isTrue();
+    }
+    List<OperatorLog.Entry> audit =
+        new OperatorLog(store.runtime().dataSource()).newest("olga", 10);
+    assertThat(audit)
+        .extracting(OperatorLog.Entry::action)
+        .containsExactly("task cancel", "task resume", "task pause");
+    assertThat(audit.get(2).reason()).isEqualTo("maintenance (by olga) [commandId p-1]");
+
+    assertError(
+        post(api, "/api/v1/tasks/api-a/resume", READER, "{\"reason\":\"x\"}", 403),
+        "forbidden",
+        "read role");
+    assertError(
+        post(api, "/api/v1/tasks/api-a/resume", OPERATOR, "{}", 400),
+        "bad_request",
+        "needs a reason");
+    assertError(
+        post(api, "/api/v1/tasks/api-a/resume", OPERATOR, "", 400), "bad_request", "JSON body");
+    assertError(
+        post(api, "/api/v1/tasks/api-a/resume", OPERATOR, "[1]", 400),
+        "bad_request",
+        "one JSON object");
+    assertError(
+        post(api, "/api/v1/tasks/api-a/resume", OPERATOR, "{\"reason\":\"x\",\"force\":1}", 400),
+        "bad_request",
+        "unknown field force");
+    assertError(
+        post(
+            api,
+            "/api/v1/tasks/api-a/resume",
+            OPERATOR,
+            "{\"reason\":\"x\",\"interrupt\":true}",
+            400),
+        "bad_request",
+        "cancel and delete only");
+    assertError(
+        post(
+            api,
+            "/api/v1/tasks/api-a/resume",
+            OPERATOR,
+            "{\"reason\":\"x\",\"commandId\":\"a b\"}",
+            400),
+        "bad_request",
+        "command id must match");
+    assertError(
+        post(
+            api,
+            "/api/v1/tasks/api-a/resume",
+            OPERATOR,
+            "{\"reason\":\"" + "x".repeat(70_000) + "\"}",
+            413),
+        "payload_too_large",
+        null);
+    assertThat(new OperatorLog(store.runtime().dataSource()).newest(null, 100))
+        .as("nothing refused was audited")
+        .hasSize(3);
   }
 
   @Test
@@ -202,7 +312,12 @@ class ApiServerIT {
     ApiServer api =
         ApiServer.start(
             new ApiSettings("127.0.0.1", 0, tokens, 64 * 1024, ratePerSecond),
-            store.runtime().dataSource());
+            store.runtime().dataSource(),
+            new TaskCommands(
+                sender,
+                store.runtime().topics(),
+                new OperatorLog(store.runtime().dataSource()),
+                System::currentTimeMillis));
     servers.add(api);
     return api;
   }
@@ -216,6 +331,20 @@ class ApiServerIT {
     assertThat(answer.statusCode()).as("GET %s: %s", path, answer.body()).isEqualTo(status);
     assertThat(answer.headers().firstValue("Content-Type"))
         .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    return AxJson.MAPPER.readTree(answer.body());
+  }
+
+  private JsonNode post(ApiServer api, String path, String token, String body, int status)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri(api, path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as("POST %s: %s", path, answer.body()).isEqualTo(status);
     return AxJson.MAPPER.readTree(answer.body());
   }
 

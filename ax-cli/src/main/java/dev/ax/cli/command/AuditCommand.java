@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.audit.OperatorLog;
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import java.io.PrintWriter;

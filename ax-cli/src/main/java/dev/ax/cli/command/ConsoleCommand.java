@@ -1,17 +1,22 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.http.ApiServer;
 import dev.ax.api.http.ApiSettings;
+import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.TaskCommands;
 import dev.ax.cli.local.StopSignal;
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.kafka.Topics;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
 /**
- * {@code ax console}: serves the HTTP API ({@code /api/v1}) over the database of {@code
- * AX_JDBC_URL} or of the {@code ax up} in the work directory, at {@code AX_CONSOLE_BIND}, until
- * SIGINT or SIGTERM. Runs on the main thread; requests are served by the API's own threads.
+ * {@code ax console}: serves the HTTP API ({@code /api/v1}) over the database and broker of {@code
+ * AX_JDBC_URL} / {@code AX_KAFKA_BOOTSTRAP} or of the {@code ax up} in the work directory, at
+ * {@code AX_CONSOLE_BIND}, until SIGINT or SIGTERM. Runs on the main thread; requests are served by
+ * the API's own threads.
  */
 @Command(
     name = "console",
@@ -20,20 +25,31 @@ import picocli.CommandLine.Command;
             + " (loopback by default; elsewhere AX_CONSOLE_TOKENS_FILE is required) until stopped.")
 public final class ConsoleCommand extends WorkDirCommand {
 
+  static final String PROCESS_NAME = "ax-console";
+
   @Override
   public Integer call() throws Exception {
     ApiSettings settings = ApiSettings.from(AxConfig.fromEnvironment(Map.of()));
-    return CliDatabase.run(spec, workDir, "ax-console", (db, out) -> serve(db, out, settings));
+    return CliDatabase.run(spec, workDir, PROCESS_NAME, (db, out) -> serve(db, out, settings));
   }
 
-  private static int serve(CliDatabase db, PrintWriter out, ApiSettings settings)
+  private int serve(CliDatabase db, PrintWriter out, ApiSettings settings)
       throws InterruptedException {
+    BrokerLocator.Target broker = workDir.locateBroker(db.config);
     StopSignal stop = StopSignal.install(System.err);
-    try (ApiServer api = ApiServer.start(settings, db.dataSource)) {
-      String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-      out.println("AX API at http://" + host + ":" + api.port() + "/api/v1 (Ctrl-C stops it)");
-      out.flush();
-      stop.await();
+    try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME)) {
+      TaskCommands commands =
+          new TaskCommands(
+              sender,
+              new Topics(broker.topicPrefix()),
+              new OperatorLog(db.dataSource),
+              db.clock::millis);
+      try (ApiServer api = ApiServer.start(settings, db.dataSource, commands)) {
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        out.println("AX API at http://" + host + ":" + api.port() + "/api/v1 (Ctrl-C stops it)");
+        out.flush();
+        stop.await();
+      }
     }
     return ExitCodes.OK;
   }

@@ -1,10 +1,10 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.kafka.CommandSender;
 import dev.ax.cli.demo.DemoEndpoints;
 import dev.ax.cli.demo.DemoOutcomes;
 import dev.ax.cli.demo.DemoPlan;
 import dev.ax.cli.demo.DemoReport;
-import dev.ax.cli.kafka.CommandSender;
 import dev.ax.cli.kafka.TopicTail;
 import dev.ax.cli.local.Infrastructure;
 import dev.ax.cli.local.Pipeline;

@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.audit.OperatorLog;
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.audit.OperatorLog;
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.DeadLetterState;

@@ -1,7 +1,7 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.audit.OperatorLog;
-import dev.ax.cli.kafka.CommandSender;
+import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.kafka.CommandSender;
 import dev.ax.cli.task.RequeueStore;
 import dev.ax.common.kafka.AnnouncementRecords;
 import dev.ax.common.kafka.Topics;

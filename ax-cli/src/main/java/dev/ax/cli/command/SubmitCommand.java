@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.kafka.CommandSender;
+import dev.ax.api.kafka.CommandSender;
 import dev.ax.cli.kafka.TaskCommandJson;
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.common.kafka.Topics;

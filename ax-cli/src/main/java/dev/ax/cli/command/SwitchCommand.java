@@ -1,6 +1,6 @@
 package dev.ax.cli.command;
 
-import dev.ax.cli.audit.OperatorLog;
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.cli.text.Columns;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;

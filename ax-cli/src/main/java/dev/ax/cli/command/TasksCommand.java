@@ -2,17 +2,16 @@ package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ax.cli.audit.OperatorLog;
-import dev.ax.cli.kafka.CommandSender;
+import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.TaskCommands;
+import dev.ax.api.write.TaskCommands.Target;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.UUID;
-import java.util.regex.Pattern;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,12 +34,6 @@ import picocli.CommandLine.ParameterException;
 public final class TasksCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-task";
-
-  /** The same alphabet as a traceId: the command id goes into audit rows. */
-  private static final Pattern COMMAND_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-
-  /** Ingest takes 500; the operator's name is appended. */
-  private static final int MAX_REASON_CHARS = 400;
 
   public TasksCommand() {
     super(PROCESS_NAME, "show, list, update, cancel, delete, pause, resume, run-now");
@@ -152,54 +145,18 @@ public final class TasksCommand extends DatabaseCommandGroup {
   }
 
   /**
-   * A command's type and target: one task, or for PAUSE and RESUME a whole group (exactly one of
-   * {@code taskId} and {@code group} is set).
-   */
-  private record Target(String type, String taskId, String group) {
-    String key() {
-      return group != null ? group : taskId;
-    }
-
-    String describe() {
-      return group != null ? "group " + group : "task " + taskId;
-    }
-  }
-
-  /**
    * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id
    * (the group, for a group's), records it in the operator log and says where it went.
    */
   private int send(ObjectNode command, Target target, ChangeReasonOptions change)
       throws InterruptedException {
-    String type = target.type();
-    String reason = change.reason;
-    String commandId = change.commandId;
-    String id = commandId == null ? "ax-" + UUID.randomUUID() : commandId;
-    if (!COMMAND_ID.matcher(id).matches()) {
+    String problem = TaskCommands.problem(change.commandId, change.reason);
+    if (problem != null) {
       throw new ParameterException(
-          spec.commandLine(), "--command-id must match " + COMMAND_ID.pattern() + ": " + id);
+          spec.commandLine(),
+          problem.replace("the command id", "--command-id").replace("the reason", "--reason"));
     }
-    if (reason != null && (reason.isBlank() || reason.chars().anyMatch(Character::isISOControl))) {
-      throw new ParameterException(spec.commandLine(), "--reason must be one line of text");
-    }
-    if (reason != null && reason.length() > MAX_REASON_CHARS) {
-      throw new ParameterException(
-          spec.commandLine(), "--reason must be at most " + MAX_REASON_CHARS + " characters");
-    }
-    command.put("v", AxJson.VERSION).put("type", type);
-    if (target.group() != null) {
-      command.put("group", target.group());
-    } else {
-      command.put("taskId", target.taskId());
-    }
-    command.put("commandId", id);
     String operator = Operator.name();
-    command.put(
-        "reason",
-        (reason == null ? "by ax task " + type.toLowerCase(Locale.ROOT).replace('_', '-') : reason)
-            + " (by "
-            + operator
-            + ")");
     return CliDatabase.run(
         spec,
         workDir(),
@@ -208,22 +165,16 @@ public final class TasksCommand extends DatabaseCommandGroup {
           BrokerLocator.Target broker = workDir().locateBroker(db.config);
           Topics topics = new Topics(broker.topicPrefix());
           try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME)) {
-            RecordMetadata sent =
-                sender.send(topics.commands(), target.key(), AxJson.write(command));
-            new OperatorLog(db.dataSource)
-                .record(
-                    operator,
-                    "task " + type.toLowerCase(Locale.ROOT).replace('_', '-'),
-                    target.group() != null ? "group " + target.group() : target.taskId(),
-                    command.path("reason").asText() + " [commandId " + id + "]",
-                    db.clock.millis());
+            TaskCommands.Sent sent =
+                new TaskCommands(sender, topics, new OperatorLog(db.dataSource), db.clock::millis)
+                    .send(command, target, change.commandId, change.reason, operator);
             out.printf(
                 Locale.ROOT,
                 "sent %s for %s (commandId %s) to %s partition %d offset %d; `%s` shows its"
                     + " effect, %s a rejection%n",
-                type,
+                target.type(),
                 target.describe(),
-                id,
+                sent.commandId(),
                 sent.topic(),
                 sent.partition(),
                 sent.offset(),

@@ -1,4 +1,4 @@
-package dev.ax.cli.audit;
+package dev.ax.api.audit;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
@@ -8,8 +8,9 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * The CLI's own table, {@code ax_operator_log}: one row per operator action that changes state,
- * written when the CLI acts, read by {@code ax audit}. Thread-safe (stateless over a pool).
+ * The operators' table, {@code ax_operator_log}: one row per operator action that changes state,
+ * written when the CLI or the API acts, read by {@code ax audit}. Thread-safe (stateless over a
+ * pool).
  */
 public final class OperatorLog {
 

@@ -1,4 +1,4 @@
-package dev.ax.cli.kafka;
+package dev.ax.api.kafka;
 
 import dev.ax.common.kafka.KafkaConnection;
 import java.time.Duration;
