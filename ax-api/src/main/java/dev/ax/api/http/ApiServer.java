@@ -2,8 +2,9 @@ package dev.ax.api.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ax.api.write.TaskCommands;
+import dev.ax.api.audit.OperatorLog;
 import dev.ax.common.contract.AxJson;
+import dev.ax.deadletter.DeadLetterStore;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -12,19 +13,17 @@ import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
-import javax.sql.DataSource;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API, {@code /api/v1}, on Javalin: JSON in and out, every route listed in {@link #ROUTES}
- * and in the OpenAPI document served at {@code /api/v1/openapi.json} (kept in
+ * The HTTP API, {@code /api/v1}, on Javalin: JSON in and out, every route listed once in {@link
+ * #start} and in the OpenAPI document served at {@code /api/v1/openapi.json} (kept in
  * docs/contract/openapi.json). Every request passes the access check first: the rate per client,
  * then the token when there are tokens, then the role for a change. Errors are JSON {@code {"code",
  * "message"}}. A bounded pool of {@link #THREADS} threads serves requests. Started by {@link
@@ -37,54 +36,53 @@ public final class ApiServer implements AutoCloseable {
   /** Most threads serving requests at once. */
   static final int THREADS = 16;
 
-  /** One route: a method, a path in OpenAPI's form ({@code {param}}), and what answers it. */
-  record Route(String method, String path) {}
+  /** One route: a method and a path in OpenAPI's form ({@code {param}}). */
+  public record Route(String method, String path) {}
 
-  /** Every route, in the order the OpenAPI document lists them. */
-  static final List<Route> ROUTES =
-      List.of(
-          new Route("GET", "/api/v1/openapi.json"),
-          new Route("GET", "/api/v1/tasks"),
-          new Route("GET", "/api/v1/tasks/{taskId}"),
-          new Route("GET", "/api/v1/tasks/{taskId}/instances/{instanceId}"),
-          new Route("POST", "/api/v1/tasks/{taskId}/pause"),
-          new Route("POST", "/api/v1/tasks/{taskId}/resume"),
-          new Route("POST", "/api/v1/tasks/{taskId}/cancel"),
-          new Route("POST", "/api/v1/tasks/{taskId}/delete"),
-          new Route("POST", "/api/v1/tasks/{taskId}/run-now"),
-          new Route("POST", "/api/v1/groups/{group}/pause"),
-          new Route("POST", "/api/v1/groups/{group}/resume"));
+  /** A route and what answers it. */
+  private record Bound(Route route, Handler handler) {}
 
   private static final String CALLER = "ax.caller";
 
   private final Javalin app;
+  private final List<Route> routes;
 
-  private ApiServer(Javalin app) {
+  private ApiServer(Javalin app, List<Route> routes) {
     this.app = app;
+    this.routes = routes;
   }
 
   /**
-   * Serves the API over {@code dataSource} as {@code settings} say, sending changes through {@code
-   * changes}.
+   * Serves the API over {@code backends} as {@code settings} say.
    *
    * @throws dev.ax.common.config.ConfigException when the address cannot be bound
    */
-  public static ApiServer start(ApiSettings settings, DataSource dataSource, TaskCommands changes) {
+  public static ApiServer start(ApiSettings settings, ApiBackends backends) {
     byte[] openApi = openApiDocument();
-    TaskRoutes tasks = new TaskRoutes(dataSource);
-    CommandRoutes commands = new CommandRoutes(changes);
-    Map<Route, Handler> handlers = new HashMap<>();
-    handlers.put(ROUTES.get(0), ctx -> ctx.contentType("application/json").result(openApi));
-    handlers.put(ROUTES.get(1), tasks::list);
-    handlers.put(ROUTES.get(2), tasks::task);
-    handlers.put(ROUTES.get(3), tasks::instance);
-    for (Route route : ROUTES.subList(4, ROUTES.size())) {
-      String action = route.path().substring(route.path().lastIndexOf('/') + 1);
-      String type = action.toUpperCase(Locale.ROOT).replace('-', '_');
-      handlers.put(
-          route,
-          route.path().startsWith("/api/v1/groups/") ? commands.group(type) : commands.task(type));
+    TaskRoutes tasks = new TaskRoutes(backends.dataSource());
+    CommandRoutes commands = new CommandRoutes(backends.taskCommands());
+    DeadLetterRoutes deadLetters =
+        new DeadLetterRoutes(new DeadLetterStore(backends.dataSource()), backends.deadLetters());
+    List<Bound> bound = new ArrayList<>();
+    bound.add(
+        get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi)));
+    bound.add(get("/api/v1/tasks", tasks::list));
+    bound.add(get("/api/v1/tasks/{taskId}", tasks::task));
+    bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
+    for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
+      bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
     }
+    for (String type : List.of("PAUSE", "RESUME")) {
+      bound.add(post("/api/v1/groups/{group}/" + action(type), commands.group(type)));
+    }
+    bound.add(get("/api/v1/deadletters", deadLetters::list));
+    bound.add(get("/api/v1/deadletters/{id}", deadLetters::letter));
+    bound.add(post("/api/v1/deadletters/{id}/replay", deadLetters::replay));
+    bound.add(post("/api/v1/deadletters/{id}/discard", deadLetters::discard));
+    SwitchRoutes switches = new SwitchRoutes(backends.switches());
+    bound.add(get("/api/v1/switches", switches::list));
+    bound.add(post("/api/v1/switches/{name}", switches::flip));
+    bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
     Access access =
         new Access(settings, new ClientRate(settings.ratePerSecond(), System::nanoTime));
     Javalin app =
@@ -96,10 +94,10 @@ public final class ApiServer implements AutoCloseable {
               config.http.prefer405over404 = true;
               config.jetty.threadPool = new QueuedThreadPool(THREADS, 2);
               config.routes.before("/api/*", access::check);
-              for (Route route : ROUTES) {
-                switch (route.method()) {
-                  case "GET" -> config.routes.get(route.path(), handlers.get(route));
-                  case "POST" -> config.routes.post(route.path(), handlers.get(route));
+              for (Bound route : bound) {
+                switch (route.route().method()) {
+                  case "GET" -> config.routes.get(route.route().path(), route.handler());
+                  case "POST" -> config.routes.post(route.route().path(), route.handler());
                   default -> throw new IllegalStateException("no such method: " + route);
                 }
               }
@@ -133,7 +131,25 @@ public final class ApiServer implements AutoCloseable {
         settings.host(),
         app.port(),
         settings.tokens().map(t -> t.size() + " token(s)").orElse("loopback, no tokens"));
-    return new ApiServer(app);
+    return new ApiServer(app, bound.stream().map(Bound::route).toList());
+  }
+
+  private static Bound get(String path, Handler handler) {
+    return new Bound(new Route("GET", path), handler);
+  }
+
+  private static Bound post(String path, Handler handler) {
+    return new Bound(new Route("POST", path), handler);
+  }
+
+  /** The path segment of a command type: {@code RUN_NOW} is {@code run-now}. */
+  private static String action(String type) {
+    return type.toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** Every route served, in the order the OpenAPI document lists them. */
+  public List<Route> routes() {
+    return routes;
   }
 
   /** The port bound (the one asked for, or the free one found for port 0). */

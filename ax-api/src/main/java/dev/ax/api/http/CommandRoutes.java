@@ -1,13 +1,10 @@
 package dev.ax.api.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.kafka.CommandSender;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
 import io.javalin.http.Context;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -39,24 +36,20 @@ final class CommandRoutes {
   }
 
   private void send(Context ctx, TaskCommands.Target target) throws InterruptedException {
-    ObjectNode body = body(ctx);
-    String reason = text(body, "reason");
-    if (reason == null) {
-      throw ApiException.badRequest("a change needs a reason: {\"reason\": \"...\"}");
-    }
-    String commandId = text(body, "commandId");
+    JsonBody body = JsonBody.of(ctx, FIELDS);
+    String reason = body.reason();
+    String commandId = body.text("commandId");
     String problem = TaskCommands.problem(commandId, reason);
     if (problem != null) {
       throw ApiException.badRequest(problem);
     }
     ObjectNode fields = AxJson.MAPPER.createObjectNode();
-    JsonNode interrupt = body.get("interrupt");
-    if (interrupt != null && !interrupt.isNull()) {
-      boolean stoppable = target.type().equals("CANCEL") || target.type().equals("DELETE");
-      if (!interrupt.isBoolean() || !stoppable) {
-        throw ApiException.badRequest("interrupt is true or false, for cancel and delete only");
+    Boolean interrupt = body.flag("interrupt");
+    if (interrupt != null) {
+      if (!target.type().equals("CANCEL") && !target.type().equals("DELETE")) {
+        throw ApiException.badRequest("interrupt is for cancel and delete only");
       }
-      if (interrupt.booleanValue()) {
+      if (interrupt) {
         fields.put("interrupt", true);
       }
     }
@@ -68,39 +61,5 @@ final class CommandRoutes {
     }
     ctx.status(202);
     ApiServer.json(ctx, AxJson.MAPPER.valueToTree(sent));
-  }
-
-  private static ObjectNode body(Context ctx) {
-    String text = ctx.body();
-    if (text.isBlank()) {
-      throw ApiException.badRequest("a change needs a JSON body with its reason");
-    }
-    JsonNode body;
-    try {
-      body = AxJson.MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("the body is not JSON: " + e.getOriginalMessage());
-    }
-    if (!(body instanceof ObjectNode object)) {
-      throw ApiException.badRequest("the body must be one JSON object");
-    }
-    for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!FIELDS.contains(name)) {
-        throw ApiException.badRequest("unknown field " + name + "; known: " + FIELDS);
-      }
-    }
-    return object;
-  }
-
-  private static String text(ObjectNode body, String field) {
-    JsonNode value = body.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    if (!value.isTextual()) {
-      throw ApiException.badRequest(field + " must be a string");
-    }
-    return value.asText();
   }
 }

@@ -5,15 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.DeadLetterActions;
+import dev.ax.api.write.SwitchBoard;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.NewTask;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
+import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import java.net.URI;
@@ -254,7 +258,7 @@ class ApiServerIT {
           .fieldNames()
           .forEachRemaining(m -> documented.add(m.toUpperCase() + " " + path));
     }
-    List<String> served = ApiServer.ROUTES.stream().map(r -> r.method() + " " + r.path()).toList();
+    List<String> served = api.routes().stream().map(r -> r.method() + " " + r.path()).toList();
     assertThat(documented).containsExactlyInAnyOrderElementsOf(served);
     for (String route : documented) {
       String path = route.substring(route.indexOf(' ') + 1).replaceAll("\\{[^}]+}", "x");
@@ -269,6 +273,65 @@ class ApiServerIT {
           .as("%s answers (%d %s)", route, answer.statusCode(), answer.body())
           .isNotIn("no_route", "method_not_allowed");
     }
+  }
+
+  @Test
+  void aSwitchIsShownAndFlippedWithAReasonAndTheAuditListsIt() throws Exception {
+    ApiTokens tokens =
+        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiServer api = start(Optional.of(tokens), 50);
+    JsonNode before = get(api, "/api/v1/switches", READER, 200).get("switches");
+    assertThat(before.get(2).get("name").asText()).isEqualTo("retries");
+    assertThat(before.get(2).get("neverSet").asBoolean()).isTrue();
+    assertThat(before.get(2).get("value").asText()).isEqualTo("on");
+
+    JsonNode flipped =
+        post(
+            api,
+            "/api/v1/switches/retries",
+            OPERATOR,
+            "{\"value\":\"OFF\",\"reason\":\"storm\"}",
+            200);
+    assertThat(flipped.get("changed").asBoolean()).isTrue();
+    assertThat(
+            post(
+                    api,
+                    "/api/v1/switches/retries",
+                    OPERATOR,
+                    "{\"value\":\"off\",\"reason\":\"again\"}",
+                    200)
+                .get("changed")
+                .asBoolean())
+        .isFalse();
+    JsonNode retries = get(api, "/api/v1/switches", READER, 200).at("/switches/2");
+    assertThat(retries.get("value").asText()).isEqualTo("off");
+    assertThat(retries.get("version").asLong()).isEqualTo(1);
+    assertThat(retries.get("setBy").asText()).isEqualTo("ax switch (olga)");
+    assertError(
+        post(
+            api,
+            "/api/v1/switches/everything",
+            OPERATOR,
+            "{\"value\":\"off\",\"reason\":\"x\"}",
+            400),
+        "bad_request",
+        "unknown switch 'everything'");
+    assertError(
+        post(
+            api,
+            "/api/v1/switches/intake",
+            OPERATOR,
+            "{\"value\":\"maybe\",\"reason\":\"x\"}",
+            400),
+        "bad_request",
+        "takes one of [on, off]");
+    post(api, "/api/v1/switches/intake", READER, "{\"value\":\"off\",\"reason\":\"x\"}", 403);
+
+    JsonNode audit = get(api, "/api/v1/audit?actor=olga", READER, 200).get("entries");
+    assertThat(audit).hasSize(1);
+    assertThat(audit.at("/0/action").asText()).isEqualTo("switch");
+    assertThat(audit.at("/0/reason").asText()).isEqualTo("set to off: storm");
+    assertThat(audit.at("/0/at").asText()).endsWith("Z");
   }
 
   @Test
@@ -312,12 +375,22 @@ class ApiServerIT {
     ApiServer api =
         ApiServer.start(
             new ApiSettings("127.0.0.1", 0, tokens, 64 * 1024, ratePerSecond),
-            store.runtime().dataSource(),
-            new TaskCommands(
-                sender,
-                store.runtime().topics(),
-                new OperatorLog(store.runtime().dataSource()),
-                System::currentTimeMillis));
+            new ApiBackends(
+                store.runtime().dataSource(),
+                new TaskCommands(
+                    sender,
+                    store.runtime().topics(),
+                    new OperatorLog(store.runtime().dataSource()),
+                    System::currentTimeMillis),
+                new DeadLetterActions(
+                    new DeadLetterStore(store.runtime().dataSource()),
+                    null,
+                    new OperatorLog(store.runtime().dataSource()),
+                    System::currentTimeMillis),
+                new SwitchBoard(
+                    new SwitchStore(store.runtime().dataSource()),
+                    new OperatorLog(store.runtime().dataSource()),
+                    System::currentTimeMillis)));
     servers.add(api);
     return api;
   }

@@ -1,15 +1,24 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.http.ApiBackends;
 import dev.ax.api.http.ApiServer;
 import dev.ax.api.http.ApiSettings;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.DeadLetterActions;
+import dev.ax.api.write.SwitchBoard;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.cli.local.StopSignal;
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.SwitchStore;
+import dev.ax.deadletter.DeadLetterReplayer;
+import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import picocli.CommandLine.Command;
 
 /**
@@ -37,14 +46,24 @@ public final class ConsoleCommand extends WorkDirCommand {
       throws InterruptedException {
     BrokerLocator.Target broker = workDir.locateBroker(db.config);
     StopSignal stop = StopSignal.install(System.err);
-    try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME)) {
-      TaskCommands commands =
-          new TaskCommands(
-              sender,
-              new Topics(broker.topicPrefix()),
-              new OperatorLog(db.dataSource),
-              db.clock::millis);
-      try (ApiServer api = ApiServer.start(settings, db.dataSource, commands)) {
+    Topics topics = new Topics(broker.topicPrefix());
+    OperatorLog operatorLog = new OperatorLog(db.dataSource);
+    DeadLetterStore letters = new DeadLetterStore(db.dataSource);
+    try (CommandSender sender = CommandSender.open(broker.kafka(), PROCESS_NAME);
+        KafkaProducer<String, byte[]> producer =
+            KafkaClients.producer(broker.kafka(), PROCESS_NAME + "-replay")) {
+      ApiBackends backends =
+          new ApiBackends(
+              db.dataSource,
+              new TaskCommands(sender, topics, operatorLog, db.clock::millis),
+              new DeadLetterActions(
+                  letters,
+                  new DeadLetterReplayer(
+                      letters, new InstanceStore(db.dataSource), producer, topics),
+                  operatorLog,
+                  db.clock::millis),
+              new SwitchBoard(new SwitchStore(db.dataSource), operatorLog, db.clock::millis));
+      try (ApiServer api = ApiServer.start(settings, backends)) {
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
         out.println("AX API at http://" + host + ":" + api.port() + "/api/v1 (Ctrl-C stops it)");
         out.flush();

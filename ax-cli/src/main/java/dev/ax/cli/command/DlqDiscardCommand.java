@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.write.DeadLetterActions;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -34,16 +35,16 @@ final class DlqDiscardCommand extends DatabaseSubcommand {
   @Override
   int run(CliDatabase db, PrintWriter out) {
     DeadLetterStore letters = new DeadLetterStore(db.dataSource);
-    if (letters.find(id).isEmpty()) {
-      throw new CliFailure(ExitCodes.FAILED, "no dead letter " + id);
+    DeadLetterActions actions =
+        new DeadLetterActions(letters, null, new OperatorLog(db.dataSource), db.clock::millis);
+    switch (actions.discard(id, Operator.name(), reason)) {
+      case NOT_FOUND -> throw new CliFailure(ExitCodes.FAILED, "no dead letter " + id);
+      case NOT_OPEN ->
+          throw new CliFailure(
+              ExitCodes.FAILED,
+              "dead letter " + id + " is not open (replayed or discarded before)");
+      case DISCARDED -> {}
     }
-    String operator = Operator.name();
-    if (!letters.discard(id, reason + " (by " + operator + ")", db.clock.millis())) {
-      throw new CliFailure(
-          ExitCodes.FAILED, "dead letter " + id + " is not open (replayed or discarded before)");
-    }
-    new OperatorLog(db.dataSource)
-        .record(operator, "dlq discard", "dead letter " + id, reason, db.clock.millis());
     out.println("dead letter " + id + ": discarded");
     return ExitCodes.OK;
   }

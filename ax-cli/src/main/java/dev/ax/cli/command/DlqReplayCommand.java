@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.write.DeadLetterActions;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.DeadLetterState;
@@ -97,22 +98,22 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     long pauseMs = 1000L / ratePerSecond;
     try (KafkaProducer<String, byte[]> producer =
         KafkaClients.producer(broker.kafka(), processName())) {
-      DeadLetterReplayer replayer =
-          new DeadLetterReplayer(
+      DeadLetterActions actions =
+          new DeadLetterActions(
               letters,
-              new InstanceStore(db.dataSource),
-              producer,
-              new Topics(broker.topicPrefix()));
+              new DeadLetterReplayer(
+                  letters,
+                  new InstanceStore(db.dataSource),
+                  producer,
+                  new Topics(broker.topicPrefix())),
+              new OperatorLog(db.dataSource),
+              db.clock::millis);
       String operator = Operator.name();
-      OperatorLog operatorLog = new OperatorLog(db.dataSource);
       for (long id : targets) {
-        DeadLetterStore.ReplayResult result =
-            replayer.replay(id, "ax dlq (" + operator + ")", reason, db.clock.millis(), force);
-        out.println("dead letter " + id + ": " + describe(result, letters, id));
+        DeadLetterStore.ReplayResult result = actions.replay(id, operator, reason, force);
+        out.println("dead letter " + id + ": " + actions.describe(result, id, "--force"));
         out.flush();
         if (result.replayed()) {
-          operatorLog.record(
-              operator, "dlq replay", "dead letter " + id, reason, db.clock.millis());
           replayed++;
           Thread.sleep(pauseMs); // the rate limit, not synchronisation
         } else {
@@ -122,22 +123,5 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     }
     out.println(replayed + " replayed, " + problems + " not");
     return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
-  }
-
-  private static String describe(
-      DeadLetterStore.ReplayResult result, DeadLetterStore letters, long id) {
-    return switch (result) {
-      case REPLAYED -> "replayed";
-      case REPLAYED_PAUSED ->
-          "replayed; its task is PAUSED, so the instance waits PAUSED and runs when the task is"
-              + " resumed";
-      case NOT_FOUND -> "no such dead letter";
-      case NOT_OPEN -> "not open (replayed or discarded before): nothing runs";
-      case INSTANCE_NOT_DEAD -> "its instance is no longer DEAD: nothing runs";
-      case TASK_STOPPED ->
-          "refused: its task is "
-              + letters.taskStateOf(id).orElse("gone")
-              + ", so nothing runs and the letter stays OPEN (--force replays it anyway)";
-    };
   }
 }

@@ -1,20 +1,14 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.write.SwitchBoard;
 import dev.ax.cli.text.Columns;
-import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.StringJoiner;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -37,31 +31,15 @@ import picocli.CommandLine.Parameters;
     })
 public final class SwitchCommand extends WorkDirCommand {
 
-  private static final List<String> ON_OFF = List.of("on", "off");
-
-  /** The switches by name, with the value they have until first set. */
-  private static final Map<String, String> KNOWN = new LinkedHashMap<>();
-
-  static {
-    KNOWN.put(Switches.INTAKE, "on");
-    KNOWN.put(Switches.DISPATCH, "on");
-    KNOWN.put(Switches.RETRIES, "on");
-    KNOWN.put(Switches.SERIAL, "off");
-  }
-
-  /** {@code dispatch.<group>}: the dispatch switch of one task group. */
-  private static final Pattern GROUP_DISPATCH =
-      Pattern.compile(Pattern.quote(Switches.DISPATCH + ".") + "[A-Za-z0-9._-]{1,64}");
-
-  private static final Columns<Line> COLUMNS =
-      Columns.<Line>builder()
-          .left("switch", Line::name)
-          .left("value", Line::value)
-          .right("version", Line::version)
-          .left("set by", Line::setBy)
-          .left("at", Line::at)
-          .left("applied by", Line::appliedBy)
-          .left("behind", Line::behind)
+  private static final Columns<SwitchBoard.SwitchView> COLUMNS =
+      Columns.<SwitchBoard.SwitchView>builder()
+          .left("switch", SwitchBoard.SwitchView::name)
+          .left("value", v -> v.neverSet() ? v.value() + " (never set)" : v.value())
+          .right("version", SwitchBoard.SwitchView::version)
+          .left("set by", v -> v.setBy() == null ? "" : v.setBy())
+          .left("at", v -> v.setAtMs() == null ? "" : Instant.ofEpochMilli(v.setAtMs()).toString())
+          .left("applied by", v -> String.join(", ", v.appliedBy()))
+          .left("behind", v -> String.join(", ", v.behind()))
           .build();
 
   @Parameters(
@@ -74,20 +52,26 @@ public final class SwitchCommand extends WorkDirCommand {
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
   private String value;
 
+  @Option(
+      names = "--reason",
+      paramLabel = "<text>",
+      description = "Why; kept in the audit log with the change.")
+  private String reason;
+
   @Override
   public Integer call() {
-    if (name != null && !KNOWN.containsKey(name) && !GROUP_DISPATCH.matcher(name).matches()) {
-      throw new ParameterException(
-          spec.commandLine(), "unknown switch '" + name + "'; known: " + KNOWN.keySet());
-    }
-    List<String> values = name == null ? List.of() : ON_OFF;
-    if (name != null && value == null) {
-      throw new ParameterException(spec.commandLine(), "give the value to set: one of " + values);
-    }
     String normalised = value == null ? null : value.toLowerCase(Locale.ROOT);
-    if (normalised != null && !values.contains(normalised)) {
-      throw new ParameterException(
-          spec.commandLine(), "switch " + name + " takes one of " + values + ": " + value);
+    if (name != null) {
+      if (value == null) {
+        throw new ParameterException(spec.commandLine(), "give the value to set: one of [on, off]");
+      }
+      String problem = SwitchBoard.problem(name, normalised);
+      if (problem != null) {
+        throw new ParameterException(spec.commandLine(), problem);
+      }
+    }
+    if (reason != null && (reason.isBlank() || reason.chars().anyMatch(Character::isISOControl))) {
+      throw new ParameterException(spec.commandLine(), "--reason must be one line of text");
     }
     return CliDatabase.run(
         spec, workDir, "ax-switch", (db, out) -> setAndPrint(db, out, normalised));
@@ -95,15 +79,11 @@ public final class SwitchCommand extends WorkDirCommand {
 
   /** Sets the switch named, if any, to {@code normalised}, then prints every known switch. */
   private int setAndPrint(CliDatabase db, PrintWriter out, String normalised) {
-    SwitchStore switches = new SwitchStore(db.dataSource);
+    SwitchBoard board =
+        new SwitchBoard(
+            new SwitchStore(db.dataSource), new OperatorLog(db.dataSource), db.clock::millis);
     if (name != null) {
-      String operator = Operator.name();
-      boolean changed =
-          switches.set(name, normalised, "ax switch (" + operator + ")", db.clock.millis());
-      if (changed) {
-        new OperatorLog(db.dataSource)
-            .record(operator, "switch", name, "set to " + normalised, db.clock.millis());
-      }
+      boolean changed = board.set(name, normalised, Operator.name(), reason);
       out.println(
           "switch "
               + name
@@ -111,62 +91,7 @@ public final class SwitchCommand extends WorkDirCommand {
               + normalised
               + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
     }
-    Map<String, SwitchStore.Switch> all = switches.all();
-    Map<String, List<SwitchStore.Applied>> applied = new HashMap<>();
-    switches
-        .applied()
-        .forEach(a -> applied.computeIfAbsent(a.name(), n -> new ArrayList<>()).add(a));
-    List<String> shown = new ArrayList<>(KNOWN.keySet());
-    all.keySet().stream().filter(n -> !KNOWN.containsKey(n)).sorted().forEach(shown::add);
-    List<Line> lines = new ArrayList<>();
-    for (String known : shown) {
-      SwitchStore.Switch s = all.get(known);
-      lines.add(
-          s == null ? Line.neverSet(known) : Line.of(s, applied.getOrDefault(known, List.of())));
-    }
-    COLUMNS.table(lines).print(out, "");
+    COLUMNS.table(board.view()).print(out, "");
     return ExitCodes.OK;
-  }
-
-  /** One switch as the table shows it: as set, or with the value it has until first set. */
-  private record Line(
-      String name,
-      String value,
-      long version,
-      String setBy,
-      String at,
-      String appliedBy,
-      String behind) {
-
-    static Line neverSet(String name) {
-      return new Line(name, KNOWN.get(name) + " (never set)", 0, "", "", "", "");
-    }
-
-    static Line of(SwitchStore.Switch set, List<SwitchStore.Applied> stages) {
-      return new Line(
-          set.name(),
-          set.value(),
-          set.version(),
-          set.updatedBy(),
-          Instant.ofEpochMilli(set.updatedAtMs()).toString(),
-          stagesAt(stages, set.version(), true),
-          stagesAt(stages, set.version(), false));
-    }
-  }
-
-  /**
-   * The stages that applied {@code version} ({@code current}), or those still at an older one, with
-   * the version they applied.
-   */
-  private static String stagesAt(List<SwitchStore.Applied> stages, long version, boolean current) {
-    StringJoiner joined = new StringJoiner(", ");
-    for (SwitchStore.Applied a : stages) {
-      if (current && a.version() == version) {
-        joined.add(a.stage());
-      } else if (!current && a.version() < version) {
-        joined.add(a.stage() + " (v" + a.version() + ")");
-      }
-    }
-    return joined.toString();
   }
 }
