@@ -210,7 +210,28 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  /** The check before every request: rate, token, role. Thread-safe. */
+  /**
+   * Refuses a change a page of another site could have sent with the user's browser: a change must
+   * be {@code application/json} (a cross-site form or a no-preflight fetch cannot send that, and
+   * this server answers no CORS preflight), and a browser's {@code Origin}, when sent, must be this
+   * server's own.
+   */
+  private static void refuseCrossSite(Context ctx) {
+    String type = ctx.contentType();
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw new ApiException(
+          415, "unsupported_media_type", "a change is sent as Content-Type: application/json");
+    }
+    String origin = ctx.header("Origin");
+    String host = ctx.header("Host");
+    if (origin != null
+        && !(host != null
+            && (origin.equals("http://" + host) || origin.equals("https://" + host)))) {
+      throw new ApiException(403, "cross_origin", "a change from another origin is refused");
+    }
+  }
+
+  /** The check before every request: rate, token, role, origin. Thread-safe. */
   private record Access(ApiSettings settings, ClientRate rate) {
 
     void check(Context ctx) {
@@ -240,8 +261,11 @@ public final class ApiServer implements AutoCloseable {
                 .caller(token)
                 .orElseThrow(() -> new ApiException(401, "unauthorized", "unknown token"));
       }
-      if (!ctx.method().name().equals("GET") && !caller.mayOperate()) {
-        throw new ApiException(403, "forbidden", caller.name() + " has the read role only");
+      if (!ctx.method().name().equals("GET")) {
+        if (!caller.mayOperate()) {
+          throw new ApiException(403, "forbidden", caller.name() + " has the read role only");
+        }
+        refuseCrossSite(ctx);
       }
       ctx.attribute(CALLER, caller);
     }

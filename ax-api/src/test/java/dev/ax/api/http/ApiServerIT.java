@@ -183,6 +183,20 @@ class ApiServerIT {
             413),
         "payload_too_large",
         null);
+    assertError(
+        send(api, "/api/v1/tasks/api-a/resume", "text/plain", null, "{\"reason\":\"x\"}", 415),
+        "unsupported_media_type",
+        "application/json");
+    assertError(
+        send(
+            api,
+            "/api/v1/tasks/api-a/resume",
+            "application/json",
+            "http://evil.example",
+            "{\"reason\":\"x\"}",
+            403),
+        "cross_origin",
+        null);
     assertThat(new OperatorLog(store.runtime().dataSource()).newest(null, 100))
         .as("nothing refused was audited")
         .hasSize(3);
@@ -415,6 +429,23 @@ class ApiServerIT {
             .POST(HttpRequest.BodyPublishers.ofString(body));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as("POST %s: %s", path, answer.body()).isEqualTo(status);
+    return AxJson.MAPPER.readTree(answer.body());
+  }
+
+  /** A change as a browser page might send it, with the token of role operate. */
+  private JsonNode send(
+      ApiServer api, String path, String contentType, String origin, String body, int status)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri(api, path))
+            .header("Content-Type", contentType)
+            .header("Authorization", "Bearer " + OPERATOR)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (origin != null) {
+      request.header("Origin", origin);
     }
     HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as("POST %s: %s", path, answer.body()).isEqualTo(status);

@@ -184,6 +184,7 @@ class DeadLetterApiIT {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path))
             .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
             .method(
                 method,
                 body == null
