@@ -58,31 +58,7 @@ public final class ApiServer implements AutoCloseable {
    * @throws dev.ax.common.config.ConfigException when the address cannot be bound
    */
   public static ApiServer start(ApiSettings settings, ApiBackends backends) {
-    byte[] openApi = openApiDocument();
-    TaskRoutes tasks = new TaskRoutes(backends.dataSource());
-    CommandRoutes commands = new CommandRoutes(backends.taskCommands());
-    DeadLetterRoutes deadLetters =
-        new DeadLetterRoutes(new DeadLetterStore(backends.dataSource()), backends.deadLetters());
-    List<Bound> bound = new ArrayList<>();
-    bound.add(
-        get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi)));
-    bound.add(get("/api/v1/tasks", tasks::list));
-    bound.add(get("/api/v1/tasks/{taskId}", tasks::task));
-    bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
-    for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
-      bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
-    }
-    for (String type : List.of("PAUSE", "RESUME")) {
-      bound.add(post("/api/v1/groups/{group}/" + action(type), commands.group(type)));
-    }
-    bound.add(get("/api/v1/deadletters", deadLetters::list));
-    bound.add(get("/api/v1/deadletters/{id}", deadLetters::letter));
-    bound.add(post("/api/v1/deadletters/{id}/replay", deadLetters::replay));
-    bound.add(post("/api/v1/deadletters/{id}/discard", deadLetters::discard));
-    SwitchRoutes switches = new SwitchRoutes(backends.switches());
-    bound.add(get("/api/v1/switches", switches::list));
-    bound.add(post("/api/v1/switches/{name}", switches::flip));
-    bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
+    List<Bound> bound = routes(backends);
     Access access =
         new Access(settings, new ClientRate(settings.ratePerSecond(), System::nanoTime));
     Javalin app =
@@ -94,6 +70,11 @@ public final class ApiServer implements AutoCloseable {
               config.http.prefer405over404 = true;
               config.jetty.threadPool = new QueuedThreadPool(THREADS, 2);
               config.routes.before("/api/*", access::check);
+              ConsoleFiles console = ConsoleFiles.load();
+              config.routes.get("/", ctx -> ctx.redirect("/console/"));
+              config.routes.get("/console/", console.serve("index.html"));
+              config.routes.get("/console/console.js", console.serve("console.js"));
+              config.routes.get("/console/console.css", console.serve("console.css"));
               for (Bound route : bound) {
                 switch (route.route().method()) {
                   case "GET" -> config.routes.get(route.route().path(), route.handler());
@@ -132,6 +113,36 @@ public final class ApiServer implements AutoCloseable {
         app.port(),
         settings.tokens().map(t -> t.size() + " token(s)").orElse("loopback, no tokens"));
     return new ApiServer(app, bound.stream().map(Bound::route).toList());
+  }
+
+  /** Every route of the API and what answers it, in the order the OpenAPI document lists them. */
+  private static List<Bound> routes(ApiBackends backends) {
+    byte[] openApi = openApiDocument();
+    TaskRoutes tasks = new TaskRoutes(backends.dataSource());
+    CommandRoutes commands = new CommandRoutes(backends.taskCommands());
+    DeadLetterRoutes deadLetters =
+        new DeadLetterRoutes(new DeadLetterStore(backends.dataSource()), backends.deadLetters());
+    List<Bound> bound = new ArrayList<>();
+    bound.add(
+        get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi)));
+    bound.add(get("/api/v1/tasks", tasks::list));
+    bound.add(get("/api/v1/tasks/{taskId}", tasks::task));
+    bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
+    for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
+      bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
+    }
+    for (String type : List.of("PAUSE", "RESUME")) {
+      bound.add(post("/api/v1/groups/{group}/" + action(type), commands.group(type)));
+    }
+    bound.add(get("/api/v1/deadletters", deadLetters::list));
+    bound.add(get("/api/v1/deadletters/{id}", deadLetters::letter));
+    bound.add(post("/api/v1/deadletters/{id}/replay", deadLetters::replay));
+    bound.add(post("/api/v1/deadletters/{id}/discard", deadLetters::discard));
+    SwitchRoutes switches = new SwitchRoutes(backends.switches());
+    bound.add(get("/api/v1/switches", switches::list));
+    bound.add(post("/api/v1/switches/{name}", switches::flip));
+    bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
+    return bound;
   }
 
   private static Bound get(String path, Handler handler) {

@@ -10,9 +10,7 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.Jdbc;
 import dev.ax.common.testing.StoreFixture;
-import dev.ax.common.testing.TestTasks;
 import dev.ax.deadletter.DeadLetterReplayer;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.embedded.junit.AxInfraExtension;
@@ -78,8 +76,8 @@ class DeadLetterApiIT {
 
   @Test
   void aDeadLetterIsShownMaskedReplayedOrDiscardedWithAReason() throws Exception {
-    long first = deadLetterOf("dead-1");
-    long second = deadLetterOf("dead-2");
+    long first = ApiFixtures.deadLetterOf(store, "dead-1");
+    long second = ApiFixtures.deadLetterOf(store, "dead-2");
 
     JsonNode list = call("GET", "/api/v1/deadletters?state=open", READER, null, 200);
     assertThat(list.get("deadLetters")).hasSize(2);
@@ -148,35 +146,6 @@ class DeadLetterApiIT {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("dlq discard", "dead letter " + second, "obsolete"),
             org.assertj.core.groups.Tuple.tuple("dlq replay", "dead letter " + first, "fixed"));
-  }
-
-  /** A task whose one instance ended DEAD, and its open dead letter; returns the letter's id. */
-  private long deadLetterOf(String taskId) {
-    store.tasks().create(List.of(TestTasks.newTask(taskId, 1000)), "test", 1000);
-    String instanceId = taskId + "@1000";
-    new Jdbc(store.runtime().dataSource())
-        .inTransaction(
-            "marking " + instanceId + " dead",
-            tx ->
-                tx.update(
-                    "UPDATE ax_instance SET status = ? WHERE instance_id = ?",
-                    Jdbc.Binder.values(InstanceStatus.DEAD.name(), instanceId)));
-    DeadLetterStore letters = new DeadLetterStore(store.runtime().dataSource());
-    letters.store(
-        new DeadLetterStore.DeadLetter(
-            0,
-            instanceId,
-            taskId,
-            "default",
-            "{\"taskId\":\"" + taskId + "\",\"params\":{\"password\":\"hunter2\"}}",
-            "[{\"attempt\":1,\"status\":\"FAILED\"},{\"attempt\":2,\"status\":\"FAILED\"}]",
-            "boom",
-            "java.lang.IllegalStateException: boom\n\tat Worker.run(Worker.java:1)",
-            DeadLetterState.OPEN,
-            null,
-            System.currentTimeMillis(),
-            System.currentTimeMillis()));
-    return letters.list(new DeadLetterStore.Filter(taskId, null, null, null, null), 1).get(0).id();
   }
 
   private JsonNode call(String method, String path, String token, String body, int status)

@@ -1,0 +1,245 @@
+// The AX console: a small page over the JSON API (/api/v1). Every value from the server is put
+// into the page as text (textContent), never as HTML. A change is a fetch with a JSON body, which
+// the API requires (a page of another site cannot send one).
+'use strict';
+
+const API = '/api/v1';
+const page = () => document.getElementById('page');
+
+function token() { return sessionStorage.getItem('ax.token'); }
+
+async function api(method, path, body) {
+  const headers = { 'Accept': 'application/json' };
+  if (token()) headers['Authorization'] = 'Bearer ' + token();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(API + path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body)
+  });
+  const json = await response.json().catch(() => ({ code: 'internal', message: response.statusText }));
+  if (response.status === 401) { askForToken(json.message); throw new Error(json.message); }
+  if (!response.ok) throw new Error(json.code + ': ' + json.message);
+  return json;
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('on')) node.addEventListener(k.substring(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function time(ms) { return ms === null || ms === undefined ? '' : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC'); }
+function status(text) { return el('span', { class: 's-' + text }, text || ''); }
+function link(href, text) { return el('a', { href }, text); }
+
+function table(headers, rows) {
+  return el('div', { class: 'scroll' },
+    el('table', {}, el('thead', {}, el('tr', {}, headers.map(h => el('th', {}, h)))),
+      el('tbody', {}, rows.map(r => el('tr', {}, r.map(c => c instanceof Node ? el('td', {}, c) : el('td', { class: 'wrap' }, c)))))));
+}
+
+function say(kind, text) {
+  const box = document.getElementById('message');
+  box.replaceChildren(el('div', { class: kind }, text));
+}
+
+function askForToken(why) {
+  page().replaceChildren(el('h1', {}, 'Token'), el('p', {}, why || 'This console needs a token.'),
+    el('form', { class: 'filters', id: 'token-form', onsubmit: e => {
+      e.preventDefault();
+      sessionStorage.setItem('ax.token', e.target.elements.token.value.trim());
+      route();
+    } }, el('input', { name: 'token', type: 'password', placeholder: 'token', size: 40 }),
+    el('button', { type: 'submit' }, 'Use')));
+}
+
+/** A reason field and one button per action; each sends and reports. */
+function actions(list) {
+  const reason = el('input', { name: 'reason', placeholder: 'reason (required)', size: 30 });
+  const buttons = list.map(([label, send, danger]) => el('button', {
+    type: 'button', class: danger ? 'danger' : '', 'data-action': label,
+    onclick: async () => {
+      if (!reason.value.trim()) { say('error', 'Give a reason first.'); return; }
+      const shown = location.hash;
+      try {
+        const out = await send(reason.value.trim());
+        say('ok', label + ': ' + describe(out));
+        // Ingest applies a command within moments: show its effect, unless the user moved on.
+        setTimeout(() => { if (location.hash === shown) route(); }, 700);
+      }
+      catch (e) { say('error', label + ': ' + e.message); }
+    } }, label));
+  return el('div', { class: 'actions' }, reason, buttons);
+}
+
+function describe(out) {
+  if (out.commandId) return 'sent, command ' + out.commandId;
+  if (out.message) return out.message;
+  if (out.result) return out.result;
+  if (out.changed !== undefined) return out.changed ? 'set to ' + out.value : 'was already ' + out.value;
+  return 'done';
+}
+
+async function overview() {
+  const states = ['ACTIVE', 'PAUSED', 'ENDED', 'CANCELLED'];
+  const counts = await Promise.all(states.map(s => api('GET', '/tasks?limit=1&state=' + s)));
+  const open = await api('GET', '/deadletters?state=OPEN&limit=1000');
+  const switches = await api('GET', '/switches');
+  page().replaceChildren(el('h1', {}, 'Overview'),
+    el('div', { class: 'cards', id: 'cards' },
+      states.map((s, i) => el('a', { class: 'card', href: '#/tasks?state=' + s },
+        el('div', { class: 'n' }, counts[i].total + (counts[i].totalIsAtLeast ? '+' : '')),
+        el('div', { class: 'l' }, s.toLowerCase() + ' tasks'))),
+      el('a', { class: 'card', href: '#/deadletters' },
+        el('div', { class: 'n' }, open.deadLetters.length + (open.deadLetters.length >= 1000 ? '+' : '')),
+        el('div', { class: 'l' }, 'open dead letters'))),
+    el('h2', {}, 'Switches'),
+    table(['switch', 'value', 'version', 'set by'], switches.switches.map(s =>
+      [s.name, status(s.value), String(s.version), s.setBy || ''])));
+}
+
+async function tasks(params) {
+  const query = new URLSearchParams(params);
+  if (!query.get('limit')) query.set('limit', '50');
+  const data = await api('GET', '/tasks?' + query);
+  const form = el('form', { class: 'filters', id: 'task-filters', onsubmit: e => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const f of ['text', 'group', 'state', 'trigger', 'lastStatus']) {
+      if (e.target.elements[f].value) q.set(f, e.target.elements[f].value);
+    }
+    location.hash = '#/tasks?' + q;
+  } },
+    el('input', { name: 'text', placeholder: 'task id contains', value: params.get('text') || '' }),
+    el('input', { name: 'group', placeholder: 'group', value: params.get('group') || '' }),
+    select('state', ['', 'ACTIVE', 'PAUSED', 'CANCELLED', 'DELETED', 'ENDED'], params.get('state')),
+    select('trigger', ['', 'ONCE', 'CRON', 'FIXED_RATE', 'FIXED_DELAY', 'DEPENDENCY'], params.get('trigger')),
+    select('lastStatus', ['', 'SCHEDULED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'RETRYING', 'DEAD', 'CANCELLED', 'PAUSED'], params.get('lastStatus')),
+    el('button', { type: 'submit' }, 'Search'));
+  const boxes = data.tasks.map(t => el('input', { type: 'checkbox', value: t.taskId, 'data-task': t.taskId }));
+  const bulk = actions([
+    ['Pause selected', r => each(boxes, id => api('POST', '/tasks/' + encodeURIComponent(id) + '/pause', { reason: r }))],
+    ['Resume selected', r => each(boxes, id => api('POST', '/tasks/' + encodeURIComponent(id) + '/resume', { reason: r }))]]);
+  const next = data.next ? (() => { const q = new URLSearchParams(query); q.set('after', data.next); return link('#/tasks?' + q, 'next page'); })() : null;
+  page().replaceChildren(el('h1', {}, 'Tasks'), form,
+    el('p', {}, data.total + (data.totalIsAtLeast ? '+' : '') + ' task(s) match; ' + data.tasks.length + ' shown. ', next),
+    bulk,
+    table(['', 'task', 'group', 'trigger', 'state', 'version', 'last due', 'last status'], data.tasks.map((t, i) => [
+      boxes[i], link('#/task/' + encodeURIComponent(t.taskId), t.taskId), t.group, t.triggerType, status(t.state),
+      String(t.version), time(t.lastDueAtMs), status(t.lastStatus)])));
+}
+
+async function each(boxes, send) {
+  const chosen = boxes.filter(b => b.checked).map(b => b.value);
+  if (chosen.length === 0) throw new Error('select tasks first');
+  for (const id of chosen) await send(id);
+  return { message: 'sent for ' + chosen.length + ' task(s)' };
+}
+
+function select(name, values, chosen) {
+  return el('select', { name }, values.map(v => {
+    const option = el('option', { value: v }, v || name);
+    if (v === chosen) option.selected = true;
+    return option;
+  }));
+}
+
+async function task(id) {
+  const t = await api('GET', '/tasks/' + encodeURIComponent(id) + '?instances=50');
+  const path = '/tasks/' + encodeURIComponent(id);
+  page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
+    el('p', {}, 'version ' + t.version + '; next firing ' + (t.nextFiringAtMs ? time(t.nextFiringAtMs) : 'none')),
+    actions([
+      ['Pause', r => api('POST', path + '/pause', { reason: r })],
+      ['Resume', r => api('POST', path + '/resume', { reason: r })],
+      ['Run now', r => api('POST', path + '/run-now', { reason: r })],
+      ['Cancel', r => api('POST', path + '/cancel', { reason: r }), true],
+      ['Delete', r => api('POST', path + '/delete', { reason: r }), true]]),
+    el('h2', {}, 'Runs, newest first'),
+    table(['instance', 'status', 'attempt', 'due', 'started', 'finished', 'duration', 'error'], t.instances.map(i => [
+      link('#/task/' + encodeURIComponent(id) + '/' + encodeURIComponent(i.instanceId), i.instanceId), status(i.status),
+      String(i.attempt), time(i.dueAtMs), time(i.claimedAtMs), time(i.finishedAtMs),
+      i.finishedAtMs && i.claimedAtMs ? (i.finishedAtMs - i.claimedAtMs) + ' ms' : '', i.lastError || ''])),
+    el('h2', {}, 'Commands applied'),
+    table(['at', 'type', 'command', 'reason'], t.commands.map(c => [time(c.appliedAtMs), c.type, c.commandId, c.reason || ''])),
+    el('h2', {}, 'Spec'), el('pre', {}, JSON.stringify(t.spec, null, 2)));
+}
+
+async function instance(taskId, instanceId) {
+  const i = await api('GET', '/tasks/' + encodeURIComponent(taskId) + '/instances/' + encodeURIComponent(instanceId));
+  page().replaceChildren(el('h1', {}, 'Run ', instanceId, ' ', status(i.instance.status)),
+    el('p', {}, link('#/task/' + encodeURIComponent(taskId), '← task ' + taskId)),
+    el('h2', {}, 'Audit timeline'),
+    table(['at', 'attempt', 'from', 'to', 'by', 'why'], i.history.map(h => [
+      time(h.atMs), String(h.attempt), h.from || '(created)', status(h.to), h.actor, h.reason || ''])));
+}
+
+async function deadLetters() {
+  const data = await api('GET', '/deadletters?limit=200');
+  page().replaceChildren(el('h1', {}, 'Dead letters'),
+    table(['id', 'stored', 'state', 'task', 'instance', 'attempts', 'last error'], data.deadLetters.map(d => [
+      link('#/deadletter/' + d.id, String(d.id)), time(d.createdAtMs), status(d.state),
+      link('#/task/' + encodeURIComponent(d.taskId), d.taskId), d.instanceId, String(d.attemptCount), d.lastError || ''])));
+}
+
+async function deadLetter(id) {
+  const d = await api('GET', '/deadletters/' + id);
+  page().replaceChildren(el('h1', {}, 'Dead letter ', String(d.id), ' ', status(d.state)),
+    el('p', {}, 'task ', link('#/task/' + encodeURIComponent(d.taskId), d.taskId), ', instance ' + d.instanceId + ', stored ' + time(d.createdAtMs)),
+    d.stateReason ? el('p', {}, d.stateReason) : null,
+    actions([
+      ['Replay', r => api('POST', '/deadletters/' + id + '/replay', { reason: r })],
+      ['Discard', r => api('POST', '/deadletters/' + id + '/discard', { reason: r }), true]]),
+    el('h2', {}, 'Attempts'), el('pre', {}, JSON.stringify(d.attempts, null, 2)),
+    el('h2', {}, 'Last stack trace'), el('pre', {}, d.lastStack || '(none)'),
+    el('h2', {}, 'The task as it was'), el('pre', {}, JSON.stringify(d.task, null, 2)));
+}
+
+async function switches() {
+  const data = await api('GET', '/switches');
+  page().replaceChildren(el('h1', {}, 'Switches'),
+    table(['switch', 'value', 'version', 'set by', 'at', 'applied by', 'behind', ''], data.switches.map(s => [
+      s.name, status(s.value), String(s.version), s.setBy || '', time(s.setAtMs), s.appliedBy.join(', '), s.behind.join(', '),
+      actions([[s.value === 'on' ? 'Turn off' : 'Turn on',
+        r => api('POST', '/switches/' + encodeURIComponent(s.name), { value: s.value === 'on' ? 'off' : 'on', reason: r }), s.value === 'on']])])));
+}
+
+async function audit() {
+  const data = await api('GET', '/audit?limit=200');
+  page().replaceChildren(el('h1', {}, 'Audit'),
+    table(['at', 'actor', 'action', 'target', 'why'], data.entries.map(a => [time(a.atMs), a.actor, a.action, a.target, a.reason || ''])));
+}
+
+async function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query] = hash.split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  for (const a of document.querySelectorAll('nav a')) {
+    a.classList.toggle('active', a.dataset.page === (parts[0] === 'task' ? 'tasks' : parts[0] === 'deadletter' ? 'deadletters' : parts[0] || 'overview'));
+  }
+  try {
+    if (parts.length === 0) await overview();
+    else if (parts[0] === 'tasks') await tasks(new URLSearchParams(query || ''));
+    else if (parts[0] === 'task' && parts.length === 2) await task(parts[1]);
+    else if (parts[0] === 'task' && parts.length === 3) await instance(parts[1], parts[2]);
+    else if (parts[0] === 'deadletters') await deadLetters();
+    else if (parts[0] === 'deadletter') await deadLetter(parts[1]);
+    else if (parts[0] === 'switches') await switches();
+    else if (parts[0] === 'audit') await audit();
+    else page().replaceChildren(el('p', {}, 'No such page.'));
+    document.body.dataset.loaded = hash;
+  } catch (e) {
+    if (!document.getElementById('token-form')) say('error', e.message);
+    document.body.dataset.loaded = hash;
+  }
+}
+
+window.addEventListener('hashchange', () => { document.getElementById('message').replaceChildren(); route(); });
+route();

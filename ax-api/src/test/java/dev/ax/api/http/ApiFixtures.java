@@ -1,0 +1,73 @@
+package dev.ax.api.http;
+
+import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.write.DeadLetterActions;
+import dev.ax.api.write.SwitchBoard;
+import dev.ax.api.write.TaskCommands;
+import dev.ax.common.model.DeadLetterState;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.SwitchStore;
+import dev.ax.common.testing.StoreFixture;
+import dev.ax.common.testing.TestTasks;
+import dev.ax.deadletter.DeadLetterReplayer;
+import dev.ax.deadletter.DeadLetterStore;
+import java.util.List;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/** What the API's tests build on a real database and broker: its backends, a dead letter. */
+final class ApiFixtures {
+
+  private ApiFixtures() {}
+
+  /** The backends `ax console` builds, over the test's database and topics. */
+  static ApiBackends backends(
+      StoreFixture store, CommandSender sender, KafkaProducer<String, byte[]> producer) {
+    DataSource db = store.runtime().dataSource();
+    OperatorLog log = new OperatorLog(db);
+    DeadLetterStore letters = new DeadLetterStore(db);
+    return new ApiBackends(
+        db,
+        new TaskCommands(sender, store.runtime().topics(), log, System::currentTimeMillis),
+        new DeadLetterActions(
+            letters,
+            new DeadLetterReplayer(letters, store.instances(), producer, store.runtime().topics()),
+            log,
+            System::currentTimeMillis),
+        new SwitchBoard(new SwitchStore(db), log, System::currentTimeMillis));
+  }
+
+  /**
+   * A one-shot task {@code taskId} whose one instance ({@code taskId@1000}) ended DEAD, and its
+   * open dead letter (two failed attempts, a stack trace, a password parameter); the letter's id.
+   */
+  static long deadLetterOf(StoreFixture store, String taskId) {
+    store.tasks().create(List.of(TestTasks.newTask(taskId, 1000)), "test", 1000);
+    String instanceId = taskId + "@1000";
+    new Jdbc(store.runtime().dataSource())
+        .inTransaction(
+            "marking " + instanceId + " dead",
+            tx ->
+                tx.update(
+                    "UPDATE ax_instance SET status = ? WHERE instance_id = ?",
+                    Jdbc.Binder.values(InstanceStatus.DEAD.name(), instanceId)));
+    DeadLetterStore letters = new DeadLetterStore(store.runtime().dataSource());
+    letters.store(
+        new DeadLetterStore.DeadLetter(
+            0,
+            instanceId,
+            taskId,
+            "default",
+            "{\"taskId\":\"" + taskId + "\",\"params\":{\"password\":\"hunter2\"}}",
+            "[{\"attempt\":1,\"status\":\"FAILED\"},{\"attempt\":2,\"status\":\"FAILED\"}]",
+            "boom",
+            "java.lang.IllegalStateException: boom\n\tat Worker.run(Worker.java:1)",
+            DeadLetterState.OPEN,
+            null,
+            System.currentTimeMillis(),
+            System.currentTimeMillis()));
+    return letters.list(new DeadLetterStore.Filter(taskId, null, null, null, null), 1).get(0).id();
+  }
+}
