@@ -14,9 +14,9 @@ public final class ApiKeys implements ConfigKeySet {
       ConfigKey.matching(
           "AX_CONSOLE_BIND",
           "127.0.0.1:8480",
-          Pattern.compile("[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}"),
-          "host:port",
-          "host:port of the HTTP API (/api/v1) and console. Loopback by default; any other address requires AX_CONSOLE_TOKENS_FILE, or the server refuses to start.");
+          Pattern.compile("off|[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}"),
+          "host:port or off",
+          "host:port of the HTTP API (/api/v1) and console (/console/), served by `ax console` and `ax up`; `off`: `ax up` serves none. Loopback by default; any other address requires AX_CONSOLE_TOKENS_FILE, or the server refuses to start.");
 
   public static final ConfigKey<String> TOKENS_FILE =
       ConfigKey.string(

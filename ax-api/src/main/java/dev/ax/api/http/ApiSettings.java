@@ -34,13 +34,16 @@ public record ApiSettings(
   }
 
   /**
-   * The settings of {@code config}.
+   * The settings of {@code config}; empty when {@code AX_CONSOLE_BIND} is {@code off}.
    *
    * @throws ConfigException for a bind that is no host:port, an unreadable tokens file, or a
    *     non-loopback bind without tokens
    */
-  public static ApiSettings from(AxConfig config) {
+  public static Optional<ApiSettings> from(AxConfig config) {
     String bind = config.get(ApiKeys.BIND);
+    if (bind.equals("off")) {
+      return Optional.empty();
+    }
     int colon = bind.lastIndexOf(':');
     int port = Integer.parseInt(bind.substring(colon + 1));
     if (port > 65_535) {
@@ -53,12 +56,13 @@ public record ApiSettings(
     String file = config.get(ApiKeys.TOKENS_FILE);
     Optional<ApiTokens> tokens =
         file.isBlank() ? Optional.empty() : Optional.of(ApiTokens.read(Path.of(file)));
-    return new ApiSettings(
-        host,
-        port,
-        tokens,
-        config.get(ApiKeys.MAX_REQUEST_BYTES),
-        config.get(ApiKeys.RATE_PER_SECOND));
+    return Optional.of(
+        new ApiSettings(
+            host,
+            port,
+            tokens,
+            config.get(ApiKeys.MAX_REQUEST_BYTES),
+            config.get(ApiKeys.RATE_PER_SECOND)));
   }
 
   private static boolean isLoopback(String host) {

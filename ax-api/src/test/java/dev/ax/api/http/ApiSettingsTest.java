@@ -16,10 +16,18 @@ class ApiSettingsTest {
 
   @Test
   void theDefaultIsLoopbackWithoutTokens() {
-    ApiSettings settings = ApiSettings.from(AxConfig.load(Map.of(), Map.of(), Map.of()));
+    ApiSettings settings =
+        ApiSettings.from(AxConfig.load(Map.of(), Map.of(), Map.of())).orElseThrow();
     assertThat(settings.host()).isEqualTo("127.0.0.1");
     assertThat(settings.port()).isEqualTo(8480);
     assertThat(settings.tokens()).isEmpty();
+  }
+
+  @Test
+  void offServesNone() {
+    assertThat(
+            ApiSettings.from(AxConfig.load(Map.of(), Map.of(), Map.of("AX_CONSOLE_BIND", "off"))))
+        .isEmpty();
   }
 
   @Test
@@ -39,10 +47,12 @@ class ApiSettingsTest {
     Files.writeString(file, "reader-token-0123456789abcdef ops read\n");
     ApiSettings settings =
         ApiSettings.from(
-            AxConfig.load(
-                Map.of(),
-                Map.of(),
-                Map.of("AX_CONSOLE_BIND", "[::]:9000", "AX_CONSOLE_TOKENS_FILE", file.toString())));
+                AxConfig.load(
+                    Map.of(),
+                    Map.of(),
+                    Map.of(
+                        "AX_CONSOLE_BIND", "[::]:9000", "AX_CONSOLE_TOKENS_FILE", file.toString())))
+            .orElseThrow();
     assertThat(settings.host()).isEqualTo("::");
     assertThat(settings.port()).isEqualTo(9000);
     assertThat(settings.tokens().map(ApiTokens::size)).isEqualTo(Optional.of(1));

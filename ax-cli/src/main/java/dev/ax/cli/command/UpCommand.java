@@ -1,6 +1,8 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.http.ApiSettings;
 import dev.ax.cli.local.ConfigCheck;
+import dev.ax.cli.local.ConsoleServer;
 import dev.ax.cli.local.Infrastructure;
 import dev.ax.cli.local.Pipeline;
 import dev.ax.cli.local.StopSignal;
@@ -11,6 +13,7 @@ import dev.ax.common.config.CommonConfig;
 import dev.ax.common.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
@@ -43,9 +46,22 @@ public final class UpCommand extends WorkDirCommand {
       AxConfig config = AxConfig.fromEnvironment(servers.overrides());
       CommonConfig common = CommonConfig.from(config);
       Topics topics = new Topics(common.topicPrefix());
+      Optional<ApiSettings> consoleSettings = ApiSettings.from(config);
       try (Pipeline pipeline = Pipeline.start(config, PROCESS_NAME);
           CompletionPrinter printer =
-              CompletionPrinter.start(servers.kafka(), topics.completed(), out)) {
+              CompletionPrinter.start(servers.kafka(), topics.completed(), out);
+          ConsoleServer console =
+              consoleSettings
+                  .map(
+                      settings ->
+                          ConsoleServer.start(
+                              settings,
+                              pipeline.context().dataSource(),
+                              pipeline.context().clock()::millis,
+                              servers.kafka(),
+                              topics,
+                              PROCESS_NAME + "-console"))
+                  .orElse(null)) {
         UpEnvFile.write(
             dir,
             servers.isEmbedded()
@@ -57,6 +73,9 @@ public final class UpCommand extends WorkDirCommand {
                 : new UpEnvFile.Contents(servers.bootstrapServers(), topics.prefix()));
         try {
           out.println(readyLine(servers, common, topics));
+          if (console != null) {
+            out.println("Console: " + console.consoleUrl() + "  API: " + console.apiUrl());
+          }
           out.println(
               "Try: ./ax submit --task-id hello --delay 2s --handler noop   (Ctrl-C stops AX)");
           out.flush();
