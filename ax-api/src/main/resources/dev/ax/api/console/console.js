@@ -175,7 +175,8 @@ async function task(id) {
 async function instance(taskId, instanceId) {
   const i = await api('GET', '/tasks/' + encodeURIComponent(taskId) + '/instances/' + encodeURIComponent(instanceId));
   page().replaceChildren(el('h1', {}, 'Run ', instanceId, ' ', status(i.instance.status)),
-    el('p', {}, link('#/task/' + encodeURIComponent(taskId), '← task ' + taskId)),
+    el('p', {}, link('#/task/' + encodeURIComponent(taskId), '← task ' + taskId), ' · ',
+      link('#/flow/' + encodeURIComponent(instanceId), 'the flow run this run started')),
     el('h2', {}, 'Audit timeline'),
     table(['at', 'attempt', 'from', 'to', 'by', 'why'], i.history.map(h => [
       time(h.atMs), String(h.attempt), h.from || '(created)', status(h.to), h.actor, h.reason || ''])));
@@ -217,12 +218,73 @@ async function audit() {
     table(['at', 'actor', 'action', 'target', 'why'], data.entries.map(a => [time(a.atMs), a.actor, a.action, a.target, a.reason || ''])));
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+const FILL = { SUCCESS: '#d7f0de', FAILED: '#fbe4e2', DEAD: '#fbe4e2', TIMEOUT: '#fbe4e2', CANCELLED: '#eceff3',
+  RUNNING: '#dde7fb', DISPATCHED: '#dde7fb', SCHEDULED: '#fdf0d5', RETRYING: '#fdf0d5', PAUSED: '#fdf0d5' };
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+/** The flow run as columns by depth (longest path from a task no edge leads to), edges as lines. */
+function dag(nodes, edges) {
+  const depth = Object.fromEntries(nodes.map(n => [n.taskId, 0]));
+  for (let pass = 0; pass < nodes.length; pass++) {
+    for (const e of edges) depth[e.to] = Math.max(depth[e.to] ?? 0, (depth[e.from] ?? 0) + 1);
+  }
+  const columns = [];
+  for (const n of nodes) (columns[depth[n.taskId]] = columns[depth[n.taskId]] || []).push(n);
+  const W = 190, H = 48, GX = 70, GY = 18, at = {};
+  columns.forEach((column, c) => column.forEach((n, r) => { at[n.taskId] = { x: 10 + c * (W + GX), y: 10 + r * (H + GY) }; }));
+  const width = 20 + columns.length * (W + GX) - GX, height = 20 + Math.max(...columns.map(c => c.length)) * (H + GY) - GY;
+  const picture = svg('svg', { id: 'dag', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img' },
+    svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto' },
+      svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#5b6475' }))));
+  for (const e of edges) {
+    const a = at[e.from], b = at[e.to];
+    if (a && b) picture.append(svg('line', { x1: a.x + W, y1: a.y + H / 2, x2: b.x, y2: b.y + H / 2, stroke: '#5b6475', 'marker-end': 'url(#arrow)' }));
+  }
+  for (const n of nodes) {
+    const p = at[n.taskId];
+    const label = n.status || (n.waitsOn.length ? 'waits on ' + n.waitsOn.join(', ') : 'no run yet');
+    const box = svg('g', { class: 'node', 'data-task': n.taskId, 'data-status': n.status || 'WAITING' },
+      svg('rect', { x: p.x, y: p.y, width: W, height: H, rx: 6, fill: FILL[n.status] || '#f1f2f5', stroke: '#9aa3b2' }),
+      svg('text', { x: p.x + 10, y: p.y + 20, 'font-weight': 600 }, n.taskId),
+      svg('text', { x: p.x + 10, y: p.y + 38, fill: '#5b6475' }, label));
+    picture.append(n.instanceId
+      ? svg('a', { href: '#/task/' + encodeURIComponent(n.taskId) + '/' + encodeURIComponent(n.instanceId) }, box)
+      : box);
+  }
+  return el('div', { class: 'scroll' }, picture);
+}
+
+async function flow(id) {
+  const form = el('form', { class: 'filters', id: 'flow-form', onsubmit: e => {
+    e.preventDefault();
+    location.hash = '#/flow/' + encodeURIComponent(e.target.elements.flowRunId.value.trim());
+  } }, el('input', { name: 'flowRunId', placeholder: 'flow run id (the instance that started it)', size: 50, value: id || '' }),
+    el('button', { type: 'submit' }, 'Show'));
+  if (!id) { page().replaceChildren(el('h1', {}, 'Flow runs'), form); return; }
+  const f = await api('GET', '/flows/' + encodeURIComponent(id));
+  const waiting = f.nodes.filter(n => !n.instanceId && n.waitsOn.length);
+  page().replaceChildren(el('h1', {}, 'Flow run ', f.flowRunId), form, dag(f.nodes, f.edges),
+    el('p', {}, waiting.length ? 'Waiting: ' + waiting.map(n => n.taskId + ' on ' + n.waitsOn.join(', ')).join('; ') : 'Waiting: nothing'),
+    el('h2', {}, 'Runs, oldest first'),
+    table(['task', 'instance', 'status', 'attempt', 'due', 'finished'], f.instances.map(i => [
+      link('#/task/' + encodeURIComponent(i.taskId), i.taskId),
+      link('#/task/' + encodeURIComponent(i.taskId) + '/' + encodeURIComponent(i.instanceId), i.instanceId),
+      status(i.status), String(i.attempt), time(i.dueAtMs), time(i.finishedAtMs)])));
+}
+
 async function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path, query] = hash.split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   for (const a of document.querySelectorAll('nav a')) {
-    a.classList.toggle('active', a.dataset.page === (parts[0] === 'task' ? 'tasks' : parts[0] === 'deadletter' ? 'deadletters' : parts[0] || 'overview'));
+    a.classList.toggle('active', a.dataset.page === (parts[0] === 'task' ? 'tasks' : parts[0] === 'deadletter' ? 'deadletters' : parts[0] === 'flow' ? 'flows' : parts[0] || 'overview'));
   }
   try {
     if (parts.length === 0) await overview();
@@ -232,6 +294,7 @@ async function route() {
     else if (parts[0] === 'deadletters') await deadLetters();
     else if (parts[0] === 'deadletter') await deadLetter(parts[1]);
     else if (parts[0] === 'switches') await switches();
+    else if (parts[0] === 'flow') await flow(parts[1]);
     else if (parts[0] === 'audit') await audit();
     else page().replaceChildren(el('p', {}, 'No such page.'));
     document.body.dataset.loaded = hash;

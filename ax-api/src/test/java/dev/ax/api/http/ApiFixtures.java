@@ -7,7 +7,9 @@ import dev.ax.api.write.SwitchBoard;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.common.model.DeadLetterState;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.NewTask;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
@@ -37,6 +39,34 @@ final class ApiFixtures {
             log,
             System::currentTimeMillis),
         new SwitchBoard(new SwitchStore(db), log, System::currentTimeMillis));
+  }
+
+  /**
+   * A flow: {@code extract} (one-shot, its instance {@code extract@1000} SUCCESS, the root of its
+   * flow run), {@code load} waiting for it, and {@code report} joining both; the flow run's id.
+   */
+  static String flowOf(StoreFixture store) {
+    store
+        .tasks()
+        .create(
+            List.of(
+                TestTasks.newTask("extract", 1000),
+                new NewTask(
+                    TestTasks.noop("load", new Trigger.Dependency(List.of("extract"))), "t-l", 0),
+                new NewTask(
+                    TestTasks.noop("report", new Trigger.Dependency(List.of("extract", "load"))),
+                    "t-r",
+                    0)),
+            "test",
+            1000);
+    new Jdbc(store.runtime().dataSource())
+        .inTransaction(
+            "ending extract",
+            tx ->
+                tx.update(
+                    "UPDATE ax_instance SET status = ? WHERE instance_id = ?",
+                    Jdbc.Binder.values(InstanceStatus.SUCCESS.name(), "extract@1000")));
+    return "extract@1000";
   }
 
   /**

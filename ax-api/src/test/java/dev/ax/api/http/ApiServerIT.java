@@ -261,6 +261,25 @@ class ApiServerIT {
   }
 
   @Test
+  void aFlowRunIsAGraphOfItsTasksRunsAndWhatTheyWaitFor() throws Exception {
+    String flowRunId = ApiFixtures.flowOf(store);
+    ApiServer api = start(Optional.empty(), 50);
+    JsonNode flow = get(api, "/api/v1/flows/" + flowRunId, null, 200);
+    Map<String, JsonNode> nodes = new java.util.HashMap<>();
+    flow.get("nodes").forEach(n -> nodes.put(n.get("taskId").asText(), n));
+    assertThat(nodes).containsOnlyKeys("extract", "load", "report");
+    assertThat(nodes.get("extract").get("status").asText()).isEqualTo("SUCCESS");
+    assertThat(nodes.get("extract").get("instanceId").asText()).isEqualTo(flowRunId);
+    assertThat(nodes.get("report").get("waitsOn"))
+        .extracting(JsonNode::asText)
+        .containsExactly("load");
+    List<String> edges = new ArrayList<>();
+    flow.get("edges").forEach(e -> edges.add(e.get("from").asText() + ">" + e.get("to").asText()));
+    assertThat(edges).containsExactlyInAnyOrder("extract>load", "extract>report", "load>report");
+    assertError(get(api, "/api/v1/flows/nope", null, 404), "not_found", "no flow run nope");
+  }
+
+  @Test
   void everyRouteIsDocumentedAndEveryDocumentedRouteAnswers() throws Exception {
     ApiServer api = start(Optional.empty(), 50);
     JsonNode paths = get(api, "/api/v1/openapi.json", null, 200).get("paths");

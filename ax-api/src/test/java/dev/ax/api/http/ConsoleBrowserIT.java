@@ -99,6 +99,7 @@ class ConsoleBrowserIT {
             "test",
             now);
     long letter = ApiFixtures.deadLetterOf(store, "flaky-1");
+    String flowRunId = ApiFixtures.flowOf(store);
     api =
         ApiServer.start(
             new ApiSettings(
@@ -124,7 +125,7 @@ class ConsoleBrowserIT {
 
     open(base, "/tasks");
     assertThat(text(By.tagName("table"))).contains("report-1", "report-2", "flaky-1");
-    assertThat(text(By.tagName("main"))).contains("3 task(s) match");
+    assertThat(text(By.tagName("main"))).contains("6 task(s) match");
     shoot("tasks");
 
     open(base, "/task/report-1");
@@ -147,6 +148,15 @@ class ConsoleBrowserIT {
     assertThat(new OperatorLog(store.runtime().dataSource()).newest("olga", 10))
         .extracting(OperatorLog.Entry::action, OperatorLog.Entry::target)
         .contains(org.assertj.core.groups.Tuple.tuple("task pause", "report-1"));
+
+    open(base, "/flow/" + flowRunId);
+    List<WebElement> nodes = browser.findElements(By.cssSelector("#dag g.node"));
+    assertThat(nodes)
+        .extracting(n -> n.getAttribute("data-task") + ":" + n.getAttribute("data-status"))
+        .containsExactlyInAnyOrder("extract:SUCCESS", "load:WAITING", "report:WAITING");
+    assertThat(browser.findElements(By.cssSelector("#dag line"))).hasSize(3);
+    assertThat(text(By.tagName("main"))).contains("Waiting: report on load");
+    shoot("flow");
 
     open(base, "/deadletter/" + letter);
     assertThat(text(By.tagName("main"))).contains("at Worker.run").contains("****");

@@ -1,14 +1,7 @@
 package dev.ax.cli.command;
 
-import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.store.InstanceRow;
-import dev.ax.common.store.InstanceStore;
-import dev.ax.common.store.TaskStore;
+import dev.ax.api.read.FlowView;
 import java.io.PrintWriter;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -36,34 +29,19 @@ public final class FlowCommand extends WorkDirCommand {
 
   /** Prints the flow run's instances, then the dependency tasks still waiting. */
   private int printFlowRun(CliDatabase db, PrintWriter out) {
-    List<InstanceRow> rows = new InstanceStore(db.dataSource).findByFlowRun(flowRunId);
-    if (rows.isEmpty()) {
-      throw new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId);
-    }
+    FlowView.FlowRun run =
+        new FlowView(db.dataSource)
+            .run(flowRunId)
+            .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId));
     out.println("flow run " + flowRunId);
-    Set<String> succeeded = new LinkedHashSet<>();
-    Set<String> present = new LinkedHashSet<>();
-    for (InstanceRow row : rows) {
-      present.add(row.taskId());
-      if (row.status() == InstanceStatus.SUCCESS) {
-        succeeded.add(row.taskId());
+    InstanceTable.withTask(run.instances()).print(out, "  ");
+    for (FlowView.Node waiting : run.waiting()) {
+      if (!waiting.waitsOn().isEmpty()) {
+        out.println(
+            "  waiting: " + waiting.taskId() + " on " + String.join(", ", waiting.waitsOn()));
       }
     }
-    InstanceTable.withTask(rows).print(out, "  ");
-    Map<String, List<TaskStore.Downstream>> dependents =
-        new TaskStore(db.dataSource).dependentsOf(present);
-    Set<String> reported = new LinkedHashSet<>();
-    for (List<TaskStore.Downstream> downstreams : dependents.values()) {
-      for (TaskStore.Downstream downstream : downstreams) {
-        if (present.contains(downstream.taskId()) || !reported.add(downstream.taskId())) {
-          continue;
-        }
-        List<String> missing =
-            downstream.upstreams().stream().filter(u -> !succeeded.contains(u)).toList();
-        out.println("  waiting: " + downstream.taskId() + " on " + String.join(", ", missing));
-      }
-    }
-    if (reported.isEmpty()) {
+    if (run.waiting().stream().allMatch(n -> n.waitsOn().isEmpty())) {
       out.println("  waiting: nothing");
     }
     return ExitCodes.OK;
