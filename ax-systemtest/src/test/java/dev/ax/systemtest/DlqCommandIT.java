@@ -3,6 +3,7 @@ package dev.ax.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ax.cli.command.ExitCodes;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskDeadEvent;
@@ -132,6 +133,16 @@ class DlqCommandIT {
           .contains("\"taskId\" : \"dlq-a\"")
           .contains("at example.Job.run(Job.java:42)");
 
+      // --json: the API's JSON, secrets masked the same way.
+      JsonNode listed = AxJson.MAPPER.readTree(CliRun.ax("dlq", "list", "--json").okOut());
+      assertThat(listed).hasSize(2);
+      assertThat(listed.get(0).get("createdAt").asText()).endsWith("Z");
+      JsonNode shownJson =
+          AxJson.MAPPER.readTree(CliRun.ax("dlq", "show", Long.toString(idA), "--json").okOut());
+      assertThat(shownJson.get("taskId").asText()).isEqualTo("dlq-a");
+      assertThat(shownJson.get("lastStack").asText()).contains("at example.Job.run(Job.java:42)");
+      assertThat(shownJson.get("attempts").isArray()).isTrue();
+
       CliRun replay = CliRun.ax("dlq", "replay", Long.toString(idA), "--reason", "fixed");
       assertThat(replay.exitCode()).as(replay.out() + replay.err()).isZero();
       assertThat(replay.out()).contains("dead letter " + idA + ": replayed");
@@ -227,6 +238,9 @@ class DlqCommandIT {
       assertThat(CliRun.ax("switch", "retries", "off").out()).contains("was already off");
       assertThat(CliRun.ax("switch", "retries", "on").exitCode()).isZero();
       assertThat(CliRun.ax("switch").out()).contains("retries").contains("on");
+      JsonNode switchesJson = AxJson.MAPPER.readTree(CliRun.ax("switch", "--json").okOut());
+      assertThat(switchesJson.get(2).get("name").asText()).isEqualTo("retries");
+      assertThat(switchesJson.get(2).get("version").asLong()).isEqualTo(2);
       CliRun badValue = CliRun.ax("switch", "retries", "maybe");
       assertThat(badValue.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badValue.err()).contains("takes one of [on, off]");

@@ -175,6 +175,12 @@ class FlowIT {
         flowOut.getBuffer().setLength(0);
         assertThat(cli.execute("flow", failedFlow)).isZero();
         assertThat(flowOut.toString()).contains("DEAD").contains("waiting: report on sync");
+        flowOut.getBuffer().setLength(0);
+        assertThat(cli.execute("flow", failedFlow, "--json")).isZero();
+        com.fasterxml.jackson.databind.JsonNode flowJson =
+            dev.ax.common.contract.AxJson.MAPPER.readTree(flowOut.toString());
+        assertThat(flowJson.get("flowRunId").asText()).isEqualTo(failedFlow);
+        assertThat(flowJson.get("edges").toString()).contains("\"to\":\"report\"");
         assertThat(AxCli.commandLine().execute("flow", "no-such-flow"))
             .isEqualTo(dev.ax.cli.command.ExitCodes.FAILED);
       } finally {

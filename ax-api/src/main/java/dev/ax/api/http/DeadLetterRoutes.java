@@ -1,10 +1,8 @@
 package dev.ax.api.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ax.api.read.SecretMask;
+import dev.ax.api.read.DeadLetterView;
 import dev.ax.api.write.DeadLetterActions;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.DeadLetterState;
@@ -12,7 +10,6 @@ import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.deadletter.DeadLetterStore.DeadLetter;
 import dev.ax.deadletter.DeadLetterStore.ReplayResult;
 import io.javalin.http.Context;
-import java.time.Instant;
 import java.util.Set;
 
 /**
@@ -42,7 +39,7 @@ final class DeadLetterRoutes {
             state == null ? null : DeadLetterState.valueOf(state));
     int limit = QueryParams.integer(ctx, "limit", 50, 1, TaskRoutes.MAX_LIMIT);
     ArrayNode page = AxJson.MAPPER.createArrayNode();
-    letters.list(filter, limit).forEach(letter -> page.add(summary(letter)));
+    letters.list(filter, limit).forEach(letter -> page.add(DeadLetterView.summary(letter)));
     ObjectNode body = AxJson.MAPPER.createObjectNode();
     body.set("deadLetters", page);
     ApiServer.json(ctx, body);
@@ -57,13 +54,7 @@ final class DeadLetterRoutes {
     }
     DeadLetter letter =
         letters.find(id).orElseThrow(() -> ApiException.notFound("no dead letter " + id));
-    ObjectNode body = summary(letter);
-    body.put("stateReason", letter.stateReason());
-    body.put("updatedAtMs", letter.updatedAtMs());
-    body.set("attempts", tree(letter.attemptsJson()));
-    body.set("task", SecretMask.masked(tree(letter.taskSnapshot()), reveal));
-    body.put("lastStack", letter.lastStack());
-    ApiServer.json(ctx, body);
+    ApiServer.json(ctx, DeadLetterView.detail(letter, reveal));
   }
 
   void replay(Context ctx) throws InterruptedException {
@@ -99,39 +90,12 @@ final class DeadLetterRoutes {
     }
   }
 
-  private static ObjectNode summary(DeadLetter letter) {
-    JsonNode attempts = tree(letter.attemptsJson());
-    return AxJson.MAPPER
-        .createObjectNode()
-        .put("id", letter.id())
-        .put("state", letter.state().name())
-        .put("taskId", letter.taskId())
-        .put("group", letter.group())
-        .put("instanceId", letter.instanceId())
-        .put("createdAtMs", letter.createdAtMs())
-        .put("createdAt", Instant.ofEpochMilli(letter.createdAtMs()).toString())
-        .put("attemptCount", attempts.isArray() ? attempts.size() : 0)
-        .put("lastError", letter.lastError());
-  }
-
   private static long id(Context ctx) {
     String text = ctx.pathParam("id");
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
       throw ApiException.badRequest("a dead letter id is a whole number: " + text);
-    }
-  }
-
-  /** The stored JSON {@code text}, or JSON null when it is missing or unreadable. */
-  private static JsonNode tree(String text) {
-    if (text == null) {
-      return AxJson.MAPPER.nullNode();
-    }
-    try {
-      return AxJson.MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      return AxJson.MAPPER.getNodeFactory().textNode(text);
     }
   }
 }

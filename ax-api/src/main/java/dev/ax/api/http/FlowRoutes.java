@@ -1,8 +1,6 @@
 package dev.ax.api.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.read.FlowView;
-import dev.ax.common.contract.AxJson;
 import io.javalin.http.Context;
 import javax.sql.DataSource;
 
@@ -22,11 +20,6 @@ final class FlowRoutes {
     String flowRunId = ctx.pathParam("flowRunId");
     FlowView.FlowRun run =
         flows.run(flowRunId).orElseThrow(() -> ApiException.notFound("no flow run " + flowRunId));
-    ObjectNode body = AxJson.MAPPER.createObjectNode();
-    body.put("flowRunId", run.flowRunId());
-    body.set("nodes", AxJson.MAPPER.valueToTree(run.nodes()));
-    body.set("edges", AxJson.MAPPER.valueToTree(run.edges()));
-    body.set("instances", AxJson.MAPPER.valueToTree(run.instances()));
-    ApiServer.json(ctx, body);
+    ApiServer.json(ctx, FlowView.json(run));
   }
 }

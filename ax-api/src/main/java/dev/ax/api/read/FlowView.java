@@ -1,5 +1,7 @@
 package dev.ax.api.read;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.InstanceRow;
 import dev.ax.common.store.InstanceStore;
@@ -43,6 +45,16 @@ public final class FlowView {
   public FlowView(DataSource dataSource) {
     this.instances = new InstanceStore(dataSource);
     this.tasks = new TaskStore(dataSource);
+  }
+
+  /** {@code run} as JSON: its id, nodes, edges and instances. */
+  public static ObjectNode json(FlowRun run) {
+    ObjectNode body = AxJson.MAPPER.createObjectNode();
+    body.put("flowRunId", run.flowRunId());
+    body.set("nodes", AxJson.MAPPER.valueToTree(run.nodes()));
+    body.set("edges", AxJson.MAPPER.valueToTree(run.edges()));
+    body.set("instances", AxJson.MAPPER.valueToTree(run.instances()));
+    return body;
   }
 
   /** The flow run {@code flowRunId}, or empty when no instance belongs to it. */

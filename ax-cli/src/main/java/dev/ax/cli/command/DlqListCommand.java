@@ -1,5 +1,7 @@
 package dev.ax.cli.command;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ax.api.read.DeadLetterView;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import dev.ax.common.contract.AxJson;
@@ -71,6 +73,9 @@ final class DlqListCommand extends DatabaseSubcommand {
       description = "At most this many (default: ${DEFAULT-VALUE}).")
   private int limit;
 
+  @Option(names = "--json", description = "A JSON array (as GET /api/v1/deadletters).")
+  private boolean json;
+
   /** The filter the options give (all but --since): set by {@link #checkOptions}. */
   private DeadLetterStore.Filter filter;
 
@@ -82,9 +87,15 @@ final class DlqListCommand extends DatabaseSubcommand {
 
   /** Prints the letters matching the filter and --since, newest first. */
   @Override
-  int run(CliDatabase db, PrintWriter out) {
+  int run(CliDatabase db, PrintWriter out) throws Exception {
     List<DeadLetterStore.DeadLetter> letters =
         new DeadLetterStore(db.dataSource).list(withSince(filter, db), limit);
+    if (json) {
+      ArrayNode rows = AxJson.MAPPER.createArrayNode();
+      letters.forEach(letter -> rows.add(DeadLetterView.summary(letter)));
+      out.println(AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(rows));
+      return ExitCodes.OK;
+    }
     COLUMNS.table(letters).print(out, "");
     out.println(letters.size() + " dead letter(s)");
     return ExitCodes.OK;

@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.read.DeadLetterView;
 import dev.ax.api.read.SecretMask;
 import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
@@ -42,6 +43,9 @@ final class DlqShowCommand extends DatabaseSubcommand {
               + " may hold secrets.")
   private boolean reveal;
 
+  @Option(names = "--json", description = "One JSON object (as GET /api/v1/deadletters/<id>).")
+  private boolean json;
+
   /** Prints everything stored for the letter. */
   @Override
   int run(CliDatabase db, PrintWriter out) throws Exception {
@@ -49,6 +53,13 @@ final class DlqShowCommand extends DatabaseSubcommand {
         new DeadLetterStore(db.dataSource)
             .find(id)
             .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no dead letter " + id));
+    if (json) {
+      out.println(
+          AxJson.MAPPER
+              .writerWithDefaultPrettyPrinter()
+              .writeValueAsString(DeadLetterView.detail(letter, reveal)));
+      return ExitCodes.OK;
+    }
     out.println("dead letter " + letter.id() + " (" + letter.state() + ")");
     out.println("  instance    " + letter.instanceId());
     out.println("  task        " + letter.taskId() + "   group " + letter.group());

@@ -1,8 +1,10 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.read.FlowView;
+import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -22,17 +24,25 @@ public final class FlowCommand extends WorkDirCommand {
   @Parameters(paramLabel = "<flowRunId>", description = "The flow run to show.")
   private String flowRunId;
 
+  @Option(names = "--json", description = "One JSON object (as GET /api/v1/flows/<flowRunId>).")
+  private boolean json;
+
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     return CliDatabase.run(spec, workDir, "ax-flow", this::printFlowRun);
   }
 
   /** Prints the flow run's instances, then the dependency tasks still waiting. */
-  private int printFlowRun(CliDatabase db, PrintWriter out) {
+  private int printFlowRun(CliDatabase db, PrintWriter out) throws Exception {
     FlowView.FlowRun run =
         new FlowView(db.dataSource)
             .run(flowRunId)
             .orElseThrow(() -> new CliFailure(ExitCodes.FAILED, "no flow run " + flowRunId));
+    if (json) {
+      out.println(
+          AxJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(FlowView.json(run)));
+      return ExitCodes.OK;
+    }
     out.println("flow run " + flowRunId);
     InstanceTable.withTask(run.instances()).print(out, "  ");
     for (FlowView.Node waiting : run.waiting()) {

@@ -3,6 +3,7 @@ package dev.ax.cli.command;
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.write.SwitchBoard;
 import dev.ax.cli.text.Columns;
+import dev.ax.common.contract.AxJson;
 import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -52,6 +53,9 @@ public final class SwitchCommand extends WorkDirCommand {
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")
   private String value;
 
+  @Option(names = "--json", description = "The switches as a JSON array (as GET /api/v1/switches).")
+  private boolean json;
+
   @Option(
       names = "--reason",
       paramLabel = "<text>",
@@ -84,12 +88,25 @@ public final class SwitchCommand extends WorkDirCommand {
             new SwitchStore(db.dataSource), new OperatorLog(db.dataSource), db.clock::millis);
     if (name != null) {
       boolean changed = board.set(name, normalised, Operator.name(), reason);
+      if (json) {
+        out.println(
+            AxJson.MAPPER
+                .createObjectNode()
+                .put("name", name)
+                .put("value", normalised)
+                .put("changed", changed));
+        return ExitCodes.OK;
+      }
       out.println(
           "switch "
               + name
               + (changed ? " set to " : " was already ")
               + normalised
               + (changed ? "; every stage applies it within AX_SWITCH_POLL" : ""));
+    }
+    if (json) {
+      out.println(AxJson.MAPPER.valueToTree(board.view()).toPrettyString());
+      return ExitCodes.OK;
     }
     COLUMNS.table(board.view()).print(out, "");
     return ExitCodes.OK;
