@@ -40,6 +40,12 @@ public final class ApiKeys implements ConfigKeySet {
           100_000,
           "Most requests a second the API answers for one client address; more are refused with 429 and a Retry-After.");
 
+  public static final ConfigKey<java.util.List<String>> METRICS_URLS =
+      ConfigKey.list(
+          "AX_CONSOLE_METRICS_URLS",
+          "",
+          "The stages' Prometheus endpoints the console's overview sums (throughput, lateness, backlog, ticker), comma-separated, e.g. `http://10.0.0.5:9400/metrics,http://10.0.0.6:9400/metrics`. Empty: this process's own AX_METRICS_BIND (all stages, under `ax up`).");
+
   /** For the {@link java.util.ServiceLoader} only. */
   public ApiKeys() {}
 }

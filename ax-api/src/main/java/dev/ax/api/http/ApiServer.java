@@ -141,6 +141,7 @@ public final class ApiServer implements AutoCloseable {
     SwitchRoutes switches = new SwitchRoutes(backends.switches());
     bound.add(get("/api/v1/switches", switches::list));
     bound.add(post("/api/v1/switches/{name}", switches::flip));
+    bound.add(get("/api/v1/summary", ctx -> json(ctx, backends.metrics().read())));
     bound.add(get("/api/v1/flows/{flowRunId}", new FlowRoutes(backends.dataSource())::run));
     bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
     return bound;

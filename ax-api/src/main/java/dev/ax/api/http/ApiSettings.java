@@ -1,10 +1,15 @@
 package dev.ax.api.http;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.CommonKeys;
 import dev.ax.common.config.ConfigException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -63,6 +68,37 @@ public record ApiSettings(
             tokens,
             config.get(ApiKeys.MAX_REQUEST_BYTES),
             config.get(ApiKeys.RATE_PER_SECOND)));
+  }
+
+  /**
+   * The Prometheus endpoints the summary reads: {@code AX_CONSOLE_METRICS_URLS}, else this
+   * process's own {@code AX_METRICS_BIND} (none when that is off).
+   *
+   * @throws ConfigException for an entry that is no http(s) URL
+   */
+  public static List<URI> metricsSources(AxConfig config) {
+    List<String> urls = config.get(ApiKeys.METRICS_URLS);
+    List<URI> sources = new ArrayList<>();
+    for (String url : urls) {
+      if (url.isBlank()) {
+        continue;
+      }
+      try {
+        URI uri = new URI(url.strip());
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+          throw new URISyntaxException(url, "not http or https");
+        }
+        sources.add(uri);
+      } catch (URISyntaxException e) {
+        throw new ConfigException("AX_CONSOLE_METRICS_URLS has a bad URL: " + e.getMessage());
+      }
+    }
+    String bind = config.get(CommonKeys.METRICS_BIND);
+    if (sources.isEmpty() && !bind.equalsIgnoreCase("off") && !bind.endsWith(":0")) {
+      String own = bind.startsWith("0.0.0.0:") ? "127.0.0.1" + bind.substring(7) : bind;
+      sources.add(URI.create("http://" + own + "/metrics"));
+    }
+    return sources;
   }
 
   private static boolean isLoopback(String host) {

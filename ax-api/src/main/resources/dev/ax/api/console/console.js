@@ -87,11 +87,55 @@ function describe(out) {
   return 'done';
 }
 
+/** Summaries read while the overview is shown, oldest first (at most 60: two minutes). */
+const samples = [];
+let polling = null;
+
+function quantile(buckets, q) {
+  const total = buckets.length ? buckets[buckets.length - 1][1] : 0;
+  if (total <= 0) return null;
+  for (const [le, count] of buckets) if (count >= q * total) return le === null ? '> ' + buckets[buckets.length - 2][0] : le;
+  return null;
+}
+
+/** Bucket counts between two cumulative reads (the later minus the earlier). */
+function between(later, earlier) {
+  if (!earlier) return later;
+  const before = new Map(earlier.map(([le, c]) => [le, c]));
+  return later.map(([le, c]) => [le, c - (before.get(le) || 0)]);
+}
+
+function chart(id, series, unit) {
+  const W = 560, H = 140, n = Math.max(...series.map(s => s.points.length), 2);
+  const max = Math.max(1, ...series.flatMap(s => s.points));
+  const picture = svg('svg', { id, width: W, height: H + 20, viewBox: `0 0 ${W} ${H + 20}`, role: 'img' },
+    svg('line', { x1: 0, y1: H, x2: W, y2: H, stroke: '#9aa3b2' }),
+    svg('text', { x: 4, y: 14, fill: '#5b6475' }, Math.round(max) + ' ' + unit));
+  series.forEach((s, k) => {
+    const points = s.points.map((v, i) => `${(i * W / (n - 1)).toFixed(1)},${(H - v * (H - 20) / max).toFixed(1)}`).join(' ');
+    picture.append(svg('polyline', { points, fill: 'none', stroke: s.colour, 'stroke-width': 2, 'data-series': s.name }));
+    picture.append(svg('text', { x: 120 + k * 130, y: H + 16, fill: s.colour }, s.name));
+  });
+  return el('div', { class: 'scroll chart' }, picture);
+}
+
 async function overview() {
   const states = ['ACTIVE', 'PAUSED', 'ENDED', 'CANCELLED'];
   const counts = await Promise.all(states.map(s => api('GET', '/tasks?limit=1&state=' + s)));
   const open = await api('GET', '/deadletters?state=OPEN&limit=1000');
   const switches = await api('GET', '/switches');
+  const summary = await api('GET', '/summary');
+  samples.push(summary);
+  while (samples.length > 60) samples.shift();
+  const rates = name => samples.slice(1).map((s, i) =>
+    Math.max(0, (s.throughput[name] - samples[i].throughput[name]) * 1000 / Math.max(1, s.readAtMs - samples[i].readAtMs)));
+  const first = samples[0], last = samples[samples.length - 1];
+  const window = (name) => between(last.lateness[name] || [], samples.length > 1 ? first.lateness[name] : null);
+  const lateness = ['start', 'claim'].map(name => {
+    const b = window(name);
+    return name + ': p50 ' + (quantile(b, 0.5) ?? '-') + ' ms, p99 ' + (quantile(b, 0.99) ?? '-') + ' ms';
+  }).join('; ');
+  const down = summary.sources.filter(s => !s.ok);
   page().replaceChildren(el('h1', {}, 'Overview'),
     el('div', { class: 'cards', id: 'cards' },
       states.map((s, i) => el('a', { class: 'card', href: '#/tasks?state=' + s },
@@ -99,10 +143,26 @@ async function overview() {
         el('div', { class: 'l' }, s.toLowerCase() + ' tasks'))),
       el('a', { class: 'card', href: '#/deadletters' },
         el('div', { class: 'n' }, open.deadLetters.length + (open.deadLetters.length >= 1000 ? '+' : '')),
-        el('div', { class: 'l' }, 'open dead letters'))),
+        el('div', { class: 'l' }, 'open dead letters')),
+      el('div', { class: 'card' }, el('div', { class: 'n' }, String(summary.ticker.epoch)),
+        el('div', { class: 'l' }, 'ticker epoch (' + summary.ticker.leaders + ' leader' + (summary.ticker.leaders === 1 ? '' : 's') + ')')),
+      el('div', { class: 'card' }, el('div', { class: 'n' }, summary.oldestDueAgeMs + ' ms'),
+        el('div', { class: 'l' }, 'oldest due, not started'))),
+    down.length ? el('p', { class: 'error' }, 'Metrics not read from: ' + down.map(s => s.url + ' (' + s.error + ')').join(', ')) : '',
+    el('h2', {}, 'Throughput, attempts a second'),
+    chart('throughput-chart', [
+      { name: 'succeeded', colour: '#1f7a3a', points: rates('succeeded') },
+      { name: 'failed', colour: '#b3261e', points: rates('failed') },
+      { name: 'fired', colour: '#2656c9', points: rates('fired') }], '/s'),
+    el('h2', {}, 'Lateness over the last ' + Math.round((last.readAtMs - first.readAtMs) / 1000) + ' s'),
+    el('p', { id: 'lateness' }, lateness),
+    el('h2', {}, 'Backlog by status'),
+    table(['status', 'instances'], Object.entries(summary.backlog).map(([k, v]) => [status(k), String(v)])),
     el('h2', {}, 'Switches'),
     table(['switch', 'value', 'version', 'set by'], switches.switches.map(s =>
       [s.name, status(s.value), String(s.version), s.setBy || ''])));
+  clearTimeout(polling);
+  polling = setTimeout(() => { if ((location.hash || '#/') === '#/') route(); }, 2000);
 }
 
 async function tasks(params) {
@@ -194,7 +254,7 @@ async function deadLetter(id) {
   const d = await api('GET', '/deadletters/' + id);
   page().replaceChildren(el('h1', {}, 'Dead letter ', String(d.id), ' ', status(d.state)),
     el('p', {}, 'task ', link('#/task/' + encodeURIComponent(d.taskId), d.taskId), ', instance ' + d.instanceId + ', stored ' + time(d.createdAtMs)),
-    d.stateReason ? el('p', {}, d.stateReason) : null,
+    d.stateReason ? el('p', {}, d.stateReason) : '',
     actions([
       ['Replay', r => api('POST', '/deadletters/' + id + '/replay', { reason: r })],
       ['Discard', r => api('POST', '/deadletters/' + id + '/discard', { reason: r }), true]]),

@@ -2,6 +2,7 @@ package dev.ax.api.http;
 
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.read.MetricsSummary;
 import dev.ax.api.write.DeadLetterActions;
 import dev.ax.api.write.SwitchBoard;
 import dev.ax.api.write.TaskCommands;
@@ -15,6 +16,7 @@ import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.deadletter.DeadLetterReplayer;
 import dev.ax.deadletter.DeadLetterStore;
+import java.net.URI;
 import java.util.List;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -26,7 +28,10 @@ final class ApiFixtures {
 
   /** The backends `ax console` builds, over the test's database and topics. */
   static ApiBackends backends(
-      StoreFixture store, CommandSender sender, KafkaProducer<String, byte[]> producer) {
+      StoreFixture store,
+      CommandSender sender,
+      KafkaProducer<String, byte[]> producer,
+      List<URI> metricsSources) {
     DataSource db = store.runtime().dataSource();
     OperatorLog log = new OperatorLog(db);
     DeadLetterStore letters = new DeadLetterStore(db);
@@ -38,7 +43,8 @@ final class ApiFixtures {
             new DeadLetterReplayer(letters, store.instances(), producer, store.runtime().topics()),
             log,
             System::currentTimeMillis),
-        new SwitchBoard(new SwitchStore(db), log, System::currentTimeMillis));
+        new SwitchBoard(new SwitchStore(db), log, System::currentTimeMillis),
+        new MetricsSummary(metricsSources, System::currentTimeMillis));
   }
 
   /**

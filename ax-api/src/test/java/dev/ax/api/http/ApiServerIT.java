@@ -423,7 +423,8 @@ class ApiServerIT {
                 new SwitchBoard(
                     new SwitchStore(store.runtime().dataSource()),
                     new OperatorLog(store.runtime().dataSource()),
-                    System::currentTimeMillis)));
+                    System::currentTimeMillis),
+                new dev.ax.api.read.MetricsSummary(List.of(), System::currentTimeMillis)));
     servers.add(api);
     return api;
   }

@@ -60,6 +60,7 @@ class ConsoleBrowserIT {
   private final AxTestEnv env;
   private final CommandSender sender;
   private final KafkaProducer<String, byte[]> producer;
+  private PrometheusStub metrics;
   private ApiServer api;
   private WebDriver browser;
 
@@ -77,6 +78,9 @@ class ConsoleBrowserIT {
     }
     if (api != null) {
       api.close();
+    }
+    if (metrics != null) {
+      metrics.close();
     }
     producer.close();
     sender.close();
@@ -100,6 +104,7 @@ class ConsoleBrowserIT {
             now);
     long letter = ApiFixtures.deadLetterOf(store, "flaky-1");
     String flowRunId = ApiFixtures.flowOf(store);
+    metrics = PrometheusStub.start();
     api =
         ApiServer.start(
             new ApiSettings(
@@ -110,7 +115,7 @@ class ConsoleBrowserIT {
                         List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens")),
                 64 * 1024,
                 200),
-            ApiFixtures.backends(store, sender, producer));
+            ApiFixtures.backends(store, sender, producer, List.of(metrics.uri())));
     browser = chromium();
     String base = "http://127.0.0.1:" + api.port();
 
@@ -120,7 +125,20 @@ class ConsoleBrowserIT {
         .sendKeys(OPERATOR);
     browser.findElement(By.cssSelector("#token-form button")).click();
     awaitPage("/");
-    assertThat(text(By.id("cards"))).contains("active tasks").contains("open dead letters");
+    assertThat(text(By.id("cards")))
+        .contains("active tasks")
+        .contains("open dead letters")
+        .contains("ticker epoch (1 leader)");
+    // The overview reads the summary every 2 s: from the third read on, a line of two rates.
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(
+            d ->
+                d
+                    .findElements(
+                        By.cssSelector("#throughput-chart polyline[data-series='succeeded']"))
+                    .stream()
+                    .anyMatch(line -> line.getAttribute("points").contains(" ")));
+    assertThat(text(By.id("lateness"))).contains("start: p50 10 ms, p99 50 ms");
     shoot("overview");
 
     open(base, "/tasks");

@@ -65,7 +65,7 @@ class DeadLetterApiIT {
                         List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens")),
                 64 * 1024,
                 100),
-            new ApiBackends(store.runtime().dataSource(), null, actions, null));
+            new ApiBackends(store.runtime().dataSource(), null, actions, null, null));
   }
 
   @AfterEach

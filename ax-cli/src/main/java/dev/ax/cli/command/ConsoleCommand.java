@@ -6,6 +6,8 @@ import dev.ax.cli.local.StopSignal;
 import dev.ax.common.config.AxConfig;
 import dev.ax.common.kafka.Topics;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
@@ -27,23 +29,27 @@ public final class ConsoleCommand extends WorkDirCommand {
 
   @Override
   public Integer call() throws Exception {
+    AxConfig config = AxConfig.fromEnvironment(Map.of());
+    List<URI> metrics = ApiSettings.metricsSources(config);
     ApiSettings settings =
-        ApiSettings.from(AxConfig.fromEnvironment(Map.of()))
+        ApiSettings.from(config)
             .orElseThrow(
                 () ->
                     new CliFailure(
                         ExitCodes.BAD_CONFIG,
                         "AX_CONSOLE_BIND is off: give the host:port to serve the console at"));
-    return CliDatabase.run(spec, workDir, PROCESS_NAME, (db, out) -> serve(db, out, settings));
+    return CliDatabase.run(
+        spec, workDir, PROCESS_NAME, (db, out) -> serve(db, out, settings, metrics));
   }
 
-  private int serve(CliDatabase db, PrintWriter out, ApiSettings settings)
+  private int serve(CliDatabase db, PrintWriter out, ApiSettings settings, List<URI> metrics)
       throws InterruptedException {
     BrokerLocator.Target broker = workDir.locateBroker(db.config);
     StopSignal stop = StopSignal.install(System.err);
     try (ConsoleServer console =
         ConsoleServer.start(
             settings,
+            metrics,
             db.dataSource,
             db.clock::millis,
             broker.kafka(),

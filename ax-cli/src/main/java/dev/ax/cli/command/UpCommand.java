@@ -56,6 +56,7 @@ public final class UpCommand extends WorkDirCommand {
                       settings ->
                           ConsoleServer.start(
                               settings,
+                              ApiSettings.metricsSources(config),
                               pipeline.context().dataSource(),
                               pipeline.context().clock()::millis,
                               servers.kafka(),

@@ -5,6 +5,7 @@ import dev.ax.api.http.ApiBackends;
 import dev.ax.api.http.ApiServer;
 import dev.ax.api.http.ApiSettings;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.read.MetricsSummary;
 import dev.ax.api.write.DeadLetterActions;
 import dev.ax.api.write.SwitchBoard;
 import dev.ax.api.write.TaskCommands;
@@ -15,6 +16,8 @@ import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.deadletter.DeadLetterReplayer;
 import dev.ax.deadletter.DeadLetterStore;
+import java.net.URI;
+import java.util.List;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -46,6 +49,7 @@ public final class ConsoleServer implements AutoCloseable {
    */
   public static ConsoleServer start(
       ApiSettings settings,
+      List<URI> metricsSources,
       DataSource dataSource,
       LongSupplier clockMs,
       KafkaConnection kafka,
@@ -66,7 +70,8 @@ public final class ConsoleServer implements AutoCloseable {
                   new DeadLetterReplayer(letters, new InstanceStore(dataSource), producer, topics),
                   log,
                   clockMs),
-              new SwitchBoard(new SwitchStore(dataSource), log, clockMs));
+              new SwitchBoard(new SwitchStore(dataSource), log, clockMs),
+              new MetricsSummary(metricsSources, clockMs));
       String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
       return new ConsoleServer(sender, producer, ApiServer.start(settings, backends), host);
     } catch (RuntimeException e) {
