@@ -99,6 +99,7 @@ public final class ApiServer implements AutoCloseable {
     try {
       app.start(settings.host(), settings.port());
     } catch (RuntimeException e) {
+      app.stop(); // its thread pool and whatever Jetty started before the bind failed
       throw new dev.ax.common.config.ConfigException(
           "AX_CONSOLE_BIND="
               + settings.host()
