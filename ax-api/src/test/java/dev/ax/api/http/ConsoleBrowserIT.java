@@ -7,12 +7,16 @@ import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.kafka.CommandSender;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.model.DeadLetterState;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TaskState;
 import dev.ax.common.testing.StoreFixture;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.testing.TopicReader;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ingest.IngestConfig;
+import dev.ax.ingest.IngestStage;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +64,7 @@ class ConsoleBrowserIT {
   private final AxTestEnv env;
   private final CommandSender sender;
   private final KafkaProducer<String, byte[]> producer;
+  private IngestStage ingest;
   private PrometheusStub metrics;
   private ApiServer api;
   private WebDriver browser;
@@ -75,6 +80,9 @@ class ConsoleBrowserIT {
   void stop() {
     if (browser != null) {
       browser.quit();
+    }
+    if (ingest != null) {
+      ingest.close();
     }
     if (api != null) {
       api.close();
@@ -105,6 +113,11 @@ class ConsoleBrowserIT {
     long letter = ApiFixtures.deadLetterOf(store, "flaky-1");
     String flowRunId = ApiFixtures.flowOf(store);
     metrics = PrometheusStub.start();
+    ingest =
+        new IngestStage(
+                store.runtime().context("console-ingest"),
+                IngestConfig.from(store.runtime().config()))
+            .start();
     api =
         ApiServer.start(
             new ApiSettings(
@@ -166,6 +179,16 @@ class ConsoleBrowserIT {
     assertThat(new OperatorLog(store.runtime().dataSource()).newest("olga", 10))
         .extracting(OperatorLog.Entry::action, OperatorLog.Entry::target)
         .contains(org.assertj.core.groups.Tuple.tuple("task pause", "report-1"));
+    // Ingest applies it: the task and its pending run PAUSED, and the page shows so.
+    awaitState("report-1", TaskState.PAUSED);
+    awaitHeading("PAUSED");
+    act("Resume", "window over");
+    awaitState("report-1", TaskState.ACTIVE);
+    awaitHeading("ACTIVE");
+    act("Cancel", "report withdrawn");
+    awaitState("report-1", TaskState.CANCELLED);
+    assertThat(store.instances().latestOfTask("report-1", 1).get(0).status())
+        .isEqualTo(InstanceStatus.CANCELLED);
 
     open(base, "/flow/" + flowRunId);
     List<WebElement> nodes = browser.findElements(By.cssSelector("#dag g.node"));
@@ -190,6 +213,18 @@ class ConsoleBrowserIT {
     act("Pause", "just looking");
     assertThat(awaitMessage()).contains("forbidden").contains("rita has the read role only");
     assertThat(new OperatorLog(store.runtime().dataSource()).newest("rita", 10)).isEmpty();
+  }
+
+  private void awaitState(String taskId, TaskState state) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> store.tasks().find(taskId).orElseThrow().state() == state);
+  }
+
+  /** Waits until the page, re-read after an action, shows {@code text} in its heading. */
+  private void awaitHeading(String text) {
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), text));
   }
 
   private WebDriver chromium() {
