@@ -215,7 +215,8 @@ async function task(id) {
   const t = await api('GET', '/tasks/' + encodeURIComponent(id) + '?instances=50');
   const path = '/tasks/' + encodeURIComponent(id);
   page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
-    el('p', {}, 'version ' + t.version + '; next firing ' + (t.nextFiringAtMs ? time(t.nextFiringAtMs) : 'none')),
+    el('p', { id: 'next-firings' }, 'version ' + t.version + '; next firings: ' +
+      (t.nextFirings.length ? t.nextFirings.map(at => at.replace('T', ' ').replace('Z', ' UTC')).join(', ') : 'none')),
     actions([
       ['Pause', r => api('POST', path + '/pause', { reason: r })],
       ['Resume', r => api('POST', path + '/resume', { reason: r })],

@@ -261,6 +261,34 @@ class ApiServerIT {
   }
 
   @Test
+  void aCronTaskShowsItsNextFiveFirings() throws Exception {
+    long minute = 60_000;
+    long next = (System.currentTimeMillis() / minute + 2) * minute;
+    store
+        .tasks()
+        .create(
+            List.of(
+                new NewTask(
+                    TestTasks.noop(
+                        "every-minute",
+                        new Trigger.Cron("0 * * * * ?", java.time.ZoneId.of("UTC"))),
+                    "t-m",
+                    next)),
+            "test",
+            System.currentTimeMillis());
+    ApiServer api = start(Optional.empty(), 50);
+    JsonNode firings = get(api, "/api/v1/tasks/every-minute", null, 200).get("nextFirings");
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      expected.add(java.time.Instant.ofEpochMilli(next + i * minute).toString());
+    }
+    assertThat(firings).extracting(JsonNode::asText).containsExactlyElementsOf(expected);
+    assertThat(get(api, "/api/v1/tasks/api-b", null, 200).get("nextFirings"))
+        .as("a one-shot task: its one firing")
+        .hasSize(1);
+  }
+
+  @Test
   void aFlowRunIsAGraphOfItsTasksRunsAndWhatTheyWaitFor() throws Exception {
     String flowRunId = ApiFixtures.flowOf(store);
     ApiServer api = start(Optional.empty(), 50);
