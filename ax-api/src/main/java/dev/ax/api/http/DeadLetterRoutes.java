@@ -10,6 +10,7 @@ import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.deadletter.DeadLetterStore.DeadLetter;
 import dev.ax.deadletter.DeadLetterStore.ReplayResult;
 import io.javalin.http.Context;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -67,7 +68,7 @@ final class DeadLetterRoutes {
       throw ApiException.notFound(message);
     }
     if (!result.replayed()) {
-      throw new ApiException(409, result.name().toLowerCase(java.util.Locale.ROOT), message);
+      throw new ApiException(409, result.name().toLowerCase(Locale.ROOT), message);
     }
     ApiServer.json(
         ctx, AxJson.MAPPER.createObjectNode().put("result", result.name()).put("message", message));

@@ -24,7 +24,18 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 /** What the API's tests build on a real database and broker: its backends, a dead letter. */
 final class ApiFixtures {
 
+  /** A token of role operate, named olga. */
+  static final String OPERATOR = "operator-token-0123456789abcdef";
+
+  /** A token of role read, named rita. */
+  static final String READER = "reader-token-0123456789abcdefgh";
+
   private ApiFixtures() {}
+
+  /** The tokens {@link #OPERATOR} (olga, operate) and {@link #READER} (rita, read). */
+  static ApiTokens tokens() {
+    return ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+  }
 
   /** The backends `ax console` builds, over the test's database and topics. */
   static ApiBackends backends(

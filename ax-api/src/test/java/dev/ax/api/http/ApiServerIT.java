@@ -45,8 +45,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(AxInfraExtension.class)
 class ApiServerIT {
 
-  private static final String OPERATOR = "operator-token-0123456789abcdef";
-  private static final String READER = "reader-token-0123456789abcdefgh";
+  private static final String OPERATOR = ApiFixtures.OPERATOR;
+  private static final String READER = ApiFixtures.READER;
 
   @RegisterExtension final StoreFixture store;
 
@@ -90,8 +90,7 @@ class ApiServerIT {
 
   @Test
   void aChangeIsSentAsTheCliSendsItByTheTokensNameAndAudited() throws Exception {
-    ApiTokens tokens =
-        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiTokens tokens = ApiFixtures.tokens();
     ApiServer api = start(Optional.of(tokens), 50);
     JsonNode sent =
         post(
@@ -338,8 +337,7 @@ class ApiServerIT {
 
   @Test
   void aSwitchIsShownAndFlippedWithAReasonAndTheAuditListsIt() throws Exception {
-    ApiTokens tokens =
-        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiTokens tokens = ApiFixtures.tokens();
     ApiServer api = start(Optional.of(tokens), 50);
     JsonNode before = get(api, "/api/v1/switches", READER, 200).get("switches");
     assertThat(before.get(2).get("name").asText()).isEqualTo("retries");
@@ -397,8 +395,7 @@ class ApiServerIT {
 
   @Test
   void withTokensEveryRequestNeedsOneAndRevealingNeedsTheOperateRole() throws Exception {
-    ApiTokens tokens =
-        ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    ApiTokens tokens = ApiFixtures.tokens();
     ApiServer api = start(Optional.of(tokens), 50);
     assertError(get(api, "/api/v1/tasks", null, 401), "unauthorized", "Authorization");
     assertError(get(api, "/api/v1/tasks", "not-a-token-0123456789", 401), "unauthorized", null);

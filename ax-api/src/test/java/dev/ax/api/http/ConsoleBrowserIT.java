@@ -55,8 +55,8 @@ class ConsoleBrowserIT {
 
   private static final String CHROMIUM = "/usr/bin/chromium";
   private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-  private static final String OPERATOR = "operator-token-0123456789abcdef";
-  private static final String READER = "reader-token-0123456789abcdefgh";
+  private static final String OPERATOR = ApiFixtures.OPERATOR;
+  private static final String READER = ApiFixtures.READER;
   private static final Path SHOTS = Path.of("target", "console-screenshots");
 
   @RegisterExtension final StoreFixture store;
@@ -120,14 +120,7 @@ class ConsoleBrowserIT {
             .start();
     api =
         ApiServer.start(
-            new ApiSettings(
-                "127.0.0.1",
-                0,
-                Optional.of(
-                    ApiTokens.parse(
-                        List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens")),
-                64 * 1024,
-                200),
+            new ApiSettings("127.0.0.1", 0, Optional.of(ApiFixtures.tokens()), 64 * 1024, 200),
             ApiFixtures.backends(store, sender, producer, List.of(metrics.uri())));
     browser = chromium();
     String base = "http://127.0.0.1:" + api.port();

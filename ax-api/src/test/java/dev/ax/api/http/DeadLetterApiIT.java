@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(AxInfraExtension.class)
 class DeadLetterApiIT {
 
-  private static final String OPERATOR = "operator-token-0123456789abcdef";
-  private static final String READER = "reader-token-0123456789abcdefgh";
+  private static final String OPERATOR = ApiFixtures.OPERATOR;
+  private static final String READER = ApiFixtures.READER;
 
   @RegisterExtension final StoreFixture store;
 
@@ -57,14 +57,7 @@ class DeadLetterApiIT {
             System::currentTimeMillis);
     api =
         ApiServer.start(
-            new ApiSettings(
-                "127.0.0.1",
-                0,
-                Optional.of(
-                    ApiTokens.parse(
-                        List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens")),
-                64 * 1024,
-                100),
+            new ApiSettings("127.0.0.1", 0, Optional.of(ApiFixtures.tokens()), 64 * 1024, 100),
             new ApiBackends(store.runtime().dataSource(), null, actions, null, null));
   }
 
