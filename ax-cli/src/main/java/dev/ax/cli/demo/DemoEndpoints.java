@@ -8,22 +8,27 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The HTTP endpoints the demo's HTTP tasks call, on 127.0.0.1 and a free port: {@value #OK} answers
- * 200, {@value #FAIL} answers 500 with a short body. The JDK's {@link HttpServer}; requests are
- * handled on its dispatcher thread, and the counter is thread-safe.
+ * 200, {@value #FAIL} answers 500 with a short body, {@value #FLAKY} answers 503 until {@link #fix}
+ * is called and 200 after. The JDK's {@link HttpServer}; requests are handled on its dispatcher
+ * thread; the counter and the flag are thread-safe.
  */
 public final class DemoEndpoints implements AutoCloseable {
 
   public static final String OK = "/ok";
   private static final String LOOPBACK = "127.0.0.1";
   public static final String FAIL = "/fail";
+  public static final String FLAKY = "/flaky";
   static final String FAIL_BODY = "demo endpoint fails on purpose";
+  static final String FLAKY_BODY = "demo endpoint is down until the demo fixes it";
 
   private final HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicBoolean fixed = new AtomicBoolean();
 
   private DemoEndpoints(HttpServer server) {
     this.server = server;
@@ -39,6 +44,13 @@ public final class DemoEndpoints implements AutoCloseable {
     DemoEndpoints endpoints = new DemoEndpoints(server);
     server.createContext(OK, exchange -> endpoints.answer(exchange, 200, "ok"));
     server.createContext(FAIL, exchange -> endpoints.answer(exchange, 500, FAIL_BODY));
+    server.createContext(
+        FLAKY,
+        exchange ->
+            endpoints.answer(
+                exchange,
+                endpoints.fixed.get() ? 200 : 503,
+                endpoints.fixed.get() ? "ok" : FLAKY_BODY));
     server.start();
     return endpoints;
   }
@@ -62,6 +74,11 @@ public final class DemoEndpoints implements AutoCloseable {
   /** The host to put on AX's HTTP allow-list. */
   public String host() {
     return LOOPBACK;
+  }
+
+  /** From now on {@value #FLAKY} answers 200. */
+  public void fix() {
+    fixed.set(true);
   }
 
   public int requestCount() {

@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code ax demo} sends and how each command should end: in-process {@code noop} and {@code
- * sleep} tasks that succeed, HTTP tasks against the demo's own endpoints (one fails), a task that
- * times out, a duplicate create that ingest ignores, and two commands that are rejected with a
- * reason. Immutable.
+ * The one-shot commands {@code ax demo} sends and how each should end: in-process {@code noop} and
+ * {@code sleep} tasks that succeed, HTTP tasks against the demo's own endpoints, a task that times
+ * out (without retries, so it becomes a dead letter), a duplicate create that ingest ignores, and
+ * two commands that are rejected with a reason. Immutable.
  */
 public final class DemoPlan {
 
@@ -73,17 +73,6 @@ public final class DemoPlan {
     steps.add(sleep("demo-sleep-2", Duration.ofMillis(2500)));
     steps.add(http("demo-http-ok-1", http.resolve(DemoEndpoints.OK), Duration.ofMillis(1500)));
     steps.add(http("demo-http-ok-2", http.resolve(DemoEndpoints.OK), Duration.ofMillis(3000)));
-    steps.add(
-        new Step(
-            "demo-http-fail",
-            "HTTP " + DemoEndpoints.FAIL,
-            Expectation.FAILED,
-            TaskCommandJson.create("demo-http-fail")
-                .onceAfter(Duration.ofSeconds(2))
-                .http(http.resolve(DemoEndpoints.FAIL), null)
-                .timeout(TIMEOUT)
-                .maxRetries(0)
-                .toBytes()));
     steps.add(
         new Step(
             "demo-timeout",

@@ -1,6 +1,7 @@
 package dev.ax.cli.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.common.contract.AxJson;
 import java.io.IOException;
@@ -50,6 +51,43 @@ public final class TaskCommandJson {
   /** A CRON trigger: a Quartz expression with seconds, in the IANA time zone {@code zone}. */
   public TaskCommandJson cron(String expression, String zone) {
     root.putObject("trigger").put("type", "CRON").put("expression", expression).put("zone", zone);
+    return this;
+  }
+
+  /** A FIXED_RATE trigger: every {@code interval}, counted from the task's first slot. */
+  public TaskCommandJson fixedRate(Duration interval) {
+    root.putObject("trigger").put("type", "FIXED_RATE").put("intervalMs", interval.toMillis());
+    return this;
+  }
+
+  /** A FIXED_DELAY trigger: {@code delay} after the previous run ended. */
+  public TaskCommandJson fixedDelay(Duration delay) {
+    root.putObject("trigger").put("type", "FIXED_DELAY").put("intervalMs", delay.toMillis());
+    return this;
+  }
+
+  /** A DEPENDENCY trigger: runs when every one of {@code upstream} succeeded in one flow run. */
+  public TaskCommandJson dependsOn(String... upstream) {
+    ArrayNode ids = root.putObject("trigger").put("type", "DEPENDENCY").putArray("upstream");
+    for (String id : upstream) {
+      ids.add(id);
+    }
+    return this;
+  }
+
+  /** The misfire policy, e.g. {@code SKIP}. */
+  public TaskCommandJson misfire(String policy) {
+    root.putObject("misfire").put("policy", policy);
+    return this;
+  }
+
+  /** Retries with exponential backoff from {@code base}, at most {@code max} apart, no jitter. */
+  public TaskCommandJson retries(int maxRetries, Duration base, Duration max) {
+    root.putObject("retry")
+        .put("maxRetries", maxRetries)
+        .put("backoffBaseMs", base.toMillis())
+        .put("backoffMaxMs", max.toMillis())
+        .put("jitter", false);
     return this;
   }
 
