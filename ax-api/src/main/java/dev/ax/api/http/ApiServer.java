@@ -132,6 +132,7 @@ public final class ApiServer implements AutoCloseable {
     for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
       bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
     }
+    bound.add(post("/api/v1/tasks/{taskId}/update", commands::update));
     for (String type : List.of("PAUSE", "RESUME")) {
       bound.add(post("/api/v1/groups/{group}/" + action(type), commands.group(type)));
     }

@@ -9,15 +9,17 @@ import java.util.Set;
 
 /**
  * The API's lifecycle commands: {@code POST /api/v1/tasks/{taskId}/{action}} (pause, resume,
- * cancel, delete, run-now) and {@code POST /api/v1/groups/{group}/{action}} (pause, resume), each
- * with a body {@code {"reason": ..., "commandId": ..., "interrupt": ...}} (reason required; the
- * command id optional, so that a retried request can repeat it and ingest applies it once;
- * interrupt for cancel and delete). Sent through {@link TaskCommands}, as the CLI sends them, by
- * the caller's name; answered 202 with the command id and its record. Thread-safe.
+ * cancel, delete, run-now, and update with the task's new {@code spec}) and {@code POST
+ * /api/v1/groups/{group}/{action}} (pause, resume), each with a body {@code {"reason": ...,
+ * "commandId": ..., "interrupt": ...}} (reason required; the command id optional, so that a retried
+ * request can repeat it and ingest applies it once; interrupt for cancel and delete). Sent through
+ * {@link TaskCommands}, as the CLI sends them, by the caller's name; answered 202 with the command
+ * id and its record. Thread-safe.
  */
 final class CommandRoutes {
 
   private static final Set<String> FIELDS = Set.of("reason", "commandId", "interrupt");
+  private static final Set<String> UPDATE_FIELDS = Set.of("reason", "commandId", "spec");
 
   private final TaskCommands commands;
 
@@ -35,14 +37,25 @@ final class CommandRoutes {
     return ctx -> send(ctx, new TaskCommands.Target(type, null, ctx.pathParam("group")));
   }
 
+  /**
+   * {@code POST /api/v1/tasks/{taskId}/update}: an UPDATE with the body's {@code spec} (a CREATE's
+   * fields; the command's own fields are set here, whatever the spec says), as {@code ax task
+   * update --file} sends it. Ingest validates the spec as it validates any producer's.
+   */
+  void update(Context ctx) throws InterruptedException {
+    JsonBody body = JsonBody.of(ctx, UPDATE_FIELDS);
+    ObjectNode spec = body.object("spec");
+    if (spec == null) {
+      throw ApiException.badRequest("an update needs the task's whole spec: {\"spec\": {...}}");
+    }
+    ObjectNode fields = AxJson.MAPPER.createObjectNode();
+    fields.setAll(spec);
+    sendChecked(
+        ctx, body, fields, new TaskCommands.Target("UPDATE", ctx.pathParam("taskId"), null));
+  }
+
   private void send(Context ctx, TaskCommands.Target target) throws InterruptedException {
     JsonBody body = JsonBody.of(ctx, FIELDS);
-    String reason = body.reason();
-    String commandId = body.text("commandId");
-    String problem = TaskCommands.problem(commandId, reason);
-    if (problem != null) {
-      throw ApiException.badRequest(problem);
-    }
     ObjectNode fields = AxJson.MAPPER.createObjectNode();
     Boolean interrupt = body.flag("interrupt");
     if (interrupt != null) {
@@ -52,6 +65,18 @@ final class CommandRoutes {
       if (interrupt) {
         fields.put("interrupt", true);
       }
+    }
+    sendChecked(ctx, body, fields, target);
+  }
+
+  private void sendChecked(
+      Context ctx, JsonBody body, ObjectNode fields, TaskCommands.Target target)
+      throws InterruptedException {
+    String reason = body.reason();
+    String commandId = body.text("commandId");
+    String problem = TaskCommands.problem(commandId, reason);
+    if (problem != null) {
+      throw ApiException.badRequest(problem);
     }
     TaskCommands.Sent sent;
     try {

@@ -69,6 +69,18 @@ final class JsonBody {
     return value.asText();
   }
 
+  /** The object {@code field}, or null when absent or null. */
+  ObjectNode object(String field) {
+    JsonNode value = fields.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!(value instanceof ObjectNode object)) {
+      throw ApiException.badRequest(field + " must be a JSON object");
+    }
+    return object;
+  }
+
   /** The boolean {@code field}, or null when absent or null. */
   Boolean flag(String field) {
     JsonNode value = fields.get(field);

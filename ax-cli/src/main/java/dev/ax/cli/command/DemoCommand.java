@@ -1,9 +1,9 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.http.ApiKeys;
 import dev.ax.api.http.ApiSettings;
 import dev.ax.api.kafka.CommandSender;
-import dev.ax.cli.api.ApiClient;
 import dev.ax.cli.demo.DemoActions;
 import dev.ax.cli.demo.DemoEndpoints;
 import dev.ax.cli.demo.DemoPlan;

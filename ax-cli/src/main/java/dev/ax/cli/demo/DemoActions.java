@@ -1,7 +1,7 @@
 package dev.ax.cli.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ax.cli.api.ApiClient;
+import dev.ax.api.client.ApiClient;
 import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;

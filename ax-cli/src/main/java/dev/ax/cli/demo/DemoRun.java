@@ -1,6 +1,6 @@
 package dev.ax.cli.demo;
 
-import dev.ax.cli.api.ApiClient;
+import dev.ax.api.client.ApiClient;
 import dev.ax.cli.text.EventLines;
 import dev.ax.common.contract.TaskCompletedEvent;
 import java.io.PrintWriter;

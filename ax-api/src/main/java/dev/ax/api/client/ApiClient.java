@@ -1,4 +1,4 @@
-package dev.ax.cli.api;
+package dev.ax.api.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
