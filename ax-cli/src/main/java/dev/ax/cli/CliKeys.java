@@ -21,6 +21,18 @@ public final class CliKeys implements ConfigKeySet {
           "text",
           "How every AX process logs (to stderr): `text`, lines with date, level, thread, logger, message and the trace fields (traceId, taskId, instanceId, taskTraceId) of a line about a task; or `json`, one JSON object per line (logback's JsonEncoder; the trace fields under `mdc`). Read from the environment only, when logging starts; another value logs text and says so.");
 
+  public static final ConfigKey<String> API_URL =
+      ConfigKey.string(
+          "AX_API_URL",
+          "",
+          "The AX HTTP API the operator commands go through instead of the database and broker, e.g. `http://127.0.0.1:8480/api/v1`: `ax task` (show, list and every change), `ax dlq` (list, show, replay and discard by id), `ax flow`, `ax switch`, `ax audit`. Reads print the API's JSON; changes are audited under the token's name. Empty: the database and broker (AX_JDBC_URL, AX_KAFKA_BOOTSTRAP or the work directory's `ax up`).");
+
+  public static final ConfigKey<String> API_TOKEN =
+      ConfigKey.secret(
+          "AX_API_TOKEN",
+          "",
+          "The bearer token the commands send to AX_API_URL (or AX_API_TOKEN_FILE, a file holding it); the server's AX_CONSOLE_TOKENS_FILE gives it a name and a role. Never printed. Empty: none (a loopback API without tokens).");
+
   /** For the {@link java.util.ServiceLoader} only. */
   public CliKeys() {}
 }

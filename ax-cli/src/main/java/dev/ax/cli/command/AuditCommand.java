@@ -1,10 +1,12 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.client.ApiClient;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,6 +39,13 @@ public final class AuditCommand extends WorkDirCommand {
   @Override
   public Integer call() throws Exception {
     listing.check(spec);
+    Optional<ApiClient> api = ApiMode.client();
+    if (api.isPresent()) {
+      return ApiMode.print(
+          api.get(),
+          "audit" + ApiMode.query(ApiMode.params("actor", actor, "limit", listing.limit)),
+          spec.commandLine().getOut());
+    }
     return CliDatabase.run(spec, workDir, "ax-audit", this::print);
   }
 

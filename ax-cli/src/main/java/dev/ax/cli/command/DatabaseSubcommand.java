@@ -1,6 +1,8 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.client.ApiClient;
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +27,19 @@ abstract class DatabaseSubcommand implements Callable<Integer> {
   @Override
   public final Integer call() throws Exception {
     checkOptions();
+    Optional<ApiClient> api = ApiMode.client();
+    if (api.isPresent()) {
+      return runOnApi(api.get(), spec.commandLine().getOut());
+    }
     return CliDatabase.run(spec, parent.workDir(), parent.processName(), this::run);
+  }
+
+  /**
+   * Does the command's work through the API ({@code AX_API_URL}), printing the API's JSON; by
+   * default it has no route there and refuses.
+   */
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    throw ApiMode.unsupported("ax " + spec.qualifiedName().replaceFirst("^\\S+ ", ""));
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.write.DeadLetterActions;
+import dev.ax.common.contract.AxJson;
 import dev.ax.deadletter.DeadLetterStore;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -29,6 +31,15 @@ final class DlqDiscardCommand extends DatabaseSubcommand {
     if (reason.isBlank()) {
       throw new ParameterException(spec.commandLine(), "--reason must not be blank");
     }
+  }
+
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    return ApiMode.post(
+        api,
+        "deadletters/" + id + "/discard",
+        AxJson.MAPPER.createObjectNode().put("reason", reason),
+        out);
   }
 
   /** Discards the letter, if it is open. */

@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.read.DeadLetterView;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
@@ -83,6 +84,28 @@ final class DlqListCommand extends DatabaseSubcommand {
   void checkOptions() {
     filter = optionsFilter();
     OptionChecks.requireInRange(spec, "--limit", limit, 1, 10_000);
+  }
+
+  /** The API's letters (newest first); --since, --from and --to are the database's only. */
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    if (since != null || from != null || to != null) {
+      throw ApiMode.unsupported("ax dlq list --since/--from/--to");
+    }
+    return ApiMode.print(
+        api,
+        "deadletters"
+            + ApiMode.query(
+                ApiMode.params(
+                    "task",
+                    filter.taskId(),
+                    "group",
+                    filter.group(),
+                    "state",
+                    filter.state() == null ? null : filter.state().name(),
+                    "limit",
+                    limit)),
+        out);
   }
 
   /** Prints the letters matching the filter and --since, newest first. */

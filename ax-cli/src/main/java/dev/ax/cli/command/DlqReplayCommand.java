@@ -1,7 +1,10 @@
 package dev.ax.cli.command;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.write.DeadLetterActions;
+import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.DeadLetterState;
@@ -79,6 +82,22 @@ final class DlqReplayCommand extends DatabaseSubcommand {
       throw new ParameterException(spec.commandLine(), "give ids or a filter, not both");
     }
     OptionChecks.requireInRange(spec, "--rate", ratePerSecond, 1, 1000);
+  }
+
+  /** Replays the letters given by id through the API (a filter's set is the database's only). */
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    if (ids.isEmpty()) {
+      throw ApiMode.unsupported("ax dlq replay --task/--group");
+    }
+    for (long id : ids) {
+      ObjectNode body = AxJson.MAPPER.createObjectNode().put("reason", reason);
+      if (force) {
+        body.put("force", true);
+      }
+      ApiMode.post(api, "deadletters/" + id + "/replay", body, out);
+    }
+    return ExitCodes.OK;
   }
 
   /** Replays the letters given or matching, at the rate; FAILED when one was not. */

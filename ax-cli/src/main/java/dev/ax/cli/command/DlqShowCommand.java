@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.read.DeadLetterView;
 import dev.ax.api.read.SecretMask;
 import dev.ax.cli.text.Columns;
@@ -45,6 +46,14 @@ final class DlqShowCommand extends DatabaseSubcommand {
 
   @Option(names = "--json", description = "One JSON object (as GET /api/v1/deadletters/<id>).")
   private boolean json;
+
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    return ApiMode.print(
+        api,
+        "deadletters/" + id + ApiMode.query(ApiMode.params("reveal", reveal ? true : null)),
+        out);
+  }
 
   /** Prints everything stored for the letter. */
   @Override

@@ -1,8 +1,10 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.read.FlowView;
 import dev.ax.common.contract.AxJson;
 import java.io.PrintWriter;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +31,11 @@ public final class FlowCommand extends WorkDirCommand {
 
   @Override
   public Integer call() throws Exception {
+    Optional<ApiClient> api = ApiMode.client();
+    if (api.isPresent()) {
+      return ApiMode.print(
+          api.get(), "flows/" + ApiMode.segment(flowRunId), spec.commandLine().getOut());
+    }
     return CliDatabase.run(spec, workDir, "ax-flow", this::printFlowRun);
   }
 

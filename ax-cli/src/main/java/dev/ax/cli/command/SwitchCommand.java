@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.write.SwitchBoard;
 import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
@@ -8,6 +9,7 @@ import dev.ax.common.store.SwitchStore;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -63,7 +65,7 @@ public final class SwitchCommand extends WorkDirCommand {
   private String reason;
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     String normalised = value == null ? null : value.toLowerCase(Locale.ROOT);
     if (name != null) {
       if (value == null) {
@@ -77,8 +79,28 @@ public final class SwitchCommand extends WorkDirCommand {
     if (reason != null && (reason.isBlank() || reason.chars().anyMatch(Character::isISOControl))) {
       throw new ParameterException(spec.commandLine(), "--reason must be one line of text");
     }
+    Optional<ApiClient> api = ApiMode.client();
+    if (api.isPresent()) {
+      return onApi(api.get(), normalised);
+    }
     return CliDatabase.run(
         spec, workDir, "ax-switch", (db, out) -> setAndPrint(db, out, normalised));
+  }
+
+  /** Through the API: sets the switch named, if any, else prints every switch. */
+  private int onApi(ApiClient api, String normalised) throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    if (name == null) {
+      return ApiMode.print(api, "switches", out);
+    }
+    return ApiMode.post(
+        api,
+        "switches/" + ApiMode.segment(name),
+        AxJson.MAPPER
+            .createObjectNode()
+            .put("value", normalised)
+            .put("reason", reason == null ? "by ax switch" : reason),
+        out);
   }
 
   /** Sets the switch named, if any, to {@code normalised}, then prints every known switch. */

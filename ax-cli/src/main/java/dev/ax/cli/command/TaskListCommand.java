@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.read.TaskQueries;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
@@ -91,6 +92,23 @@ final class TaskListCommand extends DatabaseSubcommand {
             oneOf("--last-status", lastStatus, names(InstanceStatus.values())),
             text,
             after);
+  }
+
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    return ApiMode.print(
+        api,
+        "tasks"
+            + ApiMode.query(
+                ApiMode.params(
+                    "group", filter.group(),
+                    "state", filter.state(),
+                    "trigger", filter.triggerType(),
+                    "lastStatus", filter.lastStatus(),
+                    "text", filter.text(),
+                    "after", filter.afterTaskId(),
+                    "limit", listing.limit)),
+        out);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.ax.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.read.SecretMask;
 import dev.ax.api.read.TaskQueries;
 import dev.ax.api.read.TaskView;
@@ -70,6 +71,19 @@ final class TaskShowCommand extends DatabaseSubcommand {
   @Override
   void checkOptions() {
     OptionChecks.requireInRange(spec, "--instances", instanceCount, 1, 1000);
+  }
+
+  @Override
+  int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    String task = "tasks/" + ApiMode.segment(taskId);
+    return instanceId != null
+        ? ApiMode.print(api, task + "/instances/" + ApiMode.segment(instanceId), out)
+        : ApiMode.print(
+            api,
+            task
+                + ApiMode.query(
+                    ApiMode.params("instances", instanceCount, "reveal", reveal ? true : null)),
+            out);
   }
 
   @Override

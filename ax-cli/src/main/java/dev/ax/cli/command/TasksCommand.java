@@ -3,6 +3,7 @@ package dev.ax.cli.command;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.api.client.ApiClient;
 import dev.ax.api.kafka.CommandSender;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.api.write.TaskCommands.Target;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -145,6 +147,33 @@ public final class TasksCommand extends DatabaseCommandGroup {
   }
 
   /**
+   * Sends the command through the API: {@code POST tasks/{taskId}/{action}} (an update with the
+   * spec), or {@code groups/{group}/{action}}; the API names the token's holder as the operator.
+   */
+  private int sendOnApi(
+      ApiClient api, ObjectNode command, Target target, ChangeReasonOptions change)
+      throws InterruptedException {
+    String action = target.type().toLowerCase(Locale.ROOT).replace('_', '-');
+    ObjectNode body =
+        AxJson.MAPPER
+            .createObjectNode()
+            .put("reason", change.reason == null ? "by ax task " + action : change.reason);
+    if (change.commandId != null) {
+      body.put("commandId", change.commandId);
+    }
+    if (target.type().equals("UPDATE")) {
+      body.set("spec", command);
+    } else if (command.path("interrupt").asBoolean()) {
+      body.put("interrupt", true);
+    }
+    String path =
+        target.group() != null
+            ? "groups/" + ApiMode.segment(target.group()) + "/" + action
+            : "tasks/" + ApiMode.segment(target.taskId()) + "/" + action;
+    return ApiMode.post(api, path, body, spec.commandLine().getOut());
+  }
+
+  /**
    * Produces one lifecycle command ({@code fields} and the command's own), keyed by the task id
    * (the group, for a group's), records it in the operator log and says where it went.
    */
@@ -155,6 +184,10 @@ public final class TasksCommand extends DatabaseCommandGroup {
       throw new ParameterException(
           spec.commandLine(),
           problem.replace("the command id", "--command-id").replace("the reason", "--reason"));
+    }
+    Optional<ApiClient> api = ApiMode.client();
+    if (api.isPresent()) {
+      return sendOnApi(api.get(), command, target, change);
     }
     String operator = Operator.name();
     return CliDatabase.run(
