@@ -35,6 +35,7 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+function duration(ms) { return ms === null || ms === undefined ? '' : ms < 10000 ? ms + ' ms' : (ms / 1000).toFixed(1) + ' s'; }
 function time(ms) { return ms === null || ms === undefined ? '' : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC'); }
 function status(text) { return el('span', { class: 's-' + text }, text || ''); }
 function link(href, text) { return el('a', { href }, text); }
@@ -191,9 +192,12 @@ async function tasks(params) {
   page().replaceChildren(el('h1', {}, 'Tasks'), form,
     el('p', {}, data.total + (data.totalIsAtLeast ? '+' : '') + ' task(s) match; ' + data.tasks.length + ' shown. ', next),
     bulk,
-    table(['', 'task', 'group', 'trigger', 'state', 'version', 'last due', 'last status'], data.tasks.map((t, i) => [
+    table(['', 'task', 'group', 'trigger', 'state', 'version', 'last due', 'last status', 'runs', 'failures', 'last duration', 'mean duration'], data.tasks.map((t, i) => [
       boxes[i], link('#/task/' + encodeURIComponent(t.taskId), t.taskId), t.group, t.triggerType, status(t.state),
-      String(t.version), time(t.lastDueAtMs), status(t.lastStatus)])));
+      String(t.version), time(t.lastDueAtMs), status(t.lastStatus),
+      String(t.recent.runs), t.recent.failures ? el('span', { class: 's-FAILED' }, String(t.recent.failures)) : '0',
+      duration(t.recent.lastDurationMs), duration(t.recent.meanDurationMs)])),
+    el('p', { class: 'hint' }, 'runs, failures and durations: over each task\'s latest ' + (data.tasks.length ? data.tasks[0].recent.window : 100) + ' instances'));
 }
 
 async function each(boxes, send) {

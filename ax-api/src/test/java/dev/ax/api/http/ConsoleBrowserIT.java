@@ -150,6 +150,9 @@ class ConsoleBrowserIT {
     open(base, "/tasks");
     assertThat(text(By.tagName("table"))).contains("report-1", "report-2", "flaky-1");
     assertThat(text(By.tagName("main"))).contains("6 task(s) match");
+    // The dead letter's task: one run, failed, in the failures column.
+    assertThat(browser.findElement(By.xpath("//tr[td/a[text()='flaky-1']]/td[10]")).getText())
+        .isEqualTo("1");
     shoot("tasks");
 
     open(base, "/task/report-1");
