@@ -17,10 +17,7 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -32,13 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -53,8 +45,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @ExtendWith(AxInfraExtension.class)
 class ConsoleBrowserIT {
 
-  private static final String CHROMIUM = "/usr/bin/chromium";
-  private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
   private static final String OPERATOR = ApiFixtures.OPERATOR;
   private static final String READER = ApiFixtures.READER;
   private static final Path SHOTS = Path.of("target", "console-screenshots");
@@ -67,7 +57,7 @@ class ConsoleBrowserIT {
   private IngestStage ingest;
   private PrometheusStub metrics;
   private ApiServer api;
-  private WebDriver browser;
+  private ConsolePage page;
 
   ConsoleBrowserIT(AxTestEnv env) {
     this.env = env;
@@ -78,8 +68,8 @@ class ConsoleBrowserIT {
 
   @AfterEach
   void stop() {
-    if (browser != null) {
-      browser.quit();
+    if (page != null) {
+      page.close();
     }
     if (ingest != null) {
       ingest.close();
@@ -98,7 +88,7 @@ class ConsoleBrowserIT {
   void anOperatorSeesTasksAndRunsPausesATaskAndReplaysADeadLetterAReaderCannotAct()
       throws Exception {
     assumeTrue(
-        new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute(),
+        ConsolePage.available(),
         "ConsoleBrowserIT skipped: Debian's chromium and chromium-driver are not installed"
             + " (apt-get install chromium chromium-driver)");
     long now = System.currentTimeMillis();
@@ -122,16 +112,17 @@ class ConsoleBrowserIT {
         ApiServer.start(
             new ApiSettings("127.0.0.1", 0, Optional.of(ApiFixtures.tokens()), 64 * 1024, 200),
             ApiFixtures.backends(store, sender, producer, List.of(metrics.uri())));
-    browser = chromium();
     String base = "http://127.0.0.1:" + api.port();
+    page = ConsolePage.open(base, SHOTS);
+    WebDriver browser = page.browser();
 
     browser.get(base + "/");
     new WebDriverWait(browser, Duration.ofSeconds(30))
         .until(ExpectedConditions.visibilityOfElementLocated(By.name("token")))
         .sendKeys(OPERATOR);
     browser.findElement(By.cssSelector("#token-form button")).click();
-    awaitPage("/");
-    assertThat(text(By.id("cards")))
+    page.awaitPage("/");
+    assertThat(page.text(By.id("cards")))
         .contains("active tasks")
         .contains("open dead letters")
         .contains("ticker epoch (1 leader)");
@@ -144,22 +135,22 @@ class ConsoleBrowserIT {
                         By.cssSelector("#throughput-chart polyline[data-series='succeeded']"))
                     .stream()
                     .anyMatch(line -> line.getAttribute("points").contains(" ")));
-    assertThat(text(By.id("lateness"))).contains("start: p50 10 ms, p99 50 ms");
-    shoot("overview");
+    assertThat(page.text(By.id("lateness"))).contains("start: p50 10 ms, p99 50 ms");
+    page.shoot("overview");
 
-    open(base, "/tasks");
-    assertThat(text(By.tagName("table"))).contains("report-1", "report-2", "flaky-1");
-    assertThat(text(By.tagName("main"))).contains("6 task(s) match");
+    page.show("/tasks");
+    assertThat(page.text(By.tagName("table"))).contains("report-1", "report-2", "flaky-1");
+    assertThat(page.text(By.tagName("main"))).contains("6 task(s) match");
     // The dead letter's task: one run, failed, in the failures column.
     assertThat(browser.findElement(By.xpath("//tr[td/a[text()='flaky-1']]/td[10]")).getText())
         .isEqualTo("1");
-    shoot("tasks");
+    page.shoot("tasks");
 
-    open(base, "/task/report-1");
-    assertThat(text(By.tagName("table"))).contains("report-1@", "SCHEDULED");
-    act("Pause", "maintenance window");
-    assertThat(awaitMessage()).contains("Pause: sent, command ax-");
-    shoot("task");
+    page.show("/task/report-1");
+    assertThat(page.text(By.tagName("table"))).contains("report-1@", "SCHEDULED");
+    page.act("Pause", "maintenance window");
+    assertThat(page.awaitMessage()).contains("Pause: sent, command ax-");
+    page.shoot("task");
     try (TopicReader commands =
         new TopicReader(env.bootstrapServers(), store.runtime().topics().commands())) {
       Awaitility.await()
@@ -177,37 +168,37 @@ class ConsoleBrowserIT {
         .contains(org.assertj.core.groups.Tuple.tuple("task pause", "report-1"));
     // Ingest applies it: the task and its pending run PAUSED, and the page shows so.
     awaitState("report-1", TaskState.PAUSED);
-    awaitHeading("PAUSED");
-    act("Resume", "window over");
+    page.awaitHeading("PAUSED");
+    page.act("Resume", "window over");
     awaitState("report-1", TaskState.ACTIVE);
-    awaitHeading("ACTIVE");
-    act("Cancel", "report withdrawn");
+    page.awaitHeading("ACTIVE");
+    page.act("Cancel", "report withdrawn");
     awaitState("report-1", TaskState.CANCELLED);
     assertThat(store.instances().latestOfTask("report-1", 1).get(0).status())
         .isEqualTo(InstanceStatus.CANCELLED);
 
-    open(base, "/flow/" + flowRunId);
+    page.show("/flow/" + flowRunId);
     List<WebElement> nodes = browser.findElements(By.cssSelector("#dag g.node"));
     assertThat(nodes)
         .extracting(n -> n.getAttribute("data-task") + ":" + n.getAttribute("data-status"))
         .containsExactlyInAnyOrder("extract:SUCCESS", "load:WAITING", "report:WAITING");
     assertThat(browser.findElements(By.cssSelector("#dag line"))).hasSize(3);
-    assertThat(text(By.tagName("main"))).contains("Waiting: report on load");
-    shoot("flow");
+    assertThat(page.text(By.tagName("main"))).contains("Waiting: report on load");
+    page.shoot("flow");
 
-    open(base, "/deadletter/" + letter);
-    assertThat(text(By.tagName("main"))).contains("at Worker.run").contains("****");
-    act("Replay", "endpoint fixed");
-    assertThat(awaitMessage()).contains("Replay: replayed");
+    page.show("/deadletter/" + letter);
+    assertThat(page.text(By.tagName("main"))).contains("at Worker.run").contains("****");
+    page.act("Replay", "endpoint fixed");
+    assertThat(page.awaitMessage()).contains("Replay: replayed");
     assertThat(new DeadLetterStore(store.runtime().dataSource()).find(letter).orElseThrow().state())
         .isEqualTo(DeadLetterState.REPLAYED);
-    shoot("deadletter");
+    page.shoot("deadletter");
 
     ((JavascriptExecutor) browser)
         .executeScript("sessionStorage.setItem('ax.token', arguments[0])", READER);
-    open(base, "/task/report-2");
-    act("Pause", "just looking");
-    assertThat(awaitMessage()).contains("forbidden").contains("rita has the read role only");
+    page.show("/task/report-2");
+    page.act("Pause", "just looking");
+    assertThat(page.awaitMessage()).contains("forbidden").contains("rita has the read role only");
     assertThat(new OperatorLog(store.runtime().dataSource()).newest("rita", 10)).isEmpty();
   }
 
@@ -215,70 +206,5 @@ class ConsoleBrowserIT {
     Awaitility.await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> store.tasks().find(taskId).orElseThrow().state() == state);
-  }
-
-  /** Waits until the page, re-read after an action, shows {@code text} in its heading. */
-  private void awaitHeading(String text) {
-    new WebDriverWait(browser, Duration.ofSeconds(30))
-        .until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), text));
-  }
-
-  private WebDriver chromium() {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM);
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).build();
-    return new ChromeDriver(service, options);
-  }
-
-  /** Opens {@code hash} and waits until the console has loaded it. */
-  private void open(String base, String hash) {
-    browser.get(base + "/console/#" + hash);
-    awaitPage(hash);
-  }
-
-  private void awaitPage(String hash) {
-    new WebDriverWait(browser, Duration.ofSeconds(30))
-        .until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-loaded", hash));
-  }
-
-  /** Types {@code reason} and presses the action button {@code label}. */
-  private void act(String label, String reason) {
-    WebElement field = browser.findElement(By.name("reason"));
-    field.clear();
-    field.sendKeys(reason);
-    browser.findElement(By.cssSelector("button[data-action='" + label + "']")).click();
-  }
-
-  private String awaitMessage() {
-    return new WebDriverWait(browser, Duration.ofSeconds(30))
-        .until(
-            d -> {
-              String text = d.findElement(By.id("message")).getText();
-              return text.isBlank() ? null : text;
-            });
-  }
-
-  private String text(By by) {
-    return new WebDriverWait(browser, Duration.ofSeconds(30))
-        .until(ExpectedConditions.visibilityOfElementLocated(by))
-        .getText();
-  }
-
-  private void shoot(String name) throws Exception {
-    Files.createDirectories(SHOTS);
-    File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-    Files.copy(shot.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 }
