@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The CLI through the HTTP API ({@code AX_API_URL} and {@code AX_API_TOKEN}) with no database or
  * broker named: reads print the API's JSON, a change goes through the API under the token's name
  * and ingest applies it, a reader's change and a bad token are refused with the API's code, a
- * command the API has no route for says so.
+ * command the API has no route for says so. And {@code ax console} bound beyond loopback without
+ * tokens refuses to start.
  */
 @ExtendWith(AxInfraExtension.class)
 class CliOverApiIT {
@@ -104,6 +105,18 @@ class CliOverApiIT {
         Files.deleteIfExists(tokenFile);
         Files.deleteIfExists(tokens);
       }
+    }
+  }
+
+  @Test
+  void theConsoleRefusesANonLoopbackBindWithoutTokens() {
+    System.setProperty("AX_CONSOLE_BIND", "0.0.0.0:0");
+    try {
+      CliRun console = CliRun.ax("console");
+      assertThat(console.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+      assertThat(console.err()).contains("is not a loopback address", "AX_CONSOLE_TOKENS_FILE");
+    } finally {
+      System.clearProperty("AX_CONSOLE_BIND");
     }
   }
 }

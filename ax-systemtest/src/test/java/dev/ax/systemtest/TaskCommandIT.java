@@ -70,8 +70,11 @@ class TaskCommandIT {
       assertThat(CliRun.ax("task", "list", "--state", "paused").out()).contains("0 task(s)");
       JsonNode listed =
           AxJson.MAPPER.readTree(CliRun.ax("task", "list", "--trigger", "cron", "--json").out());
-      assertThat(listed).hasSize(1);
-      assertThat(listed.get(0).path("taskId").asText()).isEqualTo("tick");
+      // The API's page, as GET /api/v1/tasks answers it.
+      assertThat(listed.get("tasks")).hasSize(1);
+      assertThat(listed.get("tasks").get(0).path("taskId").asText()).isEqualTo("tick");
+      assertThat(listed.get("tasks").get(0).path("recent").path("window").asInt()).isEqualTo(100);
+      assertThat(listed.get("total").asLong()).isEqualTo(1);
       CliRun badState = CliRun.ax("task", "list", "--state", "sleeping");
       assertThat(badState.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
       assertThat(badState.err()).contains("--state must be one of ACTIVE, PAUSED, CANCELLED");

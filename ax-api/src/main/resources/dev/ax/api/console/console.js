@@ -234,7 +234,22 @@ async function task(id) {
       i.finishedAtMs && i.claimedAtMs ? (i.finishedAtMs - i.claimedAtMs) + ' ms' : '', i.lastError || ''])),
     el('h2', {}, 'Commands applied'),
     table(['at', 'type', 'command', 'reason'], t.commands.map(c => [time(c.appliedAtMs), c.type, c.commandId, c.reason || ''])),
-    el('h2', {}, 'Spec'), el('pre', {}, JSON.stringify(t.spec, null, 2)));
+    el('h2', {}, 'Spec'), specEditor(path, t.spec));
+}
+
+/**
+ * The task's spec as an editable JSON text and an Update action (an UPDATE with the whole spec).
+ * Masked values (****) must be replaced first: sent as they are, they would become the new values.
+ */
+function specEditor(path, spec) {
+  const text = el('textarea', { name: 'spec', rows: 14, spellcheck: 'false' }, JSON.stringify(spec, null, 2));
+  return el('div', { class: 'spec' }, text, actions([
+    ['Update', r => {
+      let parsed;
+      try { parsed = JSON.parse(text.value); } catch (e) { throw new Error('the spec is not JSON: ' + e.message); }
+      if (text.value.includes('****')) throw new Error('replace the masked values (****) first');
+      return api('POST', path + '/update', { reason: r, spec: parsed });
+    }]]));
 }
 
 async function instance(taskId, instanceId) {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -126,8 +127,10 @@ class ConsoleBrowserIT {
         .contains("active tasks")
         .contains("open dead letters")
         .contains("ticker epoch (1 leader)");
-    // The overview reads the summary every 2 s: from the third read on, a line of two rates.
+    // The overview reads the summary every 2 s: from the third read on, a line of two rates. Each
+    // read redraws the chart, so a line found may be gone when read: look again.
     new WebDriverWait(browser, Duration.ofSeconds(30))
+        .ignoring(StaleElementReferenceException.class)
         .until(
             d ->
                 d
@@ -193,6 +196,23 @@ class ConsoleBrowserIT {
     assertThat(new DeadLetterStore(store.runtime().dataSource()).find(letter).orElseThrow().state())
         .isEqualTo(DeadLetterState.REPLAYED);
     page.shoot("deadletter");
+
+    // A new version from the spec editor: ingest stores it as version 2.
+    page.show("/task/report-2");
+    WebElement spec = browser.findElement(By.name("spec"));
+    String edited =
+        spec.getAttribute("value")
+            .replaceFirst("\"timeoutMs\"\\s*:\\s*\\d+", "\"timeoutMs\" : 7000");
+    assertThat(edited).contains("\"timeoutMs\" : 7000");
+    spec.clear();
+    spec.sendKeys(edited);
+    page.act("Update", "longer timeout");
+    assertThat(page.awaitMessage()).contains("Update: sent, command ax-");
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> store.tasks().find("report-2").orElseThrow().version() == 2);
+    assertThat(store.tasks().find("report-2").orElseThrow().spec().timeout())
+        .isEqualTo(Duration.ofSeconds(7));
 
     ((JavascriptExecutor) browser)
         .executeScript("sessionStorage.setItem('ax.token', arguments[0])", READER);

@@ -83,12 +83,15 @@ public final class ConsolePage implements AutoCloseable {
         .until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-loaded", hash));
   }
 
-  /** Types {@code reason} and presses the action button {@code label}. */
+  /**
+   * Types {@code reason} into the action's own reason field and presses its button {@code label}.
+   */
   public void act(String label, String reason) {
-    WebElement field = browser.findElement(By.name("reason"));
+    WebElement button = browser.findElement(By.cssSelector("button[data-action='" + label + "']"));
+    WebElement field = button.findElement(By.xpath("./parent::div/input[@name='reason']"));
     field.clear();
     field.sendKeys(reason);
-    browser.findElement(By.cssSelector("button[data-action='" + label + "']")).click();
+    button.click();
   }
 
   /** The console's answer to the last action, once it shows one. */

@@ -27,7 +27,10 @@ final class ListingOptions {
       description = "At most this many (default: ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--json", description = "A JSON array, for scripts.")
+  @Option(
+      names = "--json",
+      description =
+          "JSON, for scripts: the API's (ax task list: the page GET /api/v1/tasks answers).")
   boolean json;
 
   /**

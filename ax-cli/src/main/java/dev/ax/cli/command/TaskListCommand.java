@@ -1,9 +1,11 @@
 package dev.ax.cli.command;
 
 import dev.ax.api.client.ApiClient;
+import dev.ax.api.read.TaskListing;
 import dev.ax.api.read.TaskQueries;
 import dev.ax.cli.text.Columns;
 import dev.ax.cli.text.Times;
+import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
@@ -113,6 +115,14 @@ final class TaskListCommand extends DatabaseSubcommand {
 
   @Override
   int run(CliDatabase db, PrintWriter out) throws Exception {
+    if (listing.json) {
+      // The API's page: tasks with their recent totals, the total, the next page.
+      out.println(
+          AxJson.MAPPER
+              .writerWithDefaultPrettyPrinter()
+              .writeValueAsString(new TaskListing(db.dataSource).page(filter, listing.limit)));
+      return ExitCodes.OK;
+    }
     List<TaskQueries.TaskSummary> tasks =
         new TaskQueries(db.dataSource).list(filter, listing.limit);
     listing.print(
