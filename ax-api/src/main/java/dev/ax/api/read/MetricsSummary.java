@@ -46,7 +46,8 @@ public final class MetricsSummary {
   private static final Map<String, String> HISTOGRAMS =
       Map.of(
           "ax_dispatcher_start_lateness_ms_bucket", "start",
-          "ax_dispatcher_lateness_ms_bucket", "claim");
+          "ax_dispatcher_lateness_ms_bucket", "claim",
+          "ax_dispatcher_run_duration_ms_bucket", "run");
 
   private final List<URI> sources;
   private final HttpClient http;

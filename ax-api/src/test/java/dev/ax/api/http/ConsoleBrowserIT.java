@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -138,7 +139,16 @@ class ConsoleBrowserIT {
                         By.cssSelector("#throughput-chart polyline[data-series='succeeded']"))
                     .stream()
                     .anyMatch(line -> line.getAttribute("points").contains(" ")));
-    assertThat(page.text(By.id("lateness"))).contains("start: p50 10 ms, p99 50 ms");
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d ->
+                d.findElement(By.cssSelector("#lateness-chart polyline[data-series='start p99']"))
+                    .getAttribute("points")
+                    .contains(" "));
+    assertThat(page.text(By.id("lateness")))
+        .contains("start: p50 10 ms, p99 50 ms")
+        .contains("run: p50 100 ms, p99 100 ms");
     page.shoot("overview");
 
     page.show("/tasks");
@@ -220,6 +230,18 @@ class ConsoleBrowserIT {
     page.act("Pause", "just looking");
     assertThat(page.awaitMessage()).contains("forbidden").contains("rita has the read role only");
     assertThat(new OperatorLog(store.runtime().dataSource()).newest("rita", 10)).isEmpty();
+
+    // On a phone: the page fits the screen's width; wide tables scroll within their box.
+    browser.manage().window().setSize(new Dimension(390, 844));
+    page.show("/tasks");
+    Object overflow =
+        ((JavascriptExecutor) browser)
+            .executeScript(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+    assertThat(((Number) overflow).longValue())
+        .as("horizontal overflow at 390 px")
+        .isLessThanOrEqualTo(0);
+    page.shoot("tasks-phone");
   }
 
   private void awaitState(String taskId, TaskState state) {

@@ -7,6 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -97,6 +98,7 @@ public final class ConsolePage implements AutoCloseable {
   /** The console's answer to the last action, once it shows one. */
   public String awaitMessage() {
     return new WebDriverWait(browser, WAIT)
+        .ignoring(StaleElementReferenceException.class)
         .until(
             d -> {
               String text = d.findElement(By.id("message")).getText();
@@ -110,11 +112,18 @@ public final class ConsolePage implements AutoCloseable {
         .until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), text));
   }
 
-  /** The visible text of {@code by}, once it is visible. */
+  /**
+   * The visible text of {@code by}, once it is visible. Found and read in one step, again if the
+   * page redrew it in between (the overview redraws itself every 2 s).
+   */
   public String text(By by) {
     return new WebDriverWait(browser, WAIT)
-        .until(ExpectedConditions.visibilityOfElementLocated(by))
-        .getText();
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              WebElement element = d.findElement(by);
+              return element.isDisplayed() ? element.getText() : null;
+            });
   }
 
   /** Saves a screenshot as {@code <shots>/<name>.png}. */

@@ -38,6 +38,14 @@ final class PrometheusStub implements AutoCloseable {
                       "ax_dispatcher_start_lateness_ms_bucket{le=\"10.0\"} " + 90 * n,
                       "ax_dispatcher_start_lateness_ms_bucket{le=\"50.0\"} " + 99 * n,
                       "ax_dispatcher_start_lateness_ms_bucket{le=\"+Inf\"} " + 100 * n,
+                      "ax_dispatcher_run_duration_ms_bucket{executor=\"HTTP\",le=\"100.0\"} "
+                          + 60 * n,
+                      "ax_dispatcher_run_duration_ms_bucket{executor=\"HTTP\",le=\"+Inf\"} "
+                          + 60 * n,
+                      "ax_dispatcher_run_duration_ms_bucket{executor=\"IN_PROCESS\",le=\"100.0\"} "
+                          + 40 * n,
+                      "ax_dispatcher_run_duration_ms_bucket{executor=\"IN_PROCESS\",le=\"+Inf\"} "
+                          + 40 * n,
                       "ax_backlog_instances{status=\"RUNNING\"} 4.0",
                       "ax_backlog_oldest_due_age_ms 120.0",
                       "ax_ticker_leader 1.0",

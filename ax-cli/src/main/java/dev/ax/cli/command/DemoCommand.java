@@ -35,6 +35,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,9 +114,10 @@ public final class DemoCommand implements Callable<Integer> {
                     TopicTail.From.BEGINNING);
             CommandSender sender = CommandSender.open(servers.kafka(), PROCESS_NAME)) {
           printSetting(out, servers, config, console, logsInFile ? log : null);
+          Instant sentAt = evenSecond();
           DemoRun run =
               new DemoRun(
-                  DemoScenes.standard(http.baseUri()),
+                  DemoScenes.standard(http.baseUri(), sentAt),
                   new DemoActions(
                       new ApiClient(URI.create(console.apiUrl()), null),
                       step -> sender.send(topics.commands(), step.key(), step.value()),
@@ -151,6 +153,18 @@ public final class DemoCommand implements Callable<Integer> {
       return ExitCodes.INTERRUPTED;
     }
     return differences.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  /**
+   * Waits for the start of the next even second and returns it: the CRON task fires every even
+   * second, so its first firing is then two seconds away, scheduled like every later one rather
+   * than due while its command is still on the way.
+   */
+  private static Instant evenSecond() throws InterruptedException {
+    long nowMs = System.currentTimeMillis();
+    long startMs = (nowMs / 2_000 + 1) * 2_000;
+    Thread.sleep(startMs - nowMs); // pacing the demo's start, not synchronisation
+    return Instant.ofEpochMilli(startMs);
   }
 
   /** Sends every scene's commands, plays the scenes out, prints the report; the differences. */

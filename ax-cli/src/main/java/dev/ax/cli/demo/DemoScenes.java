@@ -3,6 +3,7 @@ package dev.ax.cli.demo;
 import dev.ax.cli.kafka.TaskCommandJson;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /** The scenes {@code ax demo} plays, all at once. Stateless. */
@@ -17,8 +18,10 @@ public final class DemoScenes {
    * resume, a cancel.
    *
    * @param http base URI of {@link DemoEndpoints}
+   * @param sentAt when the commands are sent: the periodic tasks start a few seconds after it, so
+   *     that their first firing is scheduled like every later one
    */
-  public static List<DemoScene> standard(URI http) {
+  public static List<DemoScene> standard(URI http, Instant sentAt) {
     return List.of(
         new OneShotScene(DemoPlan.standard(http)),
         new PeriodicScene(
@@ -36,7 +39,7 @@ public final class DemoScenes {
                 "demo-rate",
                 "HTTP " + DemoEndpoints.OK,
                 TaskCommandJson.create("demo-rate")
-                    .fixedRate(Duration.ofSeconds(3))
+                    .fixedRate(Duration.ofSeconds(3), sentAt.plusSeconds(2))
                     .http(http.resolve(DemoEndpoints.OK), null)),
             3,
             Duration.ZERO,
@@ -47,7 +50,7 @@ public final class DemoScenes {
                 "demo-delay",
                 "sleep 500 ms",
                 TaskCommandJson.create("demo-delay")
-                    .fixedDelay(Duration.ofSeconds(2))
+                    .fixedDelay(Duration.ofSeconds(2), sentAt.plusSeconds(2))
                     .inProcess("sleep")
                     .param("sleepMs", "500")),
             3,

@@ -54,15 +54,21 @@ public final class TaskCommandJson {
     return this;
   }
 
-  /** A FIXED_RATE trigger: every {@code interval}, counted from the task's first slot. */
-  public TaskCommandJson fixedRate(Duration interval) {
-    root.putObject("trigger").put("type", "FIXED_RATE").put("intervalMs", interval.toMillis());
+  /** A FIXED_RATE trigger: every {@code interval} from {@code startAt}. */
+  public TaskCommandJson fixedRate(Duration interval, Instant startAt) {
+    root.putObject("trigger")
+        .put("type", "FIXED_RATE")
+        .put("intervalMs", interval.toMillis())
+        .put("startAt", startAt.toString());
     return this;
   }
 
-  /** A FIXED_DELAY trigger: {@code delay} after the previous run ended. */
-  public TaskCommandJson fixedDelay(Duration delay) {
-    root.putObject("trigger").put("type", "FIXED_DELAY").put("intervalMs", delay.toMillis());
+  /** A FIXED_DELAY trigger: first at {@code startAt}, then {@code delay} after each run ended. */
+  public TaskCommandJson fixedDelay(Duration delay, Instant startAt) {
+    root.putObject("trigger")
+        .put("type", "FIXED_DELAY")
+        .put("intervalMs", delay.toMillis())
+        .put("startAt", startAt.toString());
     return this;
   }
 
