@@ -87,6 +87,11 @@ class CliOverApiIT {
         CliRun missing = CliRun.ax("flow", "no-such-run");
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(missing.err()).contains("not_found");
+        CliRun noLetter = CliRun.ax("dlq", "replay", "987654", "--reason", "x");
+        assertThat(noLetter.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(noLetter.out()).contains("dead letter 987654: not_found", "0 replayed, 1 not");
+        assertThat(CliRun.ax("task", "list", "--limit", "5000").exitCode())
+            .isEqualTo(ExitCodes.BAD_CONFIG);
         CliRun unsupported = CliRun.ax("dlq", "replay", "--task", "via-api");
         assertThat(unsupported.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
         assertThat(unsupported.err()).contains("no route in the API");
@@ -99,6 +104,12 @@ class CliOverApiIT {
         CliRun unknown = CliRun.ax("task", "list");
         assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(unknown.err()).contains("unauthorized").doesNotContain("not-a-token");
+
+        System.setProperty("AX_API_URL", "http://olga:s3cret@127.0.0.1:1/api/v1");
+        CliRun withCredentials = CliRun.ax("task", "list");
+        assertThat(withCredentials.exitCode()).isEqualTo(ExitCodes.BAD_CONFIG);
+        assertThat(withCredentials.err()).contains("must not carry credentials");
+        assertThat(withCredentials.out() + withCredentials.err()).doesNotContain("s3cret");
       } finally {
         System.clearProperty("AX_API_URL");
         System.clearProperty("AX_API_TOKEN_FILE");

@@ -51,6 +51,12 @@ public final class ApiClient {
    * @param token a bearer token, or null to send none
    */
   public ApiClient(URI base, String token) {
+    if (token != null && !isHeaderSafe(token)) {
+      // Never the token itself in the message: it is a secret.
+      throw new IllegalArgumentException(
+          "the API token holds characters a header cannot carry (a space, a line break or a"
+              + " non-ASCII character)");
+    }
     String text = base.toString();
     this.base = URI.create(text.endsWith("/") ? text : text + "/");
     this.token = token;
@@ -75,6 +81,11 @@ public final class ApiClient {
     return base;
   }
 
+  /** True for visible ASCII only: what an Authorization header can carry unchanged. */
+  public static boolean isHeaderSafe(String token) {
+    return !token.isEmpty() && token.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+  }
+
   private HttpRequest.Builder request(String path) {
     String relative = path.startsWith("/") ? path.substring(1) : path;
     HttpRequest.Builder request =
@@ -96,15 +107,21 @@ public final class ApiClient {
       throw new ApiError(0, "unreachable", "no answer from " + base + ": " + e);
     }
     JsonNode body = parse(response.body());
-    if (response.statusCode() / 100 != 2) {
+    int status = response.statusCode();
+    if (status / 100 != 2) {
+      String fallback = "HTTP " + status + " from " + built.uri();
       throw new ApiError(
-          response.statusCode(),
-          body.path("code").asText("http_" + response.statusCode()),
-          body.path("message").asText("HTTP " + response.statusCode() + " from " + built.uri()));
+          status,
+          body == null ? "http_" + status : body.path("code").asText("http_" + status),
+          body == null ? fallback : body.path("message").asText(fallback));
+    }
+    if (body == null) {
+      throw new ApiError(status, "not_json", "the answer from " + built.uri() + " is not JSON");
     }
     return body;
   }
 
+  /** The JSON of {@code bytes}; an empty object for none; null when they are not JSON. */
   private static JsonNode parse(byte[] bytes) {
     if (bytes.length == 0) {
       return AxJson.MAPPER.createObjectNode();
@@ -112,7 +129,7 @@ public final class ApiClient {
     try {
       return AxJson.MAPPER.readTree(bytes);
     } catch (IOException e) {
-      return AxJson.MAPPER.createObjectNode().put("message", "not JSON: " + e.getMessage());
+      return null;
     }
   }
 }

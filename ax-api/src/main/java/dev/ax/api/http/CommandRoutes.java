@@ -2,9 +2,11 @@ package dev.ax.api.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.read.SecretMask;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
 import io.javalin.http.Context;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,6 +49,15 @@ final class CommandRoutes {
     ObjectNode spec = body.object("spec");
     if (spec == null) {
       throw ApiException.badRequest("an update needs the task's whole spec: {\"spec\": {...}}");
+    }
+    List<String> masked = SecretMask.stillMasked(spec);
+    if (!masked.isEmpty()) {
+      throw ApiException.badRequest(
+          "the spec still holds masked values ("
+              + SecretMask.MASK
+              + ") in "
+              + masked
+              + ": give the real ones, or they would become the new values");
     }
     ObjectNode fields = AxJson.MAPPER.createObjectNode();
     fields.setAll(spec);

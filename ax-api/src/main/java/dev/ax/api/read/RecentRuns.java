@@ -5,6 +5,7 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.Jdbc;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,8 @@ public final class RecentRuns {
   private static final int TASKS_PER_QUERY = 100;
 
   private static final String ONE_TASK =
-      "(SELECT task_id, status, claimed_at_ms, finished_at_ms FROM ax_instance WHERE task_id = ?"
+      "(SELECT task_id, status, due_at_ms, claimed_at_ms, finished_at_ms FROM ax_instance"
+          + " WHERE task_id = ?"
           + " ORDER BY due_at_ms DESC LIMIT "
           + WINDOW
           + ")";
@@ -78,7 +80,7 @@ public final class RecentRuns {
   }
 
   /** One instance of the window. */
-  record Row(String taskId, String status, Long claimedAtMs, Long finishedAtMs) {}
+  record Row(String taskId, String status, long dueAtMs, Long claimedAtMs, Long finishedAtMs) {}
 
   private final Jdbc jdbc;
 
@@ -95,7 +97,12 @@ public final class RecentRuns {
       read(chunk).forEach(row -> rows.get(row.taskId()).add(row));
     }
     Map<String, Totals> totals = new LinkedHashMap<>();
-    rows.forEach((taskId, list) -> totals.put(taskId, totalsOf(list)));
+    // A UNION ALL keeps no order of its own: each task's rows newest first, by due time.
+    rows.forEach(
+        (taskId, list) -> {
+          list.sort(Comparator.comparingLong(Row::dueAtMs).reversed());
+          totals.put(taskId, totalsOf(list));
+        });
     return totals;
   }
 
@@ -115,8 +122,17 @@ public final class RecentRuns {
             new Row(
                 rs.getString(1),
                 rs.getString(2),
-                (Long) rs.getObject(3, Long.class),
-                (Long) rs.getObject(4, Long.class)));
+                rs.getLong(3),
+                (Long) rs.getObject(4, Long.class),
+                (Long) rs.getObject(5, Long.class)));
+  }
+
+  private static InstanceStatus statusOf(String name) {
+    try {
+      return InstanceStatus.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** The totals of one task's rows, newest first. */
@@ -127,7 +143,10 @@ public final class RecentRuns {
     long durationSum = 0;
     int durations = 0;
     for (Row row : newestFirst) {
-      InstanceStatus status = InstanceStatus.valueOf(row.status());
+      InstanceStatus status = statusOf(row.status());
+      if (status == null) {
+        continue; // a status this version does not know (a newer writer): counted as nothing
+      }
       if (ENDED.contains(status)) {
         runs++;
       }

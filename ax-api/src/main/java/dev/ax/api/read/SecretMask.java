@@ -17,6 +17,28 @@ public final class SecretMask {
 
   private SecretMask() {}
 
+  /**
+   * The names of {@code spec}'s parameters and headers whose value is {@link #MASK}: a spec read
+   * masked and sent back as it is would make the mask the new value.
+   */
+  public static List<String> stillMasked(JsonNode spec) {
+    List<String> masked = new ArrayList<>();
+    spec.path("params")
+        .fields()
+        .forEachRemaining(e -> addIfMasked(masked, "params." + e.getKey(), e.getValue()));
+    spec.path("executor")
+        .path("headers")
+        .fields()
+        .forEachRemaining(e -> addIfMasked(masked, "executor.headers." + e.getKey(), e.getValue()));
+    return masked;
+  }
+
+  private static void addIfMasked(List<String> masked, String name, JsonNode value) {
+    if (value.isTextual() && value.asText().equals(MASK)) {
+      masked.add(name);
+    }
+  }
+
   /** A copy of {@code spec} with its parameter and header values masked; itself when revealed. */
   public static JsonNode masked(JsonNode spec, boolean reveal) {
     if (reveal) {

@@ -123,6 +123,16 @@ class TaskUpdateApiIT {
               assertThat(e.status()).isEqualTo(400);
               assertThat(e.getMessage()).contains("whole spec");
             });
+    // A spec read masked and sent back as it is would make the mask the secret's new value.
+    ObjectNode masked = cronSpec();
+    masked.putObject("params").put("password", "****");
+    assertThatThrownBy(() -> operator.post("tasks/nightly/update", update("copied", masked)))
+        .isInstanceOfSatisfying(
+            ApiClient.ApiError.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage()).contains("masked values", "params.password");
+            });
     ApiClient reader = new ApiClient(base, ApiFixtures.READER);
     assertThatThrownBy(() -> reader.post("tasks/nightly/update", update("x", cronSpec())))
         .isInstanceOfSatisfying(

@@ -47,8 +47,19 @@ final class ApiMode {
           ExitCodes.BAD_CONFIG,
           "AX_API_URL must be http:// or https://, e.g. http://127.0.0.1:8480/api/v1");
     }
-    String token = config.get(CliKeys.API_TOKEN);
-    return Optional.of(new ApiClient(uri, token.isBlank() ? null : token));
+    if (uri.getRawUserInfo() != null) {
+      throw new CliFailure(
+          ExitCodes.BAD_CONFIG,
+          "AX_API_URL must not carry credentials (user:password@); give the token in AX_API_TOKEN");
+    }
+    String token = config.get(CliKeys.API_TOKEN).strip();
+    if (!token.isEmpty() && !ApiClient.isHeaderSafe(token)) {
+      throw new CliFailure(
+          ExitCodes.BAD_CONFIG,
+          "AX_API_TOKEN holds characters a header cannot carry (a space, a line break or a"
+              + " non-ASCII character)");
+    }
+    return Optional.of(new ApiClient(uri, token.isEmpty() ? null : token));
   }
 
   /** {@code GET path} and its JSON printed; exit 0. */
@@ -91,9 +102,24 @@ final class ApiMode {
     return params;
   }
 
-  /** A path segment, URL-encoded. */
+  /**
+   * A path segment, URL-encoded; its dots too, so that an id {@code .} or {@code ..} (both valid)
+   * names itself and not the path above it.
+   */
   static String segment(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace(".", "%2E");
+  }
+
+  /** The API's largest page; a listing asking for more is refused before the call. */
+  static final int MAX_LIMIT = 1_000;
+
+  /** Refuses {@code --limit} beyond what the API gives in one page. */
+  static void checkLimit(int limit) {
+    if (limit > MAX_LIMIT) {
+      throw new CliFailure(
+          ExitCodes.BAD_CONFIG,
+          "--limit must be at most " + MAX_LIMIT + " through the API (AX_API_URL): " + limit);
+    }
   }
 
   @FunctionalInterface

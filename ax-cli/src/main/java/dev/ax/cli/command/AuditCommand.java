@@ -41,6 +41,7 @@ public final class AuditCommand extends WorkDirCommand {
     listing.check(spec);
     Optional<ApiClient> api = ApiMode.client();
     if (api.isPresent()) {
+      ApiMode.checkLimit(listing.limit);
       return ApiMode.print(
           api.get(),
           "audit" + ApiMode.query(ApiMode.params("actor", actor, "limit", listing.limit)),

@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
  * JSON commands and acting through the HTTP API, prints each outcome as it arrives and a report,
  * then stops and deletes the directory (kept when the demo failed, for its log). With {@code
  * --keep} AX keeps running after the report until Ctrl-C. Exits 0 when everything ended as planned,
- * 1 otherwise. Runs on the main thread.
+ * 1 otherwise, 130 when interrupted before the report. Runs on the main thread.
  */
 @Command(
     name = "demo",
@@ -88,6 +88,9 @@ public final class DemoCommand implements Callable<Integer> {
   private boolean keep;
 
   @Mixin private VerboseOption verbose;
+
+  /** Set once the report is printed: a signal after it (with --keep) is the way to stop. */
+  private boolean reported;
 
   @Override
   @SuppressWarnings("try") // resources held open for the command's lifetime, closed in order
@@ -124,7 +127,7 @@ public final class DemoCommand implements Callable<Integer> {
                       http,
                       out),
                   out,
-                  System::currentTimeMillis);
+                  pipeline.context().clock()::millis);
           differences = play(run, sender, topics, events, stop, out);
           if (keep && !stop.isRaised()) {
             out.println();
@@ -149,7 +152,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     out.println("AX stopped.");
     out.flush();
-    if (stop.isRaised() && !keep) {
+    if (stop.isRaised() && !reported) {
       return ExitCodes.INTERRUPTED;
     }
     return differences.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
@@ -198,6 +201,7 @@ public final class DemoCommand implements Callable<Integer> {
       return List.of("interrupted by " + stop.signalName());
     }
     run.printReport();
+    reported = true;
     List<String> differences = run.differences();
     DemoReport.printVerdict(out, differences);
     return differences;
@@ -282,6 +286,8 @@ public final class DemoCommand implements Callable<Integer> {
     overrides.put(ApiKeys.BIND.name(), "127.0.0.1:" + consolePort());
     overrides.put(ApiKeys.TOKENS_FILE.name(), "");
     overrides.put(ApiKeys.METRICS_URLS.name(), "");
+    // The demo polls the API a few times a round, beside a console page a person may open.
+    overrides.put(ApiKeys.RATE_PER_SECOND.name(), "1000");
     return overrides;
   }
 

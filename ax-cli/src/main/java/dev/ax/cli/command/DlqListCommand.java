@@ -92,6 +92,7 @@ final class DlqListCommand extends DatabaseSubcommand {
     if (since != null || from != null || to != null) {
       throw ApiMode.unsupported("ax dlq list --since/--from/--to");
     }
+    ApiMode.checkLimit(limit);
     return ApiMode.print(
         api,
         "deadletters"

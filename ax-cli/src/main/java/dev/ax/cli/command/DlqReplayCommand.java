@@ -1,5 +1,6 @@
 package dev.ax.cli.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.client.ApiClient;
@@ -90,14 +91,25 @@ final class DlqReplayCommand extends DatabaseSubcommand {
     if (ids.isEmpty()) {
       throw ApiMode.unsupported("ax dlq replay --task/--group");
     }
+    int problems = 0;
+    long pauseMs = 1000L / ratePerSecond;
     for (long id : ids) {
       ObjectNode body = AxJson.MAPPER.createObjectNode().put("reason", reason);
       if (force) {
         body.put("force", true);
       }
-      ApiMode.post(api, "deadletters/" + id + "/replay", body, out);
+      try {
+        JsonNode answer = api.post("deadletters/" + id + "/replay", body);
+        out.println("dead letter " + id + ": " + answer.path("message").asText());
+        Thread.sleep(pauseMs); // the rate limit, not synchronisation
+      } catch (ApiClient.ApiError e) {
+        out.println("dead letter " + id + ": " + e.code() + ": " + e.getMessage());
+        problems++;
+      }
+      out.flush();
     }
-    return ExitCodes.OK;
+    out.println((ids.size() - problems) + " replayed, " + problems + " not");
+    return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
   /** Replays the letters given or matching, at the rate; FAILED when one was not. */

@@ -98,6 +98,7 @@ final class TaskListCommand extends DatabaseSubcommand {
 
   @Override
   int runOnApi(ApiClient api, PrintWriter out) throws Exception {
+    ApiMode.checkLimit(listing.limit);
     return ApiMode.print(
         api,
         "tasks"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.client.ApiClient;
 import dev.ax.api.kafka.CommandSender;
+import dev.ax.api.read.SecretMask;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.api.write.TaskCommands.Target;
 import dev.ax.common.contract.AxJson;
@@ -12,6 +13,7 @@ import dev.ax.common.kafka.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -116,6 +118,18 @@ public final class TasksCommand extends DatabaseCommandGroup {
     }
     if (!(specJson instanceof ObjectNode fields)) {
       throw new ParameterException(spec.commandLine(), "--file " + file + " must hold one object");
+    }
+    List<String> masked = SecretMask.stillMasked(fields);
+    if (!masked.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--file "
+              + file
+              + " still holds masked values ("
+              + SecretMask.MASK
+              + ") in "
+              + masked
+              + ": give the real ones (ax task show --reveal), or they would become the new values");
     }
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.setAll(fields);

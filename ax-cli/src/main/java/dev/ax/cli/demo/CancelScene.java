@@ -27,7 +27,7 @@ public final class CancelScene extends DemoScene {
   private final DemoPlan.Step step;
   private final List<TaskCompletedEvent> runs = new ArrayList<>();
   private Phase phase = Phase.CREATING;
-  private long sentAtMs;
+  private long activeAtMs;
 
   public CancelScene(Duration dueIn) {
     this.dueIn = dueIn;
@@ -67,10 +67,9 @@ public final class CancelScene extends DemoScene {
   public void advance(DemoActions actions, long nowMs) throws InterruptedException {
     switch (phase) {
       case CREATING -> {
-        if (sentAtMs == 0) {
-          sentAtMs = nowMs;
-        }
         if (actions.taskState(TASK_ID).equals(TaskState.ACTIVE.name())) {
+          // Ingest stored it, due dueIn after it did: by then at the latest.
+          activeAtMs = nowMs;
           actions.command(TASK_ID, "cancel", "demo: not needed after all");
           phase = Phase.CANCELLING;
         }
@@ -82,7 +81,7 @@ public final class CancelScene extends DemoScene {
         }
       }
       case WAITING -> {
-        if (nowMs >= sentAtMs + dueIn.toMillis() + WATCH_AFTER_DUE.toMillis()) {
+        if (nowMs >= activeAtMs + dueIn.toMillis() + WATCH_AFTER_DUE.toMillis()) {
           phase = Phase.DONE;
         }
       }

@@ -46,11 +46,10 @@ public final class DemoEndpoints implements AutoCloseable {
     server.createContext(FAIL, exchange -> endpoints.answer(exchange, 500, FAIL_BODY));
     server.createContext(
         FLAKY,
-        exchange ->
-            endpoints.answer(
-                exchange,
-                endpoints.fixed.get() ? 200 : 503,
-                endpoints.fixed.get() ? "ok" : FLAKY_BODY));
+        exchange -> {
+          boolean up = endpoints.fixed.get();
+          endpoints.answer(exchange, up ? 200 : 503, up ? "ok" : FLAKY_BODY);
+        });
     server.start();
     return endpoints;
   }

@@ -74,11 +74,19 @@ public final class DemoRun {
       try {
         scene.advance(actions, clockMs.getAsLong());
       } catch (ApiClient.ApiError e) {
+        if (worthAskingAgain(e)) {
+          continue; // the next round asks again
+        }
         actions.say("the API refused: " + e.code() + ": " + e.getMessage());
         scene.abort(scene.title() + ": the API refused an action: " + e.getMessage());
       }
     }
     return scenes.stream().allMatch(DemoScene::finished);
+  }
+
+  /** An answer worth asking again: too many requests, a server busy or not answering. */
+  private static boolean worthAskingAgain(ApiClient.ApiError e) {
+    return e.status() == 429 || e.status() == 503 || e.status() == 0;
   }
 
   /** Runs {@link #advance} and {@code poll} (which feeds events in) until done or {@code stop}. */
@@ -108,14 +116,23 @@ public final class DemoRun {
     out.println();
     out.println("What each part of the demo showed:");
     for (DemoScene scene : scenes) {
-      String verdict = scene.finished() && scene.differences().isEmpty() ? "ok    " : "NOT OK";
-      out.println("  " + verdict + " " + scene.title());
-      out.println("         " + scene.outcome());
+      List<String> differences = scene.differences();
+      boolean ok = scene.finished() && differences.isEmpty();
+      out.println("  " + (ok ? "ok    " : "NOT OK") + " " + scene.title());
+      out.println(
+          "         "
+              + (ok
+                  ? scene.outcome()
+                  : differences.isEmpty() ? "did not finish" : differences.get(0)));
     }
     out.println("  Lateness: " + lateness.describe());
     out.println();
     out.println("Dead letters (ax dlq list, GET /api/v1/deadletters):");
-    actions.deadLetters().forEach(line -> out.println("  " + line));
+    try {
+      actions.deadLetters().forEach(line -> out.println("  " + line));
+    } catch (ApiClient.ApiError e) {
+      out.println("  (not read: " + e.code() + ": " + e.getMessage() + ")");
+    }
     out.flush();
   }
 }

@@ -34,9 +34,9 @@ public abstract class DemoScene {
     return false;
   }
 
-  /** A rejection of one of its commands. */
+  /** A rejection of one of its commands: the scene cannot go on. */
   public void rejected(String key, String reason) {
-    problem(key + " was rejected: " + reason);
+    abort(key + " was rejected: " + reason);
   }
 
   /**

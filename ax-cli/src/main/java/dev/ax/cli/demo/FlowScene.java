@@ -96,6 +96,10 @@ public final class FlowScene extends DemoScene {
     if (layersSent == LAYERS.size()) {
       return;
     }
+    if (!runs.get(START).isEmpty()) {
+      abort(START + " ran before its dependent tasks were all created; the flow cannot join");
+      return;
+    }
     for (String taskId : LAYERS.get(layersSent - 1)) {
       if (actions.taskState(taskId).equals(DemoActions.NO_TASK)) {
         return;

@@ -77,6 +77,16 @@ public final class PeriodicScene extends DemoScene {
   @Override
   public void completed(TaskCompletedEvent event) {
     runs.add(event);
+    if (event.status() != InstanceStatus.SUCCESS) {
+      abort(
+          step.key()
+              + " run "
+              + event.instanceId()
+              + " ended "
+              + event.status()
+              + ": "
+              + event.error());
+    }
   }
 
   @Override
