@@ -18,6 +18,9 @@ import java.util.Map;
  * @param lease how long a claim holds a run without renewal
  * @param outboxRelayAfter unconfirmed outcome events older than this are sent again
  * @param httpAllowedHosts hosts the HTTP executor may call
+ * @param httpAllowedPorts ports it may connect to on a named host
+ * @param httpAllowedRanges denied address ranges a host name may resolve into all the same
+ * @param httpRequireTls https only
  * @param httpMaxResponseExcerpt characters of a failed response kept in the error
  * @param shellScriptDir where SHELL scripts may live; empty: SHELL is off
  * @param shellMaxOutput bytes kept of each of a script's stdout and stderr
@@ -32,6 +35,9 @@ public record DispatcherConfig(
     Duration lease,
     Duration outboxRelayAfter,
     List<String> httpAllowedHosts,
+    List<String> httpAllowedPorts,
+    List<String> httpAllowedRanges,
+    boolean httpRequireTls,
     int httpMaxResponseExcerpt,
     String shellScriptDir,
     int shellMaxOutput,

@@ -75,6 +75,24 @@ public final class DispatcherKeys implements ConfigKeySet {
           "",
           "Hosts the HTTP executor may call, comma-separated (exact names; `*.example.com` for subdomains). Empty: no HTTP task may run.");
 
+  public static final ConfigKey<List<String>> HTTP_ALLOWED_PORTS =
+      ConfigKey.list(
+          "AX_HTTP_ALLOWED_PORTS",
+          "80,443,8080,8443",
+          "Ports the HTTP executor may connect to on a host named on AX_HTTP_ALLOWED_HOSTS, comma-separated, ranges as `8000-8999`, `*` for any. An IP address written on AX_HTTP_ALLOWED_HOSTS is an explicit target: its ports are not checked.");
+
+  public static final ConfigKey<List<String>> HTTP_ALLOWED_RANGES =
+      ConfigKey.list(
+          "AX_HTTP_ALLOWED_RANGES",
+          "",
+          "Address ranges (CIDR, e.g. `10.20.0.0/16`) an allowed host name may resolve into although they are denied by default: loopback, private, link-local (with the cloud metadata address 169.254.169.254), carrier-grade NAT, multicast and reserved ranges (docs/SECURITY.md lists them). Every address a name resolves to is checked before the call.");
+
+  public static final ConfigKey<Boolean> HTTP_REQUIRE_TLS =
+      ConfigKey.bool(
+          "AX_HTTP_REQUIRE_TLS",
+          false,
+          "true: HTTP tasks may call https URLs only; an http URL fails without a call.");
+
   public static final ConfigKey<Integer> HTTP_MAX_RESPONSE_EXCERPT =
       ConfigKey.integer(
           "AX_HTTP_MAX_RESPONSE_EXCERPT",

@@ -20,6 +20,9 @@ import dev.ax.dispatcher.executor.ExecutorRegistry;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
+import dev.ax.dispatcher.executor.net.AddressRange;
+import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
+import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.dispatcher.intake.DueIntake;
 import dev.ax.dispatcher.intake.TaskGroups;
 import dev.ax.dispatcher.lease.LeasePool;
@@ -41,6 +44,7 @@ import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.dispatcher.store.OutcomeStore;
 import dev.ax.spi.TaskExecutor;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -245,7 +249,15 @@ public final class DispatcherStage implements AutoCloseable {
   private static ExecutorRegistry defaultRegistry(StageContext context, DispatcherConfig config) {
     TaskExecutor http =
         new HttpTaskExecutor(
-            new HostAllowList(config.httpAllowedHosts()),
+            new HttpTargetPolicy(
+                new HostAllowList(config.httpAllowedHosts()),
+                config.httpAllowedRanges().stream()
+                    .filter(r -> !r.isBlank())
+                    .map(AddressRange::parse)
+                    .toList(),
+                PortList.parse(config.httpAllowedPorts()),
+                config.httpRequireTls(),
+                InetAddress::getAllByName),
             config.httpMaxResponseExcerpt(),
             context.clock());
     Optional<TaskExecutor> shell =

@@ -40,6 +40,11 @@ public final class HostAllowList {
     return false;
   }
 
+  /** True when {@code host} is written on the list exactly (not through a {@code *.} entry). */
+  public boolean names(String host) {
+    return host != null && entries.contains(host.toLowerCase(Locale.ROOT));
+  }
+
   @Override
   public String toString() {
     return entries.toString();

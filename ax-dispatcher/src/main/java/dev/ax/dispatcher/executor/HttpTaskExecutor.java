@@ -3,23 +3,30 @@ package dev.ax.dispatcher.executor;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
+import dev.ax.dispatcher.DispatcherKeys;
+import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
+import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Runs HTTP tasks with the JDK {@link HttpClient}: POST by default, method, headers and body from
- * the spec, only to hosts on the allow-list, never following redirects (a redirect could leave the
- * allow-list). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id}, {@code
+ * the spec, only where {@link HttpTargetPolicy} allows (the host on the allow-list, an allowed
+ * port, every address outside the denied ranges), never following redirects (a redirect could leave
+ * them). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id}, {@code
  * X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx status
  * is success; any other is a failure with the status and a bounded excerpt of the body.
  *
@@ -40,19 +47,29 @@ public final class HttpTaskExecutor implements TaskExecutor {
 
   private final HttpClient client;
   private final Clock clock;
-  private final HostAllowList allowList;
+  private final HttpTargetPolicy targets;
   private final int maxExcerptChars;
 
+  /** With the default ports and ranges, for {@code allowList}'s hosts, over plain http too. */
   public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars) {
-    this(allowList, maxExcerptChars, new SystemClock());
+    this(
+        new HttpTargetPolicy(
+            allowList,
+            List.of(),
+            PortList.parse(List.of(DispatcherKeys.HTTP_ALLOWED_PORTS.defaultValue().split(","))),
+            false,
+            InetAddress::getAllByName),
+        maxExcerptChars,
+        new SystemClock());
   }
 
   /**
+   * @param targets where calls may go, checked before each
    * @param clock the clock the attempt's deadline is on (the stage's database clock)
    */
-  public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars, Clock clock) {
+  public HttpTaskExecutor(HttpTargetPolicy targets, int maxExcerptChars, Clock clock) {
     this.clock = clock;
-    this.allowList = allowList;
+    this.targets = targets;
     this.maxExcerptChars = maxExcerptChars;
     this.client =
         HttpClient.newBuilder()
@@ -70,10 +87,9 @@ public final class HttpTaskExecutor implements TaskExecutor {
   public ExecutionResult execute(ExecutionContext context)
       throws InterruptedException, HttpTimeoutException {
     ExecutorSpec.Http spec = (ExecutorSpec.Http) AttemptContext.of(context).task().executor();
-    String host = spec.url().getHost();
-    if (!allowList.allows(host)) {
-      return ExecutionResult.permanentFailure(
-          "host " + host + " is not on the HTTP allow-list (AX_HTTP_ALLOWED_HOSTS)");
+    Optional<String> refusal = targets.refusal(spec.url());
+    if (refusal.isPresent()) {
+      return ExecutionResult.permanentFailure(refusal.get()); // no call was made
     }
     Duration remaining = Duration.between(clock.now(), context.deadline());
     if (remaining.isNegative() || remaining.isZero()) {

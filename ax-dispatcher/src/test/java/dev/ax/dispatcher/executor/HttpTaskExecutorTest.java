@@ -10,6 +10,9 @@ import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestTasks;
+import dev.ax.common.time.SystemClock;
+import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
+import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import java.io.IOException;
@@ -267,5 +270,49 @@ class HttpTaskExecutorTest {
         socket.close();
       }
     }
+  }
+
+  @Test
+  void aNameThatResolvesToLoopbackIsRefusedWithoutACall() throws Exception {
+    URI direct = server(200, "ok");
+    // localhost is on the allow-list by name, and resolves to the server's loopback address.
+    URI byName = URI.create("http://localhost:" + direct.getPort() + "/hook");
+    HttpTaskExecutor executor =
+        new HttpTaskExecutor(
+            new HttpTargetPolicy(
+                new HostAllowList(List.of("localhost")),
+                List.of(),
+                PortList.parse(List.of("*")),
+                false,
+                host -> new InetAddress[] {InetAddress.getByName("127.0.0.1")}),
+            MAX_EXCERPT_CHARS,
+            new SystemClock());
+    ExecutionResult result = executor.execute(context(byName));
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.retryable()).as("a refusal is no reason to try again").isFalse();
+    assertThat(result.error()).contains("resolves to 127.0.0.1", "127.0.0.0/8");
+    assertThat(requests).hasValue(0);
+  }
+
+  @Test
+  void aRedirectIsNotFollowed() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          requests.incrementAndGet();
+          exchange.getResponseHeaders().add("Location", "http://169.254.169.254/latest/meta-data");
+          exchange.sendResponseHeaders(302, -1);
+          exchange.close();
+        });
+    server.start();
+    closeables.add(() -> server.stop(0));
+    URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+
+    ExecutionResult result = executor("127.0.0.1").execute(context(url));
+
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.error()).startsWith("HTTP 302");
+    assertThat(requests).as("only the call itself, no request to the Location").hasValue(1);
   }
 }
