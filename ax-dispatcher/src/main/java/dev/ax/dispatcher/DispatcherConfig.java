@@ -1,7 +1,10 @@
 package dev.ax.dispatcher;
 
 import dev.ax.common.config.AxConfig;
+import dev.ax.common.config.ConfigException;
 import dev.ax.common.config.ConfigRecords;
+import dev.ax.dispatcher.executor.net.CallSigner;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +24,7 @@ import java.util.Map;
  * @param httpAllowedPorts ports it may connect to on a named host
  * @param httpAllowedRanges denied address ranges a host name may resolve into all the same
  * @param httpRequireTls https only
+ * @param httpSigningSecret the secret HTTP calls are signed under; empty: unsigned
  * @param httpMaxResponseExcerpt characters of a failed response kept in the error
  * @param shellScriptDir where SHELL scripts may live; empty: SHELL is off
  * @param shellMaxOutput bytes kept of each of a script's stdout and stderr
@@ -38,10 +42,22 @@ public record DispatcherConfig(
     List<String> httpAllowedPorts,
     List<String> httpAllowedRanges,
     boolean httpRequireTls,
+    String httpSigningSecret,
     int httpMaxResponseExcerpt,
     String shellScriptDir,
     int shellMaxOutput,
     Duration shellKillGrace) {
+
+  public DispatcherConfig {
+    if (!httpSigningSecret.isEmpty()
+        && httpSigningSecret.getBytes(StandardCharsets.UTF_8).length
+            < CallSigner.MIN_SECRET_BYTES) {
+      throw new ConfigException(
+          "AX_HTTP_SIGNING_SECRET must be at least "
+              + CallSigner.MIN_SECRET_BYTES
+              + " bytes (e.g. `openssl rand -hex 32`)");
+    }
+  }
 
   /**
    * Each component is the value of the {@link DispatcherKeys} key of its name ({@link
@@ -49,5 +65,43 @@ public record DispatcherConfig(
    */
   public static DispatcherConfig from(AxConfig config) {
     return ConfigRecords.read(config, DispatcherConfig.class, DispatcherKeys.class);
+  }
+
+  /** As a record prints itself, with the signing secret masked. */
+  @Override
+  public String toString() {
+    return "DispatcherConfig[threads="
+        + threads
+        + ", queue="
+        + queue
+        + ", groupThreads="
+        + groupThreads
+        + ", maxGroups="
+        + maxGroups
+        + ", holdFor="
+        + holdFor
+        + ", lease="
+        + lease
+        + ", outboxRelayAfter="
+        + outboxRelayAfter
+        + ", httpAllowedHosts="
+        + httpAllowedHosts
+        + ", httpAllowedPorts="
+        + httpAllowedPorts
+        + ", httpAllowedRanges="
+        + httpAllowedRanges
+        + ", httpRequireTls="
+        + httpRequireTls
+        + ", httpSigningSecret="
+        + (httpSigningSecret.isEmpty() ? "" : "****")
+        + ", httpMaxResponseExcerpt="
+        + httpMaxResponseExcerpt
+        + ", shellScriptDir="
+        + shellScriptDir
+        + ", shellMaxOutput="
+        + shellMaxOutput
+        + ", shellKillGrace="
+        + shellKillGrace
+        + "]";
   }
 }

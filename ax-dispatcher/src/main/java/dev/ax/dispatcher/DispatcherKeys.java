@@ -93,6 +93,12 @@ public final class DispatcherKeys implements ConfigKeySet {
           false,
           "true: HTTP tasks may call https URLs only; an http URL fails without a call.");
 
+  public static final ConfigKey<String> HTTP_SIGNING_SECRET =
+      ConfigKey.secret(
+          "AX_HTTP_SIGNING_SECRET",
+          "",
+          "Shared secret (at least 32 bytes; or AX_HTTP_SIGNING_SECRET_FILE) under which every HTTP task call is signed: X-AX-Timestamp (epoch seconds) and X-AX-Signature (v1=hex HMAC-SHA256 of `<timestamp>.<Idempotency-Key>.<body>`), so a receiver can refuse forged or replayed calls (docs/SECURITY.md). Empty: calls are not signed. Never logged.");
+
   public static final ConfigKey<Integer> HTTP_MAX_RESPONSE_EXCERPT =
       ConfigKey.integer(
           "AX_HTTP_MAX_RESPONSE_EXCERPT",

@@ -21,6 +21,7 @@ import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.executor.net.AddressRange;
+import dev.ax.dispatcher.executor.net.CallSigner;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.dispatcher.intake.DueIntake;
@@ -258,6 +259,9 @@ public final class DispatcherStage implements AutoCloseable {
                 PortList.parse(config.httpAllowedPorts()),
                 config.httpRequireTls(),
                 InetAddress::getAllByName),
+            config.httpSigningSecret().isEmpty()
+                ? Optional.empty()
+                : Optional.of(new CallSigner(config.httpSigningSecret())),
             config.httpMaxResponseExcerpt(),
             context.clock());
     Optional<TaskExecutor> shell =

@@ -88,11 +88,21 @@ public final class ConsolePage implements AutoCloseable {
    * Types {@code reason} into the action's own reason field and presses its button {@code label}.
    */
   public void act(String label, String reason) {
-    WebElement button = browser.findElement(By.cssSelector("button[data-action='" + label + "']"));
-    WebElement field = button.findElement(By.xpath("./parent::div/input[@name='reason']"));
-    field.clear();
-    field.sendKeys(reason);
-    button.click();
+    // The page may redraw itself meanwhile (an earlier action re-reads it 0.7 s later): on a
+    // stale element, find both again and repeat; a click either happens or fails as stale.
+    new WebDriverWait(browser, WAIT)
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              WebElement button =
+                  d.findElement(By.cssSelector("button[data-action='" + label + "']"));
+              WebElement field =
+                  button.findElement(By.xpath("./parent::div/input[@name='reason']"));
+              field.clear();
+              field.sendKeys(reason);
+              button.click();
+              return true;
+            });
   }
 
   /** The console's answer to the last action, once it shows one. */

@@ -4,6 +4,7 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.DispatcherKeys;
+import dev.ax.dispatcher.executor.net.CallSigner;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.spi.ExecutionContext;
@@ -43,11 +44,14 @@ public final class HttpTaskExecutor implements TaskExecutor {
           "x-ax-instance-id",
           "x-ax-attempt",
           "idempotency-key",
-          "traceparent");
+          "traceparent",
+          "x-ax-signature",
+          "x-ax-timestamp");
 
   private final HttpClient client;
   private final Clock clock;
   private final HttpTargetPolicy targets;
+  private final Optional<CallSigner> signer;
   private final int maxExcerptChars;
 
   /** With the default ports and ranges, for {@code allowList}'s hosts, over plain http too. */
@@ -59,17 +63,22 @@ public final class HttpTaskExecutor implements TaskExecutor {
             PortList.parse(List.of(DispatcherKeys.HTTP_ALLOWED_PORTS.defaultValue().split(","))),
             false,
             InetAddress::getAllByName),
+        Optional.empty(),
         maxExcerptChars,
         new SystemClock());
   }
 
   /**
    * @param targets where calls may go, checked before each
-   * @param clock the clock the attempt's deadline is on (the stage's database clock)
+   * @param signer signs each call; empty: calls are not signed
+   * @param clock the clock the attempt's deadline and a signature's timestamp are on (the stage's
+   *     database clock)
    */
-  public HttpTaskExecutor(HttpTargetPolicy targets, int maxExcerptChars, Clock clock) {
+  public HttpTaskExecutor(
+      HttpTargetPolicy targets, Optional<CallSigner> signer, int maxExcerptChars, Clock clock) {
     this.clock = clock;
     this.targets = targets;
+    this.signer = signer;
     this.maxExcerptChars = maxExcerptChars;
     this.client =
         HttpClient.newBuilder()
@@ -114,10 +123,19 @@ public final class HttpTaskExecutor implements TaskExecutor {
                 request.header(name, value);
               }
             });
+    byte[] bytes = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
+    if (signer.isPresent()) {
+      long epochSeconds = clock.now().getEpochSecond();
+      request
+          .header(CallSigner.TIMESTAMP_HEADER, Long.toString(epochSeconds))
+          .header(
+              CallSigner.SIGNATURE_HEADER,
+              signer.get().signature(epochSeconds, context.idempotencyKey(), bytes));
+    }
     HttpRequest.BodyPublisher body =
         spec.body() == null
             ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(spec.body(), StandardCharsets.UTF_8);
+            : HttpRequest.BodyPublishers.ofByteArray(bytes);
     request.method(spec.method() == null ? "POST" : spec.method(), body);
     try {
       HttpResponse<InputStream> response =

@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -285,6 +286,7 @@ class HttpTaskExecutorTest {
                 PortList.parse(List.of("*")),
                 false,
                 host -> new InetAddress[] {InetAddress.getByName("127.0.0.1")}),
+            Optional.empty(),
             MAX_EXCERPT_CHARS,
             new SystemClock());
     ExecutionResult result = executor.execute(context(byName));
