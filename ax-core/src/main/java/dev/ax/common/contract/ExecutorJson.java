@@ -71,20 +71,27 @@ final class ExecutorJson {
     return node;
   }
 
+  /** {@code url} with whatever stands between {@code //} and {@code @} masked. */
+  static String withoutUserInfo(String url) {
+    return url.replaceFirst("//[^/?#]*@", "//****@");
+  }
+
   private static ExecutorSpec readHttp(JsonNode node, IntakeCheck check) {
     String urlText = requireText(node, "url", "executor.url");
     check.url(urlText);
+    // A rejection's reason is echoed on a topic and in logs: never with a password in it.
+    String shown = Echo.of(withoutUserInfo(urlText));
     URI url;
     try {
       url = new URI(urlText);
     } catch (URISyntaxException e) {
-      throw new InvalidFieldException("executor.url is not a URI: " + Echo.of(urlText));
+      throw new InvalidFieldException("executor.url is not a URI: " + shown);
     }
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
-      throw new InvalidFieldException(
-          "executor.url must be an http(s) URL with a host: " + Echo.of(urlText));
+      throw new InvalidFieldException("executor.url must be an http(s) URL with a host: " + shown);
     }
+    check.noUserInfo(url, shown);
     String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
     if (!HTTP_METHODS.contains(method)) {
       throw new InvalidFieldException(

@@ -1,11 +1,15 @@
 package dev.ax.common.contract;
 
 import dev.ax.common.schedule.CronSchedule;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The {@link IntakeLimits} applied to one command read at one instant: each method throws {@link
@@ -20,6 +24,13 @@ import java.util.Optional;
  * @param enforced false for {@link #STORED}: every check passes
  */
 record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
+
+  /** An HTTP header name: an RFC 9110 token, at most 256 characters. */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}");
+
+  /** Headers the JDK's HTTP client sets itself and refuses from a caller. */
+  private static final Set<String> CLIENT_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
 
   /**
    * Firings of a cron expression whose gaps are compared with the minimum interval. A heuristic: an
@@ -188,6 +199,43 @@ record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
 
   void headers(Map<String, String> headers) {
     bytes("executor.headers", headers, limits.maxHeadersBytes());
+    if (!enforced) {
+      return;
+    }
+    for (Map.Entry<String, String> header : headers.entrySet()) {
+      String name = header.getKey();
+      if (!HEADER_NAME.matcher(name).matches()) {
+        throw new InvalidFieldException(
+            "executor.headers: "
+                + Echo.of(name)
+                + " is not a header name (1-256 letters, digits and !#$%&'*+-.^_`|~)");
+      }
+      if (CLIENT_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+        throw new InvalidFieldException(
+            "executor.headers." + name + " is set by the HTTP client itself; leave it out");
+      }
+      // The value may be a secret: said to be wrong, never echoed.
+      if (!header.getValue().chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+        throw new InvalidFieldException(
+            "executor.headers."
+                + name
+                + " holds a control or non-ASCII character (a line break would split the"
+                + " request); its value is not shown");
+      }
+    }
+  }
+
+  /**
+   * Refuses a URL carrying credentials ({@code user:password@}): it would be shown wherever the
+   * task is. {@code shown} is the URL with them masked.
+   */
+  void noUserInfo(URI url, String shown) {
+    if (enforced && url.getRawUserInfo() != null) {
+      throw new InvalidFieldException(
+          "executor.url must not carry credentials (user:password@): send them in a header,"
+              + " which is masked wherever the task is shown: "
+              + shown);
+    }
   }
 
   void body(String body) {

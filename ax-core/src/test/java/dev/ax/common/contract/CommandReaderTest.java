@@ -386,6 +386,38 @@ class CommandReaderTest {
     return onceWith("\"params\":" + object(count, valueChars));
   }
 
+  @Test
+  void headersAreCheckedAtIntakeAndValuesAreNeverEchoed() {
+    assertAccepted(http("\"headers\":{\"X-Api-Key\":\"k-1\\tk-2\"}"));
+    assertThat(reasonOf(http("\"headers\":{\"X Api\":\"v\"}")))
+        .startsWith("executor.headers: 'X Api' is not a header name");
+    assertThat(reasonOf(http("\"headers\":{\"Host\":\"evil.example\"}")))
+        .isEqualTo("executor.headers.Host is set by the HTTP client itself; leave it out");
+    String split = reasonOf(http("\"headers\":{\"X-Token\":\"s3cret\\r\\nX-Admin: 1\"}"));
+    assertThat(split)
+        .startsWith("executor.headers.X-Token holds a control")
+        .doesNotContain("s3cret");
+    assertThat(reasonOf(http("\"headers\":{\"X-Token\":\"caf\u00e9\"}"))).contains("non-ASCII");
+  }
+
+  @Test
+  void aUrlWithCredentialsIsRefusedWithoutThem() {
+    String reason =
+        reasonOf(
+            task(
+                "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"HTTP\","
+                    + "\"url\":\"https://olga:hunter2@jobs.example/run\"}"));
+    assertThat(reason)
+        .contains("must not carry credentials", "//****@jobs.example")
+        .doesNotContain("hunter2");
+    assertThat(
+            reasonOf(
+                task(
+                    "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"HTTP\","
+                        + "\"url\":\"ftp://olga:hunter2@jobs.example/run\"}")))
+        .doesNotContain("hunter2");
+  }
+
   private static String http(String executorFields) {
     return task(
         "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},\"executor\":{\"type\":\"HTTP\",\"url\":\"http://h/p\","
