@@ -33,7 +33,7 @@ public final class IngestKeys implements ConfigKeySet {
           20_000_000,
           1,
           Integer.MAX_VALUE,
-          "Most live tasks one task group may hold: ACTIVE or PAUSED (not cancelled, deleted, or ENDED: a ONCE task ends with its last instance). Ingest rejects a CREATE beyond it, with the group's count in the reason.");
+          "Most live tasks one task group may hold: ACTIVE or PAUSED (not cancelled, deleted, or ENDED: a ONCE task ends with its last instance). Ingest rejects a CREATE beyond it, and an UPDATE that would add a live task to a full group (a move from another group, or an ENDED task made ACTIVE again), with the group's count in the reason.");
 
   public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
       ConfigKey.integer(

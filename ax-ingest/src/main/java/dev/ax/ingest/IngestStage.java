@@ -72,7 +72,7 @@ public final class IngestStage implements AutoCloseable {
         new LifecycleIntake(
             new LifecycleStores(
                 lifecycleStore,
-                new TaskUpdateStore(dataSource, fireTimes),
+                new TaskUpdateStore(dataSource, fireTimes, config.maxActiveTasksPerGroup()),
                 new GroupLifecycleStore(dataSource)),
             new LifecycleAnnouncements(tasks, producer, context.topics().scheduled()),
             new LifecycleCounters(context.meters()),

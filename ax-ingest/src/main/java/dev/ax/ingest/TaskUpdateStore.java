@@ -59,19 +59,31 @@ final class TaskUpdateStore {
    * reflection).
    */
   public record LockedTask(
-      TaskState state, int version, TriggerType triggerType, long createdAtMs) {}
+      TaskState state, int version, TriggerType triggerType, long createdAtMs, String group) {}
 
   private static final String LOCK_TASK =
-      "SELECT state, version, trigger_type, created_at_ms FROM ax_task WHERE task_id = ? FOR UPDATE";
+      "SELECT state, version, trigger_type, created_at_ms, task_group FROM ax_task"
+          + " WHERE task_id = ? FOR UPDATE";
 
   private static final RecordRows<LockedTask> LOCKED_TASK = RecordRows.of(LockedTask.class);
 
   private final Jdbc jdbc;
   private final NextFiring firings;
+  private final GroupRoom groupRoom;
 
+  /** Without a bound on a group's live tasks: for the tests of the other rules. */
   TaskUpdateStore(DataSource dataSource, FireTimes fireTimes) {
+    this(dataSource, fireTimes, Integer.MAX_VALUE);
+  }
+
+  /**
+   * @param maxLivePerGroup {@code AX_MAX_ACTIVE_TASKS_PER_GROUP}: an UPDATE that would add a live
+   *     task to a group holding that many is refused, as a CREATE is
+   */
+  TaskUpdateStore(DataSource dataSource, FireTimes fireTimes, int maxLivePerGroup) {
     this.jdbc = new Jdbc(dataSource);
     this.firings = new NextFiring(fireTimes);
+    this.groupRoom = new GroupRoom(maxLivePerGroup);
   }
 
   TaskLifecycleStore.Result update(TaskLifecycleStore.Request request, TaskSpec spec) {
@@ -100,10 +112,7 @@ final class TaskUpdateStore {
             firstDueAtMs = firings.firstDueAtMs(spec.trigger(), request.nowMs(), history);
             slotAfter = FirstSlot.after(firings, spec.trigger(), request.nowMs(), history);
           }
-          String refusal = refusal(request.taskId(), state, wasDependency, spec, firstDueAtMs);
-          if (refusal == null && wasDependency) {
-            refusal = upstreamChange(statements, request.taskId(), spec);
-          }
+          String refusal = refusalOf(statements, request.taskId(), locked, spec, firstDueAtMs);
           if (refusal != null) {
             return refused(refusal);
           }
@@ -164,6 +173,25 @@ final class TaskUpdateStore {
             + OneShotEnd.LIVE_STATUSES
             + ")",
         values(oneShot ? 1 : 0, taskId));
+  }
+
+  /** Why the UPDATE may not be applied, by every rule in turn; null when it may. */
+  private String refusalOf(
+      JdbcTransaction statements,
+      String taskId,
+      LockedTask locked,
+      TaskSpec spec,
+      Optional<Long> firstDueAtMs)
+      throws SQLException {
+    boolean wasDependency = locked.triggerType() == TriggerType.DEPENDENCY;
+    String refusal = refusal(taskId, locked.state(), wasDependency, spec, firstDueAtMs);
+    if (refusal == null && wasDependency) {
+      refusal = upstreamChange(statements, taskId, spec);
+    }
+    if (refusal == null) {
+      refusal = groupRoom.refusal(statements, taskId, locked.state(), locked.group(), spec);
+    }
+    return refusal;
   }
 
   private static String refusal(

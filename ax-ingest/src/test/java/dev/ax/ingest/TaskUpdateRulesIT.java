@@ -224,6 +224,44 @@ class TaskUpdateRulesIT {
     }
   }
 
+  @Test
+  void anUpdateIntoAFullGroupIsRefusedAsACreateWouldBe(AxTestEnv env) throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      for (String taskId : List.of("full-1", "full-2")) {
+        create(runtime, inGroup(taskId, "full"), T0_MS - 500, T0_MS + 60_000);
+      }
+      create(runtime, inGroup("mover", "roomy"), T0_MS - 500, T0_MS + 60_000);
+      TaskUpdateStore store = new TaskUpdateStore(runtime.dataSource(), new FireTimes(), 2);
+
+      TaskLifecycleStore.Result moved =
+          store.update(request("u-1", "mover", T0_MS), inGroup("mover", "full"));
+      assertThat(moved)
+          .isInstanceOfSatisfying(
+              TaskLifecycleStore.Result.Refused.class,
+              r ->
+                  assertThat(r.reason())
+                      .contains("group 'full', which has 2", "AX_MAX_ACTIVE_TASKS_PER_GROUP"));
+      assertThat(new TaskStore(runtime.dataSource()).find("mover").orElseThrow().spec().group())
+          .isEqualTo("roomy");
+      // Within its own group a task is counted already: a new spec there is no new task.
+      applied(store.update(request("u-2", "full-1", T0_MS), inGroup("full-1", "full")));
+      // Out of the full group, into one with room: fine, and the room it left is taken again.
+      applied(store.update(request("u-3", "full-2", T0_MS), inGroup("full-2", "roomy")));
+      applied(store.update(request("u-4", "mover", T0_MS), inGroup("mover", "full")));
+    }
+  }
+
+  private static TaskSpec inGroup(String taskId, String group) {
+    return TestTasks.spec(
+        taskId,
+        group,
+        cron("0 0 * * * ?"),
+        dev.ax.common.model.ExecutorSpec.inProcess("noop"),
+        Duration.ofSeconds(5),
+        dev.ax.common.model.RetryPolicy.DEFAULT,
+        Map.of());
+  }
+
   private static TaskSpec spec(String taskId, String expression) {
     return TestTasks.noop(taskId, cron(expression));
   }
