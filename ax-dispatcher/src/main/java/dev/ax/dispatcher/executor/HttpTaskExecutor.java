@@ -20,6 +20,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -116,13 +117,21 @@ public final class HttpTaskExecutor implements TaskExecutor {
           .header("X-AX-Task-Trace-Id", context.taskTraceId())
           .header("traceparent", context.traceparent());
     }
-    spec.headers()
-        .forEach(
-            (name, value) -> {
-              if (!RESERVED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-                request.header(name, value);
-              }
-            });
+    for (Map.Entry<String, String> header : spec.headers().entrySet()) {
+      String name = header.getKey();
+      if (RESERVED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+        continue;
+      }
+      try {
+        request.header(name, header.getValue());
+      } catch (IllegalArgumentException e) {
+        // A task stored before intake checked headers: fails for good, the value unsaid.
+        return ExecutionResult.permanentFailure(
+            "executor.headers."
+                + name
+                + " cannot be sent: the HTTP client refuses its name or value");
+      }
+    }
     byte[] bytes = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
     if (signer.isPresent()) {
       long epochSeconds = clock.now().getEpochSecond();

@@ -317,4 +317,18 @@ class HttpTaskExecutorTest {
     assertThat(result.error()).startsWith("HTTP 302");
     assertThat(requests).as("only the call itself, no request to the Location").hasValue(1);
   }
+
+  @Test
+  void aStoredHeaderTheClientRefusesFailsForGoodWithoutItsValue() throws Exception {
+    URI url = server(200, "ok");
+    ExecutorSpec spec =
+        ExecutorSpec.http(url, null, Map.of("X-Token", "s3cret\r\nX-Admin: 1"), "{}");
+
+    ExecutionResult result = executor("127.0.0.1").execute(context(spec, GENEROUS));
+
+    assertThat(result.succeeded()).isFalse();
+    assertThat(result.retryable()).isFalse();
+    assertThat(result.error()).contains("executor.headers.X-Token").doesNotContain("s3cret");
+    assertThat(requests).hasValue(0);
+  }
 }
