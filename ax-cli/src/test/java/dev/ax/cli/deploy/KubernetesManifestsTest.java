@@ -61,7 +61,8 @@ class KubernetesManifestsTest {
           "Service", "v1",
           "Deployment", "apps/v1",
           "Job", "batch/v1",
-          "PodDisruptionBudget", "policy/v1");
+          "PodDisruptionBudget", "policy/v1",
+          "NetworkPolicy", "networking.k8s.io/v1");
 
   private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace");
 
@@ -514,6 +515,40 @@ class KubernetesManifestsTest {
             .isEqualTo(METRICS_PORT);
       }
     }
+  }
+
+  @Test
+  void onlyTheMonitoringNamespaceReachesThePodsAndOnlyOnTheMetricsPort() throws Exception {
+    List<Manifest> manifests = all();
+    List<Manifest> policies = byKind(manifests, "NetworkPolicy");
+    assertThat(policies).as("NetworkPolicies").hasSize(1);
+    JsonNode spec = policies.get(0).node().path("spec");
+    assertThat(
+            spec.path("podSelector").path("matchLabels").path("app.kubernetes.io/part-of").asText())
+        .as("it selects every AX pod")
+        .isEqualTo("ax");
+    for (Manifest deployment : byKind(manifests, "Deployment")) {
+      assertThat(
+              deployment
+                  .node()
+                  .path("spec")
+                  .path("template")
+                  .path("metadata")
+                  .path("labels")
+                  .path("app.kubernetes.io/part-of")
+                  .asText())
+          .as("%s: its pods carry the label the policy selects", deployment)
+          .isEqualTo("ax");
+    }
+    assertThat(spec.path("policyTypes").toString()).contains("Ingress");
+    assertThat(spec.path("ingress")).as("ingress rules").hasSize(1);
+    JsonNode rule = spec.path("ingress").get(0);
+    assertThat(rule.path("from")).hasSize(1);
+    assertThat(rule.path("from").get(0).path("namespaceSelector").path("matchLabels").size())
+        .as("from one namespace, by its name label")
+        .isEqualTo(1);
+    assertThat(rule.path("ports")).hasSize(1);
+    assertThat(rule.path("ports").get(0).path("port").asInt()).isEqualTo(METRICS_PORT);
   }
 
   @Test
