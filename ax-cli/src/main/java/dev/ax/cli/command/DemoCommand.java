@@ -282,6 +282,7 @@ public final class DemoCommand implements Callable<Integer> {
     overrides.put(CommonKeys.TOPIC_PREFIX.name(), "");
     overrides.put(CommonKeys.METRICS_BIND.name(), "127.0.0.1:" + freePort());
     overrides.put(DispatcherKeys.HTTP_ALLOWED_HOSTS.name(), http.host());
+    overrides.put(DispatcherKeys.HTTP_REQUIRE_TLS.name(), "false"); // its endpoints are plain http
     overrides.put(CommonKeys.DB_MIGRATE.name(), "true");
     overrides.put(ApiKeys.BIND.name(), "127.0.0.1:" + consolePort());
     overrides.put(ApiKeys.TOKENS_FILE.name(), "");
