@@ -160,7 +160,13 @@ class SecretLeakIT {
                   ? ""
                   : ThrowableProxyUtil.asString(event.getThrowableProxy())));
     }
-    assertThat(written).as("what AX wrote").hasSizeGreaterThan(20);
+    // What was read (log levels differ between builds: the dead letter's ERROR line is always on).
+    assertThat(written)
+        .as("what AX wrote")
+        .anyMatch(w -> w.startsWith("ax dlq show"))
+        .anyMatch(w -> w.contains("ax.task.deadletter: "))
+        .anyMatch(w -> w.startsWith("rejected header"))
+        .anyMatch(w -> w.startsWith("log ") && w.contains("leaky"));
     for (String secret : SECRETS) {
       assertThat(written)
           .as("nothing AX wrote holds %s", secret)
