@@ -82,7 +82,7 @@ public final class ApiClient {
   }
 
   /** True for visible ASCII only: what an Authorization header can carry unchanged. */
-  public static boolean isHeaderSafe(String token) {
+  private static boolean isHeaderSafe(String token) {
     return !token.isEmpty() && token.chars().allMatch(c -> c > 0x20 && c < 0x7f);
   }
 

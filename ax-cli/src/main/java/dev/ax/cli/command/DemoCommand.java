@@ -40,6 +40,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import picocli.CommandLine.Command;
@@ -224,29 +225,26 @@ public final class DemoCommand implements Callable<Integer> {
   private static ConsoleServer console(
       AxConfig config, Pipeline pipeline, Infrastructure servers, Topics topics) {
     ApiSettings configured = ApiSettings.from(config).orElseThrow();
+    Function<ApiSettings, ConsoleServer> start =
+        settings ->
+            ConsoleServer.start(
+                settings,
+                ApiSettings.metricsSources(config),
+                pipeline.context().dataSource(),
+                pipeline.context().clock()::millis,
+                servers.kafka(),
+                topics,
+                PROCESS_NAME + "-console");
     try {
-      return ConsoleServer.start(
-          configured,
-          ApiSettings.metricsSources(config),
-          pipeline.context().dataSource(),
-          pipeline.context().clock()::millis,
-          servers.kafka(),
-          topics,
-          PROCESS_NAME + "-console");
+      return start.apply(configured);
     } catch (ConfigException e) {
-      return ConsoleServer.start(
+      return start.apply(
           new ApiSettings(
               configured.host(),
               0,
               configured.tokens(),
               configured.maxRequestBytes(),
-              configured.ratePerSecond()),
-          ApiSettings.metricsSources(config),
-          pipeline.context().dataSource(),
-          pipeline.context().clock()::millis,
-          servers.kafka(),
-          topics,
-          PROCESS_NAME + "-console");
+              configured.ratePerSecond()));
     }
   }
 

@@ -56,18 +56,18 @@ public final class TaskCommandJson {
 
   /** A FIXED_RATE trigger: every {@code interval} from {@code startAt}. */
   public TaskCommandJson fixedRate(Duration interval, Instant startAt) {
-    root.putObject("trigger")
-        .put("type", "FIXED_RATE")
-        .put("intervalMs", interval.toMillis())
-        .put("startAt", startAt.toString());
-    return this;
+    return everyInterval("FIXED_RATE", interval, startAt);
   }
 
   /** A FIXED_DELAY trigger: first at {@code startAt}, then {@code delay} after each run ended. */
   public TaskCommandJson fixedDelay(Duration delay, Instant startAt) {
+    return everyInterval("FIXED_DELAY", delay, startAt);
+  }
+
+  private TaskCommandJson everyInterval(String type, Duration interval, Instant startAt) {
     root.putObject("trigger")
-        .put("type", "FIXED_DELAY")
-        .put("intervalMs", delay.toMillis())
+        .put("type", type)
+        .put("intervalMs", interval.toMillis())
         .put("startAt", startAt.toString());
     return this;
   }

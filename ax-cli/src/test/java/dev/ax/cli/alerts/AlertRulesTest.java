@@ -3,7 +3,7 @@ package dev.ax.cli.alerts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ax.cli.ExternalTool;
+import dev.ax.common.testing.ExternalTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

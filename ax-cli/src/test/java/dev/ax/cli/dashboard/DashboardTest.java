@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ax.cli.ExternalTool;
+import dev.ax.common.testing.ExternalTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.ax.cli.ExternalTool;
+import dev.ax.common.testing.ExternalTool;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

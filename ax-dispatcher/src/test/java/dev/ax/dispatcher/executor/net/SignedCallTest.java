@@ -9,12 +9,12 @@ import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
+import dev.ax.common.testing.ExternalTool;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.AttemptContext;
 import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
-import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -61,7 +61,7 @@ class SignedCallTest {
     String doc = Files.readString(SECURITY_DOC);
     List<String> verdicts = new ArrayList<>();
     String python = block(doc, "python");
-    if (onPath("python3")) {
+    if (ExternalTool.onPath("python3").isPresent()) {
       String driver =
           python
               + "\nimport os, sys\n"
@@ -75,7 +75,7 @@ class SignedCallTest {
           "python-other-secret " + run(List.of("python3", "-c", driver), call, SECRET + "x"));
     }
     String node = block(doc, "javascript");
-    if (onPath("node")) {
+    if (ExternalTool.onPath("node").isPresent()) {
       String driver =
           node
               + "\nconst fs = require('fs');\n"
@@ -173,15 +173,6 @@ class SignedCallTest {
     Matcher m = Pattern.compile("```" + language + "\\n(.*?)```", Pattern.DOTALL).matcher(doc);
     assertThat(m.find()).as("a ```%s block in docs/SECURITY.md", language).isTrue();
     return m.group(1);
-  }
-
-  private static boolean onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, program))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Runs {@code command} with the call in its environment; its output, trimmed. */

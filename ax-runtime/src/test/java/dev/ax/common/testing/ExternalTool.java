@@ -1,4 +1,4 @@
-package dev.ax.cli;
+package dev.ax.common.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
