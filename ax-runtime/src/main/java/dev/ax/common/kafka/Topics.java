@@ -1,8 +1,10 @@
 package dev.ax.common.kafka;
 
+import dev.ax.common.model.Namespace;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -61,6 +63,10 @@ public final class Topics {
               PARKING_STAGES.stream().map(stage -> PARKED + stage))
           .toList();
 
+  private static final String REJECTED_SUFFIX = ".rejected";
+
+  private static final String NAMESPACE_PART = Namespace.NAME.pattern();
+
   private static final Pattern LEGAL_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,100}");
 
   private final String prefix;
@@ -79,6 +85,63 @@ public final class Topics {
 
   public String commandsRejected() {
     return prefix + COMMANDS_REJECTED;
+  }
+
+  /**
+   * The commands topic of {@code namespace}: {@code ax.<namespace>.task.commands}, or {@link
+   * #COMMANDS} for the default namespace.
+   */
+  public String commands(Namespace namespace) {
+    return namespace.isDefault()
+        ? commands()
+        : prefix + "ax." + namespace.name() + ".task.commands";
+  }
+
+  /**
+   * Where ingest rejects what arrived on {@code commands(namespace)}: that name + {@code
+   * .rejected}.
+   */
+  public String commandsRejected(Namespace namespace) {
+    return commands(namespace) + REJECTED_SUFFIX;
+  }
+
+  /** The completion events of {@code namespace}'s tasks: {@code ax.<namespace>.task.completed}. */
+  public String completed(Namespace namespace) {
+    return namespace.isDefault()
+        ? completed()
+        : prefix + "ax." + namespace.name() + ".task.completed";
+  }
+
+  /** The topics a namespace owns: its commands, their rejections, its completion events. */
+  public List<String> ofNamespace(Namespace namespace) {
+    return List.of(commands(namespace), commandsRejected(namespace), completed(namespace));
+  }
+
+  /**
+   * Every namespace's commands topic, the default one included: what ingest subscribes to, so a
+   * namespace created while it runs is read within the consumer's metadata refresh.
+   */
+  public Pattern commandsPattern() {
+    return Pattern.compile(
+        Pattern.quote(prefix) + "ax\\.(?:" + NAMESPACE_PART + "\\.)?task\\.commands");
+  }
+
+  /**
+   * The namespace whose commands arrive on {@code topic}, or empty when it is no commands topic of
+   * this prefix.
+   */
+  public Optional<Namespace> namespaceOfCommands(String topic) {
+    if (topic.equals(commands())) {
+      return Optional.of(Namespace.DEFAULT);
+    }
+    String head = prefix + "ax.";
+    String tail = ".task.commands";
+    if (!topic.startsWith(head) || !topic.endsWith(tail)) {
+      return Optional.empty();
+    }
+    Optional<Namespace> namespace =
+        Namespace.parse(topic.substring(head.length(), topic.length() - tail.length()));
+    return namespace.filter(n -> !n.isDefault());
   }
 
   public String scheduled() {
