@@ -5,6 +5,7 @@ import dev.ax.common.contract.CommandType;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
@@ -176,14 +177,16 @@ final class CreatePlanner {
    * without a key is accepted.
    */
   static String keyMismatch(String key, TaskCommand command) {
-    if (key == null || key.equals(command.key())) {
+    // The command is qualified with its namespace, the key as the producer wrote it.
+    Namespace namespace = Namespace.of(command.key());
+    if (key == null || namespace.qualify(key).equals(command.key())) {
       return null;
     }
     return "record key "
         + Echo.of(key)
         + " does not match "
         + (command.isGroup() ? "group " : "taskId ")
-        + Echo.of(command.key());
+        + Echo.of(Namespace.localId(command.key()));
   }
 
   /** The reason this version cannot take the command yet, or null when it can. */

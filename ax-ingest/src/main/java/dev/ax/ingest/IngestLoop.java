@@ -47,6 +47,7 @@ final class IngestLoop {
 
   private final Clock clock;
   private final CommandReader reader;
+  private final NamespaceIntake namespaces;
   private final CreatePlanner planner;
   private final IngestPort port;
   private final long announceHorizonMs;
@@ -62,6 +63,7 @@ final class IngestLoop {
   IngestLoop(
       Clock clock,
       CommandReader reader,
+      NamespaceIntake namespaces,
       CreatePlanner planner,
       IngestPort port,
       Duration announceHorizon,
@@ -69,6 +71,7 @@ final class IngestLoop {
       String rejectedTopic) {
     this.clock = clock;
     this.reader = reader;
+    this.namespaces = namespaces;
     this.planner = planner;
     this.port = port;
     this.announceHorizonMs = announceHorizon.toMillis();
@@ -76,7 +79,9 @@ final class IngestLoop {
     this.rejectionLogs =
         LogBudget.standard(
             "rejected command(s)",
-            "ax_ingest_rejected_total and on " + rejectedTopic + " with its reason");
+            "ax_ingest_rejected_total and on "
+                + rejectedTopic
+                + " (or its namespace's) with its reason");
   }
 
   /** Applies one polled batch; returns when the broker has every send it caused. */
@@ -86,7 +91,8 @@ final class IngestLoop {
     List<ReadCommand> segment = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       counts.received();
-      CommandReadResult read = reader.read(record.value(), traceparentOf(record));
+      CommandReadResult read =
+          namespaces.admit(record, reader.read(record.value(), traceparentOf(record)));
       if (read instanceof CommandReadResult.Accepted accepted
           && accepted.command().isLifecycle()
           && CreatePlanner.keyMismatch(record.key(), accepted.command()) == null) {

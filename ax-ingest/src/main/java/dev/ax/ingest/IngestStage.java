@@ -4,13 +4,15 @@ import dev.ax.common.contract.CommandReader;
 import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RejectedRecords;
+import dev.ax.common.kafka.Subscription;
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.InstanceStore;
+import dev.ax.common.store.NamespaceStore;
 import dev.ax.common.store.TaskStore;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -85,14 +87,20 @@ public final class IngestStage implements AutoCloseable {
             dependencies,
             lifecycle,
             producer,
-            new RejectedRecords(
-                producer, context.topics().commandsRejected(), KafkaClients.MAX_REQUEST_SIZE_BYTES),
+            new RejectedRecords(producer, Topics::rejectedOf, KafkaClients.MAX_REQUEST_SIZE_BYTES),
             context.topics(),
             context.nodeId());
     IngestLoop batches =
         new IngestLoop(
             context.clock(),
             new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock()),
+            new NamespaceIntake(
+                context.topics(),
+                new KnownNamespaces(
+                    () ->
+                        new NamespaceStore(dataSource)
+                            .all().stream().map(NamespaceStore.Row::namespace).toList(),
+                    context.clock())),
             new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),
@@ -102,8 +110,9 @@ public final class IngestStage implements AutoCloseable {
         context.groupLoop(
             "ingest",
             MAX_POLL_RECORDS,
-            List.of(commandsTopic),
+            Subscription.matching(context.topics().commandsPattern()),
             new IntakeGate(batches::handle, switches::intakeEnabled),
+            ConsumerLoop.CommitMode.SYNC,
             context.commandParking(producer));
   }
 
@@ -111,7 +120,7 @@ public final class IngestStage implements AutoCloseable {
     graphRepublisher.start();
     switches.start(); // before the loop: a stage started with intake off reads nothing
     loop.start();
-    log.info("Ingest started on {}", commandsTopic);
+    log.info("Ingest started on {} and every namespace's commands topic", commandsTopic);
     return this;
   }
 

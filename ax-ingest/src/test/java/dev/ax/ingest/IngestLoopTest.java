@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.IntakeLimits;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.StoreException;
 import dev.ax.common.testing.TestTasks;
@@ -34,6 +36,8 @@ class IngestLoopTest {
       new IngestLoop(
           clock,
           new CommandReader(Duration.ofSeconds(30), IntakeLimits.DEFAULTS, clock),
+          new NamespaceIntake(
+              new Topics(""), new KnownNamespaces(() -> List.of(new Namespace("billing")), clock)),
           new CreatePlanner(new FireTimes()),
           port,
           Duration.ofMinutes(1),
@@ -42,9 +46,12 @@ class IngestLoopTest {
   private final List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
 
   private void read(String key, String json) {
+    readFrom("ax.task.commands", key, json);
+  }
+
+  private void readFrom(String topic, String key, String json) {
     batch.add(
-        new ConsumerRecord<>(
-            "ax.task.commands", 0, batch.size(), key, json.getBytes(StandardCharsets.UTF_8)));
+        new ConsumerRecord<>(topic, 0, batch.size(), key, json.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static String once(String taskId, long delayMs) {
@@ -102,6 +109,40 @@ class IngestLoopTest {
             });
     assertThat(counted("ax.ingest.created.tasks")).isEqualTo(2);
     assertThat(counted("ax.ingest.received")).isEqualTo(2);
+  }
+
+  @Test
+  void aNamespacesCommandsAreStoredUnderQualifiedIdsLearnedFromTheTopicOnly() throws Exception {
+    readFrom("ax.billing.task.commands", "job", once("job", 1_000));
+    read("job", once("job", 2_000));
+    readFrom("ax.billing.task.commands", "flow", dependency("flow", "job"));
+
+    loop.handle(batch);
+
+    assertThat(port.stored).containsOnlyKeys("billing~job", "job", "billing~flow");
+    assertThat(port.stored.get("billing~job").spec().group()).isEqualTo("billing~default");
+    assertThat(port.stored.get("billing~flow").spec().trigger())
+        .isEqualTo(new dev.ax.common.model.Trigger.Dependency(List.of("billing~job")));
+    assertThat(port.rejected).isEmpty();
+  }
+
+  @Test
+  void aCommandReachingIntoAnotherNamespaceOrFromAnUncreatedOneIsRejected() throws Exception {
+    readFrom("ax.billing.task.commands", "x", dependency("x", "other~job"));
+    readFrom("ax.nobody.task.commands", "y", once("y", 1_000));
+    readFrom("ax.default.task.commands", "z", once("z", 1_000));
+    readFrom("ax.billing.task.commands", "billing~w", once("w", 1_000));
+
+    loop.handle(batch);
+
+    assertThat(port.stored).isEmpty();
+    assertThat(port.rejected)
+        .extracting(Rejected::reason)
+        .satisfiesExactly(
+            r -> assertThat(r).contains("trigger.upstream", "names another namespace"),
+            r -> assertThat(r).contains("namespace nobody does not exist"),
+            r -> assertThat(r).contains("no namespace's commands topic"),
+            r -> assertThat(r).contains("does not match taskId 'w'"));
   }
 
   @Test

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.common.trace.TraceIds;
@@ -204,6 +205,9 @@ public final class CommandReader {
     CommandType type = JsonFields.constantNamed(CommandType.class, typeText, "command type");
     String group = targetGroup(root, type);
     String taskId = group == null ? JsonFields.requireText(root, "taskId") : null;
+    if (taskId != null && taskId.indexOf(Namespace.SEPARATOR) >= 0) {
+      throw new InvalidFieldException(CrossNamespace.reason("taskId", taskId));
+    }
     if (taskId != null && !TaskSpecJson.TASK_ID.matcher(taskId).matches()) {
       throw new InvalidFieldException(
           "taskId must match " + TaskSpecJson.TASK_ID.pattern() + ": " + Echo.of(taskId));
@@ -325,6 +329,9 @@ public final class CommandReader {
       return null;
     }
     String group = JsonFields.requireText(root, "group");
+    if (group.indexOf(Namespace.SEPARATOR) >= 0) {
+      throw new InvalidFieldException(CrossNamespace.reason("group", group));
+    }
     if (!TaskSpecJson.GROUP.matcher(group).matches()) {
       throw new InvalidFieldException(
           "group must match " + TaskSpecJson.GROUP.pattern() + ": " + Echo.of(group));

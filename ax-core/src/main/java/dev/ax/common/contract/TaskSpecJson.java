@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
@@ -35,6 +36,25 @@ public final class TaskSpecJson {
   static final Pattern TASK_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
   static final Pattern GROUP = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
+  /**
+   * A stored group or upstream id may carry its namespace ({@code ns~name}; see {@link
+   * dev.ax.common.model.Namespace}); what a producer writes never does.
+   */
+  private static final String QUALIFIER = "(?:[a-z][a-z0-9-]{0,30}~)?";
+
+  static final Pattern STORED_GROUP = Pattern.compile(QUALIFIER + "[A-Za-z0-9._-]{1,64}");
+  static final Pattern STORED_TASK_ID = Pattern.compile(QUALIFIER + "[A-Za-z0-9._:-]{1,128}");
+
+  /** The group pattern for what {@code check} reads: a producer's, or a stored spec's. */
+  static Pattern groupPattern(IntakeCheck check) {
+    return check.enforced() ? GROUP : STORED_GROUP;
+  }
+
+  /** The task id pattern for what {@code check} reads: a producer's, or a stored spec's. */
+  static Pattern taskIdPattern(IntakeCheck check) {
+    return check.enforced() ? TASK_ID : STORED_TASK_ID;
+  }
+
   /** The longest timeout a task may ask for; longer runs need a different design. */
   public static final Duration MAX_TIMEOUT = Duration.ofHours(24);
 
@@ -47,7 +67,10 @@ public final class TaskSpecJson {
    */
   static TaskSpec read(String taskId, JsonNode node, Duration defaultTimeout, IntakeCheck check) {
     String group = optionalText(node, "group", TaskSpec.DEFAULT_GROUP);
-    if (!GROUP.matcher(group).matches()) {
+    if (check.enforced() && group.indexOf(Namespace.SEPARATOR) >= 0) {
+      throw new InvalidFieldException(CrossNamespace.reason("group", group));
+    }
+    if (!groupPattern(check).matcher(group).matches()) {
       throw new InvalidFieldException(
           "group must match " + GROUP.pattern() + ": " + Echo.of(group));
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.CronSchedule;
@@ -120,7 +121,10 @@ final class TriggerJson {
     check.count("trigger.upstream", upstream.size(), check.limits().maxUpstream());
     List<String> ids = new ArrayList<>();
     for (JsonNode id : upstream) {
-      if (!id.isTextual() || !TaskSpecJson.TASK_ID.matcher(id.asText()).matches()) {
+      if (check.enforced() && id.isTextual() && id.asText().indexOf(Namespace.SEPARATOR) >= 0) {
+        throw new InvalidFieldException(CrossNamespace.reason("trigger.upstream", id.asText()));
+      }
+      if (!id.isTextual() || !TaskSpecJson.taskIdPattern(check).matcher(id.asText()).matches()) {
         throw new InvalidFieldException(
             "trigger.upstream holds an invalid task id: " + Echo.cut(id.toString()));
       }

@@ -148,12 +148,33 @@ public final class ConsumerLoop implements AutoCloseable {
     this(
         name,
         consumer,
+        Subscription.of(topics),
+        handler,
+        retryBackoff,
+        commitMode,
+        parking,
+        watcher);
+  }
+
+  /** As above, reading what {@code subscription} names (a pattern, say). */
+  public ConsumerLoop(
+      String name,
+      KafkaConsumer<String, byte[]> consumer,
+      Subscription subscription,
+      BatchHandler handler,
+      Duration retryBackoff,
+      CommitMode commitMode,
+      RecordParking parking,
+      LoopWatcher watcher) {
+    this(
+        name,
+        consumer,
         handler,
         retryBackoff,
         groupCommits(name, commitMode),
         parking,
         watcher,
-        commits -> new GroupAssignment(name, topics, handler, commits));
+        commits -> new GroupAssignment(name, subscription, handler, commits));
   }
 
   private static CommitMode groupCommits(String name, CommitMode commitMode) {

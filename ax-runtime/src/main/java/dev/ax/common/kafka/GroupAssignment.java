@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * there too, inside a poll.
  */
 record GroupAssignment(
-    String loopName, Collection<String> topics, BatchHandler handler, OffsetCommits commits)
+    String loopName, Subscription topics, BatchHandler handler, OffsetCommits commits)
     implements PartitionAssignment {
 
   // The loop's logger: these lines are the loop's, and read as such where its level is set.
@@ -26,8 +26,8 @@ record GroupAssignment(
 
   @Override
   public void join(Consumer<String, byte[]> consumer) {
-    consumer.subscribe(
-        topics,
+    topics.subscribe(
+        consumer,
         new ConsumerRebalanceListener() {
           @Override
           public void onPartitionsRevoked(Collection<TopicPartition> partitions) {

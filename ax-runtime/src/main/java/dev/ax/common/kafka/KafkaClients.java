@@ -89,12 +89,34 @@ public final class KafkaClients {
       String clientId,
       int maxPollRecords,
       MeterRegistry meters) {
+    return MeteredClients.consumer(
+        groupProperties(kafka, groupId, clientId, maxPollRecords), meters);
+  }
+
+  private static Properties groupProperties(
+      KafkaConnection kafka, String groupId, String clientId, int maxPollRecords) {
     Properties props = consumerProperties(kafka, clientId, maxPollRecords);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     // A member that died (kill -9, lost host) gives its partitions up after 10 s, not Kafka's 45 s
     // default: a dispatcher's due events must not wait for a dead member that long.
     props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
     props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+    return props;
+  }
+
+  /**
+   * As above, its metadata (and so a pattern subscription's matches) refreshed every {@code
+   * metadataMaxAge} rather than Kafka's 5 minutes.
+   */
+  public static KafkaConsumer<String, byte[]> consumer(
+      KafkaConnection kafka,
+      String groupId,
+      String clientId,
+      int maxPollRecords,
+      MeterRegistry meters,
+      java.time.Duration metadataMaxAge) {
+    Properties props = groupProperties(kafka, groupId, clientId, maxPollRecords);
+    props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, Long.toString(metadataMaxAge.toMillis()));
     return MeteredClients.consumer(props, meters);
   }
 

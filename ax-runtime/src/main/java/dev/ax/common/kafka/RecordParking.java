@@ -26,7 +26,19 @@ public final class RecordParking {
    * @param parked counts every record parked
    */
   public RecordParking(KafkaProducer<String, byte[]> producer, String topic, Counter parked) {
-    this.records = new RejectedRecords(producer, topic, KafkaClients.MAX_REQUEST_SIZE_BYTES);
+    this(producer, topic, source -> topic, parked);
+  }
+
+  /**
+   * @param topic what {@link #topic()} names (for a per-source destination: the usual one)
+   * @param topicOf where a record read from a topic is parked, by that topic's name
+   */
+  public RecordParking(
+      KafkaProducer<String, byte[]> producer,
+      String topic,
+      java.util.function.UnaryOperator<String> topicOf,
+      Counter parked) {
+    this.records = new RejectedRecords(producer, topicOf, KafkaClients.MAX_REQUEST_SIZE_BYTES);
     this.topic = topic;
     this.parked = parked;
   }

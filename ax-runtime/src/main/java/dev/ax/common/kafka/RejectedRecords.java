@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -45,15 +46,24 @@ public final class RejectedRecords {
   static final int MAX_KEY_BYTES = 1024;
 
   private final Producer<String, byte[]> producer;
-  private final String topic;
+  private final UnaryOperator<String> topicOf;
   private final int maxRequestSizeBytes;
 
   /**
    * @param maxRequestSizeBytes the producer's {@code max.request.size}
    */
   public RejectedRecords(Producer<String, byte[]> producer, String topic, int maxRequestSizeBytes) {
+    this(producer, source -> topic, maxRequestSizeBytes);
+  }
+
+  /**
+   * @param topicOf where a record read from a topic goes, by that topic's name (ingest: each
+   *     namespace's commands to its own rejected topic)
+   */
+  public RejectedRecords(
+      Producer<String, byte[]> producer, UnaryOperator<String> topicOf, int maxRequestSizeBytes) {
     this.producer = producer;
-    this.topic = topic;
+    this.topicOf = topicOf;
     this.maxRequestSizeBytes = maxRequestSizeBytes;
   }
 
@@ -70,7 +80,7 @@ public final class RejectedRecords {
           record.topic(),
           record.partition(),
           record.offset(),
-          topic,
+          topicOf.apply(record.topic()),
           estimatedBytes(full));
       return producer.send(withoutValue(record, reason));
     }
@@ -78,7 +88,8 @@ public final class RejectedRecords {
   }
 
   ProducerRecord<String, byte[]> full(ConsumerRecord<String, byte[]> record, String reason) {
-    ProducerRecord<String, byte[]> out = new ProducerRecord<>(topic, record.key(), record.value());
+    ProducerRecord<String, byte[]> out =
+        new ProducerRecord<>(topicOf.apply(record.topic()), record.key(), record.value());
     addSourceHeaders(out, record, reason);
     return out;
   }
@@ -88,7 +99,8 @@ public final class RejectedRecords {
     String key = record.key();
     byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
     boolean keepKey = keyBytes == null || keyBytes.length <= MAX_KEY_BYTES;
-    ProducerRecord<String, byte[]> out = new ProducerRecord<>(topic, keepKey ? key : null, null);
+    ProducerRecord<String, byte[]> out =
+        new ProducerRecord<>(topicOf.apply(record.topic()), keepKey ? key : null, null);
     addSourceHeaders(out, record, reason);
     byte[] value = record.value() == null ? new byte[0] : record.value();
     out.headers().add(RejectHeaders.VALUE_SHA256, utf8(sha256(value)));
@@ -180,7 +192,7 @@ public final class RejectedRecords {
           record.topic(),
           record.partition(),
           record.offset(),
-          topic,
+          topicOf.apply(record.topic()),
           e.getCause().getMessage());
       return producer.send(withoutValue(record, reason));
     }

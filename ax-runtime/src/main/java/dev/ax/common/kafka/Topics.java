@@ -102,7 +102,12 @@ public final class Topics {
    * .rejected}.
    */
   public String commandsRejected(Namespace namespace) {
-    return commands(namespace) + REJECTED_SUFFIX;
+    return rejectedOf(commands(namespace));
+  }
+
+  /** Where ingest rejects a record read from {@code commandsTopic}: {@code <that>.rejected}. */
+  public static String rejectedOf(String commandsTopic) {
+    return commandsTopic + REJECTED_SUFFIX;
   }
 
   /** The completion events of {@code namespace}'s tasks: {@code ax.<namespace>.task.completed}. */

@@ -8,6 +8,7 @@ import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.KafkaConnection;
 import dev.ax.common.kafka.LoopWatcher;
 import dev.ax.common.kafka.RecordParking;
+import dev.ax.common.kafka.Subscription;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.time.Clock;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -47,6 +49,9 @@ public record StageContext(
 
   /** How long a consumer loop waits before it tries a batch again after an outage. */
   public static final Duration OUTAGE_RETRY = Duration.ofSeconds(1);
+
+  /** How often a pattern subscription looks for new matching topics (a namespace created). */
+  public static final Duration PATTERN_REFRESH = Duration.ofSeconds(10);
 
   /** The same wiring for another node id (a second stage of one kind in one process). */
   public StageContext withNodeId(String otherNodeId) {
@@ -86,16 +91,35 @@ public record StageContext(
       BatchHandler handler,
       CommitMode commitMode,
       RecordParking parking) {
+    return groupLoop(
+        role, maxPollRecords, Subscription.of(topicNames), handler, commitMode, parking);
+  }
+
+  /**
+   * As above, reading what {@code subscription} names. A pattern's matches are looked for again
+   * every {@link #PATTERN_REFRESH}, so a topic created meanwhile (a new namespace's) is read within
+   * that.
+   */
+  public ConsumerLoop groupLoop(
+      String role,
+      int maxPollRecords,
+      Subscription subscription,
+      BatchHandler handler,
+      CommitMode commitMode,
+      RecordParking parking) {
+    KafkaConsumer<String, byte[]> consumer =
+        subscription instanceof Subscription.Matching
+            ? KafkaClients.consumer(
+                kafka,
+                topics.group(role),
+                nodeId + "-" + role,
+                maxPollRecords,
+                meters,
+                PATTERN_REFRESH)
+            : KafkaClients.consumer(
+                kafka, topics.group(role), nodeId + "-" + role, maxPollRecords, meters);
     return new ConsumerLoop(
-        "ax-" + role,
-        KafkaClients.consumer(
-            kafka, topics.group(role), nodeId + "-" + role, maxPollRecords, meters),
-        topicNames,
-        handler,
-        OUTAGE_RETRY,
-        commitMode,
-        parking,
-        loops);
+        "ax-" + role, consumer, subscription, handler, OUTAGE_RETRY, commitMode, parking, loops);
   }
 
   /**
@@ -132,7 +156,8 @@ public record StageContext(
 
   /** Ingest's parking: commands it cannot handle go to the rejected topic like invalid ones. */
   public RecordParking commandParking(KafkaProducer<String, byte[]> producer) {
-    return new RecordParking(producer, topics.commandsRejected(), parkedCounter("ingest"));
+    return new RecordParking(
+        producer, topics.commandsRejected(), Topics::rejectedOf, parkedCounter("ingest"));
   }
 
   private Counter parkedCounter(String stage) {

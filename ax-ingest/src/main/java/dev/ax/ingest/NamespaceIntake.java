@@ -1,0 +1,49 @@
+package dev.ax.ingest;
+
+import dev.ax.common.contract.CommandReadResult;
+import dev.ax.common.contract.Echo;
+import dev.ax.common.contract.NamespaceQualifier;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Where a command's namespace comes from: the topic it arrived on, never the message. A record from
+ * a namespace that was not created ({@code ax namespace create}) is refused, and an accepted
+ * command is {@linkplain NamespaceQualifier qualified} with its namespace before anything else
+ * reads it.
+ *
+ * <p>Not thread-safe: ingest's consumer thread only.
+ */
+final class NamespaceIntake {
+
+  private final Topics topics;
+  private final KnownNamespaces known;
+
+  NamespaceIntake(Topics topics, KnownNamespaces known) {
+    this.topics = topics;
+    this.known = known;
+  }
+
+  /** {@code read} as stored in the namespace of {@code record}'s topic, or why not. */
+  CommandReadResult admit(ConsumerRecord<String, byte[]> record, CommandReadResult read) {
+    Optional<Namespace> namespace = topics.namespaceOfCommands(record.topic());
+    if (namespace.isEmpty()) {
+      return new CommandReadResult.Rejected(
+          "topic " + Echo.of(record.topic()) + " is no namespace's commands topic");
+    }
+    if (!known.exists(namespace.get())) {
+      return new CommandReadResult.Rejected(
+          "namespace "
+              + namespace.get()
+              + " does not exist: an operator creates it with 'ax namespace create "
+              + namespace.get()
+              + "'");
+    }
+    if (read instanceof CommandReadResult.Accepted accepted) {
+      return NamespaceQualifier.qualify(namespace.get(), accepted.command());
+    }
+    return read;
+  }
+}
