@@ -33,7 +33,7 @@ class BenchCollectorTest {
         "node-1",
         status,
         null,
-        null);
+        null, null);
   }
 
   @Test

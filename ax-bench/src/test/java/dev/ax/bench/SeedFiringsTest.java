@@ -35,7 +35,7 @@ class SeedFiringsTest {
         "n",
         InstanceStatus.SUCCESS,
         null,
-        TriggerType.CRON);
+        TriggerType.CRON, null);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ax.resolver;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TriggerCommand;
 import dev.ax.common.metrics.LatencyHistogram;
+import dev.ax.common.model.Namespace;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -114,10 +115,12 @@ final class JoinProcessor implements Processor<String, UpstreamSucceeded, String
     if (complete) {
       triggered.increment();
       triggerLateness.record(Math.max(0, nowMs - success.succeededAtMs()));
+      // The command goes to the downstream's namespace's topic (ResolverTopology), so it names the
+      // task and the flow run as that namespace's producers do: without the namespace.
       TriggerCommand command =
           TriggerCommand.of(
-              success.downstream(),
-              success.flowRunId(),
+              Namespace.localId(success.downstream()),
+              Namespace.localId(success.flowRunId()),
               success.traceId(),
               nowMs,
               success.succeededAtMs());

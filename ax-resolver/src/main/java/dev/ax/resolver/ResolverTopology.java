@@ -4,10 +4,12 @@ import dev.ax.common.contract.DependencyEntry;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Namespace;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -38,6 +40,15 @@ public final class ResolverTopology {
 
   private ResolverTopology() {}
 
+  /** Writes a stored (qualified) task id as its namespace's users wrote it. */
+  private static final Serde<String> LOCAL_IDS =
+      Serdes.serdeFrom(
+          (topic, id) ->
+              id == null
+                  ? null
+                  : Serdes.String().serializer().serialize(topic, Namespace.localId(id)),
+          Serdes.String().deserializer());
+
   public static Topology build(
       Topics topics, Duration retention, Duration sweepEvery, MeterRegistry meters) {
     JoinProcessor.triggerLateness(meters);
@@ -60,7 +71,11 @@ public final class ResolverTopology {
         // Keyed by flow run already: every join of a flow run is on this partition.
         .flatMapValues(successes -> successes)
         .process(() -> new JoinProcessor(retention, sweepEvery, meters), JoinProcessor.STORE)
-        .to(topics.commands(), Produced.with(Serdes.String(), Serdes.ByteArray()));
+        // Keyed by the downstream's stored id: onto its namespace's commands topic, the key written
+        // as its namespace's producers write it (so it lands on the partition theirs do).
+        .to(
+            (downstream, command, context) -> topics.commands(Namespace.of(downstream)),
+            Produced.with(LOCAL_IDS, Serdes.ByteArray()));
     return builder.build();
   }
 

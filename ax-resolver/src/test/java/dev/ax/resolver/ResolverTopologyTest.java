@@ -113,7 +113,8 @@ class ResolverTopologyTest {
                 "node",
                 status == InstanceStatus.SUCCESS ? InstanceStatus.SUCCESS : InstanceStatus.DEAD,
                 flowRunId,
-                TriggerType.DEPENDENCY)));
+                TriggerType.DEPENDENCY,
+                null)));
   }
 
   private List<TriggerCommand> triggers() {

@@ -272,7 +272,7 @@ class ReaperIT {
                   "disp",
                   InstanceStatus.SUCCESS,
                   null,
-                  TriggerType.FIXED_DELAY);
+                  TriggerType.FIXED_DELAY, null);
           producer
               .send(new ProducerRecord<>(runtime.topics().completed(), run[0], AxJson.write(event)))
               .get();

@@ -6,6 +6,7 @@ import dev.ax.common.kafka.ConsumerLoop;
 import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.KafkaClients;
 import dev.ax.common.kafka.RecordParking;
+import dev.ax.common.kafka.Subscription;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.Readiness;
 import dev.ax.common.stage.StageContext;
@@ -40,7 +41,6 @@ import dev.ax.ticker.reaper.RetentionThread;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -137,12 +137,13 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             producer,
             context.topics().scheduled(),
             context.nodeId(),
-            context.clock());
+            context.clock(),
+            context.topics()::namespaceOfCompleted);
     this.chainConsumer =
         context.groupLoop(
             "ticker-chain",
             500,
-            List.of(context.topics().completed()),
+            Subscription.matching(context.topics().completedPattern()),
             chainer::handle,
             // A completion handled twice creates nothing new (deterministic instance ids, one
             // SCHEDULED instance per chain): no need to wait for each commit.

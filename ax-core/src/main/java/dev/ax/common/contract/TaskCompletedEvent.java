@@ -1,6 +1,7 @@
 package dev.ax.common.contract;
 
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.TriggerType;
 
 /**
@@ -18,6 +19,10 @@ import dev.ax.common.model.TriggerType;
  * @param triggerType the task's trigger type, so a consumer that cares about one type (the
  *     FIXED_DELAY chainer) need not look the task up; null when the task was not found, or from a
  *     dispatcher older than this field
+ * @param namespace the task's namespace; {@code taskId} is the id its users wrote (without the
+ *     namespace) and the event is on that namespace's topic ({@code ax.<namespace>.task.completed},
+ *     {@code ax.task.completed} for {@code default}); null from a dispatcher older than namespaces,
+ *     read as {@code default}
  */
 public record TaskCompletedEvent(
     int v,
@@ -36,4 +41,59 @@ public record TaskCompletedEvent(
     String node,
     InstanceStatus instanceStatus,
     String flowRunId,
-    TriggerType triggerType) {}
+    TriggerType triggerType,
+    String namespace) {
+
+  /**
+   * The event as its namespace's users see it: built inside AX with the stored (qualified) task id
+   * and no namespace, returned with the id they wrote and the namespace named.
+   */
+  public TaskCompletedEvent forItsNamespace() {
+    Namespace of = Namespace.of(taskId);
+    return new TaskCompletedEvent(
+        v,
+        Namespace.localId(taskId),
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        of.name());
+  }
+
+  /**
+   * The event as AX stores its task: read from {@code topicNamespace}'s topic (the namespace comes
+   * from the topic, never the message), the task id qualified with it.
+   */
+  public TaskCompletedEvent storedIn(Namespace topicNamespace) {
+    return new TaskCompletedEvent(
+        v,
+        topicNamespace.qualify(taskId),
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        null);
+  }
+}

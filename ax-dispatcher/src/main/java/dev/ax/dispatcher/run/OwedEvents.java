@@ -49,13 +49,17 @@ public final class OwedEvents {
         TraceHeaders.of(
             c.claimed().traceId(),
             "completed:" + c.claimed().instanceId() + '#' + c.claimed().attempt());
-    OutboxMessage completion = completion(c, after, headers);
-    owed.add(completion);
+    TaskCompletedEvent completion = completion(c, after);
+    Map<String, String> completionHeaders = new HashMap<>(headers);
+    if (completion.triggerType() != null) {
+      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completion.triggerType().name());
+    }
+    owed.add(OutboxMessage.completion(topics, completion, completionHeaders));
     if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
-      // The same event keyed by flow run, for the dependency resolver's joins.
+      // The same event keyed by flow run, with the stored ids, for the dependency resolver.
       owed.add(
           new OutboxMessage(
-              topics.flowSucceeded(), c.claimed().flowRunId(), completion.payload(), headers));
+              topics.flowSucceeded(), c.claimed().flowRunId(), AxJson.write(completion), headers));
     }
     if (after instanceof AfterFailure.Retry retry) {
       owed.add(message(topics.retry(), c, retryEvent(c, retry), headers));
@@ -71,31 +75,26 @@ public final class OwedEvents {
     return new OutboxMessage(topic, c.claimed().taskId(), AxJson.write(event), headers);
   }
 
-  private OutboxMessage completion(Completion c, AfterFailure after, Map<String, String> headers) {
-    TaskCompletedEvent event =
-        new TaskCompletedEvent(
-            AxJson.VERSION,
-            c.claimed().taskId(),
-            c.claimed().instanceId(),
-            c.claimed().attempt(),
-            c.status(),
-            c.claimed().dueAtMs(),
-            c.claimed().claimedAtMs(),
-            c.startedAtMs(),
-            c.finishedAtMs(),
-            c.finishedAtMs() - c.startedAtMs(),
-            c.claimed().claimedAtMs() - c.claimed().dueAtMs(),
-            c.claimed().traceId(),
-            c.error(),
-            nodeId,
-            instanceStatus(c, after),
-            c.claimed().flowRunId(),
-            c.context() == null ? null : c.context().task().trigger().type());
-    Map<String, String> completionHeaders = new HashMap<>(headers);
-    if (event.triggerType() != null) {
-      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, event.triggerType().name());
-    }
-    return message(topics.completed(), c, event, completionHeaders);
+  private TaskCompletedEvent completion(Completion c, AfterFailure after) {
+    return new TaskCompletedEvent(
+        AxJson.VERSION,
+        c.claimed().taskId(),
+        c.claimed().instanceId(),
+        c.claimed().attempt(),
+        c.status(),
+        c.claimed().dueAtMs(),
+        c.claimed().claimedAtMs(),
+        c.startedAtMs(),
+        c.finishedAtMs(),
+        c.finishedAtMs() - c.startedAtMs(),
+        c.claimed().claimedAtMs() - c.claimed().dueAtMs(),
+        c.claimed().traceId(),
+        c.error(),
+        nodeId,
+        instanceStatus(c, after),
+        c.claimed().flowRunId(),
+        c.context() == null ? null : c.context().task().trigger().type(),
+        null);
   }
 
   /** Where the instance stands after this attempt. */

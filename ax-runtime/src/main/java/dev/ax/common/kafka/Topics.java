@@ -64,6 +64,8 @@ public final class Topics {
           .toList();
 
   private static final String REJECTED_SUFFIX = ".rejected";
+  private static final String COMMANDS_TAIL = "task.commands";
+  private static final String COMPLETED_TAIL = "task.completed";
 
   private static final String NAMESPACE_PART = Namespace.NAME.pattern();
 
@@ -114,7 +116,7 @@ public final class Topics {
   public String completed(Namespace namespace) {
     return namespace.isDefault()
         ? completed()
-        : prefix + "ax." + namespace.name() + ".task.completed";
+        : prefix + "ax." + namespace.name() + "." + COMPLETED_TAIL;
   }
 
   /** The topics a namespace owns: its commands, their rejections, its completion events. */
@@ -127,26 +129,42 @@ public final class Topics {
    * namespace created while it runs is read within the consumer's metadata refresh.
    */
   public Pattern commandsPattern() {
-    return Pattern.compile(
-        Pattern.quote(prefix) + "ax\\.(?:" + NAMESPACE_PART + "\\.)?task\\.commands");
+    return everyNamespaces(COMMANDS_TAIL);
   }
 
   /**
-   * The namespace whose commands arrive on {@code topic}, or empty when it is no commands topic of
-   * this prefix.
+   * Every namespace's completion events topic, the default one included (the FIXED_DELAY chainer).
    */
+  public Pattern completedPattern() {
+    return everyNamespaces(COMPLETED_TAIL);
+  }
+
+  /** The namespace whose commands arrive on {@code topic}, or empty for any other topic. */
   public Optional<Namespace> namespaceOfCommands(String topic) {
-    if (topic.equals(commands())) {
+    return namespaceOf(topic, COMMANDS_TAIL);
+  }
+
+  /** The namespace whose completion events are on {@code topic}, or empty for any other topic. */
+  public Optional<Namespace> namespaceOfCompleted(String topic) {
+    return namespaceOf(topic, COMPLETED_TAIL);
+  }
+
+  private Pattern everyNamespaces(String tail) {
+    return Pattern.compile(
+        Pattern.quote(prefix) + "ax\\.(?:" + NAMESPACE_PART + "\\.)?" + Pattern.quote(tail));
+  }
+
+  private Optional<Namespace> namespaceOf(String topic, String tail) {
+    String head = prefix + "ax.";
+    if (topic.equals(head + tail)) {
       return Optional.of(Namespace.DEFAULT);
     }
-    String head = prefix + "ax.";
-    String tail = ".task.commands";
-    if (!topic.startsWith(head) || !topic.endsWith(tail)) {
+    String dotTail = "." + tail;
+    if (!topic.startsWith(head) || !topic.endsWith(dotTail)) {
       return Optional.empty();
     }
-    Optional<Namespace> namespace =
-        Namespace.parse(topic.substring(head.length(), topic.length() - tail.length()));
-    return namespace.filter(n -> !n.isDefault());
+    return Namespace.parse(topic.substring(head.length(), topic.length() - dotTail.length()))
+        .filter(n -> !n.isDefault());
   }
 
   public String scheduled() {

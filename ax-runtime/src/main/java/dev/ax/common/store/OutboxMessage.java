@@ -2,6 +2,10 @@ package dev.ax.common.store;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,6 +24,20 @@ public record OutboxMessage(String topic, String key, byte[] payload, Map<String
     Objects.requireNonNull(topic, "topic");
     Objects.requireNonNull(payload, "payload");
     headers = Map.copyOf(headers);
+  }
+
+  /**
+   * The completion event {@code stored} (built with the task's stored, qualified id) on its
+   * namespace's topic, keyed and written with the id the namespace's users wrote.
+   */
+  public static OutboxMessage completion(
+      Topics topics, TaskCompletedEvent stored, Map<String, String> headers) {
+    TaskCompletedEvent visible = stored.forItsNamespace();
+    return new OutboxMessage(
+        topics.completed(Namespace.of(stored.taskId())),
+        visible.taskId(),
+        AxJson.write(visible),
+        headers);
   }
 
   /** The Kafka record to send, headers as UTF-8. */

@@ -6,6 +6,7 @@ import dev.ax.common.kafka.EventDecoder;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
@@ -48,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * @param producer the ticker's own; not closed here
  * @param scheduledTopic where the next firings are announced ({@code ax.task.scheduled})
  * @param actor who creates them (the node id), recorded in their audit rows
+ * @param namespaceOf the namespace whose completion events a topic holds ({@code
+ *     Topics#namespaceOfCompleted}): an event's task id is qualified with its topic's namespace,
+ *     never one the message names
  */
 public record FixedDelayChainer(
     EventDecoder<TaskCompletedEvent> completions,
@@ -56,7 +60,8 @@ public record FixedDelayChainer(
     KafkaProducer<String, byte[]> producer,
     String scheduledTopic,
     String actor,
-    Clock clock) {
+    Clock clock,
+    java.util.function.Function<String, Optional<Namespace>> namespaceOf) {
 
   private static final Logger log = LoggerFactory.getLogger(FixedDelayChainer.class);
 
@@ -77,18 +82,22 @@ public record FixedDelayChainer(
         continue;
       }
       Optional<TaskCompletedEvent> decoded = completions.decode(record);
-      if (decoded.isEmpty()) {
+      Optional<Namespace> namespace = namespaceOf.apply(record.topic());
+      if (decoded.isEmpty() || namespace.isEmpty()) {
         continue;
       }
-      TaskCompletedEvent event = decoded.get();
+      TaskCompletedEvent event = decoded.get().storedIn(namespace.get());
       if (event.instanceStatus() == InstanceStatus.RETRYING) {
         continue; // the run is not over: the next firing counts from its last attempt
       }
       if (event.triggerType() != null && event.triggerType() != TriggerType.FIXED_DELAY) {
         continue; // not a chain: no need to look the task up
       }
-      if (!InstanceIds.isSlotId(event.instanceId())) {
-        continue; // RUN_NOW's (or a flow's) extra run: no link of the chain, it extends nothing
+      if (!InstanceIds.isSlotId(event.instanceId())
+          || !event.instanceId().startsWith(event.taskId() + "@")) {
+        // RUN_NOW's (or a flow's) extra run: no link of the chain, it extends nothing; nor does an
+        // event whose instance is not its task's
+        continue;
       }
       latestByTask.merge(
           event.taskId(), event, (a, b) -> a.finishedAtMs() >= b.finishedAtMs() ? a : b);

@@ -85,16 +85,15 @@ public final class EndedRunEmitter {
             run.owner(),
             InstanceStatus.DEAD,
             run.flowRunId(),
-            spec == null ? null : spec.trigger().type());
+            spec == null ? null : spec.trigger().type(),
+            null);
     Map<String, String> traced =
         TraceHeaders.of(run.traceId(), "completed:" + run.instanceId() + '#' + run.attempt());
     Map<String, String> completionHeaders = new HashMap<>(traced);
     if (completed.triggerType() != null) {
       completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completed.triggerType().name());
     }
-    OutboxMessage completion =
-        new OutboxMessage(
-            topics.completed(), run.taskId(), AxJson.write(completed), completionHeaders);
+    OutboxMessage completion = OutboxMessage.completion(topics, completed, completionHeaders);
     TaskDeadEvent dead =
         new TaskDeadEvent(
             AxJson.VERSION,

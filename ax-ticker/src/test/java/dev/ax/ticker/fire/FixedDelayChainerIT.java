@@ -248,7 +248,8 @@ class FixedDelayChainerIT {
         "disp",
         InstanceStatus.SUCCESS,
         null,
-        TriggerType.FIXED_DELAY);
+        TriggerType.FIXED_DELAY,
+        null);
   }
 
   private static ConsumerRecords<String, byte[]> records(
@@ -291,6 +292,7 @@ class FixedDelayChainerIT {
         producer,
         runtime.topics().scheduled(),
         "ticker-1",
-        runtime.clock());
+        runtime.clock(),
+        runtime.topics()::namespaceOfCompleted);
   }
 }
