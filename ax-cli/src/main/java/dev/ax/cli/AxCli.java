@@ -9,6 +9,7 @@ import dev.ax.cli.command.DurationConverter;
 import dev.ax.cli.command.FlowCommand;
 import dev.ax.cli.command.InstantConverter;
 import dev.ax.cli.command.MigrateCommand;
+import dev.ax.cli.command.NamespaceCommand;
 import dev.ax.cli.command.Operator;
 import dev.ax.cli.command.RequeueCommand;
 import dev.ax.cli.command.ShortUsageErrors;
@@ -53,6 +54,7 @@ import picocli.CommandLine.Spec;
       SwitchCommand.class,
       MigrateCommand.class,
       FlowCommand.class,
+      NamespaceCommand.class,
       ConsoleCommand.class
     })
 public final class AxCli implements Runnable {

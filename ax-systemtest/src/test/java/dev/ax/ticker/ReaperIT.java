@@ -272,7 +272,8 @@ class ReaperIT {
                   "disp",
                   InstanceStatus.SUCCESS,
                   null,
-                  TriggerType.FIXED_DELAY, null);
+                  TriggerType.FIXED_DELAY,
+                  null);
           producer
               .send(new ProducerRecord<>(runtime.topics().completed(), run[0], AxJson.write(event)))
               .get();

@@ -1,0 +1,152 @@
+package dev.ax.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.RejectHeaders;
+import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Namespace;
+import dev.ax.common.store.TaskStore;
+import dev.ax.common.testing.TestRuntime;
+import dev.ax.common.testing.TopicReader;
+import dev.ax.embedded.junit.AxInfraExtension;
+import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.resolver.ResolverStage;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Namespaces through the public contract: {@code ax namespace create}, commands on the namespace's
+ * own topic, completion events and rejections on its own topics, the same task id in two namespaces
+ * as two tasks, a flow inside a namespace, and names reaching into another namespace refused with
+ * their reason.
+ */
+@ExtendWith(AxInfraExtension.class)
+class NamespaceIT {
+
+  private static final String NOOP =
+      "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000";
+
+  @Test
+  void eachNamespaceHasItsOwnTopicsTasksAndFlows(AxTestEnv env) throws Exception {
+    Namespace billing = new Namespace("billing");
+    try (TestRuntime runtime = TestRuntime.open(env);
+        RunningStages stages =
+            RunningStages.on(runtime, "node-1").ingest().ticker().resolver().dispatcher();
+        KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
+        CliRun.Target cli = CliRun.pointAt(env, runtime)) {
+      runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
+      await().atMost(Duration.ofSeconds(60)).until(stages.get(ResolverStage.class)::isRunning);
+
+      // Before the namespace exists, its commands are refused on its rejected topic.
+      CliRun early = CliRun.ax("namespace", "list");
+      assertThat(early.okOut()).contains("default").doesNotContain("billing");
+      CliRun created = CliRun.ax("namespace", "create", "billing", "--tenant", "User:alice");
+      assertThat(created.okOut())
+          .contains("namespace billing created")
+          .contains(runtime.topics().commands(billing))
+          .contains("--allow-principal User:alice --operation Write");
+      assertThat(CliRun.ax("namespace", "create", "billing").okOut()).contains("exists already");
+      assertThat(CliRun.ax("namespace", "list").okOut()).contains("billing");
+      assertThat(CliRun.ax("namespace", "create", "Bad_Name").exitCode()).isNotZero();
+
+      try (TopicReader billingDone =
+              new TopicReader(runtime.bootstrapServers(), runtime.topics().completed(billing));
+          TopicReader billingRejected =
+              new TopicReader(
+                  runtime.bootstrapServers(), runtime.topics().commandsRejected(billing));
+          TopicReader defaultDone = UserClients.completed(runtime)) {
+        // The same task id in both namespaces: two tasks, each event on its own topic.
+        send(producer, runtime.topics().commands(billing), "job", once("job", 5_000));
+        send(producer, runtime.topics().commands(), "job", once("job", 300));
+        TaskStore tasks = new TaskStore(runtime.dataSource());
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~job").isPresent());
+        // A flow inside the namespace: upstream by its plain id.
+        send(
+            producer,
+            runtime.topics().commands(billing),
+            "after",
+            "{\"v\":1,\"taskId\":\"after\",\"trigger\":{\"type\":\"DEPENDENCY\","
+                + "\"upstream\":[\"job\"]},"
+                + NOOP
+                + "}");
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~after").isPresent());
+        // Names reaching into another namespace, or the record key of another: refused.
+        send(
+            producer,
+            runtime.topics().commands(billing),
+            "thief",
+            "{\"v\":1,\"taskId\":\"thief\",\"trigger\":{\"type\":\"DEPENDENCY\","
+                + "\"upstream\":[\"other~job\"]},"
+                + NOOP
+                + "}");
+        send(
+            producer,
+            runtime.topics().commands(billing),
+            "default~job",
+            "{\"v\":1,\"type\":\"CANCEL\",\"taskId\":\"default~job\"}");
+
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> billingDone.poll().size() >= 2 && !defaultDone.poll().isEmpty());
+        List<TaskCompletedEvent> inBilling = events(billingDone.poll());
+        assertThat(inBilling)
+            .extracting(TaskCompletedEvent::taskId)
+            .containsExactlyInAnyOrder("job", "after");
+        assertThat(inBilling)
+            .allSatisfy(
+                e -> {
+                  assertThat(e.namespace()).isEqualTo("billing");
+                  assertThat(e.status()).isEqualTo(InstanceStatus.SUCCESS);
+                  assertThat(e.instanceId()).startsWith("billing~");
+                });
+        assertThat(billingDone.poll()).extracting(ConsumerRecord::key).contains("job", "after");
+        List<TaskCompletedEvent> inDefault = events(defaultDone.poll());
+        assertThat(inDefault).extracting(TaskCompletedEvent::taskId).containsExactly("job");
+        assertThat(inDefault.get(0).namespace()).isEqualTo("default");
+        assertThat(inDefault.get(0).instanceId()).startsWith("job@");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> billingRejected.poll().size() >= 2);
+        assertThat(billingRejected.poll())
+            .extracting(NamespaceIT::reason)
+            .anySatisfy(r -> assertThat(r).contains("trigger.upstream", "names another namespace"))
+            .anySatisfy(r -> assertThat(r).contains("taskId", "names another namespace"));
+        assertThat(tasks.find("thief").isPresent() || tasks.find("billing~thief").isPresent())
+            .isFalse();
+      }
+    }
+  }
+
+  private static String once(String taskId, long delayMs) {
+    return "{\"v\":1,\"taskId\":\""
+        + taskId
+        + "\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":"
+        + delayMs
+        + "},"
+        + NOOP
+        + "}";
+  }
+
+  private static void send(
+      KafkaProducer<String, byte[]> producer, String topic, String key, String json)
+      throws Exception {
+    producer.send(new ProducerRecord<>(topic, key, json.getBytes(StandardCharsets.UTF_8))).get();
+  }
+
+  private static List<TaskCompletedEvent> events(List<ConsumerRecord<String, byte[]>> records) {
+    return records.stream().map(r -> AxJson.read(r.value(), TaskCompletedEvent.class)).toList();
+  }
+
+  private static String reason(ConsumerRecord<String, byte[]> record) {
+    return new String(
+        record.headers().lastHeader(RejectHeaders.REASON).value(), StandardCharsets.UTF_8);
+  }
+}
