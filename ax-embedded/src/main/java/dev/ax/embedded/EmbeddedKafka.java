@@ -159,6 +159,33 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #start(Path)}, with a SASL/PLAIN listener beside the PLAINTEXT one and KRaft's {@code
+   * StandardAuthorizer} deciding every request by ACLs (see {@link AuthorizedSasl}): for tests of
+   * Kafka ACLs. The PLAINTEXT listener stays the broker's own, as a super user.
+   *
+   * @throws IllegalStateException if the broker does not start or does not become ready
+   */
+  public static EmbeddedKafka startWithAuthorizer(Path dataDir, AuthorizedSasl sasl) {
+    Path dir = dataDir.toAbsolutePath();
+    createDirectories(dir);
+    List<Integer> ports = FreePorts.loopback(2);
+    Map<String, String> overrides = new HashMap<>();
+    sasl.brokerProperties(ports.get(0), ports.get(1))
+        .forEach((k, v) -> overrides.put(k.toString(), v.toString()));
+    try {
+      EmbeddedKafka kafka = startOnce(dir, ports.get(0), ports.get(1), overrides);
+      log.info(
+          "Embedded Kafka ready at {}, SASL_PLAINTEXT with ACLs at {} (super users {})",
+          kafka.bootstrapServers,
+          sasl.saslBootstrapServers(),
+          sasl.superUsersSetting());
+      return kafka;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("embedded Kafka with an authorizer failed to start", e);
+    }
+  }
+
   /** One attempt on the given ports; stops what it started if it fails. Visible for tests. */
   static EmbeddedKafka startOnce(Path dir, int brokerPort, int controllerPort) {
     return startOnce(dir, brokerPort, controllerPort, Map.of());

@@ -70,6 +70,19 @@ public record SecuredListeners(
             + ":SASL_PLAINTEXT,"
             + SSL_LISTENER
             + ":SSL");
+    p.putAll(saslPlain(plainUsers));
+    String tls = "listener.name." + SSL_LISTENER.toLowerCase(Locale.ROOT) + ".";
+    p.setProperty(tls + "ssl.keystore.location", keyStore.toString());
+    p.setProperty(tls + "ssl.keystore.password", keyStorePassword);
+    p.setProperty(tls + "ssl.key.password", keyStorePassword);
+    p.setProperty(tls + "ssl.keystore.type", "PKCS12");
+    p.setProperty(tls + "ssl.client.auth", "none");
+    return p;
+  }
+
+  /** The settings of the {@link #SASL_LISTENER} listener: PLAIN, accepting {@code plainUsers}. */
+  static Properties saslPlain(Map<String, String> plainUsers) {
+    Properties p = new Properties();
     String prefix = "listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + ".";
     p.setProperty(prefix + "sasl.enabled.mechanisms", "PLAIN");
     StringBuilder jaas =
@@ -78,12 +91,6 @@ public record SecuredListeners(
         (user, password) ->
             jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
     p.setProperty(prefix + "plain.sasl.jaas.config", jaas.append(';').toString());
-    String tls = "listener.name." + SSL_LISTENER.toLowerCase(Locale.ROOT) + ".";
-    p.setProperty(tls + "ssl.keystore.location", keyStore.toString());
-    p.setProperty(tls + "ssl.keystore.password", keyStorePassword);
-    p.setProperty(tls + "ssl.key.password", keyStorePassword);
-    p.setProperty(tls + "ssl.keystore.type", "PKCS12");
-    p.setProperty(tls + "ssl.client.auth", "none");
     return p;
   }
 }
