@@ -218,19 +218,21 @@ public final class AclTemplate {
 
   /**
    * {@code stage}'s bindings on {@code namespace}'s own topics: ingest reads its commands and
-   * writes their rejections; the ticker, the dispatcher and the dead-letter stage write its
-   * completion events; the resolver, the API and an operator's CLI write its commands; the retry
-   * stage touches none. For the default namespace these are among {@link #stageShared}'s.
+   * writes their rejections; the ticker reads its completion events (the FIXED_DELAY chainer) and
+   * writes them (the reaper), the dispatcher writes them; the resolver, the API and an operator's
+   * CLI write its commands; the retry and dead-letter stages touch none. For the default namespace
+   * these are among {@link #stageShared}'s.
    */
   public List<AclBinding> stageNamespace(Stage stage, String principal, Namespace namespace) {
     AclGrants grants = new AclGrants(principal);
     switch (stage) {
       case INGEST ->
           grants.read(topics.commands(namespace)).write(topics.commandsRejected(namespace));
-      case TICKER, DISPATCHER, DEADLETTER -> grants.write(topics.completed(namespace));
+      case TICKER -> grants.read(topics.completed(namespace)).write(topics.completed(namespace));
+      case DISPATCHER -> grants.write(topics.completed(namespace));
       case RESOLVER, API, CLI_OPERATOR -> grants.write(topics.commands(namespace));
-      case RETRY -> {
-        // The retry stage reads and writes internal topics only.
+      case RETRY, DEADLETTER -> {
+        // These read and write internal topics only.
       }
     }
     return grants.bindings();

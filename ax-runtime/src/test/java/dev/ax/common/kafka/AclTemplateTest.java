@@ -80,7 +80,8 @@ class AclTemplateTest {
             "p.ax.task.commands.rejected",
             "p.ax.a.task.commands.rejected");
     assertThat(topics(Stage.TICKER, AclOperation.READ))
-        .containsExactlyInAnyOrder("p.ax.task.scheduled", "p.ax.task.completed");
+        .containsExactlyInAnyOrder(
+            "p.ax.task.scheduled", "p.ax.task.completed", "p.ax.a.task.completed");
     assertThat(topics(Stage.TICKER, AclOperation.WRITE))
         .containsExactlyInAnyOrder(
             "p.ax.task.due",
@@ -107,7 +108,7 @@ class AclTemplateTest {
         .containsExactlyInAnyOrder("p.ax.task.due.retry", "p.ax.parked.retry");
     assertThat(topics(Stage.DEADLETTER, AclOperation.READ)).containsExactly("p.ax.task.deadletter");
     assertThat(topics(Stage.DEADLETTER, AclOperation.WRITE))
-        .containsExactlyInAnyOrder("p.ax.parked.deadletter", "p.ax.a.task.completed");
+        .containsExactlyInAnyOrder("p.ax.parked.deadletter");
     assertThat(topics(Stage.RESOLVER, AclOperation.READ))
         .containsExactlyInAnyOrder(
             "p.ax.flow.succeeded", "p.ax.task.dependencies", "p.ax-resolver-");
