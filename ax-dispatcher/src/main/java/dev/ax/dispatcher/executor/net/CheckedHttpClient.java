@@ -75,13 +75,16 @@ public final class CheckedHttpClient implements AutoCloseable {
   private final CloseableHttpClient client;
   private final ExecutorService exchanges;
 
+  /** Over the JVM's default TLS context (its trust store). */
   public CheckedHttpClient(HttpTargetPolicy policy) {
-    SSLContext tls;
-    try {
-      tls = SSLContext.getDefault();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JVM has no default TLS context", e);
-    }
+    this(policy, defaultTls());
+  }
+
+  /**
+   * @param tls the context whose trust managers judge servers' certificates (a test's own CA); the
+   *     host name is verified whatever it is
+   */
+  public CheckedHttpClient(HttpTargetPolicy policy, SSLContext tls) {
     this.pool =
         PoolingHttpClientConnectionManagerBuilder.create()
             .setDnsResolver(new CheckedDnsResolver(policy))
@@ -194,6 +197,14 @@ public final class CheckedHttpClient implements AutoCloseable {
       throw error;
     }
     return new IOException(thrown);
+  }
+
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JVM has no default TLS context", e);
+    }
   }
 
   private static ThreadFactory daemonThreads() {
