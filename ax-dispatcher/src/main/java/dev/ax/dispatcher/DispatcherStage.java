@@ -116,14 +116,23 @@ public final class DispatcherStage implements AutoCloseable {
   private final RunLeases leases;
   private final LeasePool leasePool;
   private final ConsumerLoop loop;
+  private final Optional<ExecutorRegistry> ownRegistry;
   private final AtomicBoolean closed = new AtomicBoolean();
 
+  /** With the built-in executors, which {@link #close()} closes (the HTTP connection pool). */
   public DispatcherStage(StageContext context, DispatcherConfig config) {
-    this(context, config, defaultRegistry(context, config));
+    this(context, config, defaultRegistry(context, config), true);
   }
 
+  /** With {@code registry}'s executors, which stay the caller's to close. */
   public DispatcherStage(StageContext context, DispatcherConfig config, ExecutorRegistry registry) {
+    this(context, config, registry, false);
+  }
+
+  private DispatcherStage(
+      StageContext context, DispatcherConfig config, ExecutorRegistry registry, boolean owned) {
     this.context = context;
+    this.ownRegistry = owned ? Optional.of(registry) : Optional.empty();
     String node = context.nodeId();
     Clock clock = context.clock();
     MeterRegistry meters = context.meters();
@@ -304,6 +313,7 @@ public final class DispatcherStage implements AutoCloseable {
     claims.close(); // hands back what is held and what the intake handed over last
     releaseUnstarted(bulkheads.shutdown(context.common().shutdownGrace()));
     recorder.close();
+    ownRegistry.ifPresent(ExecutorRegistry::close); // no attempt runs any more
     // Only now: a run still going in the grace period, or whose outcome the recorder was still
     // writing, keeps its lease, or the reaper would start it again elsewhere.
     renewer.close();

@@ -28,7 +28,7 @@ record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
   /** An HTTP header name: an RFC 9110 token, at most 256 characters. */
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}");
 
-  /** Headers the JDK's HTTP client sets itself and refuses from a caller. */
+  /** Headers the HTTP client sets itself and refuses from a caller. */
   private static final Set<String> CLIENT_HEADERS =
       Set.of("connection", "content-length", "expect", "host", "upgrade");
 

@@ -12,9 +12,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the executor for a task: the HTTP executor for HTTP tasks, and for IN_PROCESS tasks the
  * {@link TaskExecutor} whose {@link TaskExecutor#name()} is the task's handler, found through
- * {@link ServiceLoader} once at start. Immutable after construction; thread-safe.
+ * {@link ServiceLoader} once at start. Immutable after construction; thread-safe. {@link #close()}
+ * closes the built-in executors that hold resources (the HTTP executor's connection pool).
  */
-public final class ExecutorRegistry {
+public final class ExecutorRegistry implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ExecutorRegistry.class);
 
@@ -62,5 +63,25 @@ public final class ExecutorRegistry {
       return Optional.ofNullable(inProcess.get(named.handler()));
     }
     return spec instanceof ExecutorSpec.Http ? Optional.of(http) : shell;
+  }
+
+  /**
+   * Closes the HTTP and shell executors where they hold resources; in-process executors are their
+   * authors' to manage. Logs, never throws.
+   */
+  @Override
+  public void close() {
+    closeQuietly(http);
+    shell.ifPresent(ExecutorRegistry::closeQuietly);
+  }
+
+  private static void closeQuietly(TaskExecutor executor) {
+    if (executor instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.warn("Could not close the {} executor: {}", executor.name(), e.toString());
+      }
+    }
   }
 }

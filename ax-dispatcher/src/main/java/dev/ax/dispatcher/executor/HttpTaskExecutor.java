@@ -5,37 +5,43 @@ import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.DispatcherKeys;
 import dev.ax.dispatcher.executor.net.CallSigner;
+import dev.ax.dispatcher.executor.net.CheckedHttpClient;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
+import dev.ax.dispatcher.executor.net.TargetRefusedException;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 
 /**
- * Runs HTTP tasks with the JDK {@link HttpClient}: POST by default, method, headers and body from
- * the spec, only where {@link HttpTargetPolicy} allows (the host on the allow-list, an allowed
- * port, every address outside the denied ranges), never following redirects (a redirect could leave
- * them). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id}, {@code
- * X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx status
- * is success; any other is a failure with the status and a bounded excerpt of the body.
+ * Runs HTTP tasks with a {@link CheckedHttpClient} (Apache HttpClient 5): POST by default, method,
+ * headers and body from the spec, only where {@link HttpTargetPolicy} allows (the host on the
+ * allow-list, an allowed port, every address outside the denied ranges), never following redirects
+ * (a redirect could leave them). The policy is checked before the call, so a refused target fails
+ * for good without a connection attempt, and again by the client's resolver when it connects, so
+ * the socket goes only to an address that was checked (a DNS answer that changed in between is
+ * refused the same way). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id},
+ * {@code X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx
+ * status is success; any other is a failure with the status and a bounded excerpt of the body.
  *
  * <p>The request timeout is the attempt's deadline, and an interrupt (AX's timeout) cancels the
- * exchange, so no connection is left hanging. Thread-safe: the client is shared.
+ * exchange, so no connection is left hanging. Thread-safe: the client is shared; {@link #close()}
+ * closes its connection pool.
  */
-public final class HttpTaskExecutor implements TaskExecutor {
+public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
 
   public static final String NAME = "http";
   private static final Set<String> RESERVED_HEADERS =
@@ -49,7 +55,14 @@ public final class HttpTaskExecutor implements TaskExecutor {
           "x-ax-signature",
           "x-ax-timestamp");
 
-  private final HttpClient client;
+  /** An HTTP header name: an RFC 9110 token (as intake checks it). */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+  /** Headers the HTTP client sets itself: never taken from a task. */
+  private static final Set<String> CLIENT_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade", "transfer-encoding");
+
+  private final CheckedHttpClient client;
   private final Clock clock;
   private final HttpTargetPolicy targets;
   private final Optional<CallSigner> signer;
@@ -81,11 +94,7 @@ public final class HttpTaskExecutor implements TaskExecutor {
     this.targets = targets;
     this.signer = signer;
     this.maxExcerptChars = maxExcerptChars;
-    this.client =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.client = new CheckedHttpClient(targets);
   }
 
   @Override
@@ -105,74 +114,93 @@ public final class HttpTaskExecutor implements TaskExecutor {
     if (remaining.isNegative() || remaining.isZero()) {
       remaining = Duration.ofMillis(1);
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(spec.url())
-            .timeout(remaining)
-            .header("X-AX-Instance-Id", context.instanceId())
-            .header("X-AX-Attempt", Integer.toString(context.attempt()))
-            .header("Idempotency-Key", context.idempotencyKey());
+    HttpUriRequestBase request =
+        new HttpUriRequestBase(spec.method() == null ? "POST" : spec.method(), spec.url());
+    request.addHeader("X-AX-Instance-Id", context.instanceId());
+    request.addHeader("X-AX-Attempt", Integer.toString(context.attempt()));
+    request.addHeader("Idempotency-Key", context.idempotencyKey());
     if (context.traceId() != null) {
-      request
-          .header("X-AX-Trace-Id", context.traceId())
-          .header("X-AX-Task-Trace-Id", context.taskTraceId())
-          .header("traceparent", context.traceparent());
+      request.addHeader("X-AX-Trace-Id", context.traceId());
+      request.addHeader("X-AX-Task-Trace-Id", context.taskTraceId());
+      request.addHeader("traceparent", context.traceparent());
     }
     for (Map.Entry<String, String> header : spec.headers().entrySet()) {
       String name = header.getKey();
-      if (RESERVED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+      if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
         continue;
       }
-      try {
-        request.header(name, header.getValue());
-      } catch (IllegalArgumentException e) {
+      if (!sendable(name, header.getValue())) {
         // A task stored before intake checked headers: fails for good, the value unsaid.
         return ExecutionResult.permanentFailure(
             "executor.headers."
                 + name
                 + " cannot be sent: the HTTP client refuses its name or value");
       }
+      request.addHeader(name, header.getValue());
     }
     byte[] bytes = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
     if (signer.isPresent()) {
       long epochSeconds = clock.now().getEpochSecond();
-      request
-          .header(CallSigner.TIMESTAMP_HEADER, Long.toString(epochSeconds))
-          .header(
-              CallSigner.SIGNATURE_HEADER,
-              signer.get().signature(epochSeconds, context.idempotencyKey(), bytes));
+      request.addHeader(CallSigner.TIMESTAMP_HEADER, Long.toString(epochSeconds));
+      request.addHeader(
+          CallSigner.SIGNATURE_HEADER,
+          signer.get().signature(epochSeconds, context.idempotencyKey(), bytes));
     }
-    HttpRequest.BodyPublisher body =
-        spec.body() == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(bytes);
-    request.method(spec.method() == null ? "POST" : spec.method(), body);
+    if (spec.body() != null) {
+      request.setEntity(new ByteArrayEntity(bytes, null));
+    }
+    return call(request, remaining);
+  }
+
+  /**
+   * Sends the request: a refusal at connect time (the name now resolves elsewhere) fails for good,
+   * as the early check would have; a timeout or an interrupt is thrown for the runner to record.
+   */
+  private ExecutionResult call(HttpUriRequestBase request, Duration remaining)
+      throws InterruptedException, HttpTimeoutException {
+    CheckedHttpClient.Response response;
     try {
-      HttpResponse<InputStream> response =
-          client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream stream = response.body()) {
-        int status = response.statusCode();
-        if (status >= 200 && status < 300) {
-          return ExecutionResult.ok();
-        }
-        String excerpt = readExcerpt(stream);
-        String error = "HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
-        return status >= 400 && status < 500 && status != 408 && status != 429
-            ? ExecutionResult.permanentFailure(error)
-            : ExecutionResult.failure(error);
-      }
+      response = client.send(request, remaining, maxExcerptChars * 4);
+    } catch (TargetRefusedException e) {
+      return ExecutionResult.permanentFailure(e.reason()); // no connection was opened
     } catch (HttpTimeoutException e) {
       throw e; // the attempt's deadline passed: the runner records TIMEOUT
     } catch (IOException e) {
       return ExecutionResult.failure("HTTP call failed: " + e, e);
     }
+    int status = response.status();
+    if (status >= 200 && status < 300) {
+      return ExecutionResult.ok();
+    }
+    String excerpt = excerpt(response.head());
+    String error = "HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
+    return status >= 400 && status < 500 && status != 408 && status != 429
+        ? ExecutionResult.permanentFailure(error)
+        : ExecutionResult.failure(error);
   }
 
-  private String readExcerpt(InputStream stream) throws IOException {
+  /**
+   * Not a token, a name the client sets itself, or a control or non-ASCII character in the value
+   * (as intake refuses them): cannot be sent.
+   */
+  private static boolean sendable(String name, String value) {
+    return HEADER_NAME.matcher(name).matches()
+        && !CLIENT_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+        && value != null
+        && value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f));
+  }
+
+  private String excerpt(byte[] head) {
     if (maxExcerptChars == 0) {
       return "";
     }
-    byte[] bytes = stream.readNBytes(maxExcerptChars * 4);
-    String text = new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
+    String text = new String(head, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
     return text.length() > maxExcerptChars ? text.substring(0, maxExcerptChars) + "…" : text;
+  }
+
+  /** Closes the client's connections; calls still running fail. */
+  @Override
+  public void close() {
+    client.close();
   }
 }

@@ -80,10 +80,9 @@ class AttemptContextTest {
     assertThatThrownBy(() -> AttemptContext.of(foreign))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("built-in executor");
-    assertThatThrownBy(
-            () ->
-                new HttpTaskExecutor(new HostAllowList(java.util.List.of("127.0.0.1")), 100)
-                    .execute(foreign))
-        .isInstanceOf(IllegalArgumentException.class);
+    try (HttpTaskExecutor http =
+        new HttpTaskExecutor(new HostAllowList(java.util.List.of("127.0.0.1")), 100)) {
+      assertThatThrownBy(() -> http.execute(foreign)).isInstanceOf(IllegalArgumentException.class);
+    }
   }
 }

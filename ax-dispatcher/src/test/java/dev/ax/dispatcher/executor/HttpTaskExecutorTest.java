@@ -63,8 +63,12 @@ class HttpTaskExecutorTest {
     }
   }
 
-  private static HttpTaskExecutor executor(String... allowedHosts) {
-    return new HttpTaskExecutor(new HostAllowList(List.of(allowedHosts)), MAX_EXCERPT_CHARS);
+  /** An executor for {@code allowedHosts}, closed after the test. */
+  private HttpTaskExecutor executor(String... allowedHosts) {
+    HttpTaskExecutor executor =
+        new HttpTaskExecutor(new HostAllowList(List.of(allowedHosts)), MAX_EXCERPT_CHARS);
+    closeables.add(executor);
+    return executor;
   }
 
   /** A server answering every request with {@code status} and {@code body}, recording the call. */
@@ -190,9 +194,13 @@ class HttpTaskExecutorTest {
     closeables.add(attempt);
     assertThat(server.requestReceived).succeedsWithin(GENEROUS);
 
+    long interruptedAt = System.nanoTime();
     attempt.interrupt();
 
     assertThat(attempt.thrown(GENEROUS)).isInstanceOf(InterruptedException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - interruptedAt))
+        .as("the call returns promptly, not at its 60 s deadline")
+        .isLessThan(Duration.ofSeconds(5));
     assertThat(server.closedByClient).succeedsWithin(GENEROUS);
   }
 
@@ -289,6 +297,7 @@ class HttpTaskExecutorTest {
             Optional.empty(),
             MAX_EXCERPT_CHARS,
             new SystemClock());
+    closeables.add(executor);
     ExecutionResult result = executor.execute(context(byName));
     assertThat(result.succeeded()).isFalse();
     assertThat(result.retryable()).as("a refusal is no reason to try again").isFalse();

@@ -15,9 +15,13 @@ import java.util.Optional;
  * address, multicast, reserved) unless a range is explicitly allowed. A name is what DNS can point
  * anywhere, so a name on the allow-list must pass every rule; an IP address written on the
  * allow-list is an explicit target the operator named, so the ranges and ports do not apply to it.
- * The check resolves the name through the JVM's address cache, which the connection's own lookup
- * moments later then answers from (see docs/SECURITY.md for the window that leaves). Thread-safe
- * and immutable; the resolver is called on the caller's thread.
+ *
+ * <p>The address rules are {@link #checkedAddresses}, used twice: by {@link #refusal} before a call
+ * (a refused target fails for good without a connection attempt), and by the HTTP client's {@link
+ * CheckedDnsResolver} when it connects, so that the socket is opened only to an address checked in
+ * the lookup that produced it: a DNS answer that changes in between (rebinding) is checked again
+ * rather than trusted. Thread-safe and immutable; the resolver is called on the caller's thread
+ * (the client's, at connect time).
  */
 public final class HttpTargetPolicy {
 
@@ -86,26 +90,53 @@ public final class HttpTargetPolicy {
     if (host == null || !hosts.allows(host)) {
       return Optional.of("host " + host + " is not on the HTTP allow-list (AX_HTTP_ALLOWED_HOSTS)");
     }
-    String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    if (AddressRange.isLiteral(bare) && hosts.names(bare)) {
+    String bare = bare(host);
+    if (explicit(bare)) {
       return Optional.empty(); // an address the operator wrote down: an explicit target
     }
     int port = url.getPort() > 0 ? url.getPort() : scheme.equals("https") ? 443 : 80;
     if (!ports.allows(port)) {
       return Optional.of("port " + port + " is not on AX_HTTP_ALLOWED_PORTS (" + ports + ")");
     }
-    InetAddress[] addresses;
     try {
-      addresses = resolver.resolve(bare);
+      checkedAddresses(bare);
+      return Optional.empty();
+    } catch (TargetRefusedException e) {
+      return Optional.of(e.reason());
     } catch (UnknownHostException e) {
       return Optional.of("host " + host + " does not resolve");
+    }
+  }
+
+  /**
+   * The addresses {@code host} may be connected to: an IP address written on the allow-list as
+   * itself, otherwise every address the resolver gives for an allowed name, each outside the denied
+   * ranges (or in an allowed one). All or nothing: one denied address refuses the name.
+   *
+   * @param host a host name or IP address, IPv6 with or without brackets
+   * @throws TargetRefusedException with the reason, when the host or one of its addresses is
+   *     refused
+   * @throws UnknownHostException when the name does not resolve (to anything)
+   */
+  public InetAddress[] checkedAddresses(String host) throws UnknownHostException {
+    String bare = bare(host);
+    if (explicit(bare)) {
+      return new InetAddress[] {InetAddress.getByName(bare)}; // a literal: no lookup
+    }
+    if (!hosts.allows(bare)) {
+      throw new TargetRefusedException(
+          "host " + host + " is not on the HTTP allow-list (AX_HTTP_ALLOWED_HOSTS)");
+    }
+    InetAddress[] addresses = resolver.resolve(bare);
+    if (addresses == null || addresses.length == 0) {
+      throw new UnknownHostException(bare);
     }
     for (InetAddress address : addresses) {
       Optional<String> denied = deniedRange(address);
       if (denied.isPresent()) {
-        return Optional.of(
+        throw new TargetRefusedException(
             "host "
-                + host
+                + bare
                 + " resolves to "
                 + address.getHostAddress()
                 + ", in the denied range "
@@ -113,7 +144,16 @@ public final class HttpTargetPolicy {
                 + " (allow it with AX_HTTP_ALLOWED_RANGES)");
       }
     }
-    return Optional.empty();
+    return addresses.clone();
+  }
+
+  private static String bare(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  /** An IP address written on the allow-list exactly: the operator named it. */
+  private boolean explicit(String bare) {
+    return AddressRange.isLiteral(bare) && hosts.names(bare);
   }
 
   private Optional<String> deniedRange(InetAddress address) {

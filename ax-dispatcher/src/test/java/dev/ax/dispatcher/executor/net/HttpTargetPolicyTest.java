@@ -102,6 +102,24 @@ class HttpTargetPolicyTest {
   }
 
   @Test
+  void checkedAddressesAreTheResolvedOnesOrARefusalWithItsReason() throws Exception {
+    assertThat(DEFAULTS.checkedAddresses("api.corp.example")).containsExactly(addr("203.0.113.10"));
+    assertThatThrownBy(() -> DEFAULTS.checkedAddresses("metadata.corp.example"))
+        .isInstanceOf(TargetRefusedException.class)
+        .hasMessageContaining("resolves to 169.254.169.254")
+        .hasMessageContaining("169.254.0.0/16");
+    assertThatThrownBy(() -> DEFAULTS.checkedAddresses("elsewhere.example"))
+        .isInstanceOf(TargetRefusedException.class)
+        .hasMessageContaining("not on the HTTP allow-list");
+    assertThatThrownBy(() -> DEFAULTS.checkedAddresses("nowhere.corp.example"))
+        .isInstanceOf(UnknownHostException.class)
+        .isNotInstanceOf(TargetRefusedException.class);
+    assertThat(DEFAULTS.checkedAddresses("127.0.0.1"))
+        .as("an address written on the allow-list, without a lookup")
+        .containsExactly(addr("127.0.0.1"));
+  }
+
+  @Test
   void rangesAndPortsAreParsedStrictly() {
     assertThat(AddressRange.parse("fe80::/10").contains(addr("fe80::1"))).isTrue();
     assertThat(AddressRange.parse("10.0.0.0/8").contains(addr("11.0.0.1"))).isFalse();

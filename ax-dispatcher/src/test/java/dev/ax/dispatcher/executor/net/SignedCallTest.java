@@ -122,19 +122,18 @@ class SignedCallTest {
           exchange.close();
         });
     server.start();
-    try {
-      URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
-      HttpTaskExecutor executor =
-          new HttpTaskExecutor(
-              new HttpTargetPolicy(
-                  new HostAllowList(List.of("127.0.0.1")),
-                  List.of(),
-                  PortList.parse(List.of("*")),
-                  false,
-                  InetAddress::getAllByName),
-              Optional.of(new CallSigner(SECRET)),
-              100,
-              new SystemClock());
+    URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+    try (HttpTaskExecutor executor =
+        new HttpTaskExecutor(
+            new HttpTargetPolicy(
+                new HostAllowList(List.of("127.0.0.1")),
+                List.of(),
+                PortList.parse(List.of("*")),
+                false,
+                InetAddress::getAllByName),
+            Optional.of(new CallSigner(SECRET)),
+            100,
+            new SystemClock())) {
       TaskSpec task =
           TestTasks.spec(
               "signed",
