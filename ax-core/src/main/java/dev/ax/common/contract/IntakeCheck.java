@@ -30,7 +30,7 @@ record IntakeCheck(IntakeLimits limits, Instant now, boolean enforced) {
 
   /** Headers the HTTP client sets itself and refuses from a caller. */
   private static final Set<String> CLIENT_HEADERS =
-      Set.of("connection", "content-length", "expect", "host", "upgrade");
+      Set.of("connection", "content-length", "expect", "host", "transfer-encoding", "upgrade");
 
   /**
    * Firings of a cron expression whose gaps are compared with the minimum interval. A heuristic: an
