@@ -33,7 +33,8 @@ class BenchCollectorTest {
         "node-1",
         status,
         null,
-        null, null);
+        null,
+        null);
   }
 
   @Test

@@ -35,7 +35,8 @@ class SeedFiringsTest {
         "n",
         InstanceStatus.SUCCESS,
         null,
-        TriggerType.CRON, null);
+        TriggerType.CRON,
+        null);
   }
 
   @Test

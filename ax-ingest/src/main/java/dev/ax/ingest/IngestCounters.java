@@ -1,46 +1,62 @@
 package dev.ax.ingest;
 
+import dev.ax.common.model.Namespace;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Ingest's counts of what its batches read and did: {@code ax.ingest.received} records, {@code
  * ax.ingest.rejected} by reason class, {@code ax.ingest.created.tasks}, {@code
  * ax.ingest.duplicates} (creates of a task that exists) and {@code ax.ingest.trigger.duplicates}
- * (dependency triggers applied before).
+ * (dependency triggers applied before). Received, rejected and created carry the {@code namespace}
+ * of the topic read ({@code unknown} for a topic of no created namespace, so a flood of topics
+ * cannot grow the series).
  *
- * <p>Thread-safe: the map is filled once, and the counters are.
+ * <p>Thread-safe: the maps are concurrent, and the counters are.
  */
 final class IngestCounters {
 
-  private final Counter received;
-  private final Map<RejectionClass, Counter> rejected;
-  private final Counter created;
+  /** A namespace's counters: as many as the namespaces created, and {@code unknown}. */
+  private record NamespaceCounters(
+      Counter received, Map<RejectionClass, Counter> rejected, Counter created) {}
+
+  private final MeterRegistry meters;
+  private final Map<String, NamespaceCounters> byNamespace = new ConcurrentHashMap<>();
   private final Counter duplicates;
   private final Counter triggerDuplicates;
 
   IngestCounters(MeterRegistry meters) {
-    this.received = meters.counter("ax.ingest.received");
-    this.rejected = RejectionClass.counters(meters);
-    this.created = meters.counter("ax.ingest.created.tasks");
+    this.meters = meters;
+    of(Namespace.DEFAULT_NAME); // the default namespace's series exist from the start
     this.duplicates = meters.counter("ax.ingest.duplicates");
     this.triggerDuplicates = meters.counter("ax.ingest.trigger.duplicates");
   }
 
-  /** One record read from the commands topic, whatever it holds. */
-  void received() {
-    received.increment();
+  /** One record read from {@code namespace}'s commands topic, whatever it holds. */
+  void received(String namespace) {
+    of(namespace).received().increment();
   }
 
-  /** One command refused for a reason of {@code reasonClass}. */
-  void rejected(RejectionClass reasonClass) {
-    rejected.get(reasonClass).increment();
+  /** One command of {@code namespace} refused for a reason of {@code reasonClass}. */
+  void rejected(String namespace, RejectionClass reasonClass) {
+    of(namespace).rejected().get(reasonClass).increment();
   }
 
-  /** One task stored. */
-  void created() {
-    created.increment();
+  /** One task of {@code namespace} stored. */
+  void created(String namespace) {
+    of(namespace).created().increment();
+  }
+
+  private NamespaceCounters of(String namespace) {
+    return byNamespace.computeIfAbsent(
+        namespace,
+        n ->
+            new NamespaceCounters(
+                meters.counter("ax.ingest.received", "namespace", n),
+                RejectionClass.counters(meters, n),
+                meters.counter("ax.ingest.created.tasks", "namespace", n)));
   }
 
   /** One create of a task that exists: ignored. */

@@ -5,6 +5,7 @@ import dev.ax.common.contract.CommandReader;
 import dev.ax.common.contract.Echo;
 import dev.ax.common.contract.TaskCommand;
 import dev.ax.common.logging.LogBudget;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.time.Clock;
 import dev.ax.common.trace.TraceLog;
@@ -90,7 +91,7 @@ final class IngestLoop {
     List<Refusal> refusals = new ArrayList<>();
     List<ReadCommand> segment = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
-      counts.received();
+      counts.received(namespaces.tagOf(record));
       CommandReadResult read =
           namespaces.admit(record, reader.read(record.value(), traceparentOf(record)));
       if (read instanceof CommandReadResult.Accepted accepted
@@ -166,7 +167,7 @@ final class IngestLoop {
         log.info("Task {} exists already; duplicate create ignored", taskId);
         return;
       }
-      counts.created();
+      counts.created(Namespace.of(taskId).name());
       if (settled.timeoutDefaulted()) {
         log.warn(
             "Task {} sets no timeoutMs; it gets the default {} ms",
@@ -209,7 +210,7 @@ final class IngestLoop {
 
   private Future<RecordMetadata> reject(Refusal refusal) {
     ConsumerRecord<String, byte[]> record = refusal.record();
-    counts.rejected(refusal.reasonClass());
+    counts.rejected(namespaces.tagOf(record), refusal.reasonClass());
     LogBudget.Permit permit = rejectionLogs.take();
     if (permit.allowed()) {
       rejectionLogs.heldBack(permit).ifPresent(log::warn);

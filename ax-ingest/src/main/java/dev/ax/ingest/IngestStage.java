@@ -111,7 +111,11 @@ public final class IngestStage implements AutoCloseable {
             "ingest",
             MAX_POLL_RECORDS,
             Subscription.matching(context.topics().commandsPattern()),
-            new IntakeGate(batches::handle, switches::intakeEnabled),
+            new IntakeGate(
+                batches::handle,
+                switches::intakeEnabled,
+                switches::intakeEnabled,
+                context.topics()::namespaceOfCommands),
             ConsumerLoop.CommitMode.SYNC,
             context.commandParking(producer));
   }

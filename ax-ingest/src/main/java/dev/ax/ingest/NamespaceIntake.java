@@ -26,6 +26,18 @@ final class NamespaceIntake {
     this.known = known;
   }
 
+  /**
+   * The namespace {@code record} counts under in the metrics: its topic's, or {@code unknown} when
+   * that namespace was not created.
+   */
+  String tagOf(ConsumerRecord<String, byte[]> record) {
+    return topics
+        .namespaceOfCommands(record.topic())
+        .filter(known::exists)
+        .map(Namespace::name)
+        .orElse("unknown");
+  }
+
   /** {@code read} as stored in the namespace of {@code record}'s topic, or why not. */
   CommandReadResult admit(ConsumerRecord<String, byte[]> record, CommandReadResult read) {
     Optional<Namespace> namespace = topics.namespaceOfCommands(record.topic());

@@ -24,7 +24,7 @@ enum RejectionClass {
   STATE;
 
   /** One counter per class, registered up front so every class is exported from the start. */
-  static Map<RejectionClass, Counter> counters(MeterRegistry meters) {
+  static Map<RejectionClass, Counter> counters(MeterRegistry meters, String namespace) {
     Map<RejectionClass, Counter> counters = new EnumMap<>(RejectionClass.class);
     for (RejectionClass reasonClass : values()) {
       counters.put(
@@ -32,6 +32,7 @@ enum RejectionClass {
           Counter.builder("ax.ingest.rejected")
               .description("commands rejected with a reason on the rejected topic")
               .tag("reason", reasonClass.name().toLowerCase(Locale.ROOT))
+              .tag("namespace", namespace)
               .register(meters));
     }
     return counters;

@@ -80,7 +80,7 @@ class IngestLoopTest {
   }
 
   private double counted(String name) {
-    return meters.counter(name).count();
+    return meters.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   private double rejectedAs(RejectionClass reasonClass) {

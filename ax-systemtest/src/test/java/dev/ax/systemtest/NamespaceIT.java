@@ -8,6 +8,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TopicReader;
@@ -121,6 +122,29 @@ class NamespaceIT {
             .anySatisfy(r -> assertThat(r).contains("taskId", "names another namespace"));
         assertThat(tasks.find("thief").isPresent() || tasks.find("billing~thief").isPresent())
             .isFalse();
+
+        // One namespace's intake off: its commands wait in Kafka, the default one's go on.
+        assertThat(CliRun.ax("switch", "intake.billing", "off").okOut()).contains("set to off");
+        SwitchStore switches = new SwitchStore(runtime.dataSource());
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    switches.applied().stream()
+                        .anyMatch(
+                            a ->
+                                a.name().equals("intake.billing")
+                                    && a.stage().startsWith("ingest")));
+        send(producer, runtime.topics().commands(billing), "held", once("held", 100));
+        send(producer, runtime.topics().commands(), "passes", once("passes", 100));
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("passes").isPresent());
+        send(producer, runtime.topics().commands(), "passes-too", once("passes-too", 100));
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("passes-too").isPresent());
+        assertThat(tasks.find("billing~held"))
+            .as("held in Kafka while billing's intake is off")
+            .isEmpty();
+        assertThat(CliRun.ax("switch", "intake.billing", "on").okOut()).contains("set to on");
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~held").isPresent());
       }
     }
   }

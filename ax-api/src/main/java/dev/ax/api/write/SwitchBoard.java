@@ -1,6 +1,7 @@
 package dev.ax.api.write;
 
 import dev.ax.api.audit.OperatorLog;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.SwitchStore;
 import java.util.ArrayList;
@@ -24,7 +25,16 @@ public final class SwitchBoard {
 
   /** {@code dispatch.<group>}: the dispatch switch of one task group. */
   private static final Pattern GROUP_DISPATCH =
-      Pattern.compile(Pattern.quote(Switches.DISPATCH + ".") + "[A-Za-z0-9._-]{1,64}");
+      Pattern.compile(
+          Pattern.quote(Switches.DISPATCH + ".")
+              + "(?:"
+              + Namespace.NAME.pattern()
+              + Namespace.SEPARATOR
+              + ")?[A-Za-z0-9._-]{1,64}");
+
+  /** {@code intake.<namespace>}: the intake switch of one namespace. */
+  private static final Pattern NAMESPACE_INTAKE =
+      Pattern.compile(Pattern.quote(Switches.INTAKE + ".") + Namespace.NAME.pattern());
 
   private static final List<String> ON_OFF = List.of("on", "off");
 
@@ -51,8 +61,14 @@ public final class SwitchBoard {
 
   /** Why {@code name} cannot be set to {@code value}, or null when it can. */
   public static String problem(String name, String value) {
-    if (!KNOWN.containsKey(name) && !GROUP_DISPATCH.matcher(name).matches()) {
-      return "unknown switch '" + name + "'; known: " + KNOWN.keySet() + " and dispatch.<group>";
+    if (!KNOWN.containsKey(name)
+        && !GROUP_DISPATCH.matcher(name).matches()
+        && !NAMESPACE_INTAKE.matcher(name).matches()) {
+      return "unknown switch '"
+          + name
+          + "'; known: "
+          + KNOWN.keySet()
+          + ", dispatch.<group> and intake.<namespace>";
     }
     if (value == null || !ON_OFF.contains(value)) {
       return "switch " + name + " takes one of " + ON_OFF + ": " + value;

@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.metrics.LatencyHistogram;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AfterFailure;
 import io.micrometer.core.instrument.Counter;
@@ -21,18 +22,22 @@ final class OutcomeMeters {
   /** The meters of one executor type (HTTP, SHELL, IN_PROCESS, or none): a handful at most. */
   private record ExecutorMeters(DistributionSummary runDurations, Counter started) {}
 
+  /**
+   * The outcome counts of one namespace: as many as the namespaces created (ingest stores tasks of
+   * created namespaces only).
+   */
+  private record NamespaceMeters(
+      Counter succeeded, Counter failed, Counter timedOut, Counter dead) {}
+
   private final MeterRegistry meters;
   private final Map<String, ExecutorMeters> byExecutor = new ConcurrentHashMap<>();
+  private final Map<String, NamespaceMeters> byNamespace = new ConcurrentHashMap<>();
   private final DistributionSummary startLateness;
   private final DistributionSummary downstreamStartLateness;
-  private final Counter succeeded;
-  private final Counter failed;
-  private final Counter timedOut;
   private final Counter takenBack;
   private final Counter parked;
   private final Counter leftAtStop;
   private final Counter retried;
-  private final Counter dead;
 
   OutcomeMeters(MeterRegistry meters) {
     this.meters = meters;
@@ -47,9 +52,6 @@ final class OutcomeMeters {
             "ax.dispatcher.downstream.start.lateness.ms",
             "upstream success to downstream start: a DEPENDENCY task's first attempt's start minus"
                 + " the success of the upstream that completed its join");
-    this.succeeded = meters.counter("ax.dispatcher.succeeded");
-    this.failed = meters.counter("ax.dispatcher.failed");
-    this.timedOut = meters.counter("ax.dispatcher.timeout");
     this.takenBack = meters.counter("ax.dispatcher.outcome.taken.back");
     this.parked =
         Counter.builder("ax.dispatcher.outcome.parked")
@@ -64,7 +66,7 @@ final class OutcomeMeters {
                     + " answer); their runs are taken back when their lease ends")
             .register(meters);
     this.retried = meters.counter("ax.dispatcher.retried");
-    this.dead = meters.counter("ax.dispatcher.dead");
+    namespaceMeters(Namespace.DEFAULT_NAME); // the default namespace's series exist from the start
   }
 
   /** An outcome whose row no longer matched: not recorded. */
@@ -84,17 +86,29 @@ final class OutcomeMeters {
 
   /** An outcome recorded with {@code after}: counted and timed. */
   void recorded(Completion c, AfterFailure after) {
+    NamespaceMeters namespace = namespaceMeters(Namespace.of(c.claimed().taskId()).name());
     switch (c.status()) {
-      case SUCCESS -> succeeded.increment();
-      case TIMEOUT -> timedOut.increment();
-      default -> failed.increment();
+      case SUCCESS -> namespace.succeeded().increment();
+      case TIMEOUT -> namespace.timedOut().increment();
+      default -> namespace.failed().increment();
     }
     if (after instanceof AfterFailure.Retry) {
       retried.increment();
     } else if (after instanceof AfterFailure.Dead) {
-      dead.increment();
+      namespace.dead().increment();
     }
     time(c);
+  }
+
+  private NamespaceMeters namespaceMeters(String namespace) {
+    return byNamespace.computeIfAbsent(
+        namespace,
+        n ->
+            new NamespaceMeters(
+                meters.counter("ax.dispatcher.succeeded", "namespace", n),
+                meters.counter("ax.dispatcher.failed", "namespace", n),
+                meters.counter("ax.dispatcher.timeout", "namespace", n),
+                meters.counter("ax.dispatcher.dead", "namespace", n)));
   }
 
   /** The attempt's run duration by executor type, and a first attempt's start lateness. */

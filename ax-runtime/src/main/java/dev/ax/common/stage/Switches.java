@@ -1,5 +1,6 @@
 package dev.ax.common.stage;
 
+import dev.ax.common.model.Namespace;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.time.Clock;
@@ -28,7 +29,10 @@ public final class Switches implements AutoCloseable {
   /** {@code off}: every failure goes straight to a dead letter and pending retries are held. */
   public static final String RETRIES = "retries";
 
-  /** {@code off}: ingest stops reading {@code ax.task.commands}; commands wait in Kafka. */
+  /**
+   * {@code off}: ingest stops reading commands; they wait in Kafka. {@code intake.<namespace>} does
+   * the same for one namespace's commands topic.
+   */
   public static final String INTAKE = "intake";
 
   /**
@@ -88,6 +92,11 @@ public final class Switches implements AutoCloseable {
     return isOn(INTAKE);
   }
 
+  /** Whether ingest reads {@code namespace}'s commands: {@code intake} and its own switch on. */
+  public boolean intakeEnabled(Namespace namespace) {
+    return isOn(INTAKE) && isOn(INTAKE + "." + namespace.name());
+  }
+
   /** Whether dispatchers may claim for {@code pool}: {@code dispatch} and its own switch on. */
   public boolean dispatchEnabled(String pool) {
     return isOn(DISPATCH) && isOn(DISPATCH + "." + pool);
@@ -124,10 +133,14 @@ public final class Switches implements AutoCloseable {
     return s != null && s.value().equalsIgnoreCase("on");
   }
 
-  /** Whether this stage applies switch {@code name} ({@code dispatch.<group>} with dispatch). */
+  /**
+   * Whether this stage applies switch {@code name} ({@code dispatch.<group>} with dispatch, {@code
+   * intake.<namespace>} with intake).
+   */
   private boolean applies(String name) {
     return applied.contains(name)
-        || (name.startsWith(DISPATCH + ".") && applied.contains(DISPATCH));
+        || (name.startsWith(DISPATCH + ".") && applied.contains(DISPATCH))
+        || (name.startsWith(INTAKE + ".") && applied.contains(INTAKE));
   }
 
   /** A switch never set is on. */
