@@ -45,7 +45,18 @@ public final class DeadLetterStore {
 
   /** What {@link #list} returns: any field null means "any". */
   public record Filter(
-      String taskId, String group, Long fromMs, Long toMs, DeadLetterState state) {}
+      String taskId,
+      String group,
+      Long fromMs,
+      Long toMs,
+      DeadLetterState state,
+      dev.ax.common.model.Namespace namespace) {
+
+    /** A filter over every namespace (stored ids). */
+    public Filter(String taskId, String group, Long fromMs, Long toMs, DeadLetterState state) {
+      this(taskId, group, fromMs, toMs, state, null);
+    }
+  }
 
   /** How a replay ended. */
   public enum ReplayResult {
@@ -186,6 +197,11 @@ public final class DeadLetterStore {
     StringBuilder where = new StringBuilder(" WHERE 1 = 1");
     List<Object> bound = new ArrayList<>();
     condition(where, bound, " AND task_id = ?", filter.taskId());
+    if (filter.namespace() != null && filter.namespace().isDefault()) {
+      where.append(" AND task_id NOT LIKE '%~%'"); // stored ids of other namespaces hold a ~
+    } else if (filter.namespace() != null) {
+      condition(where, bound, " AND task_id LIKE ?", filter.namespace().qualify("%"));
+    }
     condition(where, bound, " AND task_group = ?", filter.group());
     condition(where, bound, " AND created_at_ms >= ?", filter.fromMs());
     condition(where, bound, " AND created_at_ms < ?", filter.toMs());

@@ -133,8 +133,7 @@ class NamespaceIT {
                     switches.applied().stream()
                         .anyMatch(
                             a ->
-                                a.name().equals("intake.billing")
-                                    && a.stage().startsWith("ingest")));
+                                a.name().equals("intake.billing") && a.stage().contains("ingest")));
         send(producer, runtime.topics().commands(billing), "held", once("held", 100));
         send(producer, runtime.topics().commands(), "passes", once("passes", 100));
         await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("passes").isPresent());

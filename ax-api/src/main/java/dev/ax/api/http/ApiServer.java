@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ax.api.audit.OperatorLog;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import dev.ax.deadletter.DeadLetterStore;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -43,6 +45,7 @@ public final class ApiServer implements AutoCloseable {
   private record Bound(Route route, Handler handler) {}
 
   private static final String CALLER = "ax.caller";
+  private static final String NAMESPACE = "ax.namespace";
 
   private final Javalin app;
   private final List<Route> routes;
@@ -126,6 +129,9 @@ public final class ApiServer implements AutoCloseable {
     List<Bound> bound = new ArrayList<>();
     bound.add(
         get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi)));
+    Topics topics =
+        backends.taskCommands() == null ? new Topics("") : backends.taskCommands().topics();
+    bound.add(get("/api/v1/namespaces", new NamespaceRoutes(backends.dataSource(), topics)::list));
     bound.add(get("/api/v1/tasks", tasks::list));
     bound.add(get("/api/v1/tasks/{taskId}", tasks::task));
     bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
@@ -184,6 +190,59 @@ public final class ApiServer implements AutoCloseable {
       throw new IllegalStateException("no access check ran for " + ctx.path());
     }
     return caller;
+  }
+
+  /**
+   * The namespace the request is about ({@code ?namespace=}, default {@code default}), for a route
+   * whose data belongs to one: the caller's token must reach it.
+   *
+   * @throws ApiException 403 when the token is scoped to other namespaces
+   */
+  static Namespace namespace(Context ctx) {
+    Namespace namespace = ctx.attribute(NAMESPACE);
+    if (namespace == null) {
+      throw new IllegalStateException("no access check ran for " + ctx.path());
+    }
+    Caller caller = caller(ctx);
+    if (!caller.mayUse(namespace)) {
+      throw new ApiException(
+          403, "forbidden", caller.name() + "'s token does not reach namespace " + namespace);
+    }
+    return namespace;
+  }
+
+  /**
+   * The stored id of a task, group or flow run the path names in the request's namespace: a plain
+   * id is qualified with it; an id already qualified (as the API's answers show them) must be of
+   * it.
+   *
+   * @throws ApiException 404 for an id of another namespace (it does not exist here)
+   */
+  static String storedId(Context ctx, String id) {
+    Namespace namespace = namespace(ctx);
+    int at = id.indexOf(Namespace.SEPARATOR);
+    if (at < 0) {
+      return namespace.qualify(id);
+    }
+    if (namespace.isDefault() || !id.substring(0, at).equals(namespace.name())) {
+      throw ApiException.notFound("no " + id + " in namespace " + namespace);
+    }
+    return id;
+  }
+
+  /** Refuses a caller whose token does not reach every namespace: AX-wide views and switches. */
+  static void requireEveryNamespace(Context ctx, String what) {
+    Caller caller = caller(ctx);
+    if (!caller.everyNamespace()) {
+      throw new ApiException(
+          403,
+          "forbidden",
+          what
+              + " needs a token of every namespace; "
+              + caller.name()
+              + "'s is scoped to "
+              + caller.namespaces());
+    }
   }
 
   /** Answers {@code body} as JSON. */
@@ -246,7 +305,22 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  /** The check before every request: rate, token, role, origin. Thread-safe. */
+  private static Namespace namespaceAsked(Context ctx) {
+    String asked = ctx.queryParam("namespace");
+    if (asked == null || asked.isEmpty()) {
+      return Namespace.DEFAULT;
+    }
+    return Namespace.parse(asked)
+        .orElseThrow(
+            () ->
+                ApiException.badRequest(
+                    "namespace must match "
+                        + Namespace.NAME.pattern()
+                        + ": "
+                        + dev.ax.common.contract.Echo.of(asked)));
+  }
+
+  /** The check before every request: rate, token, namespace, role, origin. Thread-safe. */
   private record Access(ApiSettings settings, ClientRate rate) {
 
     void check(Context ctx) {
@@ -276,6 +350,7 @@ public final class ApiServer implements AutoCloseable {
                 .caller(token)
                 .orElseThrow(() -> new ApiException(401, "unauthorized", "unknown token"));
       }
+      ctx.attribute(NAMESPACE, namespaceAsked(ctx));
       if (!ctx.method().name().equals("GET")) {
         if (!caller.mayOperate()) {
           throw new ApiException(403, "forbidden", caller.name() + " has the read role only");

@@ -1,6 +1,7 @@
 package dev.ax.api.http;
 
 import dev.ax.common.config.ConfigException;
+import dev.ax.common.model.Namespace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,17 +9,21 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The API's tokens, read once from {@code AX_CONSOLE_TOKENS_FILE}: each line {@code <token> <name>
- * <role>}, role {@code read} or {@code operate}, {@code #} a comment. Only each token's SHA-256 is
- * kept, and a presented token is looked up by its own hash, so neither the file's tokens nor the
- * time a comparison takes leave this class. Immutable; thread-safe.
+ * <role> [<namespaces>]}, role {@code read} or {@code operate}, namespaces a comma-separated list
+ * or {@code *} (every namespace, and AX-wide views; the default when the field is left out, as in
+ * files written before namespaces), {@code #} a comment. Only each token's SHA-256 is kept, and a
+ * presented token is looked up by its own hash, so neither the file's tokens nor the time a
+ * comparison takes leave this class. Immutable; thread-safe.
  */
 public final class ApiTokens {
 
@@ -66,8 +71,8 @@ public final class ApiTokens {
       }
       String where = source + " line " + (i + 1);
       String[] fields = line.split("\\s+");
-      if (fields.length != 3) {
-        throw new ConfigException(where + ": expected `<token> <name> <role>`");
+      if (fields.length != 3 && fields.length != 4) {
+        throw new ConfigException(where + ": expected `<token> <name> <role> [<namespaces>]`");
       }
       if (fields[0].length() < MIN_TOKEN_LENGTH) {
         throw new ConfigException(
@@ -83,7 +88,8 @@ public final class ApiTokens {
             case "read" -> false;
             default -> throw new ConfigException(where + ": the role must be read or operate");
           };
-      if (byHash.put(hash(fields[0]), new Caller(fields[1], operate)) != null) {
+      Set<Namespace> namespaces = fields.length == 4 ? namespaces(fields[3], where) : null;
+      if (byHash.put(hash(fields[0]), new Caller(fields[1], operate, namespaces)) != null) {
         throw new ConfigException(where + ": the same token is on an earlier line");
       }
     }
@@ -91,6 +97,27 @@ public final class ApiTokens {
       throw new ConfigException(source + " holds no token");
     }
     return new ApiTokens(byHash);
+  }
+
+  /** {@code *}: null (every namespace); else the names listed, each a valid one. */
+  private static Set<Namespace> namespaces(String field, String where) {
+    if (field.equals("*")) {
+      return null;
+    }
+    Set<Namespace> namespaces = new HashSet<>();
+    for (String name : field.split(",", -1)) {
+      namespaces.add(
+          Namespace.parse(name)
+              .orElseThrow(
+                  () ->
+                      new ConfigException(
+                          where
+                              + ": namespaces are `*` or names matching "
+                              + Namespace.NAME.pattern()
+                              + " separated by commas, not "
+                              + field)));
+    }
+    return namespaces;
   }
 
   /** Who presents {@code token}, if anyone. */

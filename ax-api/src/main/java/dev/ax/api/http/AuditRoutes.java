@@ -9,7 +9,8 @@ import java.time.Instant;
 
 /**
  * {@code GET /api/v1/audit}: what operators did through the CLI and the API ({@code
- * ax_operator_log}), newest first, as {@code ax audit} lists it. Thread-safe.
+ * ax_operator_log}), newest first, as {@code ax audit} lists it: AX-wide, so for tokens of every
+ * namespace only. Thread-safe.
  */
 final class AuditRoutes {
 
@@ -20,6 +21,7 @@ final class AuditRoutes {
   }
 
   void list(Context ctx) {
+    ApiServer.requireEveryNamespace(ctx, "the audit of every operator's actions");
     String actor = QueryParams.text(ctx, "actor");
     int limit = QueryParams.integer(ctx, "limit", 50, 1, TaskRoutes.MAX_LIMIT);
     ArrayNode entries = AxJson.MAPPER.createArrayNode();

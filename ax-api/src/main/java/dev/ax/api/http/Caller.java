@@ -1,14 +1,38 @@
 package dev.ax.api.http;
 
+import dev.ax.common.model.Namespace;
+import java.util.Set;
+
 /**
- * Who makes a request: a token's name and role, or the local user on a loopback bind without
- * tokens. The name is what the audit records as the operator. Immutable.
+ * Who makes a request: a token's name, role and namespaces, or the local user on a loopback bind
+ * without tokens. The name is what the audit records as the operator. Immutable.
  *
  * @param name the operator's name (a token's name, or {@link #LOCAL}'s)
  * @param mayOperate whether the caller may change anything (role {@code operate})
+ * @param namespaces the namespaces the caller may read (and, with the operate role, change); null:
+ *     every namespace, AX-wide views (audit, global switches) included
  */
-public record Caller(String name, boolean mayOperate) {
+public record Caller(String name, boolean mayOperate, Set<Namespace> namespaces) {
 
   /** Any caller of a loopback bind without tokens: whoever can reach the machine's loopback. */
-  public static final Caller LOCAL = new Caller("console@localhost", true);
+  public static final Caller LOCAL = new Caller("console@localhost", true, null);
+
+  public Caller {
+    namespaces = namespaces == null ? null : Set.copyOf(namespaces);
+  }
+
+  /** A caller of every namespace. */
+  public Caller(String name, boolean mayOperate) {
+    this(name, mayOperate, null);
+  }
+
+  /** Whether the caller's token reaches every namespace (and so AX-wide views). */
+  public boolean everyNamespace() {
+    return namespaces == null;
+  }
+
+  /** Whether the caller may use {@code namespace}. */
+  public boolean mayUse(Namespace namespace) {
+    return namespaces == null || namespaces.contains(namespace);
+  }
 }

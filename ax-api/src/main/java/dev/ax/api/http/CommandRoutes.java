@@ -5,6 +5,7 @@ import dev.ax.api.kafka.CommandSender;
 import dev.ax.api.read.SecretMask;
 import dev.ax.api.write.TaskCommands;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.Namespace;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Set;
@@ -31,12 +32,12 @@ final class CommandRoutes {
 
   /** A handler sending {@code type} for the task of the path. */
   io.javalin.http.Handler task(String type) {
-    return ctx -> send(ctx, new TaskCommands.Target(type, ctx.pathParam("taskId"), null));
+    return ctx -> send(ctx, new TaskCommands.Target(type, local(ctx, "taskId"), null, ns(ctx)));
   }
 
   /** A handler sending {@code type} for the group of the path. */
   io.javalin.http.Handler group(String type) {
-    return ctx -> send(ctx, new TaskCommands.Target(type, null, ctx.pathParam("group")));
+    return ctx -> send(ctx, new TaskCommands.Target(type, null, local(ctx, "group"), ns(ctx)));
   }
 
   /**
@@ -62,7 +63,16 @@ final class CommandRoutes {
     ObjectNode fields = AxJson.MAPPER.createObjectNode();
     fields.setAll(spec);
     sendChecked(
-        ctx, body, fields, new TaskCommands.Target("UPDATE", ctx.pathParam("taskId"), null));
+        ctx, body, fields, new TaskCommands.Target("UPDATE", local(ctx, "taskId"), null, ns(ctx)));
+  }
+
+  /** The path's id as the namespace's producers write it (the command goes to its topic). */
+  private static String local(Context ctx, String param) {
+    return Namespace.localId(ApiServer.storedId(ctx, ctx.pathParam(param)));
+  }
+
+  private static Namespace ns(Context ctx) {
+    return ApiServer.namespace(ctx);
   }
 
   private void send(Context ctx, TaskCommands.Target target) throws InterruptedException {

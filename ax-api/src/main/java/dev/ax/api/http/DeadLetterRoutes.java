@@ -6,6 +6,7 @@ import dev.ax.api.read.DeadLetterView;
 import dev.ax.api.write.DeadLetterActions;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.DeadLetterState;
+import dev.ax.common.model.Namespace;
 import dev.ax.deadletter.DeadLetterStore;
 import dev.ax.deadletter.DeadLetterStore.DeadLetter;
 import dev.ax.deadletter.DeadLetterStore.ReplayResult;
@@ -31,13 +32,16 @@ final class DeadLetterRoutes {
 
   void list(Context ctx) {
     String state = QueryParams.oneOf(ctx, "state", DeadLetterState.class);
+    String task = QueryParams.text(ctx, "task");
+    String group = QueryParams.text(ctx, "group");
     DeadLetterStore.Filter filter =
         new DeadLetterStore.Filter(
-            QueryParams.text(ctx, "task"),
-            QueryParams.text(ctx, "group"),
+            task == null ? null : ApiServer.storedId(ctx, task),
+            group == null ? null : ApiServer.storedId(ctx, group),
             null,
             null,
-            state == null ? null : DeadLetterState.valueOf(state));
+            state == null ? null : DeadLetterState.valueOf(state),
+            ApiServer.namespace(ctx));
     int limit = QueryParams.integer(ctx, "limit", 50, 1, TaskRoutes.MAX_LIMIT);
     ArrayNode page = AxJson.MAPPER.createArrayNode();
     letters.list(filter, limit).forEach(letter -> page.add(DeadLetterView.summary(letter)));
@@ -54,12 +58,15 @@ final class DeadLetterRoutes {
           403, "forbidden", "revealing parameters and headers needs the operate role");
     }
     DeadLetter letter =
-        letters.find(id).orElseThrow(() -> ApiException.notFound("no dead letter " + id));
+        letters
+            .find(id)
+            .filter(found -> inNamespace(ctx, found))
+            .orElseThrow(() -> ApiException.notFound("no dead letter " + id));
     ApiServer.json(ctx, DeadLetterView.detail(letter, reveal));
   }
 
   void replay(Context ctx) throws InterruptedException {
-    long id = id(ctx);
+    long id = ownId(ctx);
     JsonBody body = JsonBody.of(ctx, Set.of("reason", "force"));
     boolean force = Boolean.TRUE.equals(body.flag("force"));
     ReplayResult result = actions.replay(id, ApiServer.caller(ctx).name(), body.reason(), force);
@@ -75,7 +82,7 @@ final class DeadLetterRoutes {
   }
 
   void discard(Context ctx) {
-    long id = id(ctx);
+    long id = ownId(ctx);
     JsonBody body = JsonBody.of(ctx, Set.of("reason"));
     switch (actions.discard(id, ApiServer.caller(ctx).name(), body.reason())) {
       case NOT_FOUND -> throw ApiException.notFound("no dead letter " + id);
@@ -89,6 +96,21 @@ final class DeadLetterRoutes {
                   .createObjectNode()
                   .put("result", DeadLetterActions.DiscardResult.DISCARDED.name()));
     }
+  }
+
+  /** Whether {@code letter}'s task is of the request's namespace. */
+  private static boolean inNamespace(Context ctx, DeadLetter letter) {
+    return Namespace.of(letter.taskId()).equals(ApiServer.namespace(ctx));
+  }
+
+  /** The path's id, when it names a dead letter of the request's namespace (else 404). */
+  private long ownId(Context ctx) {
+    long id = id(ctx);
+    letters
+        .find(id)
+        .filter(found -> inNamespace(ctx, found))
+        .orElseThrow(() -> ApiException.notFound("no dead letter " + id));
+    return id;
   }
 
   private static long id(Context ctx) {

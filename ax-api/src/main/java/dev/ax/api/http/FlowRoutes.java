@@ -6,7 +6,8 @@ import javax.sql.DataSource;
 
 /**
  * {@code GET /api/v1/flows/{flowRunId}}: a flow run as nodes (each task with its run and status, or
- * what it still waits for) and edges, as {@code ax flow} shows it. Thread-safe.
+ * what it still waits for) and edges, as {@code ax flow} shows it, in the request's namespace.
+ * Thread-safe.
  */
 final class FlowRoutes {
 
@@ -17,7 +18,7 @@ final class FlowRoutes {
   }
 
   void run(Context ctx) {
-    String flowRunId = ctx.pathParam("flowRunId");
+    String flowRunId = ApiServer.storedId(ctx, ctx.pathParam("flowRunId"));
     FlowView.FlowRun run =
         flows.run(flowRunId).orElseThrow(() -> ApiException.notFound("no flow run " + flowRunId));
     ApiServer.json(ctx, FlowView.json(run));

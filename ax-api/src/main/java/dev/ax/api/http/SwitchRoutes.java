@@ -11,7 +11,8 @@ import java.util.Set;
  * The emergency switches in the API: {@code GET /api/v1/switches} (each with its value, version,
  * who set it when, and the stages that applied it or are behind) and {@code POST
  * /api/v1/switches/{name}} with {@code {"value": "on"|"off", "reason": ...}}, as {@code ax switch}
- * shows and flips them. Thread-safe.
+ * shows and flips them. A token scoped to some namespaces sets only their own switches ({@code
+ * intake.<namespace>}, {@code dispatch.<namespace>~<group>}). Thread-safe.
  */
 final class SwitchRoutes {
 
@@ -35,6 +36,17 @@ final class SwitchRoutes {
     String problem = SwitchBoard.problem(name, normalised);
     if (problem != null) {
       throw ApiException.badRequest(problem);
+    }
+    Caller caller = ApiServer.caller(ctx);
+    if (!caller.everyNamespace()
+        && SwitchBoard.namespaceOf(name).filter(caller::mayUse).isEmpty()) {
+      throw new ApiException(
+          403,
+          "forbidden",
+          caller.name()
+              + "'s token is scoped to "
+              + caller.namespaces()
+              + ": it may set intake.<namespace> and dispatch.<namespace>~<group> of those only");
     }
     boolean changed = board.set(name, normalised, ApiServer.caller(ctx).name(), body.reason());
     ApiServer.json(

@@ -12,7 +12,9 @@ import javax.sql.DataSource;
 /**
  * The task reads of the API: {@code GET /api/v1/tasks} (filtered, paged by task id, with a bounded
  * total), {@code GET /api/v1/tasks/{taskId}} and {@code GET
- * /api/v1/tasks/{taskId}/instances/{instanceId}}. Stateless over a pool; thread-safe.
+ * /api/v1/tasks/{taskId}/instances/{instanceId}}, each in the request's namespace (answers show
+ * stored ids: {@code <namespace>~<id>} outside the default namespace). Stateless over a pool;
+ * thread-safe.
  */
 final class TaskRoutes {
 
@@ -30,20 +32,23 @@ final class TaskRoutes {
   }
 
   void list(Context ctx) {
+    String group = QueryParams.text(ctx, "group");
+    String after = QueryParams.text(ctx, "after");
     TaskQueries.Filter filter =
         new TaskQueries.Filter(
-            QueryParams.text(ctx, "group"),
+            group == null ? null : ApiServer.storedId(ctx, group),
             QueryParams.oneOf(ctx, "state", TaskState.class),
             QueryParams.oneOf(ctx, "trigger", TriggerType.class),
             QueryParams.oneOf(ctx, "lastStatus", InstanceStatus.class),
             QueryParams.text(ctx, "text"),
-            QueryParams.text(ctx, "after"));
+            after == null ? null : ApiServer.storedId(ctx, after),
+            ApiServer.namespace(ctx));
     int limit = QueryParams.integer(ctx, "limit", 50, 1, MAX_LIMIT);
     ApiServer.json(ctx, listing.page(filter, limit));
   }
 
   void task(Context ctx) {
-    String taskId = ctx.pathParam("taskId");
+    String taskId = ApiServer.storedId(ctx, ctx.pathParam("taskId"));
     boolean reveal = QueryParams.flag(ctx, "reveal");
     if (reveal && !ApiServer.caller(ctx).mayOperate()) {
       throw new ApiException(
@@ -57,7 +62,7 @@ final class TaskRoutes {
   }
 
   void instance(Context ctx) {
-    String taskId = ctx.pathParam("taskId");
+    String taskId = ApiServer.storedId(ctx, ctx.pathParam("taskId"));
     String instanceId = ctx.pathParam("instanceId");
     ApiServer.json(
         ctx,

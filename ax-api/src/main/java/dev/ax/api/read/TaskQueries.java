@@ -2,6 +2,7 @@ package dev.ax.api.read;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.RecordRows;
@@ -44,11 +45,23 @@ public final class TaskQueries {
       String triggerType,
       String lastStatus,
       String text,
-      String afterTaskId) {
+      String afterTaskId,
+      Namespace namespace) {
+
+    /** A filter over every namespace (the CLI's on the database, with stored ids). */
+    public Filter(
+        String group,
+        String state,
+        String triggerType,
+        String lastStatus,
+        String text,
+        String afterTaskId) {
+      this(group, state, triggerType, lastStatus, text, afterTaskId, null);
+    }
 
     /** The same filter from the first page on (what a total counts). */
     Filter fromStart() {
-      return new Filter(group, state, triggerType, lastStatus, text, null);
+      return new Filter(group, state, triggerType, lastStatus, text, null, namespace);
     }
   }
 
@@ -102,6 +115,14 @@ public final class TaskQueries {
   /** The derived table {@code listed} of the tasks {@code filter} matches; binds into bound. */
   private static String listed(Filter filter, List<Object> bound) {
     StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    if (filter.namespace() != null) {
+      // Stored ids: a namespace's are "<ns>~<id>" (an index range); the default one's hold no ~.
+      if (filter.namespace().isDefault()) {
+        where.append(" AND t.task_id NOT LIKE '%~%'");
+      } else {
+        condition(where, bound, "t.task_id LIKE ?", filter.namespace().qualify("%"));
+      }
+    }
     condition(where, bound, "t.task_group = ?", filter.group());
     condition(where, bound, "t.state = ?", filter.state());
     if (filter.state() == null) {

@@ -100,6 +100,21 @@ public final class SwitchBoard {
     return changed;
   }
 
+  /**
+   * The namespace whose own switch {@code name} is ({@code intake.<ns>}, {@code
+   * dispatch.<ns>~<group>}), or empty for an AX-wide one (and {@code dispatch.<group>} of the
+   * default namespace).
+   */
+  public static java.util.Optional<Namespace> namespaceOf(String name) {
+    if (NAMESPACE_INTAKE.matcher(name).matches()) {
+      return Namespace.parse(name.substring(Switches.INTAKE.length() + 1));
+    }
+    if (GROUP_DISPATCH.matcher(name).matches() && name.indexOf(Namespace.SEPARATOR) > 0) {
+      return java.util.Optional.of(Namespace.of(name.substring(Switches.DISPATCH.length() + 1)));
+    }
+    return java.util.Optional.empty();
+  }
+
   /** Every known switch, then every other one set, by name. */
   public List<SwitchView> view() {
     Map<String, SwitchStore.Switch> all = switches.all();

@@ -5,6 +5,7 @@ import dev.ax.api.audit.OperatorLog;
 import dev.ax.api.kafka.CommandSender;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.function.LongSupplier;
@@ -29,14 +30,21 @@ public final class TaskCommands {
 
   /**
    * A command's type and target: one task, or for PAUSE and RESUME a whole group (exactly one of
-   * {@code taskId} and {@code group} is set).
+   * {@code taskId} and {@code group} is set), in {@code namespace} (the ids as its producers write
+   * them, without the namespace); sent to that namespace's commands topic.
    */
-  public record Target(String type, String taskId, String group) {
+  public record Target(String type, String taskId, String group, Namespace namespace) {
 
     public Target {
       if ((taskId == null) == (group == null)) {
         throw new IllegalArgumentException("a command names a task or a group, not both or none");
       }
+      java.util.Objects.requireNonNull(namespace, "namespace");
+    }
+
+    /** A target in the default namespace. */
+    public Target(String type, String taskId, String group) {
+      this(type, taskId, group, Namespace.DEFAULT);
     }
 
     /** The record key: the task's id, or the group's name. */
@@ -44,9 +52,10 @@ public final class TaskCommands {
       return group != null ? group : taskId;
     }
 
-    /** "task x" or "group g". */
+    /** "task x" or "group g", with the namespace unless it is the default one. */
     public String describe() {
-      return group != null ? "group " + group : "task " + taskId;
+      String named = group != null ? "group " + group : "task " + taskId;
+      return namespace.isDefault() ? named : named + " in namespace " + namespace;
     }
 
     /** The action as the operator log names it: {@code task pause}, {@code task run-now}. */
@@ -68,6 +77,11 @@ public final class TaskCommands {
     this.topics = topics;
     this.log = log;
     this.clockMs = clockMs;
+  }
+
+  /** The topics commands go to. */
+  public Topics topics() {
+    return topics;
   }
 
   /**
@@ -112,11 +126,14 @@ public final class TaskCommands {
     command.put("commandId", id);
     String said = reason == null ? "by ax " + target.action() : reason;
     command.put("reason", said + " (by " + operator + ")");
-    RecordMetadata sent = sender.send(topics.commands(), target.key(), AxJson.write(command));
+    RecordMetadata sent =
+        sender.send(topics.commands(target.namespace()), target.key(), AxJson.write(command));
     log.record(
         operator,
         target.action(),
-        target.group() != null ? "group " + target.group() : target.taskId(),
+        target.group() != null
+            ? "group " + target.namespace().qualify(target.group())
+            : target.namespace().qualify(target.taskId()),
         command.path("reason").asText() + " [commandId " + id + "]",
         clockMs.getAsLong());
     return new Sent(id, sent.topic(), sent.partition(), sent.offset());

@@ -30,11 +30,20 @@ final class ApiFixtures {
   /** A token of role read, named rita. */
   static final String READER = "reader-token-0123456789abcdefgh";
 
+  /** A token of role operate scoped to namespace billing, named bill. */
+  static final String BILLING = "billing-token-0123456789abcdefgh";
+
   private ApiFixtures() {}
 
-  /** The tokens {@link #OPERATOR} (olga, operate) and {@link #READER} (rita, read). */
+  /**
+   * The tokens {@link #OPERATOR} (olga, operate), {@link #READER} (rita, read) and {@link #BILLING}
+   * (bill, operate in namespace billing only).
+   */
   static ApiTokens tokens() {
-    return ApiTokens.parse(List.of(OPERATOR + " olga operate", READER + " rita read"), "tokens");
+    return ApiTokens.parse(
+        List.of(
+            OPERATOR + " olga operate", READER + " rita read *", BILLING + " bill operate billing"),
+        "tokens");
   }
 
   /** The backends `ax console` builds, over the test's database and topics. */

@@ -79,6 +79,7 @@ class ApiServerIT {
             dueAtMs));
     tasks.add(TestTasks.newTask("api-b", dueAtMs));
     tasks.add(TestTasks.newTask("other_1", dueAtMs));
+    tasks.add(TestTasks.newTask("billing~api-c", dueAtMs));
     store.tasks().create(tasks, "test", System.currentTimeMillis());
   }
 
@@ -409,6 +410,37 @@ class ApiServerIT {
                 .at("/spec/params/password")
                 .asText())
         .isEqualTo("hunter2");
+  }
+
+  @Test
+  void aTokenScopedToANamespaceReachesThatNamespaceOnly() throws Exception {
+    new dev.ax.common.store.NamespaceStore(store.runtime().dataSource())
+        .create(new dev.ax.common.model.Namespace("billing"), "test", 1L);
+    ApiServer api = start(Optional.of(ApiFixtures.tokens()), 50);
+    String bill = ApiFixtures.BILLING;
+    assertError(get(api, "/api/v1/tasks", bill, 403), "forbidden", "namespace default");
+    assertThat(ids(get(api, "/api/v1/tasks?namespace=billing", bill, 200)))
+        .containsExactly("billing~api-c");
+    assertThat(ids(get(api, "/api/v1/tasks", OPERATOR, 200))).doesNotContain("billing~api-c");
+    assertThat(get(api, "/api/v1/tasks/api-c?namespace=billing", bill, 200).at("/taskId").asText())
+        .isEqualTo("billing~api-c");
+    get(api, "/api/v1/tasks/billing~api-c?namespace=billing", bill, 200);
+    get(api, "/api/v1/tasks/api-a?namespace=billing", bill, 404);
+    get(api, "/api/v1/tasks/billing~api-c", OPERATOR, 404);
+    assertError(get(api, "/api/v1/tasks?namespace=Bad!", bill, 400), "bad_request", "namespace");
+    assertError(get(api, "/api/v1/audit", bill, 403), "forbidden", "every namespace");
+    assertThat(get(api, "/api/v1/namespaces", bill, 200).at("/namespaces/0/name").asText())
+        .isEqualTo("billing");
+    String reason = "{\"value\":\"off\",\"reason\":\"test\"}";
+    assertError(
+        post(api, "/api/v1/switches/intake?namespace=billing", bill, reason, 403),
+        "forbidden",
+        "intake.<namespace>");
+    post(api, "/api/v1/switches/intake.billing?namespace=billing", bill, reason, 200);
+    assertError(
+        post(api, "/api/v1/tasks/api-a/pause", bill, "{\"reason\":\"no\"}", 403),
+        "forbidden",
+        "namespace default");
   }
 
   @Test

@@ -27,12 +27,33 @@ class ApiTokensTest {
   }
 
   @Test
+  void aTokenReachesTheNamespacesItListsOrEveryOneWithAStarOrNoField() {
+    ApiTokens tokens =
+        ApiTokens.parse(
+            List.of(
+                ALICE + " alice read billing,shop",
+                ALICE + "-two bob operate *",
+                ALICE + "-three carol read"),
+            "tokens");
+    Caller alice = tokens.caller(ALICE).orElseThrow();
+    assertThat(alice.mayUse(new dev.ax.common.model.Namespace("shop"))).isTrue();
+    assertThat(alice.mayUse(dev.ax.common.model.Namespace.DEFAULT)).isFalse();
+    assertThat(alice.everyNamespace()).isFalse();
+    assertThat(tokens.caller(ALICE + "-two").orElseThrow().everyNamespace()).isTrue();
+    assertThat(tokens.caller(ALICE + "-three").orElseThrow().everyNamespace()).isTrue();
+  }
+
+  @Test
   void aBadLineIsRefusedByItsNumberWithoutShowingTheToken() {
     assertRefused(
         List.of(ALICE + " alice admin"), "tokens line 1: the role must be read or operate");
     assertRefused(List.of("short alice read"), "tokens line 1: the token is shorter than 20");
     assertRefused(
-        List.of("#", ALICE + " alice"), "tokens line 2: expected `<token> <name> <role>`");
+        List.of("#", ALICE + " alice"),
+        "tokens line 2: expected `<token> <name> <role> [<namespaces>]`");
+    assertRefused(
+        List.of(ALICE + " alice read billing,Bad"),
+        "tokens line 1: namespaces are `*` or names matching");
     assertRefused(List.of(ALICE + " al/ice read"), "tokens line 1: the name must be");
     assertRefused(
         List.of(ALICE + " alice read", ALICE + " eve operate"),
