@@ -27,6 +27,12 @@ public final class CliKeys implements ConfigKeySet {
           "",
           "The AX HTTP API the operator commands go through instead of the database and broker, e.g. `http://127.0.0.1:8480/api/v1`: `ax task` (show, list and every change), `ax dlq` (list, show, replay and discard by id), `ax flow`, `ax switch`, `ax audit`. Reads print the API's JSON; changes are audited under the token's name. Empty: the database and broker (AX_JDBC_URL, AX_KAFKA_BOOTSTRAP or the work directory's `ax up`).");
 
+  public static final ConfigKey<String> NAMESPACE =
+      ConfigKey.string(
+          "AX_NAMESPACE",
+          "",
+          "The namespace the commands through AX_API_URL act in (sent as `?namespace=`; the token must reach it). Empty: the default namespace. On the database, give a namespace's task as its stored id, `<namespace>~<taskId>`.");
+
   public static final ConfigKey<String> API_TOKEN =
       ConfigKey.secret(
           "AX_API_TOKEN",

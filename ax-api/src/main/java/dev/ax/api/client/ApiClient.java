@@ -44,6 +44,7 @@ public final class ApiClient {
 
   private final URI base;
   private final String token;
+  private final String namespace;
   private final HttpClient http;
 
   /**
@@ -51,6 +52,22 @@ public final class ApiClient {
    * @param token a bearer token, or null to send none
    */
   public ApiClient(URI base, String token) {
+    this(base, token, null);
+  }
+
+  /**
+   * @param namespace sent as {@code ?namespace=} with every request; null: none (the default one)
+   * @throws IllegalArgumentException for a namespace that is no valid name
+   */
+  public ApiClient(URI base, String token, String namespace) {
+    if (namespace != null && dev.ax.common.model.Namespace.parse(namespace).isEmpty()) {
+      throw new IllegalArgumentException(
+          "the namespace must match "
+              + dev.ax.common.model.Namespace.NAME.pattern()
+              + ": "
+              + namespace);
+    }
+    this.namespace = namespace;
     if (token != null && !isHeaderSafe(token)) {
       // Never the token itself in the message: it is a secret.
       throw new IllegalArgumentException(
@@ -88,6 +105,9 @@ public final class ApiClient {
 
   private HttpRequest.Builder request(String path) {
     String relative = path.startsWith("/") ? path.substring(1) : path;
+    if (namespace != null) {
+      relative += (relative.contains("?") ? "&" : "?") + "namespace=" + namespace;
+    }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(base.resolve(relative))
             .timeout(REQUEST_TIMEOUT)

@@ -53,10 +53,13 @@ final class ApiMode {
           "AX_API_URL must not carry credentials (user:password@); give the token in AX_API_TOKEN");
     }
     String token = config.get(CliKeys.API_TOKEN).strip();
+    String namespace = config.get(CliKeys.NAMESPACE).strip();
     try {
-      return Optional.of(new ApiClient(uri, token.isEmpty() ? null : token));
+      return Optional.of(
+          new ApiClient(
+              uri, token.isEmpty() ? null : token, namespace.isEmpty() ? null : namespace));
     } catch (IllegalArgumentException e) {
-      throw new CliFailure(ExitCodes.BAD_CONFIG, "AX_API_TOKEN: " + e.getMessage());
+      throw new CliFailure(ExitCodes.BAD_CONFIG, "AX_API_TOKEN or AX_NAMESPACE: " + e.getMessage());
     }
   }
 
