@@ -7,12 +7,14 @@ const API = '/api/v1';
 const page = () => document.getElementById('page');
 
 function token() { return sessionStorage.getItem('ax.token'); }
+function namespace() { return sessionStorage.getItem('ax.namespace') || 'default'; }
 
 async function api(method, path, body) {
   const headers = { 'Accept': 'application/json' };
   if (token()) headers['Authorization'] = 'Bearer ' + token();
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(API + path, {
+  const scoped = path + (path.includes('?') ? '&' : '?') + 'namespace=' + encodeURIComponent(namespace());
+  const response = await fetch(API + scoped, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body)
   });
   const json = await response.json().catch(() => ({ code: 'internal', message: response.statusText }));
@@ -56,7 +58,7 @@ function askForToken(why) {
     el('form', { class: 'filters', id: 'token-form', onsubmit: e => {
       e.preventDefault();
       sessionStorage.setItem('ax.token', e.target.elements.token.value.trim());
-      route();
+      namespaces().then(route);
     } }, el('input', { name: 'token', type: 'password', placeholder: 'token', size: 40 }),
     el('button', { type: 'submit' }, 'Use')));
 }
@@ -395,5 +397,21 @@ async function route() {
   }
 }
 
+/** The namespaces the token reaches, in the header's selector; a change shows that namespace. */
+async function namespaces() {
+  const select = document.getElementById('namespace');
+  try {
+    const list = (await api('GET', '/namespaces')).namespaces.map(n => n.name);
+    if (list.length > 0 && !list.includes(namespace())) sessionStorage.setItem('ax.namespace', list[0]);
+    select.replaceChildren(...list.map(name => el('option', { value: name }, name)));
+    select.value = namespace();
+  } catch (e) { /* the page's own request reports it (a token is asked for first) */ }
+}
+
+document.getElementById('namespace').addEventListener('change', e => {
+  sessionStorage.setItem('ax.namespace', e.target.value);
+  location.hash = '#/tasks';
+  route();
+});
 window.addEventListener('hashchange', () => { document.getElementById('message').replaceChildren(); route(); });
-route();
+namespaces().then(route);

@@ -87,6 +87,43 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  void aNamespacesTokenSeesItsNamespaceOnly() throws Exception {
+    assumeTrue(
+        ConsolePage.available(),
+        "ConsoleBrowserIT skipped: Debian's chromium and chromium-driver are not installed"
+            + " (apt-get install chromium chromium-driver)");
+    long now = System.currentTimeMillis();
+    new dev.ax.common.store.NamespaceStore(store.runtime().dataSource())
+        .create(new dev.ax.common.model.Namespace("billing"), "test", now);
+    store
+        .tasks()
+        .create(
+            List.of(
+                TestTasks.newTask("billing~invoice-1", now + 3_600_000),
+                TestTasks.newTask("payroll-1", now + 3_600_000)),
+            "test",
+            now);
+    api =
+        ApiServer.start(
+            new ApiSettings("127.0.0.1", 0, Optional.of(ApiFixtures.tokens()), 64 * 1024, 200),
+            ApiFixtures.backends(store, sender, producer, List.of()));
+    String base = "http://127.0.0.1:" + api.port();
+    page = ConsolePage.open(base, SHOTS);
+    WebDriver browser = page.browser();
+    browser.get(base + "/console/#/tasks");
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.visibilityOfElementLocated(By.name("token")))
+        .sendKeys(ApiFixtures.BILLING);
+    browser.findElement(By.cssSelector("#token-form button")).click();
+    page.awaitPage("/tasks");
+    assertThat(page.text(By.id("namespace"))).isEqualTo("billing");
+    assertThat(page.text(By.tagName("main")))
+        .contains("billing~invoice-1")
+        .doesNotContain("payroll-1");
+    page.shoot("namespace-billing");
+  }
+
+  @Test
   void anOperatorSeesTasksAndRunsPausesATaskAndReplaysADeadLetterAReaderCannotAct()
       throws Exception {
     assumeTrue(
