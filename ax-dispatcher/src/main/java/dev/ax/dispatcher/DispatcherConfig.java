@@ -43,6 +43,7 @@ public record DispatcherConfig(
     List<String> httpAllowedRanges,
     boolean httpRequireTls,
     String httpSigningSecret,
+    String httpSigningSecretsFile,
     int httpMaxResponseExcerpt,
     String shellScriptDir,
     int shellMaxOutput,
@@ -94,6 +95,8 @@ public record DispatcherConfig(
         + httpRequireTls
         + ", httpSigningSecret="
         + (httpSigningSecret.isEmpty() ? "" : "****")
+        + ", httpSigningSecretsFile="
+        + httpSigningSecretsFile
         + ", httpMaxResponseExcerpt="
         + httpMaxResponseExcerpt
         + ", shellScriptDir="

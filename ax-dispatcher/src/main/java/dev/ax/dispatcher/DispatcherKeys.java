@@ -99,6 +99,12 @@ public final class DispatcherKeys implements ConfigKeySet {
           "",
           "Shared secret (at least 32 bytes; or AX_HTTP_SIGNING_SECRET_FILE) under which every HTTP task call is signed: X-AX-Timestamp (epoch seconds) and X-AX-Signature (v1=hex HMAC-SHA256 of `<timestamp>.<Idempotency-Key>.<body>`), so a receiver can refuse forged or replayed calls (docs/SECURITY.md). Empty: calls are not signed. Never logged.");
 
+  public static final ConfigKey<String> HTTP_SIGNING_SECRETS_FILE =
+      ConfigKey.string(
+          "AX_HTTP_SIGNING_SECRETS_FILE",
+          "",
+          "A file of per-namespace signing secrets, one `<namespace> <secret>` per line (each at least 32 bytes; `#` a comment): a namespace's HTTP calls are signed with its own secret, so its receivers cannot forge calls to another namespace's. A namespace not listed is signed with AX_HTTP_SIGNING_SECRET. Empty: none. The secrets are never logged.");
+
   public static final ConfigKey<Integer> HTTP_MAX_RESPONSE_EXCERPT =
       ConfigKey.integer(
           "AX_HTTP_MAX_RESPONSE_EXCERPT",

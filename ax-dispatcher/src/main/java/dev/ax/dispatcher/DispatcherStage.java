@@ -21,7 +21,7 @@ import dev.ax.dispatcher.executor.HostAllowList;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import dev.ax.dispatcher.executor.ShellTaskExecutor;
 import dev.ax.dispatcher.executor.net.AddressRange;
-import dev.ax.dispatcher.executor.net.CallSigner;
+import dev.ax.dispatcher.executor.net.CallSigners;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.dispatcher.intake.DueIntake;
@@ -268,9 +268,7 @@ public final class DispatcherStage implements AutoCloseable {
                 PortList.parse(config.httpAllowedPorts()),
                 config.httpRequireTls(),
                 InetAddress::getAllByName),
-            config.httpSigningSecret().isEmpty()
-                ? Optional.empty()
-                : Optional.of(new CallSigner(config.httpSigningSecret())),
+            CallSigners.of(config.httpSigningSecret(), config.httpSigningSecretsFile()),
             config.httpMaxResponseExcerpt(),
             context.clock());
     Optional<TaskExecutor> shell =

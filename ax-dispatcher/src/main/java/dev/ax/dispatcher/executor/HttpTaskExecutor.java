@@ -5,6 +5,7 @@ import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.DispatcherKeys;
 import dev.ax.dispatcher.executor.net.CallSigner;
+import dev.ax.dispatcher.executor.net.CallSigners;
 import dev.ax.dispatcher.executor.net.CheckedHttpClient;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
@@ -65,7 +66,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
   private final CheckedHttpClient client;
   private final Clock clock;
   private final HttpTargetPolicy targets;
-  private final Optional<CallSigner> signer;
+  private final CallSigners signers;
   private final int maxExcerptChars;
 
   /** With the default ports and ranges, for {@code allowList}'s hosts, over plain http too. */
@@ -90,9 +91,17 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
    */
   public HttpTaskExecutor(
       HttpTargetPolicy targets, Optional<CallSigner> signer, int maxExcerptChars, Clock clock) {
+    this(targets, CallSigners.shared(signer), maxExcerptChars, clock);
+  }
+
+  /**
+   * @param signers which secret signs a call, by its namespace
+   */
+  public HttpTaskExecutor(
+      HttpTargetPolicy targets, CallSigners signers, int maxExcerptChars, Clock clock) {
     this.clock = clock;
     this.targets = targets;
-    this.signer = signer;
+    this.signers = signers;
     this.maxExcerptChars = maxExcerptChars;
     this.client = new CheckedHttpClient(targets);
   }
@@ -139,6 +148,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
       request.addHeader(name, header.getValue());
     }
     byte[] bytes = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
+    Optional<CallSigner> signer = signers.forInstance(context.instanceId());
     if (signer.isPresent()) {
       long epochSeconds = clock.now().getEpochSecond();
       request.addHeader(CallSigner.TIMESTAMP_HEADER, Long.toString(epochSeconds));

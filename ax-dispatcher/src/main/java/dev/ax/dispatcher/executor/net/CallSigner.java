@@ -35,7 +35,7 @@ public final class CallSigner {
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     if (bytes.length < MIN_SECRET_BYTES) {
       throw new IllegalArgumentException(
-          "AX_HTTP_SIGNING_SECRET must be at least "
+          "a signing secret must be at least "
               + MIN_SECRET_BYTES
               + " bytes, e.g. `openssl rand -hex 32`; it has "
               + bytes.length);
