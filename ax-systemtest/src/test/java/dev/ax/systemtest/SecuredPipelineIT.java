@@ -24,6 +24,8 @@ import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
 import dev.ax.ingest.IngestConfig;
 import dev.ax.ingest.IngestStage;
+import dev.ax.resolver.ResolverConfig;
+import dev.ax.resolver.ResolverStage;
 import dev.ax.ticker.TickerConfig;
 import dev.ax.ticker.TickerStage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -56,9 +58,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * AX's own stages on a broker with SASL and the StandardAuthorizer, each stage as its own user with
  * its least-privilege ACLs ({@link AclTemplate}), and two tenants: alice may command and read
- * namespace a only. Her task runs through ingest, the ticker and a dispatcher and its completion
- * reaches her on a's topic; her produce to b's commands is refused by the broker and nothing of b
- * changes; her read of b's completion events is refused.
+ * namespace a only. Her task and a flow behind it run through ingest, the ticker, the resolver and
+ * a dispatcher, and their completions reach her on a's topic; her produce to b's commands is
+ * refused by the broker and nothing of b changes; her read of b's completion events is refused.
  */
 @ExtendWith(AxInfraExtension.class)
 class SecuredPipelineIT {
@@ -112,6 +114,11 @@ class SecuredPipelineIT {
                       stages.context(runtime.context("node-1"), Stage.TICKER, saslServers),
                       TickerConfig.from(runtime.config()))
                   .start();
+          ResolverStage resolver =
+              new ResolverStage(
+                      stages.context(runtime.context("node-1"), Stage.RESOLVER, saslServers),
+                      ResolverConfig.from(runtime.config()))
+                  .start();
           DispatcherStage dispatcher =
               new DispatcherStage(
                       stages.context(runtime.context("node-1"), Stage.DISPATCHER, saslServers),
@@ -121,9 +128,24 @@ class SecuredPipelineIT {
           KafkaConsumer<String, byte[]> alicesReader =
               KafkaClients.consumer(
                   alice, "a.reader", "alice-reader", 100, new SimpleMeterRegistry())) {
+        await().atMost(DEADLINE).until(resolver::isRunning);
         alicesProducer
-            .send(record(topics.commands(A), "job", once("job")))
+            .send(record(topics.commands(A), "job", once("job", 3_000)))
             .get(30, TimeUnit.SECONDS);
+        TaskStore tasks = new TaskStore(runtime.dataSource());
+        await().atMost(DEADLINE).until(() -> tasks.find("a~job").isPresent());
+        // A flow in the namespace: the resolver, as its own user, triggers the downstream.
+        alicesProducer
+            .send(
+                record(
+                    topics.commands(A),
+                    "after",
+                    "{\"v\":1,\"taskId\":\"after\",\"trigger\":{\"type\":\"DEPENDENCY\","
+                        + "\"upstream\":[\"job\"]},"
+                        + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},"
+                        + "\"timeoutMs\":5000}"))
+            .get(30, TimeUnit.SECONDS);
+        await().atMost(DEADLINE).until(() -> tasks.find("a~after").isPresent());
 
         alicesReader.subscribe(List.of(topics.completed(A)));
         List<TaskCompletedEvent> events = new ArrayList<>();
@@ -135,10 +157,12 @@ class SecuredPipelineIT {
                       alicesReader.poll(Duration.ofMillis(200))) {
                     events.add(AxJson.read(r.value(), TaskCompletedEvent.class));
                   }
-                  return !events.isEmpty();
+                  return events.size() >= 2;
                 });
-        assertThat(events.get(0).taskId()).isEqualTo("job");
-        assertThat(events.get(0).namespace()).isEqualTo("a");
+        assertThat(events)
+            .extracting(TaskCompletedEvent::taskId)
+            .containsExactlyInAnyOrder("job", "after");
+        assertThat(events).allSatisfy(e -> assertThat(e.namespace()).isEqualTo("a"));
 
         // Namespace b: the broker refuses alice's produce; nothing of b changes.
         ExecutionException refused =
@@ -146,7 +170,7 @@ class SecuredPipelineIT {
                 ExecutionException.class,
                 () ->
                     alicesProducer
-                        .send(record(topics.commands(B), "job", once("job")))
+                        .send(record(topics.commands(B), "job", once("job", 200)))
                         .get(30, TimeUnit.SECONDS));
         assertThat(refused).hasCauseInstanceOf(TopicAuthorizationException.class);
         TopicPartition bCommands = new TopicPartition(topics.commands(B), 0);
@@ -158,7 +182,7 @@ class SecuredPipelineIT {
                     .offset())
             .as("nothing reached b's commands topic")
             .isZero();
-        assertThat(new TaskStore(runtime.dataSource()).find("b~job")).isEmpty();
+        assertThat(tasks.find("b~job")).isEmpty();
         try (KafkaConsumer<String, byte[]> peek =
             KafkaClients.consumer(alice, "a.peek", "alice-peek", 100, new SimpleMeterRegistry())) {
           peek.subscribe(List.of(topics.completed(B)));
@@ -179,10 +203,12 @@ class SecuredPipelineIT {
     return new ProducerRecord<>(topic, key, json.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String once(String taskId) {
+  private static String once(String taskId, long delayMs) {
     return "{\"v\":1,\"taskId\":\""
         + taskId
-        + "\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":200},"
+        + "\",\"trigger\":{\"type\":\"ONCE\",\"delayMs\":"
+        + delayMs
+        + "},"
         + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}";
   }
 
