@@ -1,6 +1,7 @@
 package dev.ax.ingest;
 
 import dev.ax.common.contract.TaskCommand;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.TaskStore;
 import java.util.ArrayList;
@@ -11,11 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The per-group bound on live tasks ({@code AX_MAX_ACTIVE_TASKS_PER_GROUP}): ingest rejects a
  * CREATE that would make its group hold more than {@code limit} live tasks ({@link
- * TaskStore#countActiveByGroup} says what live means).
+ * TaskStore#countActiveByGroup} says what live means). The same class, of {@link Scope#NAMESPACE},
+ * bounds a namespace's live tasks ({@code AX_MAX_ACTIVE_TASKS_PER_NAMESPACE}; every namespace but
+ * the default one), counted over its groups ({@link TaskStore#countActiveByNamespace}).
  *
  * <p>Per polled batch: one query for the groups' counts and one for which task ids exist already (a
  * create of an existing task is a duplicate, ignored later, and does not count), then the batch's
@@ -40,6 +44,30 @@ import java.util.Set;
 final class ActiveTaskLimit {
 
   static final String CONFIG_KEY = "AX_MAX_ACTIVE_TASKS_PER_GROUP";
+
+  static final String NAMESPACE_CONFIG_KEY = "AX_MAX_ACTIVE_TASKS_PER_NAMESPACE";
+
+  /**
+   * What one limit counts by: the group of a create (the stored, namespaced group), or its
+   * namespace (null for the default namespace, which has no namespace-wide limit).
+   *
+   * @param keyOf the key a create counts under; null: not limited here
+   * @param noun how a refusal names the key
+   * @param configKey the setting a refusal names
+   */
+  record Scope(Function<TaskCommand, String> keyOf, String noun, String configKey) {
+
+    static final Scope GROUP = new Scope(c -> c.spec().group(), "group", CONFIG_KEY);
+
+    static final Scope NAMESPACE =
+        new Scope(
+            c -> {
+              Namespace namespace = Namespace.of(c.taskId());
+              return namespace.isDefault() ? null : namespace.name();
+            },
+            "namespace",
+            NAMESPACE_CONFIG_KEY);
+  }
 
   /** Groups whose upper bound is kept; the least recently used beyond it are read again. */
   static final int MAX_GROUPS_KEPT = 10_000;
@@ -77,6 +105,7 @@ final class ActiveTaskLimit {
 
   private final Counts tasks;
   private final int limit;
+  private final Scope scope;
   private int reads;
   private final Map<String, Bound> bounds =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -87,11 +116,18 @@ final class ActiveTaskLimit {
       };
 
   ActiveTaskLimit(TaskStore tasks, int limit) {
+    this(tasks, limit, Scope.GROUP);
+  }
+
+  /** The limit of {@code scope} over the stored tasks. */
+  ActiveTaskLimit(TaskStore tasks, int limit, Scope scope) {
     this(
         new Counts() {
           @Override
-          public Map<String, Long> liveByGroup(Collection<String> groups) {
-            return tasks.countActiveByGroup(groups);
+          public Map<String, Long> liveByGroup(Collection<String> keys) {
+            return scope == Scope.NAMESPACE
+                ? tasks.countActiveByNamespace(keys)
+                : tasks.countActiveByGroup(keys);
           }
 
           @Override
@@ -99,15 +135,21 @@ final class ActiveTaskLimit {
             return tasks.existing(taskIds);
           }
         },
-        limit);
+        limit,
+        scope);
   }
 
   ActiveTaskLimit(Counts tasks, int limit) {
+    this(tasks, limit, Scope.GROUP);
+  }
+
+  ActiveTaskLimit(Counts tasks, int limit, Scope scope) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive: " + limit);
     }
     this.tasks = tasks;
     this.limit = limit;
+    this.scope = scope;
   }
 
   /**
@@ -122,8 +164,14 @@ final class ActiveTaskLimit {
     Map<String, Integer> perGroup = new LinkedHashMap<>();
     List<String> ids = new ArrayList<>(creates.size());
     for (TaskCommand command : creates) {
-      perGroup.merge(command.spec().group(), 1, Integer::sum);
+      String key = scope.keyOf().apply(command);
+      if (key != null) {
+        perGroup.merge(key, 1, Integer::sum);
+      }
       ids.add(command.taskId());
+    }
+    if (perGroup.isEmpty()) {
+      return rejected; // nothing this limit counts
     }
     if (fitsUnderBounds(perGroup)) {
       perGroup.forEach((group, count) -> raiseBound(group, bounds.get(group).upper() + count));
@@ -155,18 +203,22 @@ final class ActiveTaskLimit {
         rejectedIds.put(taskId, reason);
         continue;
       }
-      String group = command.spec().group();
+      String group = scope.keyOf().apply(command);
+      if (group == null) {
+        continue;
+      }
       long now = active.getOrDefault(group, 0L);
       if (now >= limit) {
         String reason =
-            "group '"
+            scope.noun()
+                + " '"
                 + group
                 + "' has "
                 + now
                 + " active tasks, the limit is "
                 + limit
                 + " ("
-                + CONFIG_KEY
+                + scope.configKey()
                 + ")";
         rejected.put(i, reason);
         rejectedIds.put(taskId, reason);

@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param intakeLimits the bounds on a command: the four configured ones, the rest their defaults
  * @param announceHorizon instances due within it are announced on {@code ax.task.scheduled}
  * @param maxActiveTasksPerGroup a CREATE beyond it is rejected
+ * @param maxActiveTasksPerNamespace a CREATE beyond it is rejected (not in the default namespace)
  * @param dependencyRepublish how often the whole dependency graph is published again
  */
 public record IngestConfig(
@@ -20,6 +21,7 @@ public record IngestConfig(
     IntakeLimits intakeLimits,
     Duration announceHorizon,
     int maxActiveTasksPerGroup,
+    int maxActiveTasksPerNamespace,
     Duration dependencyRepublish) {
 
   /**
@@ -31,6 +33,7 @@ public record IngestConfig(
         intakeLimits(config),
         config.get(IngestKeys.ANNOUNCE_HORIZON),
         config.get(IngestKeys.MAX_ACTIVE_TASKS_PER_GROUP),
+        config.get(IngestKeys.MAX_ACTIVE_TASKS_PER_NAMESPACE),
         config.get(IngestKeys.DEPENDENCY_REPUBLISH));
   }
 

@@ -35,6 +35,14 @@ public final class IngestKeys implements ConfigKeySet {
           Integer.MAX_VALUE,
           "Most live tasks one task group may hold: ACTIVE or PAUSED (not cancelled, deleted, or ENDED: a ONCE task ends with its last instance). Ingest rejects a CREATE beyond it, and an UPDATE that would add a live task to a full group (a move from another group, or an ENDED task made ACTIVE again), with the group's count in the reason.");
 
+  public static final ConfigKey<Integer> MAX_ACTIVE_TASKS_PER_NAMESPACE =
+      ConfigKey.integer(
+          "AX_MAX_ACTIVE_TASKS_PER_NAMESPACE",
+          50_000_000,
+          1,
+          Integer.MAX_VALUE,
+          "Most live tasks one namespace (other than the default one) may hold over all its groups; ingest rejects a CREATE beyond it with the namespace's count in the reason. A tenant's bound however many groups it makes.");
+
   public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
       ConfigKey.integer(
           "AX_MAX_COMMAND_BYTES",

@@ -84,6 +84,8 @@ public final class IngestStage implements AutoCloseable {
         new StoreIngestPort(
             tasks,
             new ActiveTaskLimit(tasks, config.maxActiveTasksPerGroup()),
+            new ActiveTaskLimit(
+                tasks, config.maxActiveTasksPerNamespace(), ActiveTaskLimit.Scope.NAMESPACE),
             dependencies,
             lifecycle,
             producer,

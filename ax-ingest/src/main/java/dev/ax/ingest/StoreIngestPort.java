@@ -9,6 +9,7 @@ import dev.ax.common.store.NewTask;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ingest.CreatePlan.Announcement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 record StoreIngestPort(
     TaskStore tasks,
     ActiveTaskLimit activeTaskLimit,
+    ActiveTaskLimit namespaceTaskLimit,
     DependencyIntake dependencies,
     LifecycleIntake lifecycle,
     KafkaProducer<String, byte[]> producer,
@@ -42,7 +44,18 @@ record StoreIngestPort(
 
   @Override
   public Map<Integer, String> overLimit(List<TaskCommand> creates) {
-    return activeTaskLimit.rejections(creates);
+    Map<Integer, String> rejected = new HashMap<>(activeTaskLimit.rejections(creates));
+    // The namespace's bound counts what its groups' bounds let through, by the batch's index.
+    List<Integer> through = new ArrayList<>();
+    for (int i = 0; i < creates.size(); i++) {
+      if (!rejected.containsKey(i)) {
+        through.add(i);
+      }
+    }
+    namespaceTaskLimit
+        .rejections(through.stream().map(creates::get).toList())
+        .forEach((index, reason) -> rejected.put(through.get(index), reason));
+    return rejected;
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ax.common.contract.CommandType;
 import dev.ax.common.contract.TaskCommand;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestTasks;
 import java.time.Duration;
@@ -69,6 +70,57 @@ class ActiveTaskLimitTest {
               null));
     }
     return batch;
+  }
+
+  @Test
+  void aNamespacesLimitCountsItsTasksOverAllGroupsAndLeavesTheDefaultNamespaceAlone() {
+    Map<String, Long> live = new HashMap<>(Map.of("billing", 9L));
+    ActiveTaskLimit.Counts db =
+        new ActiveTaskLimit.Counts() {
+          @Override
+          public Map<String, Long> liveByGroup(Collection<String> namespaces) {
+            Map<String, Long> counts = new HashMap<>();
+            namespaces.forEach(n -> counts.put(n, live.getOrDefault(n, 0L)));
+            return counts;
+          }
+
+          @Override
+          public Set<String> existing(Collection<String> taskIds) {
+            return Set.of();
+          }
+        };
+    ActiveTaskLimit limit = new ActiveTaskLimit(db, 10, ActiveTaskLimit.Scope.NAMESPACE);
+    List<TaskCommand> batch = new ArrayList<>();
+    batch.add(create("billing~a", "billing~g1"));
+    batch.add(create("billing~b", "billing~g2"));
+    batch.add(create("plain", "default"));
+    batch.add(create("shop~c", "shop~g1"));
+
+    Map<Integer, String> rejected = limit.rejections(batch);
+
+    assertThat(rejected).containsOnlyKeys(1);
+    assertThat(rejected.get(1))
+        .contains("namespace 'billing' has 10 active tasks, the limit is 10")
+        .contains("AX_MAX_ACTIVE_TASKS_PER_NAMESPACE");
+  }
+
+  private static TaskCommand create(String taskId, String group) {
+    TaskSpec noop = TestTasks.noop(taskId, Trigger.Once.after(Duration.ofSeconds(1)));
+    TaskSpec spec =
+        new TaskSpec(
+            taskId,
+            group,
+            noop.trigger(),
+            noop.executor(),
+            noop.timeout(),
+            noop.retry(),
+            noop.params(),
+            noop.misfirePolicy(),
+            noop.maxFireAll(),
+            noop.concurrent(),
+            noop.concurrencyPolicy());
+    return new TaskCommand(
+        1, CommandType.CREATE, taskId, null, spec, "trace", false, null, null, null, false, null);
   }
 
   @Test

@@ -36,6 +36,11 @@ class IngestQueryPlansIT {
                       groups)
                   .readingBy("ax_task_group_active"),
               PlannedStatement.of(
+                      "ingest: live tasks of a namespace",
+                      TaskStore.NAMESPACE_LIVE_COUNT,
+                      "billing~%")
+                  .readingBy("ax_task_group_active"),
+              PlannedStatement.of(
                   "group command: whether the group has tasks",
                   GroupLifecycleStore.ANY_TASK,
                   "g5")));

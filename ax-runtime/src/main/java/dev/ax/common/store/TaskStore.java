@@ -5,6 +5,7 @@ import static dev.ax.common.store.Jdbc.Binder.values;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
@@ -212,6 +213,28 @@ public final class TaskStore {
         + LIVE_STATES
         + ") GROUP BY task_group";
   }
+
+  /**
+   * The live tasks of each of {@code namespaces} (names of namespaces other than the default one),
+   * as {@link #countActiveByGroup} counts them: one index range per namespace over its groups
+   * ({@code <namespace>~...}).
+   */
+  public Map<String, Long> countActiveByNamespace(Collection<String> namespaces) {
+    Map<String, Long> counts = new HashMap<>();
+    for (String namespace : namespaces) {
+      counts.put(
+          namespace,
+          jdbc.queryLong(
+              "counting live tasks of namespace " + namespace,
+              NAMESPACE_LIVE_COUNT,
+              values(namespace + Namespace.SEPARATOR + "%")));
+    }
+    return counts;
+  }
+
+  /** The live count of one namespace, its groups' prefix bound; public for the EXPLAIN test. */
+  public static final String NAMESPACE_LIVE_COUNT =
+      "SELECT COUNT(*) FROM ax_task WHERE task_group LIKE ? AND state IN (" + LIVE_STATES + ")";
 
   /** The task ids among {@code taskIds} that exist. */
   public Set<String> existing(Collection<String> taskIds) {
