@@ -14,6 +14,7 @@ import java.time.Duration;
  * @param announceHorizon instances due within it are announced on {@code ax.task.scheduled}
  * @param maxActiveTasksPerGroup a CREATE beyond it is rejected
  * @param maxActiveTasksPerNamespace a CREATE beyond it is rejected (not in the default namespace)
+ * @param maxCommandsPerSecondPerNamespace a namespace over it waits (0: no limit)
  * @param dependencyRepublish how often the whole dependency graph is published again
  */
 public record IngestConfig(
@@ -22,6 +23,7 @@ public record IngestConfig(
     Duration announceHorizon,
     int maxActiveTasksPerGroup,
     int maxActiveTasksPerNamespace,
+    int maxCommandsPerSecondPerNamespace,
     Duration dependencyRepublish) {
 
   /**
@@ -34,6 +36,7 @@ public record IngestConfig(
         config.get(IngestKeys.ANNOUNCE_HORIZON),
         config.get(IngestKeys.MAX_ACTIVE_TASKS_PER_GROUP),
         config.get(IngestKeys.MAX_ACTIVE_TASKS_PER_NAMESPACE),
+        config.get(IngestKeys.MAX_COMMANDS_PER_SECOND_PER_NAMESPACE),
         config.get(IngestKeys.DEPENDENCY_REPUBLISH));
   }
 

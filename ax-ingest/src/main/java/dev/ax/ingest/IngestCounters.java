@@ -44,6 +44,11 @@ final class IngestCounters {
     of(namespace).rejected().get(reasonClass).increment();
   }
 
+  /** {@code namespace} started waiting for its command rate. */
+  void throttled(Namespace namespace) {
+    meters.counter("ax.ingest.namespace.throttled", "namespace", namespace.name()).increment();
+  }
+
   /** One task of {@code namespace} stored. */
   void created(String namespace) {
     of(namespace).created().increment();

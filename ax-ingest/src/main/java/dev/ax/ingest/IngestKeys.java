@@ -43,6 +43,14 @@ public final class IngestKeys implements ConfigKeySet {
           Integer.MAX_VALUE,
           "Most live tasks one namespace (other than the default one) may hold over all its groups; ingest rejects a CREATE beyond it with the namespace's count in the reason. A tenant's bound however many groups it makes.");
 
+  public static final ConfigKey<Integer> MAX_COMMANDS_PER_SECOND_PER_NAMESPACE =
+      ConfigKey.integer(
+          "AX_MAX_COMMANDS_PER_SECOND_PER_NAMESPACE",
+          5_000,
+          0,
+          Integer.MAX_VALUE,
+          "Commands per second ingest reads from one namespace's topic (every namespace but the default one; a burst of one second's worth at once). Over it, ingest pauses that namespace's partitions until its rate allows more: its commands wait in Kafka, none is refused, other namespaces go on (ax_ingest_namespace_throttled_total counts each pause). Per ingest replica. 0: no limit.");
+
   public static final ConfigKey<Integer> MAX_COMMAND_BYTES =
       ConfigKey.integer(
           "AX_MAX_COMMAND_BYTES",

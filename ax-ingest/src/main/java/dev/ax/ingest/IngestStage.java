@@ -92,6 +92,7 @@ public final class IngestStage implements AutoCloseable {
             new RejectedRecords(producer, Topics::rejectedOf, KafkaClients.MAX_REQUEST_SIZE_BYTES),
             context.topics(),
             context.nodeId());
+    IngestCounters counts = new IngestCounters(context.meters());
     IngestLoop batches =
         new IngestLoop(
             context.clock(),
@@ -106,7 +107,7 @@ public final class IngestStage implements AutoCloseable {
             new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),
-            new IngestCounters(context.meters()),
+            counts,
             context.topics().commandsRejected());
     this.loop =
         context.groupLoop(
@@ -117,7 +118,10 @@ public final class IngestStage implements AutoCloseable {
                 batches::handle,
                 switches::intakeEnabled,
                 switches::intakeEnabled,
-                context.topics()::namespaceOfCommands),
+                context.topics()::namespaceOfCommands,
+                new NamespaceRate(config.maxCommandsPerSecondPerNamespace()),
+                context.clock(),
+                counts::throttled),
             ConsumerLoop.CommitMode.SYNC,
             context.commandParking(producer));
   }

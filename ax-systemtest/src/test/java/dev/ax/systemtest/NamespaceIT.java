@@ -8,6 +8,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.testing.TestRuntime;
@@ -18,6 +19,7 @@ import dev.ax.resolver.ResolverStage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,6 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AxInfraExtension.class)
 class NamespaceIT {
 
+  /** The command rate of a namespace here: small, so a burst outruns it. */
+  private static final int RATE = 50;
+
   private static final String NOOP =
       "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000";
 
@@ -41,7 +46,11 @@ class NamespaceIT {
     Namespace billing = new Namespace("billing");
     try (TestRuntime runtime = TestRuntime.open(env);
         RunningStages stages =
-            RunningStages.on(runtime, "node-1").ingest().ticker().resolver().dispatcher();
+            RunningStages.on(runtime, "node-1")
+                .ingest(Map.of("AX_MAX_COMMANDS_PER_SECOND_PER_NAMESPACE", String.valueOf(RATE)))
+                .ticker()
+                .resolver()
+                .dispatcher();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
         CliRun.Target cli = CliRun.pointAt(env, runtime)) {
       runtime.awaitGroupsAssigned(1, "ingest", "dispatcher");
@@ -134,6 +143,10 @@ class NamespaceIT {
                         .anyMatch(
                             a ->
                                 a.name().equals("intake.billing") && a.stage().contains("ingest")));
+        // A poll begun before the switch applied may still return what arrives meanwhile: once a
+        // command sent after it is stored, every later poll began with billing paused.
+        send(producer, runtime.topics().commands(), "fence", once("fence", 100));
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("fence").isPresent());
         send(producer, runtime.topics().commands(billing), "held", once("held", 100));
         send(producer, runtime.topics().commands(), "passes", once("passes", 100));
         await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("passes").isPresent());
@@ -144,6 +157,35 @@ class NamespaceIT {
             .isEmpty();
         assertThat(CliRun.ax("switch", "intake.billing", "on").okOut()).contains("set to on");
         await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~held").isPresent());
+
+        // Over its command rate a namespace waits (nothing refused). A poll may read one batch
+        // (at most 200) past the rate, so a burst of 300 at 50/s must wait for its debt.
+        int burst = 300;
+        for (int i = 0; i < burst; i++) {
+          producer.send(
+              new ProducerRecord<>(
+                  runtime.topics().commands(billing),
+                  "burst-" + i,
+                  once("burst-" + i, 60_000).getBytes(StandardCharsets.UTF_8)));
+        }
+        producer.flush();
+        Jdbc jdbc = new Jdbc(runtime.dataSource());
+        String burstTasks = " FROM ax_task WHERE task_id LIKE 'billing~burst-%'";
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    jdbc.queryLong("counting", "SELECT COUNT(*)" + burstTasks, Jdbc.Binder.values())
+                        == burst);
+        long spreadMs =
+            jdbc.queryLong(
+                "the burst's spread",
+                "SELECT MAX(created_at_ms) - MIN(created_at_ms)" + burstTasks,
+                Jdbc.Binder.values());
+        assertThat(spreadMs)
+            .as("%d commands at %d/s, at most a second's worth and a batch at once", burst, RATE)
+            .isGreaterThanOrEqualTo(1_000);
+        assertThat(billingRejected.poll()).hasSize(2);
       }
     }
   }
