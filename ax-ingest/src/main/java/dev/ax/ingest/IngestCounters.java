@@ -30,6 +30,7 @@ final class IngestCounters {
   IngestCounters(MeterRegistry meters) {
     this.meters = meters;
     of(Namespace.DEFAULT_NAME); // the default namespace's series exist from the start
+    throttled(Namespace.DEFAULT, 0); // never throttled, but the metric is on every scrape
     this.duplicates = meters.counter("ax.ingest.duplicates");
     this.triggerDuplicates = meters.counter("ax.ingest.trigger.duplicates");
   }
@@ -46,7 +47,11 @@ final class IngestCounters {
 
   /** {@code namespace} started waiting for its command rate. */
   void throttled(Namespace namespace) {
-    meters.counter("ax.ingest.namespace.throttled", "namespace", namespace.name()).increment();
+    throttled(namespace, 1);
+  }
+
+  private void throttled(Namespace namespace, int times) {
+    meters.counter("ax.ingest.namespace.throttled", "namespace", namespace.name()).increment(times);
   }
 
   /** One task of {@code namespace} stored. */
