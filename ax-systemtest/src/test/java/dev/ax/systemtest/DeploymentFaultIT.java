@@ -140,6 +140,13 @@ class DeploymentFaultIT {
   /** Every this many HTTP tasks one gets 503 on its first attempt and goes through retry. */
   private static final int FAIL_FIRST_EVERY = 20;
 
+  /** Every dispatcher signs its calls with this; no process may ever write it out. */
+  private static final String SIGNING_SECRET =
+      "deploy-signing-" + java.util.UUID.randomUUID() + java.util.UUID.randomUUID();
+
+  /** Every HTTP task carries it in its Authorization header; no process may ever write it out. */
+  private static final String HEADER_SECRET = "deploy-header-" + java.util.UUID.randomUUID();
+
   /** Due times are spread evenly over [FIRST_DUE, LAST_DUE] after the workload starts (T0). */
   private static final Duration FIRST_DUE = Duration.ofSeconds(10);
 
@@ -536,6 +543,7 @@ class DeploymentFaultIT {
     env.put("AX_TICKER_LOAD_INTERVAL", LOAD_INTERVAL);
     env.put("AX_DISPATCHER_THREADS", "16");
     env.put("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1");
+    env.put("AX_HTTP_SIGNING_SECRET", SIGNING_SECRET);
     env.put("AX_RESOLVER_STATE_DIR", runDir.resolve("resolver-state").resolve(nodeId).toString());
     ChildJvm stage =
         ChildJvm.start(
@@ -623,7 +631,12 @@ class DeploymentFaultIT {
       String path = (failFirst ? HookRecorder.FAIL_FIRST_ATTEMPT : HookRecorder.OK) + taskId;
       httpTaskPaths.put(taskId, path);
       executor =
-          "{\"type\":\"HTTP\",\"url\":\"" + hooks.baseUrl() + path + "\",\"method\":\"POST\"}";
+          "{\"type\":\"HTTP\",\"url\":\""
+              + hooks.baseUrl()
+              + path
+              + "\",\"method\":\"POST\",\"headers\":{\"Authorization\":\"Bearer "
+              + HEADER_SECRET
+              + "\"}}";
     } else {
       executor = "{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
     }
@@ -1494,6 +1507,35 @@ class DeploymentFaultIT {
             "stages the test did not kill that had ended by the time the workload drained: a"
                 + " stage must ride out a fault of the broker or the database (one started during"
                 + " the broker's outage used to exit on a metadata timeout); see each one's log")
+        .isEmpty();
+  }
+
+  @Test
+  @Order(12)
+  void noProcessWroteASecret() throws IOException {
+    List<String> secrets = new ArrayList<>(List.of(SIGNING_SECRET, HEADER_SECRET));
+    if (database.password().length() >= 8) {
+      secrets.add(database.password());
+    }
+    List<String> leaks = new ArrayList<>();
+    int linesRead = 0;
+    try (var logs = Files.list(logDir)) {
+      for (Path log : logs.toList()) {
+        for (String line : Files.readAllLines(log)) {
+          linesRead++;
+          for (String secret : secrets) {
+            if (line.contains(secret)) {
+              leaks.add(log.getFileName() + ": " + line.replace(secret, "<secret>"));
+            }
+          }
+        }
+      }
+    }
+    assertThat(linesRead).as("the stages' log lines were read").isPositive();
+    assertThat(leaks)
+        .as(
+            "log lines of the stage processes holding the signing secret, a task's header value or"
+                + " the database password (shown masked): a path logs a config or a spec unmasked")
         .isEmpty();
   }
 
