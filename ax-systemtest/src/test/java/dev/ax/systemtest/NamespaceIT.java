@@ -186,6 +186,16 @@ class NamespaceIT {
             .as("%d commands at %d/s, at most a second's worth and a batch at once", burst, RATE)
             .isGreaterThanOrEqualTo(1_000);
         assertThat(billingRejected.poll()).hasSize(2);
+
+        // The CLI on the database takes a stored id and sends to that namespace's topic.
+        assertThat(CliRun.ax("task", "pause", "billing~burst-0", "--reason", "test").okOut())
+            .contains(runtime.topics().commands(billing));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    tasks.find("billing~burst-0").orElseThrow().state()
+                        == dev.ax.common.model.TaskState.PAUSED);
       }
     }
   }

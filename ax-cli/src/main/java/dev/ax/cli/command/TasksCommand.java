@@ -10,6 +10,7 @@ import dev.ax.api.write.TaskCommands;
 import dev.ax.api.write.TaskCommands.Target;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +134,7 @@ public final class TasksCommand extends DatabaseCommandGroup {
     }
     ObjectNode command = AxJson.MAPPER.createObjectNode();
     command.setAll(fields);
-    return send(command, new Target("UPDATE", change.taskId, null), change);
+    return send(command, target("UPDATE", change.taskId, null), change);
   }
 
   private int send(String type, TaskChangeOptions change, InterruptOption interrupt)
@@ -142,11 +143,29 @@ public final class TasksCommand extends DatabaseCommandGroup {
     if (interrupt.interrupt) {
       command.put("interrupt", true);
     }
-    return send(command, new Target(type, change.taskId, null), change);
+    return send(command, target(type, change.taskId, null), change);
   }
 
   private int send(String type, TaskChangeOptions change) throws InterruptedException {
-    return send(AxJson.MAPPER.createObjectNode(), new Target(type, change.taskId, null), change);
+    return send(AxJson.MAPPER.createObjectNode(), target(type, change.taskId, null), change);
+  }
+
+  /**
+   * The command's target: a stored id of another namespace ({@code billing~job}, as {@code ax task
+   * list} shows it) goes to that namespace's topic, named as its producers name it.
+   */
+  private static Target target(String type, String taskId, String group) {
+    String id = taskId != null ? taskId : group;
+    int at = id.indexOf(Namespace.SEPARATOR);
+    Optional<Namespace> namespace =
+        at > 0 ? Namespace.parse(id.substring(0, at)) : Optional.empty();
+    if (namespace.isEmpty() || namespace.get().isDefault()) {
+      return new Target(type, taskId, group);
+    }
+    String local = id.substring(at + 1);
+    return taskId != null
+        ? new Target(type, local, null, namespace.get())
+        : new Target(type, null, local, namespace.get());
   }
 
   private int send(String type, TaskOrGroupOptions target) throws InterruptedException {
@@ -157,7 +176,7 @@ public final class TasksCommand extends DatabaseCommandGroup {
               + (target.taskId == null ? "one of them" : "not both"));
     }
     return send(
-        AxJson.MAPPER.createObjectNode(), new Target(type, target.taskId, target.group), target);
+        AxJson.MAPPER.createObjectNode(), target(type, target.taskId, target.group), target);
   }
 
   /**
@@ -182,8 +201,11 @@ public final class TasksCommand extends DatabaseCommandGroup {
     }
     String path =
         target.group() != null
-            ? "groups/" + ApiMode.segment(target.group()) + "/" + action
-            : "tasks/" + ApiMode.segment(target.taskId()) + "/" + action;
+            ? "groups/" + ApiMode.segment(target.namespace().qualify(target.group())) + "/" + action
+            : "tasks/"
+                + ApiMode.segment(target.namespace().qualify(target.taskId()))
+                + "/"
+                + action;
     return ApiMode.post(api, path, body, spec.commandLine().getOut());
   }
 
@@ -226,9 +248,9 @@ public final class TasksCommand extends DatabaseCommandGroup {
                 sent.partition(),
                 sent.offset(),
                 target.group() != null
-                    ? "ax task list --group " + target.group()
-                    : "ax task show " + target.taskId(),
-                topics.commandsRejected());
+                    ? "ax task list --group " + target.namespace().qualify(target.group())
+                    : "ax task show " + target.namespace().qualify(target.taskId()),
+                topics.commandsRejected(target.namespace()));
             return ExitCodes.OK;
           } catch (CommandSender.SendFailedException e) {
             throw new CliFailure(ExitCodes.FAILED, e.getMessage() + " " + broker.hint());
