@@ -187,6 +187,22 @@ class NamespaceIT {
             .isGreaterThanOrEqualTo(1_000);
         assertThat(billingRejected.poll()).hasSize(2);
 
+        // ax submit sends to the namespace's topic.
+        assertThat(
+                CliRun.ax(
+                        "submit",
+                        "--namespace",
+                        "billing",
+                        "--task-id",
+                        "cli-1",
+                        "--delay",
+                        "1m",
+                        "--handler",
+                        "noop")
+                    .okOut())
+            .contains(runtime.topics().commands(billing));
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~cli-1").isPresent());
+
         // The CLI on the database takes a stored id and sends to that namespace's topic.
         assertThat(CliRun.ax("task", "pause", "billing~burst-0", "--reason", "test").okOut())
             .contains(runtime.topics().commands(billing));

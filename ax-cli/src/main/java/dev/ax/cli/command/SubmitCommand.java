@@ -4,6 +4,7 @@ import dev.ax.api.kafka.CommandSender;
 import dev.ax.cli.kafka.TaskCommandJson;
 import dev.ax.cli.local.ConfigCheck;
 import dev.ax.common.kafka.Topics;
+import dev.ax.common.model.Namespace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -46,6 +47,14 @@ public final class SubmitCommand extends WorkDirCommand {
       paramLabel = "<json>",
       description = "Send this file's bytes unchanged ('-' reads stdin); key = its taskId.")
   private Path file;
+
+  @Option(
+      names = "--namespace",
+      paramLabel = "<name>",
+      description =
+          "Send to this namespace's topic, ax.<name>.task.commands (default: AX_NAMESPACE, else"
+              + " the default namespace's ax.task.commands).")
+  private String namespaceName;
 
   @Option(
       names = "--task-id",
@@ -113,6 +122,7 @@ public final class SubmitCommand extends WorkDirCommand {
       key = taskId != null ? taskId : "task-" + UUID.randomUUID().toString().substring(0, 8);
       value = buildCommand(key);
     }
+    Namespace namespace = namespace();
     BrokerLocator.Target target = workDir.locateBroker(ConfigCheck.commonFromEnvironment());
     Topics topics = new Topics(target.topicPrefix());
     if (peek != null && peek.problem() != null) {
@@ -122,13 +132,13 @@ public final class SubmitCommand extends WorkDirCommand {
               + " is "
               + peek.problem()
               + "; sending it anyway without a key (AX will reject it with a reason on "
-              + topics.commandsRejected()
+              + topics.commandsRejected(namespace)
               + ")");
       err.flush();
     }
 
     try (CommandSender sender = CommandSender.open(target.kafka(), "ax-submit")) {
-      RecordMetadata sent = sender.send(topics.commands(), key, value);
+      RecordMetadata sent = sender.send(topics.commands(namespace), key, value);
       out.printf(
           Locale.ROOT,
           "sent %s to %s partition %d offset %d (Kafka %s, found via %s)%n",
@@ -202,5 +212,24 @@ public final class SubmitCommand extends WorkDirCommand {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** {@code --namespace}, else {@code AX_NAMESPACE}, else the default namespace. */
+  private Namespace namespace() {
+    String name =
+        namespaceName != null
+            ? namespaceName
+            : dev.ax.common.config.AxConfig.fromEnvironment(java.util.Map.of())
+                .get(dev.ax.cli.CliKeys.NAMESPACE)
+                .strip();
+    if (name.isEmpty()) {
+      return Namespace.DEFAULT;
+    }
+    return Namespace.parse(name)
+        .orElseThrow(
+            () ->
+                new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "a namespace name must match " + Namespace.NAME.pattern() + ": " + name));
   }
 }
