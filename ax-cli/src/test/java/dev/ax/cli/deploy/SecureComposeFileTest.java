@@ -425,8 +425,7 @@ class SecureComposeFileTest {
     service
         .path("environment")
         .properties()
-        .forEach(
-            e -> env.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+        .forEach(e -> env.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
     return env;
   }
 
