@@ -9,6 +9,8 @@
 #                                                none elsewhere; `ax migrate` (the migrate service)
 #   AX_DB_APP_USER / DB_APP_PASSWORD          the stages: SELECT, INSERT, UPDATE, DELETE on
 #                                                schema ax; no DDL (they run with AX_DB_MIGRATE=false)
+#   DB_MIGRATE_PASSWORD_FILE, DB_APP_PASSWORD_FILE  instead of the two passwords: files holding
+#                                                them (docker-compose.secure.yml, Compose secrets)
 #
 # Sourced by the image's entrypoint: a function keeps its names out of the entrypoint's shell.
 
@@ -17,7 +19,24 @@ ax_create_users() {
     echo "ax-users.sh: docker_process_sql is missing: the mysql image must source this file (it must not be executable)" >&2
     return 1
   fi
-  local name
+  local name file
+  # The secure variant (docker-compose.secure.yml) gives the passwords as files: <NAME>_FILE.
+  for name in DB_MIGRATE_PASSWORD DB_APP_PASSWORD; do
+    file="${name}_FILE"
+    if [ -n "${!file:-}" ]; then
+      if [ -n "${!name:-}" ]; then
+        echo "ax-users.sh: both $name and $file are set: set one of them" >&2
+        return 1
+      fi
+      if [ ! -r "${!file}" ]; then
+        echo "ax-users.sh: $file=${!file} cannot be read" >&2
+        return 1
+      fi
+      # The file's content without its trailing line breaks; local to this function.
+      local "$name"
+      printf -v "$name" '%s' "$(< "${!file}")"
+    fi
+  done
   for name in MYSQL_DATABASE AX_DB_MIGRATE_USER DB_MIGRATE_PASSWORD AX_DB_APP_USER DB_APP_PASSWORD; do
     if [ -z "${!name:-}" ]; then
       echo "ax-users.sh: $name is empty: set it in compose/.env (see compose/.env.example)" >&2

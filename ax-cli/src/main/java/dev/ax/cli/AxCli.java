@@ -1,5 +1,6 @@
 package dev.ax.cli;
 
+import dev.ax.cli.command.AclCommand;
 import dev.ax.cli.command.AuditCommand;
 import dev.ax.cli.command.CliErrorHandler;
 import dev.ax.cli.command.ConsoleCommand;
@@ -55,7 +56,8 @@ import picocli.CommandLine.Spec;
       MigrateCommand.class,
       FlowCommand.class,
       NamespaceCommand.class,
-      ConsoleCommand.class
+      ConsoleCommand.class,
+      AclCommand.class
     })
 public final class AxCli implements Runnable {
 

@@ -32,9 +32,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Kubernetes manifests ({@code deploy/k8s}) at schema level, as no cluster is at hand: every
- * file parses, every object has an apiVersion that matches its kind (from a known set), a name, and
- * the namespace when it is namespaced; {@code kustomization.yaml} lists exactly the manifest files.
+ * The Kubernetes manifests ({@code deploy/k8s/base}, which {@code deploy/k8s} builds; the secure
+ * overlay has SecureKubernetesOverlayTest) at schema level, as no cluster is at hand: every file
+ * parses, every object has an apiVersion that matches its kind (from a known set), a name, and the
+ * namespace when it is namespaced; {@code kustomization.yaml} lists exactly the manifest files.
  * Every Deployment's selector matches its pod labels, has replicas (the ticker exactly 2, the
  * dispatcher at least 2), and every container an image, a command naming a main class of the source
  * tree, liveness and readiness probes on the metrics port's {@code /health/live} and {@code
@@ -49,7 +50,7 @@ import org.junit.jupiter.api.Test;
 class KubernetesManifestsTest {
 
   private static final Path ROOT = Path.of("..");
-  private static final Path K8S = ROOT.resolve(Path.of("deploy", "k8s"));
+  private static final Path K8S = ROOT.resolve(Path.of("deploy", "k8s", "base"));
   private static final Path KUSTOMIZATION = K8S.resolve("kustomization.yaml");
 
   /** The kinds these manifests may use, with the apiVersion of each. */
