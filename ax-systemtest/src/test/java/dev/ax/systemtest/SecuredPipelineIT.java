@@ -57,10 +57,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AX's own stages on a broker with SASL and the StandardAuthorizer, each stage as its own user with
- * its least-privilege ACLs ({@link AclTemplate}), and two tenants: alice may command and read
- * namespace a only. Her task and a flow behind it run through ingest, the ticker, the resolver and
- * a dispatcher, and their completions reach her on a's topic; her produce to b's commands is
- * refused by the broker and nothing of b changes; her read of b's completion events is refused.
+ * its least-privilege ACLs ({@link AclTemplate}, granted by {@code ax acl --apply} as the operator
+ * runs it), and two tenants: alice may command and read namespace a only. Her task and a flow
+ * behind it run through ingest, the ticker, the resolver and a dispatcher, and their completions
+ * reach her on a's topic; her produce to b's commands is refused by the broker and nothing of b
+ * changes; her read of b's completion events is refused.
  */
 @ExtendWith(AxInfraExtension.class)
 class SecuredPipelineIT {
@@ -95,7 +96,38 @@ class SecuredPipelineIT {
       }
       admin.createTopics(created).all().get(30, TimeUnit.SECONDS);
       AclTemplate template = new AclTemplate(topics);
-      stages.grant(admin, template, List.of(A, B));
+      // The operator's command grants every stage its ACLs, as the secure deployments do.
+      System.setProperty("AX_KAFKA_BOOTSTRAP", sasl.saslBootstrapServers());
+      System.setProperty("AX_TOPIC_PREFIX", topics.prefix());
+      System.setProperty("AX_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT");
+      System.setProperty("AX_KAFKA_SASL_MECHANISM", "PLAIN");
+      System.setProperty("AX_KAFKA_SASL_JAAS_CONFIG", jaas("admin", adminPassword));
+      CliRun applied;
+      try {
+        applied = CliRun.ax("acl", "--apply", "--namespace", "a", "--namespace", "b");
+      } finally {
+        List.of(
+                "AX_KAFKA_BOOTSTRAP",
+                "AX_TOPIC_PREFIX",
+                "AX_KAFKA_SECURITY_PROTOCOL",
+                "AX_KAFKA_SASL_MECHANISM",
+                "AX_KAFKA_SASL_JAAS_CONFIG")
+            .forEach(System::clearProperty);
+      }
+      assertThat(applied.exitCode()).as(applied.err() + applied.out()).isZero();
+      List<org.apache.kafka.common.acl.AclBinding> expected = new ArrayList<>();
+      for (Stage stage : Stage.values()) {
+        expected.addAll(template.stage(stage, StagePrincipals.principal(stage), List.of(A, B)));
+      }
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  admin
+                      .describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY)
+                      .values()
+                      .get()
+                      .containsAll(expected));
       admin.createAcls(template.tenant(A, "User:alice")).all().get(30, TimeUnit.SECONDS);
       admin.createAcls(template.tenant(B, "User:bob")).all().get(30, TimeUnit.SECONDS);
       NamespaceStore namespaces = new NamespaceStore(runtime.dataSource());
@@ -210,6 +242,14 @@ class SecuredPipelineIT {
         + delayMs
         + "},"
         + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"},\"timeoutMs\":5000}";
+  }
+
+  private static String jaas(String user, String password) {
+    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+        + user
+        + "\" password=\""
+        + password
+        + "\";";
   }
 
   private static KafkaConnection login(AuthorizedSasl sasl, String user, String password) {
