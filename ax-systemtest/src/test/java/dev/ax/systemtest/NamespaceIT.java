@@ -8,6 +8,7 @@ import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.SwitchStore;
 import dev.ax.common.store.TaskStore;
@@ -157,6 +158,37 @@ class NamespaceIT {
             .isEmpty();
         assertThat(CliRun.ax("switch", "intake.billing", "on").okOut()).contains("set to on");
         await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("billing~held").isPresent());
+
+        // A namespace's dispatch off: its due instances wait unclaimed, the default one's run.
+        assertThat(CliRun.ax("switch", "dispatch.billing~*", "off").okOut()).contains("set to off");
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    switches.applied().stream()
+                        .anyMatch(
+                            a ->
+                                a.name().equals("dispatch.billing~*")
+                                    && a.stage().contains("dispatcher")));
+        send(producer, runtime.topics().commands(billing), "parked", once("parked", 100));
+        send(producer, runtime.topics().commands(), "runs", once("runs", 100));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> events(defaultDone.poll()).stream().anyMatch(e -> e.taskId().equals("runs")));
+        InstanceStore instances = new InstanceStore(runtime.dataSource());
+        assertThat(instances.findByTask("billing~parked"))
+            .as("billing's instance waits unclaimed while its dispatch is off")
+            .allSatisfy(
+                i ->
+                    assertThat(i.status())
+                        .isIn(InstanceStatus.SCHEDULED, InstanceStatus.DISPATCHED));
+        assertThat(CliRun.ax("switch", "dispatch.billing~*", "on").okOut()).contains("set to on");
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    events(billingDone.poll()).stream().anyMatch(e -> e.taskId().equals("parked")));
 
         // Over its command rate a namespace waits (nothing refused). A poll may read one batch
         // (at most 200) past the rate, so a burst of 300 at 50/s must wait for its debt.

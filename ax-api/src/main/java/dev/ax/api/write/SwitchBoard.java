@@ -30,7 +30,11 @@ public final class SwitchBoard {
               + "(?:"
               + Namespace.NAME.pattern()
               + Namespace.SEPARATOR
-              + ")?[A-Za-z0-9._-]{1,64}");
+              + ")?[A-Za-z0-9._-]{1,64}|"
+              + Pattern.quote(Switches.DISPATCH + ".")
+              + Namespace.NAME.pattern()
+              + Namespace.SEPARATOR
+              + "\\*");
 
   /** {@code intake.<namespace>}: the intake switch of one namespace. */
   private static final Pattern NAMESPACE_INTAKE =
@@ -68,7 +72,7 @@ public final class SwitchBoard {
           + name
           + "'; known: "
           + KNOWN.keySet()
-          + ", dispatch.<group> and intake.<namespace>";
+          + ", dispatch.<group>, dispatch.<namespace>~* and intake.<namespace>";
     }
     if (value == null || !ON_OFF.contains(value)) {
       return "switch " + name + " takes one of " + ON_OFF + ": " + value;

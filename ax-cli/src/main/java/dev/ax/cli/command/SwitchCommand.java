@@ -26,7 +26,9 @@ import picocli.CommandLine.Parameters;
       "Show the emergency switches, or set one: `ax switch retries off` sends every failure"
           + " straight to a dead letter and holds pending retries; `ax switch intake off` stops"
           + " ingest reading commands (they wait in Kafka); `ax switch dispatch off` (or"
-          + " dispatch.<group>) stops dispatchers claiming (due instances wait DISPATCHED);"
+          + " dispatch.<group>, or dispatch.<namespace>~* for a namespace's groups) stops"
+          + " dispatchers claiming (due instances wait DISPATCHED); intake.<namespace> off holds"
+          + " one namespace's commands;"
           + " `ax switch serial on` makes each dispatcher run one attempt at a time per pool.",
       "Every stage a switch concerns picks a change up within AX_SWITCH_POLL, logs it once and"
           + " records it: the table shows which stages (name@node) have applied the current"
@@ -49,7 +51,9 @@ public final class SwitchCommand extends WorkDirCommand {
       index = "0",
       arity = "0..1",
       paramLabel = "<switch>",
-      description = "intake, dispatch, dispatch.<group>, retries or serial")
+      description =
+          "intake, intake.<namespace>, dispatch, dispatch.<group>, dispatch.<namespace>~*,"
+              + " retries or serial")
   private String name;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "<value>", description = "on or off")

@@ -97,14 +97,31 @@ public final class Switches implements AutoCloseable {
     return isOn(INTAKE) && isOn(INTAKE + "." + namespace.name());
   }
 
-  /** Whether dispatchers may claim for {@code pool}: {@code dispatch} and its own switch on. */
+  /**
+   * Whether dispatchers may claim for {@code pool}: {@code dispatch}, its own switch, and for a
+   * namespace's group with a pool of its own, {@code dispatch.<namespace>~*}, on. (AX's own pools,
+   * {@code __overflow} and {@code __retry}, are shared by namespaces: a namespace's switch cannot
+   * hold them; the reaper's {@link DispatchHold} still leaves their rows of it unclaimed.)
+   */
   public boolean dispatchEnabled(String pool) {
-    return isOn(DISPATCH) && isOn(DISPATCH + "." + pool);
+    return isOn(DISPATCH)
+        && isOn(DISPATCH + "." + pool)
+        && (namespaceWide(pool) == null || isOn(DISPATCH + "." + namespaceWide(pool)));
+  }
+
+  /**
+   * {@code <namespace>~*}, the switch name's tail that holds every group of the namespace of {@code
+   * group} (a stored, qualified group); null for a group of the default namespace or one of AX's
+   * own pools.
+   */
+  static String namespaceWide(String group) {
+    int at = group.indexOf(Namespace.SEPARATOR);
+    return at <= 0 || group.startsWith("__") ? null : group.substring(0, at + 1) + "*";
   }
 
   /**
    * What the {@code dispatch} switches hold: every group's due instances ({@code all}), or those of
-   * the groups named.
+   * the groups named, or of every group of a namespace named {@code <namespace>~*}.
    */
   public record DispatchHold(boolean all, Set<String> groups) {
 
@@ -112,7 +129,10 @@ public final class Switches implements AutoCloseable {
     public static final DispatchHold NONE = new DispatchHold(false, Set.of());
 
     public boolean holds(String group) {
-      return all || groups.contains(group);
+      String namespaceWide = namespaceWide(group);
+      return all
+          || groups.contains(group)
+          || (namespaceWide != null && groups.contains(namespaceWide));
     }
   }
 

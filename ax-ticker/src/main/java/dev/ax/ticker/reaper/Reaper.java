@@ -202,7 +202,7 @@ public final class Reaper {
     long olderThanMs = SaturatingMillis.atMs(nowMs, unclaimedAfter.negated());
     return hold.groups().isEmpty()
         ? store.restampUnclaimed(fence, olderThanMs, nowMs, maxPerPass)
-        : store.restampUnclaimedExcept(fence, olderThanMs, nowMs, maxPerPass, hold.groups());
+        : store.restampUnclaimedExcept(fence, olderThanMs, nowMs, maxPerPass, hold::holds);
   }
 
   /**

@@ -304,14 +304,18 @@ public final class ReaperStore {
   }
 
   /**
-   * As {@link #restampUnclaimed}, while the {@code dispatch} switch holds the task groups in {@code
-   * held}: their rows are left unclaimed on purpose, so they are not emitted again (nor audited)
-   * but only get a new {@code dispatched_at_ms}, which keeps them out of the next passes' reads;
-   * once the switch is on, they are emitted again after {@code AX_REAPER_UNCLAIMED_AFTER}, as any
-   * unclaimed row. Every other group's rows are re-stamped and returned as usual.
+   * As {@link #restampUnclaimed}, while the {@code dispatch} switch holds the task groups {@code
+   * held} accepts: their rows are left unclaimed on purpose, so they are not emitted again (nor
+   * audited) but only get a new {@code dispatched_at_ms}, which keeps them out of the next passes'
+   * reads; once the switch is on, they are emitted again after {@code AX_REAPER_UNCLAIMED_AFTER},
+   * as any unclaimed row. Every other group's rows are re-stamped and returned as usual.
    */
   List<DueInstance> restampUnclaimedExcept(
-      LeaseFence fence, long olderThanMs, long nowMs, int limit, Set<String> held) {
+      LeaseFence fence,
+      long olderThanMs,
+      long nowMs,
+      int limit,
+      java.util.function.Predicate<String> held) {
     return unclaimed.restampUnclaimedExcept(fence, olderThanMs, nowMs, limit, held);
   }
 

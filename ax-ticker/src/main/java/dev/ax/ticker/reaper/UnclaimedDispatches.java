@@ -10,7 +10,7 @@ import dev.ax.common.store.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -55,14 +55,14 @@ final class UnclaimedDispatches {
 
   /** See {@link ReaperStore#restampUnclaimedExcept}. */
   List<DueInstance> restampUnclaimedExcept(
-      LeaseFence fence, long olderThanMs, long nowMs, int limit, Set<String> held) {
+      LeaseFence fence, long olderThanMs, long nowMs, int limit, Predicate<String> held) {
     Map<Boolean, List<String>> byHeld =
         jdbc
             .query(
                 "selecting unclaimed instances with their group",
                 UNCLAIMED_WITH_GROUP,
                 Jdbc.Binder.values(DISPATCHED.name(), olderThanMs, limit),
-                rs -> Map.entry(rs.getString(1), held.contains(rs.getString(2))))
+                rs -> Map.entry(rs.getString(1), held.test(rs.getString(2))))
             .stream()
             .collect(
                 Collectors.partitioningBy(
