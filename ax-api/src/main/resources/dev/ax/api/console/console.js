@@ -231,6 +231,9 @@ async function task(id) {
   const t = await api('GET', '/tasks/' + encodeURIComponent(id) + '?instances=50');
   const path = '/tasks/' + encodeURIComponent(id);
   page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
+    el('div', { id: 'task-about' },
+      t.spec.name ? el('p', { id: 'task-name', class: 'name' }, t.spec.name) : null,
+      t.spec.description ? el('p', { id: 'task-description', class: 'description' }, t.spec.description) : null),
     el('p', { id: 'next-firings' }, 'version ' + t.version + '; next firings: ' +
       (t.nextFirings.length ? t.nextFirings.map(at => at.replace('T', ' ').replace('Z', ' UTC')).join(', ') : 'none')),
     actions([

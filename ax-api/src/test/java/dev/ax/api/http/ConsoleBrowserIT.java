@@ -99,7 +99,11 @@ class ConsoleBrowserIT {
         .tasks()
         .create(
             List.of(
-                TestTasks.newTask("billing~invoice-1", now + 3_600_000),
+                TestTasks.named(
+                    "billing~invoice-1",
+                    now + 3_600_000,
+                    "Invoice run",
+                    "Sends the month's invoices.\nOwner: billing team."),
                 TestTasks.newTask("payroll-1", now + 3_600_000)),
             "test",
             now);
@@ -121,6 +125,11 @@ class ConsoleBrowserIT {
         .contains("billing~invoice-1")
         .doesNotContain("payroll-1");
     page.shoot("namespace-billing");
+    page.show("/task/billing~invoice-1");
+    assertThat(page.text(By.id("task-name"))).isEqualTo("Invoice run");
+    assertThat(page.text(By.id("task-description")))
+        .contains("Sends the month's invoices.")
+        .contains("Owner: billing team.");
   }
 
   @Test

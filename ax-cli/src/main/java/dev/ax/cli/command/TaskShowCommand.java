@@ -113,6 +113,13 @@ final class TaskShowCommand extends DatabaseSubcommand {
     JsonNode specJson = SecretMask.masked(TaskSpecJson.write(task.get().spec()), reveal);
     out.println(
         "task " + taskId + " (" + task.get().state() + ", version " + task.get().version() + ")");
+    if (task.get().spec().name() != null) {
+      out.println("  name         " + task.get().spec().name());
+    }
+    if (task.get().spec().description() != null) {
+      out.println(
+          "  description  " + task.get().spec().description().replace("\n", "\n               "));
+    }
     out.println(
         "  next firing  "
             + next.map(r -> Times.clock(r.dueAtMs()) + "  " + r.instanceId()).orElse("none"));

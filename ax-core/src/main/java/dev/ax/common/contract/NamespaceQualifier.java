@@ -67,7 +67,9 @@ public final class NamespaceQualifier {
         spec.misfirePolicy(),
         spec.maxFireAll(),
         spec.concurrent(),
-        spec.concurrencyPolicy());
+        spec.concurrencyPolicy(),
+        spec.name(),
+        spec.description());
   }
 
   private static String taskId(Namespace namespace, String field, String id) {

@@ -106,7 +106,43 @@ public final class TaskSpecJson {
         misfire.policy(),
         misfire.maxFireAll(),
         concurrent,
-        concurrencyPolicy);
+        concurrencyPolicy,
+        label(node, "name", TaskSpec.MAX_NAME_CHARS, false, check),
+        label(node, "description", TaskSpec.MAX_DESCRIPTION_CHARS, true, check));
+  }
+
+  /**
+   * An optional text for people: not blank, at most {@code maxChars}, no control character but, for
+   * a multi-line one, line breaks and tabs; null when absent.
+   */
+  private static String label(
+      JsonNode node, String field, int maxChars, boolean multiLine, IntakeCheck check) {
+    String text = optionalText(node, field, null);
+    if (text == null || !check.enforced()) {
+      return text;
+    }
+    if (text.isBlank()) {
+      throw new InvalidFieldException(field + " must not be blank (leave it out instead)");
+    }
+    if (text.length() > maxChars) {
+      throw new InvalidFieldException(
+          field + " must be at most " + maxChars + " characters: it has " + text.length());
+    }
+    boolean control =
+        text.chars()
+            .anyMatch(
+                c ->
+                    Character.isISOControl(c)
+                        && !(multiLine && (c == '\n' || c == '\t' || c == '\r')));
+    if (control) {
+      throw new InvalidFieldException(
+          field
+              + " holds a control character"
+              + (multiLine ? " (line breaks and tabs are allowed)" : "")
+              + ": "
+              + Echo.of(text));
+    }
+    return text;
   }
 
   private static Duration readTimeout(JsonNode node, Duration defaultTimeout) {
@@ -146,6 +182,12 @@ public final class TaskSpecJson {
     node.set("misfire", MisfireJson.write(spec.misfirePolicy(), spec.maxFireAll()));
     node.put("concurrent", spec.concurrent());
     node.put("concurrencyPolicy", spec.concurrencyPolicy().name());
+    if (spec.name() != null) {
+      node.put("name", spec.name());
+    }
+    if (spec.description() != null) {
+      node.put("description", spec.description());
+    }
     return node;
   }
 }

@@ -15,6 +15,10 @@ import java.util.Objects;
  * @param maxFireAll the most missed slots {@link MisfirePolicy#FIRE_ALL} fires at once
  * @param concurrent whether a new instance may run while the previous one still runs
  * @param concurrencyPolicy what a non-concurrent task does with a firing while it still runs
+ * @param name a short human name shown wherever the task is (at most {@link #MAX_NAME_CHARS});
+ *     null: none
+ * @param description what the task does, for people (at most {@link #MAX_DESCRIPTION_CHARS}); null:
+ *     none
  */
 public record TaskSpec(
     String taskId,
@@ -27,9 +31,44 @@ public record TaskSpec(
     MisfirePolicy misfirePolicy,
     int maxFireAll,
     boolean concurrent,
-    ConcurrencyPolicy concurrencyPolicy) {
+    ConcurrencyPolicy concurrencyPolicy,
+    String name,
+    String description) {
 
   public static final String DEFAULT_GROUP = "default";
+
+  public static final int MAX_NAME_CHARS = 200;
+
+  public static final int MAX_DESCRIPTION_CHARS = 2000;
+
+  /** A task without a name or description. */
+  public TaskSpec(
+      String taskId,
+      String group,
+      Trigger trigger,
+      ExecutorSpec executor,
+      Duration timeout,
+      RetryPolicy retry,
+      Map<String, String> params,
+      MisfirePolicy misfirePolicy,
+      int maxFireAll,
+      boolean concurrent,
+      ConcurrencyPolicy concurrencyPolicy) {
+    this(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        null,
+        null);
+  }
 
   public TaskSpec {
     Objects.requireNonNull(taskId, "taskId");

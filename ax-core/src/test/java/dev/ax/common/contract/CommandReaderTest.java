@@ -31,6 +31,32 @@ class CommandReaderTest {
   }
 
   @Test
+  void aNameAndADescriptionAreReadKeptAndWrittenBack() {
+    CommandReadResult result =
+        read(
+            """
+            {"v":1,"taskId":"t-1","name":"Nightly report","description":"Line one\\nLine two",
+             "trigger":{"type":"ONCE","delayMs":1000},
+             "executor":{"type":"IN_PROCESS","handler":"noop"},"timeoutMs":1500}
+            """);
+    TaskSpec spec = ((CommandReadResult.Accepted) result).command().spec();
+    assertThat(spec.name()).isEqualTo("Nightly report");
+    assertThat(spec.description()).isEqualTo("Line one\nLine two");
+    TaskSpec stored = TaskSpecJson.readStored("t-1", TaskSpecJson.write(spec).toString());
+    assertThat(stored).isEqualTo(spec);
+    assertThat(
+            TaskSpecJson.write(
+                    TaskSpecJson.readStored(
+                        "t-1",
+                        "{\"group\":\"default\","
+                            + "\"trigger\":{\"type\":\"ONCE\",\"delayMs\":1},"
+                            + "\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}}"))
+                .has("name"))
+        .as("a task without a name is written without one")
+        .isFalse();
+  }
+
+  @Test
   void readsAFullCreateCommand() {
     CommandReadResult result =
         read(

@@ -1,5 +1,7 @@
 package dev.ax.dispatcher.executor;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ax.common.contract.AxJson;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.time.Clock;
 import dev.ax.common.time.SystemClock;
@@ -15,6 +17,8 @@ import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,6 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
@@ -45,6 +50,10 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
 
   public static final String NAME = "http";
+
+  /** Methods whose params go into the query string rather than a body. */
+  private static final Set<String> QUERY_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+
   private static final Set<String> RESERVED_HEADERS =
       Set.of(
           "x-ax-trace-id",
@@ -123,8 +132,12 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
     if (remaining.isNegative() || remaining.isZero()) {
       remaining = Duration.ofMillis(1);
     }
+    String method = spec.method() == null ? "POST" : spec.method();
+    Map<String, String> params = AttemptContext.of(context).task().params();
+    boolean paramsInQuery = spec.body() == null && !params.isEmpty() && !carriesBody(method);
+    boolean paramsAsBody = spec.body() == null && !params.isEmpty() && carriesBody(method);
     HttpUriRequestBase request =
-        new HttpUriRequestBase(spec.method() == null ? "POST" : spec.method(), spec.url());
+        new HttpUriRequestBase(method, paramsInQuery ? withQuery(spec.url(), params) : spec.url());
     request.addHeader("X-AX-Instance-Id", context.instanceId());
     request.addHeader("X-AX-Attempt", Integer.toString(context.attempt()));
     request.addHeader("Idempotency-Key", context.idempotencyKey());
@@ -147,7 +160,13 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
       }
       request.addHeader(name, header.getValue());
     }
-    byte[] bytes = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        spec.body() != null
+            ? spec.body().getBytes(StandardCharsets.UTF_8)
+            : paramsAsBody ? paramsJson(params) : new byte[0];
+    if (paramsAsBody && !request.containsHeader("Content-Type")) {
+      request.addHeader("Content-Type", "application/json");
+    }
     Optional<CallSigner> signer = signers.forInstance(context.instanceId());
     if (signer.isPresent()) {
       long epochSeconds = clock.now().getEpochSecond();
@@ -156,10 +175,40 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
           CallSigner.SIGNATURE_HEADER,
           signer.get().signature(epochSeconds, context.idempotencyKey(), bytes));
     }
-    if (spec.body() != null) {
+    if (spec.body() != null || paramsAsBody) {
       request.setEntity(new ByteArrayEntity(bytes, null));
     }
     return call(request, remaining);
+  }
+
+  /** Whether {@code method} sends the task's params as a JSON body (not GET, HEAD, OPTIONS). */
+  private static boolean carriesBody(String method) {
+    return !QUERY_METHODS.contains(method.toUpperCase(Locale.ROOT));
+  }
+
+  /** {@code url} with {@code params} appended as query parameters, by name, form-encoded. */
+  static URI withQuery(URI url, Map<String, String> params) {
+    StringBuilder query = new StringBuilder();
+    new TreeMap<>(params)
+        .forEach(
+            (name, value) ->
+                query
+                    .append(query.length() == 0 ? "" : "&")
+                    .append(URLEncoder.encode(name, StandardCharsets.UTF_8))
+                    .append('=')
+                    .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+    String text = url.toString();
+    int fragment = text.indexOf('#');
+    String head = fragment < 0 ? text : text.substring(0, fragment);
+    String tail = fragment < 0 ? "" : text.substring(fragment);
+    return URI.create(head + (head.contains("?") ? "&" : "?") + query + tail);
+  }
+
+  /** The params as one JSON object of strings, by name. */
+  private static byte[] paramsJson(Map<String, String> params) {
+    ObjectNode json = AxJson.MAPPER.createObjectNode();
+    new TreeMap<>(params).forEach(json::put);
+    return AxJson.write(json);
   }
 
   /**

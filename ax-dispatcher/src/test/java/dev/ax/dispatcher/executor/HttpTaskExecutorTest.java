@@ -55,6 +55,7 @@ class HttpTaskExecutorTest {
   private final AtomicReference<Headers> lastHeaders = new AtomicReference<>();
   private final AtomicReference<String> lastMethod = new AtomicReference<>();
   private final AtomicReference<String> lastBody = new AtomicReference<>();
+  private final AtomicReference<URI> lastUri = new AtomicReference<>();
 
   @AfterEach
   void closeAll() throws Exception {
@@ -80,6 +81,7 @@ class HttpTaskExecutorTest {
           requests.incrementAndGet();
           lastHeaders.set(exchange.getRequestHeaders());
           lastMethod.set(exchange.getRequestMethod());
+          lastUri.set(exchange.getRequestURI());
           lastBody.set(
               new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
           byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -105,6 +107,53 @@ class HttpTaskExecutorTest {
             Map.of());
     return new AttemptContext(
         task, "task-1@1000", 2, Instant.ofEpochMilli(1000), "trace-1", Instant.now().plus(timeout));
+  }
+
+  private static ExecutionContext withParams(ExecutorSpec spec, Map<String, String> params) {
+    TaskSpec task =
+        TestTasks.spec(
+            "task-1",
+            "default",
+            Trigger.Once.after(Duration.ZERO),
+            spec,
+            GENEROUS,
+            RetryPolicy.DEFAULT,
+            params);
+    return new AttemptContext(
+        task,
+        "task-1@1000",
+        1,
+        Instant.ofEpochMilli(1000),
+        "trace-1",
+        Instant.now().plus(GENEROUS));
+  }
+
+  @Test
+  void paramsGoAsAJsonBodyWhenNoBodyIsGivenAsAQueryForGetAndNotAtAllBesideABody() throws Exception {
+    URI url = server(200, "");
+    Map<String, String> params = Map.of("b", "x y", "a", "1&2");
+
+    executor("127.0.0.1").execute(withParams(ExecutorSpec.http(url, null, Map.of(), null), params));
+    assertThat(lastMethod).hasValue("POST");
+    assertThat(lastBody).hasValue("{\"a\":\"1&2\",\"b\":\"x y\"}");
+    assertThat(lastHeaders.get().getFirst("Content-Type")).isEqualTo("application/json");
+
+    executor("127.0.0.1")
+        .execute(withParams(ExecutorSpec.http(url, "GET", Map.of(), null), params));
+    assertThat(lastMethod).hasValue("GET");
+    assertThat(lastUri.get().getRawQuery()).isEqualTo("a=1%262&b=x+y");
+    assertThat(lastBody).hasValue("");
+
+    executor("127.0.0.1")
+        .execute(withParams(ExecutorSpec.http(url, null, Map.of(), "{\"own\":true}"), params));
+    assertThat(lastBody).hasValue("{\"own\":true}");
+    assertThat(lastUri.get().getRawQuery()).isNull();
+  }
+
+  @Test
+  void aQueryIsAppendedToTheUrlsOwnAndBeforeItsFragment() {
+    assertThat(HttpTaskExecutor.withQuery(URI.create("https://h/p?x=1#top"), Map.of("a", "é")))
+        .hasToString("https://h/p?x=1&a=%C3%A9#top");
   }
 
   private static ExecutionContext context(URI url) {

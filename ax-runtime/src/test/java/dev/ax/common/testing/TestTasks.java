@@ -64,6 +64,27 @@ public final class TestTasks {
         noop(taskId, Trigger.Once.after(Duration.ofMillis(5))), "trace-" + taskId, dueAtMs);
   }
 
+  /** {@link #newTask} with a name and a description for people. */
+  public static NewTask named(String taskId, long dueAtMs, String name, String description) {
+    TaskSpec plain = noop(taskId, Trigger.Once.after(Duration.ofMillis(5)));
+    TaskSpec spec =
+        new TaskSpec(
+            plain.taskId(),
+            plain.group(),
+            plain.trigger(),
+            plain.executor(),
+            plain.timeout(),
+            plain.retry(),
+            plain.params(),
+            plain.misfirePolicy(),
+            plain.maxFireAll(),
+            plain.concurrent(),
+            plain.concurrencyPolicy(),
+            name,
+            description);
+    return new NewTask(spec, "trace-" + taskId, dueAtMs);
+  }
+
   /**
    * A task of the default group with {@code trigger}, run by the in-process {@code noop} handler
    * with a 5 s timeout, the default retry and firing policies and no parameters.
