@@ -149,6 +149,10 @@ class MetricsIT {
         assertThat(value(scrape, counter)).as("%s moved", counter).isPositive();
       }
       assertThat(scrape)
+          .as("outcomes by group and namespace")
+          .containsPattern("(?m)^ax_dispatcher_succeeded_total\\{[^}]*group=\"[^\"]+\"")
+          .containsPattern("(?m)^ax_dispatcher_failed_total\\{[^}]*namespace=\"default\"");
+      assertThat(scrape)
           .as("held events by pool, consumer lag by client")
           .containsPattern("(?m)^ax_dispatcher_held_events\\{[^}]*pool=\"")
           .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"");

@@ -2,11 +2,13 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.store.AfterFailure;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,15 +25,21 @@ final class OutcomeMeters {
   private record ExecutorMeters(DistributionSummary runDurations, Counter started) {}
 
   /**
-   * The outcome counts of one namespace: as many as the namespaces created (ingest stores tasks of
-   * created namespaces only).
+   * The outcome counts of one task group, labelled with the group and its namespace: at most {@link
+   * #MAX_GROUP_SERIES} groups, the later ones counted together as {@link #OTHER_GROUPS}, so
+   * producers inventing groups cannot grow the series.
    */
-  private record NamespaceMeters(
-      Counter succeeded, Counter failed, Counter timedOut, Counter dead) {}
+  private record GroupMeters(Counter succeeded, Counter failed, Counter timedOut, Counter dead) {}
+
+  /** Groups with outcome series of their own, per dispatcher. */
+  static final int MAX_GROUP_SERIES = 100;
+
+  /** The label of the groups beyond {@link #MAX_GROUP_SERIES}. */
+  static final String OTHER_GROUPS = "__other";
 
   private final MeterRegistry meters;
   private final Map<String, ExecutorMeters> byExecutor = new ConcurrentHashMap<>();
-  private final Map<String, NamespaceMeters> byNamespace = new ConcurrentHashMap<>();
+  private final Map<String, GroupMeters> byGroup = new ConcurrentHashMap<>();
   private final DistributionSummary startLateness;
   private final DistributionSummary downstreamStartLateness;
   private final Counter takenBack;
@@ -66,7 +74,7 @@ final class OutcomeMeters {
                     + " answer); their runs are taken back when their lease ends")
             .register(meters);
     this.retried = meters.counter("ax.dispatcher.retried");
-    namespaceMeters(Namespace.DEFAULT_NAME); // the default namespace's series exist from the start
+    groupMeters(TaskSpec.DEFAULT_GROUP); // the default group's series exist from the start
   }
 
   /** An outcome whose row no longer matched: not recorded. */
@@ -86,29 +94,38 @@ final class OutcomeMeters {
 
   /** An outcome recorded with {@code after}: counted and timed. */
   void recorded(Completion c, AfterFailure after) {
-    NamespaceMeters namespace = namespaceMeters(Namespace.of(c.claimed().taskId()).name());
+    GroupMeters group = groupMeters(c.group() == null ? OTHER_GROUPS : c.group());
     switch (c.status()) {
-      case SUCCESS -> namespace.succeeded().increment();
-      case TIMEOUT -> namespace.timedOut().increment();
-      default -> namespace.failed().increment();
+      case SUCCESS -> group.succeeded().increment();
+      case TIMEOUT -> group.timedOut().increment();
+      default -> group.failed().increment();
     }
     if (after instanceof AfterFailure.Retry) {
       retried.increment();
     } else if (after instanceof AfterFailure.Dead) {
-      namespace.dead().increment();
+      group.dead().increment();
     }
     time(c);
   }
 
-  private NamespaceMeters namespaceMeters(String namespace) {
-    return byNamespace.computeIfAbsent(
-        namespace,
-        n ->
-            new NamespaceMeters(
-                meters.counter("ax.dispatcher.succeeded", "namespace", n),
-                meters.counter("ax.dispatcher.failed", "namespace", n),
-                meters.counter("ax.dispatcher.timeout", "namespace", n),
-                meters.counter("ax.dispatcher.dead", "namespace", n)));
+  private GroupMeters groupMeters(String group) {
+    String key =
+        byGroup.containsKey(group) || byGroup.size() < MAX_GROUP_SERIES ? group : OTHER_GROUPS;
+    return byGroup.computeIfAbsent(
+        key,
+        g -> {
+          Tags tags =
+              Tags.of(
+                  "group",
+                  g,
+                  "namespace",
+                  g.equals(OTHER_GROUPS) ? OTHER_GROUPS : Namespace.of(g).name());
+          return new GroupMeters(
+              meters.counter("ax.dispatcher.succeeded", tags),
+              meters.counter("ax.dispatcher.failed", tags),
+              meters.counter("ax.dispatcher.timeout", tags),
+              meters.counter("ax.dispatcher.dead", tags));
+        });
   }
 
   /** The attempt's run duration by executor type, and a first attempt's start lateness. */
