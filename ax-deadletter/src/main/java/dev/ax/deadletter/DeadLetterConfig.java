@@ -13,8 +13,15 @@ import java.util.Optional;
  *
  * @param webhook where alerts are POSTed; empty: no webhook
  * @param webhookPerMinute most alerts sent per minute
+ * @param webhookFormat how an alert is written for the receiver
  */
-public record DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
+public record DeadLetterConfig(
+    Optional<URI> webhook, int webhookPerMinute, AlertFormat webhookFormat) {
+
+  /** With AX's own alert JSON. */
+  public DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
+    this(webhook, webhookPerMinute, AlertFormat.GENERIC);
+  }
 
   /**
    * @throws ConfigException when the webhook's URL is not an http(s) URL (without the value)
@@ -22,7 +29,19 @@ public record DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
   public static DeadLetterConfig from(AxConfig config) {
     return new DeadLetterConfig(
         webhook(config.get(DeadLetterKeys.WEBHOOK_URL)),
-        config.get(DeadLetterKeys.WEBHOOK_PER_MINUTE));
+        config.get(DeadLetterKeys.WEBHOOK_PER_MINUTE),
+        format(config.get(DeadLetterKeys.WEBHOOK_FORMAT)));
+  }
+
+  private static AlertFormat format(String name) {
+    try {
+      return AlertFormat.named(name);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          DeadLetterKeys.WEBHOOK_FORMAT.name()
+              + " must be one of generic, slack, dingtalk, wecom: "
+              + name);
+    }
   }
 
   private static Optional<URI> webhook(String url) {
@@ -49,6 +68,8 @@ public record DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
         + (webhook.isPresent() ? "****" : "off")
         + ", webhookPerMinute="
         + webhookPerMinute
+        + ", webhookFormat="
+        + webhookFormat
         + "]";
   }
 }

@@ -77,7 +77,10 @@ public final class DeadLetterStage implements AutoCloseable {
     this.audit = new AuditLog(context.dataSource());
     this.alerter =
         new WebhookAlerter(
-            config.webhook().orElse(null), config.webhookPerMinute(), context.meters());
+            config.webhook().orElse(null),
+            config.webhookFormat(),
+            config.webhookPerMinute(),
+            context.meters());
     this.stored = context.meters().counter("ax.deadletter.stored");
     this.parkingProducer = context.producer("deadletter-parking");
     this.loop =

@@ -1,6 +1,5 @@
 package dev.ax.deadletter;
 
-import dev.ax.common.contract.AxJson;
 import dev.ax.common.thread.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +28,7 @@ final class WebhookAlerter implements AutoCloseable {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   private final URI url;
+  private final AlertFormat format;
   private final int perMinute;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final ThreadPoolExecutor sender =
@@ -49,7 +49,16 @@ final class WebhookAlerter implements AutoCloseable {
    * @param url null: alerts are counted as suppressed only
    */
   WebhookAlerter(URI url, int perMinute, MeterRegistry meters) {
+    this(url, AlertFormat.GENERIC, perMinute, meters);
+  }
+
+  /**
+   * @param url null: alerts are counted as suppressed only
+   * @param format how each alert is written for the receiver
+   */
+  WebhookAlerter(URI url, AlertFormat format, int perMinute, MeterRegistry meters) {
     this.url = url;
+    this.format = format;
     this.perMinute = perMinute;
     this.sent = meters.counter("ax.deadletter.alerts.sent");
     this.failed = meters.counter("ax.deadletter.alerts.failed");
@@ -87,7 +96,7 @@ final class WebhookAlerter implements AutoCloseable {
           HttpRequest.newBuilder(url)
               .timeout(TIMEOUT)
               .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofByteArray(AxJson.write(alert)))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(format.body(alert)))
               .build();
       HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
       if (response.statusCode() / 100 == 2) {
