@@ -106,19 +106,7 @@ class ActiveTaskLimitTest {
 
   private static TaskCommand create(String taskId, String group) {
     TaskSpec noop = TestTasks.noop(taskId, Trigger.Once.after(Duration.ofSeconds(1)));
-    TaskSpec spec =
-        new TaskSpec(
-            taskId,
-            group,
-            noop.trigger(),
-            noop.executor(),
-            noop.timeout(),
-            noop.retry(),
-            noop.params(),
-            noop.misfirePolicy(),
-            noop.maxFireAll(),
-            noop.concurrent(),
-            noop.concurrencyPolicy());
+    TaskSpec spec = noop.withIds(taskId, group, noop.trigger());
     return new TaskCommand(
         1, CommandType.CREATE, taskId, null, spec, "trace", false, null, null, null, false, null);
   }

@@ -56,20 +56,8 @@ public final class NamespaceQualifier {
               .toList();
       trigger = new Trigger.Dependency(upstream);
     }
-    return new TaskSpec(
-        taskId(namespace, "taskId", spec.taskId()),
-        group(namespace, spec.group()),
-        trigger,
-        spec.executor(),
-        spec.timeout(),
-        spec.retry(),
-        spec.params(),
-        spec.misfirePolicy(),
-        spec.maxFireAll(),
-        spec.concurrent(),
-        spec.concurrencyPolicy(),
-        spec.name(),
-        spec.description());
+    return spec.withIds(
+        taskId(namespace, "taskId", spec.taskId()), group(namespace, spec.group()), trigger);
   }
 
   private static String taskId(Namespace namespace, String field, String id) {

@@ -49,26 +49,7 @@ public record TaskCompletedEvent(
    * and no namespace, returned with the id they wrote and the namespace named.
    */
   public TaskCompletedEvent forItsNamespace() {
-    Namespace of = Namespace.of(taskId);
-    return new TaskCompletedEvent(
-        v,
-        Namespace.localId(taskId),
-        instanceId,
-        attempt,
-        status,
-        dueAtMs,
-        claimedAtMs,
-        startedAtMs,
-        finishedAtMs,
-        durationMs,
-        lateMs,
-        traceId,
-        error,
-        node,
-        instanceStatus,
-        flowRunId,
-        triggerType,
-        of.name());
+    return withTask(Namespace.localId(taskId), Namespace.of(taskId).name());
   }
 
   /**
@@ -76,9 +57,13 @@ public record TaskCompletedEvent(
    * from the topic, never the message), the task id qualified with it.
    */
   public TaskCompletedEvent storedIn(Namespace topicNamespace) {
+    return withTask(topicNamespace.qualify(taskId), null);
+  }
+
+  private TaskCompletedEvent withTask(String newTaskId, String newNamespace) {
     return new TaskCompletedEvent(
         v,
-        topicNamespace.qualify(taskId),
+        newTaskId,
         instanceId,
         attempt,
         status,
@@ -94,6 +79,6 @@ public record TaskCompletedEvent(
         instanceStatus,
         flowRunId,
         triggerType,
-        null);
+        newNamespace);
   }
 }

@@ -82,4 +82,40 @@ public record TaskSpec(
     MisfirePolicy.requireValidMaxFireAll(maxFireAll);
     params = params == null ? Map.of() : Map.copyOf(params);
   }
+
+  /** This spec under other ids (a namespace's qualified ones): task id, group and trigger. */
+  public TaskSpec withIds(String newTaskId, String newGroup, Trigger newTrigger) {
+    return new TaskSpec(
+        newTaskId,
+        newGroup,
+        newTrigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        name,
+        description);
+  }
+
+  /** This spec with {@code newName} and {@code newDescription} (either may be null). */
+  public TaskSpec withLabels(String newName, String newDescription) {
+    return new TaskSpec(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        newName,
+        newDescription);
+  }
 }

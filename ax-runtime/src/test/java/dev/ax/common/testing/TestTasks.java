@@ -66,22 +66,8 @@ public final class TestTasks {
 
   /** {@link #newTask} with a name and a description for people. */
   public static NewTask named(String taskId, long dueAtMs, String name, String description) {
-    TaskSpec plain = noop(taskId, Trigger.Once.after(Duration.ofMillis(5)));
     TaskSpec spec =
-        new TaskSpec(
-            plain.taskId(),
-            plain.group(),
-            plain.trigger(),
-            plain.executor(),
-            plain.timeout(),
-            plain.retry(),
-            plain.params(),
-            plain.misfirePolicy(),
-            plain.maxFireAll(),
-            plain.concurrent(),
-            plain.concurrencyPolicy(),
-            name,
-            description);
+        noop(taskId, Trigger.Once.after(Duration.ofMillis(5))).withLabels(name, description);
     return new NewTask(spec, "trace-" + taskId, dueAtMs);
   }
 
