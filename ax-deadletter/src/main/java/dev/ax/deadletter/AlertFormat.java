@@ -34,7 +34,8 @@ public enum AlertFormat {
     }
     ObjectNode body = AxJson.MAPPER.createObjectNode();
     if (this == SLACK) {
-      body.put("text", text(alert));
+      // Slack reads <...> as links and mentions (<!channel>): the text is escaped as it asks.
+      body.put("text", text(alert).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"));
     } else {
       body.put("msgtype", "text");
       body.putObject("text").put("content", text(alert));

@@ -14,6 +14,7 @@ import dev.ax.common.store.NamespaceStore;
 import dev.ax.common.store.TaskStore;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -57,6 +58,14 @@ public final class IngestStage implements AutoCloseable {
     this.producer = context.producer("ingest");
     this.commandsTopic = context.topics().commands();
     DataSource dataSource = context.dataSource();
+    // Read on the consumer thread only, as the rejections and parkings that use it are.
+    KnownNamespaces known =
+        new KnownNamespaces(
+            () ->
+                new NamespaceStore(dataSource)
+                    .all().stream().map(NamespaceStore.Row::namespace).toList(),
+            context.clock());
+    UnaryOperator<String> rejectedTopic = rejectedTopics(context.topics(), known);
     FireTimes fireTimes = new FireTimes();
     TaskStore tasks = new TaskStore(dataSource);
     TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(dataSource);
@@ -89,7 +98,7 @@ public final class IngestStage implements AutoCloseable {
             dependencies,
             lifecycle,
             producer,
-            new RejectedRecords(producer, Topics::rejectedOf, KafkaClients.MAX_REQUEST_SIZE_BYTES),
+            new RejectedRecords(producer, rejectedTopic, KafkaClients.MAX_REQUEST_SIZE_BYTES),
             context.topics(),
             context.nodeId());
     IngestCounters counts = new IngestCounters(context.meters());
@@ -97,13 +106,7 @@ public final class IngestStage implements AutoCloseable {
         new IngestLoop(
             context.clock(),
             new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock()),
-            new NamespaceIntake(
-                context.topics(),
-                new KnownNamespaces(
-                    () ->
-                        new NamespaceStore(dataSource)
-                            .all().stream().map(NamespaceStore.Row::namespace).toList(),
-                    context.clock())),
+            new NamespaceIntake(context.topics(), known),
             new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),
@@ -123,7 +126,21 @@ public final class IngestStage implements AutoCloseable {
                 context.clock(),
                 counts::throttled),
             ConsumerLoop.CommitMode.SYNC,
-            context.commandParking(producer));
+            context.commandParking(producer, rejectedTopic));
+  }
+
+  /**
+   * Where a refused record goes, by its topic: a created namespace's to its own rejected topic
+   * (created with it); a record from any other topic the pattern matched to the default one, which
+   * always exists, so a stray topic cannot stall ingest on a send to a topic that is not there.
+   */
+  private static UnaryOperator<String> rejectedTopics(Topics topics, KnownNamespaces known) {
+    return source ->
+        topics
+            .namespaceOfCommands(source)
+            .filter(known::exists)
+            .map(topics::commandsRejected)
+            .orElse(topics.commandsRejected());
   }
 
   public IngestStage start() {

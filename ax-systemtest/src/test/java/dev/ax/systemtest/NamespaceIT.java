@@ -219,6 +219,30 @@ class NamespaceIT {
             .isGreaterThanOrEqualTo(1_000);
         assertThat(billingRejected.poll()).hasSize(2);
 
+        // A commands topic of no created namespace: its record is rejected onto the default
+        // rejected topic (its own does not exist), and ingest goes on.
+        try (org.apache.kafka.clients.admin.Admin admin =
+                dev.ax.common.kafka.KafkaClients.admin(runtime.kafka());
+            TopicReader defaultRejected = UserClients.rejected(runtime)) {
+          String stray = runtime.topics().commands(new Namespace("stray"));
+          admin
+              .createTopics(
+                  List.of(new org.apache.kafka.clients.admin.NewTopic(stray, 1, (short) 1)))
+              .all()
+              .get(30, java.util.concurrent.TimeUnit.SECONDS);
+          // Read from its start once the pattern subscription finds the topic (within 10 s).
+          send(producer, stray, "s", once("s", 100));
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () ->
+                      defaultRejected.poll().stream()
+                          .map(NamespaceIT::reason)
+                          .anyMatch(r -> r.contains("namespace stray does not exist")));
+          send(producer, runtime.topics().commands(), "after-stray", once("after-stray", 100));
+          await().atMost(Duration.ofSeconds(30)).until(() -> tasks.find("after-stray").isPresent());
+        }
+
         // ax submit sends to the namespace's topic.
         assertThat(
                 CliRun.ax(

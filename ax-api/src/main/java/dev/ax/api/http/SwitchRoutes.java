@@ -3,7 +3,9 @@ package dev.ax.api.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.api.write.SwitchBoard;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.Namespace;
 import io.javalin.http.Context;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -23,8 +25,19 @@ final class SwitchRoutes {
   }
 
   void list(Context ctx) {
+    Caller caller = ApiServer.caller(ctx);
+    // A scoped token sees the AX-wide switches and its own namespaces', not another tenant's.
+    List<SwitchBoard.SwitchView> visible =
+        board.view().stream()
+            .filter(
+                v ->
+                    caller.everyNamespace()
+                        || SwitchBoard.KNOWN.containsKey(v.name())
+                        || caller.mayUse(
+                            SwitchBoard.namespaceOf(v.name()).orElse(Namespace.DEFAULT)))
+            .toList();
     ObjectNode body = AxJson.MAPPER.createObjectNode();
-    body.set("switches", AxJson.MAPPER.valueToTree(board.view()));
+    body.set("switches", AxJson.MAPPER.valueToTree(visible));
     ApiServer.json(ctx, body);
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.store.AuditLog;
@@ -73,7 +74,9 @@ public final class TaskView {
       root.putNull("nextFiringAt");
     }
     root.set("nextFirings", firings);
-    root.set("spec", SecretMask.masked(TaskSpecJson.write(task.get().spec()), reveal));
+    // As the namespace's producers write it, so that it can be sent back as an UPDATE.
+    root.put("namespace", Namespace.of(taskId).name());
+    root.set("spec", SecretMask.masked(TaskSpecJson.writeAsProduced(task.get().spec()), reveal));
     ArrayNode rows = root.putArray("instances");
     latest.forEach(r -> rows.add(AxJson.MAPPER.valueToTree(r)));
     ArrayNode applied = root.putArray("commands");

@@ -422,8 +422,13 @@ class ApiServerIT {
     assertThat(ids(get(api, "/api/v1/tasks?namespace=billing", bill, 200)))
         .containsExactly("billing~api-c");
     assertThat(ids(get(api, "/api/v1/tasks", OPERATOR, 200))).doesNotContain("billing~api-c");
-    assertThat(get(api, "/api/v1/tasks/api-c?namespace=billing", bill, 200).at("/taskId").asText())
-        .isEqualTo("billing~api-c");
+    JsonNode shown = get(api, "/api/v1/tasks/api-c?namespace=billing", bill, 200);
+    assertThat(shown.at("/taskId").asText()).isEqualTo("billing~api-c");
+    assertThat(shown.at("/namespace").asText()).isEqualTo("billing");
+    assertThat(shown.at("/spec/taskId").asText())
+        .as("the spec as the namespace's producers write it, to be sent back as an UPDATE")
+        .isEqualTo("api-c");
+    assertThat(shown.at("/spec/group").asText()).isEqualTo("default");
     get(api, "/api/v1/tasks/billing~api-c?namespace=billing", bill, 200);
     get(api, "/api/v1/tasks/api-a?namespace=billing", bill, 404);
     get(api, "/api/v1/tasks/billing~api-c", OPERATOR, 404);
@@ -437,6 +442,11 @@ class ApiServerIT {
         "forbidden",
         "intake.<namespace>");
     post(api, "/api/v1/switches/intake.billing?namespace=billing", bill, reason, 200);
+    post(api, "/api/v1/switches/dispatch.shop~*", OPERATOR, reason, 200);
+    assertThat(get(api, "/api/v1/switches", bill, 200).toString())
+        .contains("intake.billing")
+        .contains("\"intake\"")
+        .doesNotContain("shop");
     assertError(
         post(api, "/api/v1/tasks/api-a/pause", bill, "{\"reason\":\"no\"}", 403),
         "forbidden",

@@ -110,7 +110,7 @@ final class TaskShowCommand extends DatabaseSubcommand {
             .filter(r -> r.status() == InstanceStatus.SCHEDULED)
             .min(Comparator.comparingLong(InstanceRow::dueAtMs));
     List<TaskQueries.AppliedCommand> commands = new TaskQueries(db.dataSource).commands(taskId);
-    JsonNode specJson = SecretMask.masked(TaskSpecJson.write(task.get().spec()), reveal);
+    JsonNode specJson = SecretMask.masked(TaskSpecJson.writeAsProduced(task.get().spec()), reveal);
     out.println(
         "task " + taskId + " (" + task.get().state() + ", version " + task.get().version() + ")");
     if (task.get().spec().name() != null) {

@@ -220,11 +220,7 @@ public final class CommandReader {
     String flowRunId = null;
     Long upstreamSucceededAtMs = null;
     if (type == CommandType.TRIGGER) {
-      flowRunId = JsonFields.requireText(root, "flowRunId");
-      if (flowRunId.length() > InstanceIds.MAX_LENGTH) {
-        throw new InvalidFieldException(
-            "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");
-      }
+      flowRunId = flowRunIdOf(root);
       if (root.hasNonNull("upstreamSucceededAtMs")) {
         upstreamSucceededAtMs = JsonFields.requireLong(root, "upstreamSucceededAtMs");
         if (upstreamSucceededAtMs < 0) {
@@ -301,6 +297,19 @@ public final class CommandReader {
               + " and traceparent name different traces; give one, or the same trace id");
     }
     return traceparent.traceId();
+  }
+
+  /** A TRIGGER's flow run: bounded, and not naming another namespace. */
+  private static String flowRunIdOf(JsonNode root) {
+    String flowRunId = JsonFields.requireText(root, "flowRunId");
+    if (flowRunId.indexOf(Namespace.SEPARATOR) >= 0) {
+      throw new InvalidFieldException(CrossNamespace.reason("flowRunId", flowRunId));
+    }
+    if (flowRunId.length() > InstanceIds.MAX_LENGTH) {
+      throw new InvalidFieldException(
+          "flowRunId must be at most " + InstanceIds.MAX_LENGTH + " characters");
+    }
+    return flowRunId;
   }
 
   /**

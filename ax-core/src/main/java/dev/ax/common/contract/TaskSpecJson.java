@@ -167,6 +167,21 @@ public final class TaskSpecJson {
     }
   }
 
+  /**
+   * The spec as its namespace's producers write it: task id, group and upstream ids without the
+   * namespace, so that what a user is shown can be sent back as an UPDATE on the namespace's topic.
+   */
+  public static ObjectNode writeAsProduced(TaskSpec spec) {
+    Trigger trigger = spec.trigger();
+    if (trigger instanceof Trigger.Dependency dependency) {
+      trigger =
+          new Trigger.Dependency(
+              dependency.upstreamTaskIds().stream().map(Namespace::localId).toList());
+    }
+    return write(
+        spec.withIds(Namespace.localId(spec.taskId()), Namespace.localId(spec.group()), trigger));
+  }
+
   public static ObjectNode write(TaskSpec spec) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("taskId", spec.taskId());

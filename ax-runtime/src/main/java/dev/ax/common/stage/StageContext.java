@@ -155,9 +155,11 @@ public record StageContext(
   }
 
   /** Ingest's parking: commands it cannot handle go to the rejected topic like invalid ones. */
-  public RecordParking commandParking(KafkaProducer<String, byte[]> producer) {
+  public RecordParking commandParking(
+      KafkaProducer<String, byte[]> producer,
+      java.util.function.UnaryOperator<String> rejectedTopicOf) {
     return new RecordParking(
-        producer, topics.commandsRejected(), Topics::rejectedOf, parkedCounter("ingest"));
+        producer, topics.commandsRejected(), rejectedTopicOf, parkedCounter("ingest"));
   }
 
   private Counter parkedCounter(String stage) {

@@ -83,8 +83,10 @@ public record FixedDelayChainer(
       }
       Optional<TaskCompletedEvent> decoded = completions.decode(record);
       Optional<Namespace> namespace = namespaceOf.apply(record.topic());
-      if (decoded.isEmpty() || namespace.isEmpty()) {
-        continue;
+      if (decoded.isEmpty()
+          || namespace.isEmpty()
+          || decoded.get().taskId().indexOf(Namespace.SEPARATOR) >= 0) {
+        continue; // a task id as a namespace's users write it never holds one
       }
       TaskCompletedEvent event = decoded.get().storedIn(namespace.get());
       if (event.instanceStatus() == InstanceStatus.RETRYING) {

@@ -85,7 +85,12 @@ public final class CallSigners {
 
   /** The signer of a call of instance {@code instanceId} (a stored, qualified id). */
   public Optional<CallSigner> forInstance(String instanceId) {
-    CallSigner own = byNamespace.get(Namespace.of(instanceId));
+    int at = instanceId.indexOf(Namespace.SEPARATOR);
+    Namespace namespace =
+        at <= 0
+            ? Namespace.DEFAULT
+            : Namespace.parse(instanceId.substring(0, at)).orElse(Namespace.DEFAULT);
+    CallSigner own = byNamespace.get(namespace);
     return own != null ? Optional.of(own) : shared;
   }
 
