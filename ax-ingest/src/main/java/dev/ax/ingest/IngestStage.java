@@ -21,13 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ingest: consumes {@code ax.task.commands}, validates each command, stores new tasks with their
- * first instance (one transaction per polled batch, idempotent on taskId), announces instances due
- * soon on {@code ax.task.scheduled}, and sends every message it cannot accept to {@code
- * ax.task.commands.rejected} with the reason in a header and the original key and bytes unchanged
- * (or, when that is too large for Kafka, a digest of them: {@link RejectedRecords}). A record whose
- * key is neither absent nor the taskId is rejected. Offsets are committed only after the database
- * and the rejected topic have what was read.
+ * Ingest: consumes {@code ax.task.commands} and every created namespace's {@code
+ * ax.<namespace>.task.commands} (a pattern subscription; the namespace comes from the topic, see
+ * {@link NamespaceIntake}), validates each command, stores new tasks with their first instance (one
+ * transaction per polled batch, idempotent on taskId), announces instances due soon on {@code
+ * ax.task.scheduled}, and sends every message it cannot accept to {@code ax.task.commands.rejected}
+ * (a created namespace's to its own) with the reason in a header and the original key and bytes
+ * unchanged (or, when that is too large for Kafka, a digest of them: {@link RejectedRecords}). A
+ * record whose key is neither absent nor the taskId is rejected. Offsets are committed only after
+ * the database and the rejected topic have what was read.
  *
  * <p>Shape: the {@link IngestLoop} reads each batch, the {@link CreatePlanner} decides what its
  * CREATE and TRIGGER commands come to, and the loop applies that through the {@link IngestPort}
