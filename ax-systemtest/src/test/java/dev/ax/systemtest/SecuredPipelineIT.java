@@ -40,7 +40,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -49,7 +48,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -245,26 +243,10 @@ class SecuredPipelineIT {
   }
 
   private static String jaas(String user, String password) {
-    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-        + user
-        + "\" password=\""
-        + password
-        + "\";";
+    return StagePrincipals.plainJaas(user, password);
   }
 
   private static KafkaConnection login(AuthorizedSasl sasl, String user, String password) {
-    return new KafkaConnection(
-        sasl.saslBootstrapServers(),
-        Map.of(
-            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
-            "SASL_PLAINTEXT",
-            SaslConfigs.SASL_MECHANISM,
-            "PLAIN",
-            SaslConfigs.SASL_JAAS_CONFIG,
-            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + user
-                + "\" password=\""
-                + password
-                + "\";"));
+    return StagePrincipals.saslPlain(sasl.saslBootstrapServers(), user, password);
   }
 }

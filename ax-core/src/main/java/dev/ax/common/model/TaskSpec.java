@@ -85,28 +85,24 @@ public record TaskSpec(
 
   /** This spec under other ids (a namespace's qualified ones): task id, group and trigger. */
   public TaskSpec withIds(String newTaskId, String newGroup, Trigger newTrigger) {
-    return new TaskSpec(
-        newTaskId,
-        newGroup,
-        newTrigger,
-        executor,
-        timeout,
-        retry,
-        params,
-        misfirePolicy,
-        maxFireAll,
-        concurrent,
-        concurrencyPolicy,
-        name,
-        description);
+    return with(newTaskId, newGroup, newTrigger, name, description);
   }
 
   /** This spec with {@code newName} and {@code newDescription} (either may be null). */
   public TaskSpec withLabels(String newName, String newDescription) {
+    return with(taskId, group, trigger, newName, newDescription);
+  }
+
+  private TaskSpec with(
+      String newTaskId,
+      String newGroup,
+      Trigger newTrigger,
+      String newName,
+      String newDescription) {
     return new TaskSpec(
-        taskId,
-        group,
-        trigger,
+        newTaskId,
+        newGroup,
+        newTrigger,
         executor,
         timeout,
         retry,

@@ -85,19 +85,29 @@ public final class StagePrincipals {
 
   /** How {@code stage}'s clients reach the SASL listener at {@code saslBootstrapServers}. */
   public KafkaConnection connection(Stage stage, String saslBootstrapServers) {
+    return saslPlain(saslBootstrapServers, user(stage), passwords.get(stage));
+  }
+
+  /** A SASL_PLAINTEXT connection as {@code user} with the PLAIN mechanism. */
+  public static KafkaConnection saslPlain(String bootstrapServers, String user, String password) {
     return new KafkaConnection(
-        saslBootstrapServers,
+        bootstrapServers,
         Map.of(
             CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
             "SASL_PLAINTEXT",
             SaslConfigs.SASL_MECHANISM,
             "PLAIN",
             SaslConfigs.SASL_JAAS_CONFIG,
-            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + user(stage)
-                + "\" password=\""
-                + passwords.get(stage)
-                + "\";"));
+            plainJaas(user, password)));
+  }
+
+  /** The {@code sasl.jaas.config} line of a PLAIN login as {@code user}. */
+  public static String plainJaas(String user, String password) {
+    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+        + user
+        + "\" password=\""
+        + password
+        + "\";";
   }
 
   /** {@code base} (e.g. {@code TestRuntime.context}) with Kafka reached as {@code stage}'s user. */
