@@ -23,6 +23,8 @@ import dev.ax.common.model.TriggerType;
  *     namespace) and the event is on that namespace's topic ({@code ax.<namespace>.task.completed},
  *     {@code ax.task.completed} for {@code default}); null from a dispatcher older than namespaces,
  *     read as {@code default}
+ * @param shards for a sharded task: which shard this is, or, on the firing's aggregate event, how
+ *     its shards ended (see {@link ShardSummary}); null otherwise
  */
 public record TaskCompletedEvent(
     int v,
@@ -42,7 +44,50 @@ public record TaskCompletedEvent(
     InstanceStatus instanceStatus,
     String flowRunId,
     TriggerType triggerType,
-    String namespace) {
+    String namespace,
+    ShardSummary shards) {
+
+  /** An event of a task that is not sharded. */
+  public TaskCompletedEvent(
+      int v,
+      String taskId,
+      String instanceId,
+      int attempt,
+      InstanceStatus status,
+      long dueAtMs,
+      long claimedAtMs,
+      long startedAtMs,
+      long finishedAtMs,
+      long durationMs,
+      long lateMs,
+      String traceId,
+      String error,
+      String node,
+      InstanceStatus instanceStatus,
+      String flowRunId,
+      TriggerType triggerType,
+      String namespace) {
+    this(
+        v,
+        taskId,
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        namespace,
+        null);
+  }
 
   /**
    * The event as its namespace's users see it: built inside AX with the stored (qualified) task id
@@ -79,6 +124,7 @@ public record TaskCompletedEvent(
         instanceStatus,
         flowRunId,
         triggerType,
-        newNamespace);
+        newNamespace,
+        shards);
   }
 }

@@ -40,7 +40,8 @@ public record OutcomePlanner(
               c.status(),
               c.error(),
               c.finishedAtMs(),
-              after));
+              after,
+              c.claimed().shardOf()));
       events.add(owedEvents.of(c, after, nowMs));
     }
     return new Plan(owner, nowMs, outcomes, events);
