@@ -163,6 +163,16 @@ class ShardingIT {
       assertThat(new InstanceStore(runtime.dataSource()).findByTask("after-flaky")).isEmpty();
       assertThat(events.get("summary")).hasSize(1);
       assertThat(calls.stream().filter(c -> c.path().equals("/flaky")).toList()).hasSize(3);
+
+      // An operator sees the sharding and each shard's run.
+      try (CliRun.Target cli = CliRun.pointAt(env, runtime)) {
+        String shown = CliRun.ax("task", "show", "report", "--instances", "10").okOut();
+        assertThat(shown)
+            .contains("each firing runs as 5 shards")
+            .contains("\"sharding\"")
+            .contains(firing.instanceId() + "#4of5")
+            .contains(firing.instanceId() + " ");
+      }
     } finally {
       dispatchers.forEach(Process::destroyForcibly);
       endpoint.stop(0);
