@@ -151,7 +151,12 @@ class MetricsIT {
       assertThat(scrape)
           .as("outcomes by group and namespace")
           .containsPattern("(?m)^ax_dispatcher_succeeded_total\\{[^}]*group=\"[^\"]+\"")
-          .containsPattern("(?m)^ax_dispatcher_failed_total\\{[^}]*namespace=\"default\"");
+          .containsPattern("(?m)^ax_dispatcher_failed_total\\{[^}]*namespace=\"default\"")
+          .containsPattern("(?m)^ax_dispatcher_group_run_duration_ms_count\\{[^}]*group=\"[^\"]+\"")
+          .containsPattern("(?m)^ax_dispatcher_group_run_duration_ms_max\\{[^}]*group=\"");
+      assertThat(value(scrape, "ax_dispatcher_group_run_duration_ms_count"))
+          .as("run durations by group")
+          .isPositive();
       assertThat(scrape)
           .as("held events by pool, consumer lag by client")
           .containsPattern("(?m)^ax_dispatcher_held_events\\{[^}]*pool=\"")
