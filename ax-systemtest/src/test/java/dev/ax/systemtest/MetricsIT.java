@@ -46,6 +46,11 @@ class MetricsIT {
   void everyDocumentedMetricIsScrapedWithItsTypeAndTheRunMovesThem(AxTestEnv env) throws Exception {
     int port = StageProcess.freeLoopbackPort();
     Path workDir = Files.createTempDirectory("ax-metrics-it");
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    String url = "http://127.0.0.1:" + port;
+    // The test's schema first: `ax up` migrates an empty database, and the test's copy of the
+    // schema template needs one, so the process starts once the copy is in.
+    TestRuntime runtime = TestRuntime.open(env);
     Process up =
         StageProcess.start(
             env,
@@ -55,9 +60,7 @@ class MetricsIT {
             "up",
             "--work-dir",
             workDir.toString());
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    String url = "http://127.0.0.1:" + port;
-    try (TestRuntime runtime = TestRuntime.open(env);
+    try (runtime;
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       await()
           .atMost(Duration.ofSeconds(90))

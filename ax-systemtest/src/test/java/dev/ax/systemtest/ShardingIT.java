@@ -61,7 +61,9 @@ class ShardingIT {
                   Integer.parseInt(exchange.getRequestHeaders().getFirst("X-AX-Shard-Total")),
                   Integer.parseInt(exchange.getRequestHeaders().getFirst("X-AX-Attempt")));
           calls.add(call);
-          boolean fail = call.path().equals("/flaky") && call.shardIndex() == 1;
+          boolean fail =
+              call.path().equals("/flaky") && call.shardIndex() == 1
+                  || call.path().equals("/wobbly") && call.shardIndex() == 2 && call.attempt() == 1;
           exchange.sendResponseHeaders(fail ? 500 : 200, -1);
           exchange.close();
         });
@@ -71,7 +73,8 @@ class ShardingIT {
         Map.of("AX_HTTP_ALLOWED_HOSTS", "127.0.0.1", "AX_REAPER_INTERVAL", "500ms");
     List<Process> dispatchers = new ArrayList<>();
     try (TestRuntime runtime = TestRuntime.open(env, config);
-        RunningStages core = RunningStages.on(runtime, "core").ingest().ticker().resolver();
+        RunningStages core =
+            RunningStages.on(runtime, "core").ingest().ticker().retries().resolver();
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime);
         TopicReader completed = UserClients.completed(runtime)) {
       for (int i = 1; i <= 3; i++) {
@@ -91,6 +94,12 @@ class ShardingIT {
       // Due in 4 s: the dependents are stored, and in the resolver's graph, before they fire.
       Commands.send(producer, runtime, "report", sharded(base + "/report", 5, 4_000));
       Commands.send(producer, runtime, "flaky", sharded(base + "/flaky", 3, 4_000));
+      Commands.send(
+          producer,
+          runtime,
+          "wobbly",
+          TaskBody.http(TaskBody.once(1_000), base + "/wobbly")
+              + ",\"sharding\":{\"total\":3},\"retry\":{\"maxRetries\":2,\"backoffBaseMs\":200}");
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> tasks.existing(List.of("report", "flaky")).size() == 2);
@@ -108,6 +117,7 @@ class ShardingIT {
                 collect(completed.poll(), events);
                 return firingEvent(events, "report").size() == 1
                     && firingEvent(events, "flaky").size() == 1
+                    && firingEvent(events, "wobbly").size() == 1
                     && events.getOrDefault("summary", List.of()).size() == 1;
               });
 
@@ -163,6 +173,12 @@ class ShardingIT {
       assertThat(new InstanceStore(runtime.dataSource()).findByTask("after-flaky")).isEmpty();
       assertThat(events.get("summary")).hasSize(1);
       assertThat(calls.stream().filter(c -> c.path().equals("/flaky")).toList()).hasSize(3);
+
+      // A shard that fails once is retried on its own; its firing waits for it and succeeds.
+      assertThat(firingEvent(events, "wobbly").get(0).status()).isEqualTo(InstanceStatus.SUCCESS);
+      assertThat(calls.stream().filter(c -> c.path().equals("/wobbly")).toList())
+          .extracting(c -> c.shardIndex() + "#" + c.attempt())
+          .containsExactlyInAnyOrder("0#1", "1#1", "2#1", "2#2");
 
       // An operator sees the sharding and each shard's run.
       try (CliRun.Target cli = CliRun.pointAt(env, runtime)) {
