@@ -23,6 +23,8 @@ import dev.ax.common.model.TriggerType;
  *     namespace) and the event is on that namespace's topic ({@code ax.<namespace>.task.completed},
  *     {@code ax.task.completed} for {@code default}); null from a dispatcher older than namespaces,
  *     read as {@code default}
+ * @param result a summary of what the run said (its output), null when it said nothing or from a
+ *     dispatcher older than this field
  */
 public record TaskCompletedEvent(
     int v,
@@ -42,7 +44,50 @@ public record TaskCompletedEvent(
     InstanceStatus instanceStatus,
     String flowRunId,
     TriggerType triggerType,
-    String namespace) {
+    String namespace,
+    RunResult result) {
+
+  /** Without a result: as written before runs had output. */
+  public TaskCompletedEvent(
+      int v,
+      String taskId,
+      String instanceId,
+      int attempt,
+      InstanceStatus status,
+      long dueAtMs,
+      long claimedAtMs,
+      long startedAtMs,
+      long finishedAtMs,
+      long durationMs,
+      long lateMs,
+      String traceId,
+      String error,
+      String node,
+      InstanceStatus instanceStatus,
+      String flowRunId,
+      TriggerType triggerType,
+      String namespace) {
+    this(
+        v,
+        taskId,
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        namespace,
+        null);
+  }
 
   /**
    * The event as its namespace's users see it: built inside AX with the stored (qualified) task id
@@ -79,6 +124,7 @@ public record TaskCompletedEvent(
         instanceStatus,
         flowRunId,
         triggerType,
-        newNamespace);
+        newNamespace,
+        result);
   }
 }

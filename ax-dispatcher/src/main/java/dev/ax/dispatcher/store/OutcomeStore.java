@@ -14,6 +14,7 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.RunOutputs;
 import dev.ax.common.store.Sql;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -29,7 +30,8 @@ import javax.sql.DataSource;
  * rows and the events each recorded outcome owes in the outbox, all in one transaction. Successes
  * go as one batch move per chunk (whose first packet starts the transaction); failures, each with
  * its own error, one conditional UPDATE each. A ONCE task whose last live instance ends here
- * becomes ENDED in the same transaction ({@link OneShotEnd}).
+ * becomes ENDED in the same transaction ({@link OneShotEnd}). The output of each recorded attempt
+ * that has one goes to {@code ax_run_output} in that transaction too ({@link RunOutputs}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -74,6 +76,7 @@ public final class OutcomeStore {
           events.size() + " event lists for " + outcomes.size() + " outcomes");
     }
     boolean owesEvents = events.stream().anyMatch(list -> !list.isEmpty());
+    boolean hasOutput = outcomes.stream().anyMatch(outcome -> outcome.output() != null);
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
     }
@@ -93,7 +96,8 @@ public final class OutcomeStore {
           }
           List<List<Outcome>> chunks = Sql.chunks(successes);
           for (int c = 0; c < chunks.size(); c++) {
-            boolean commits = !owesEvents && others.isEmpty() && c == chunks.size() - 1;
+            boolean commits =
+                !owesEvents && !hasOutput && others.isEmpty() && c == chunks.size() - 1;
             List<Outcome> chunk = chunks.get(c);
             won.addAll(
                 transaction.move(
@@ -107,6 +111,10 @@ public final class OutcomeStore {
             won.addAll(recordOneByOne(transaction, others, owner, nowMs));
           }
           OutcomeRecording recorded = OutcomeRecording.of(outcomes, won);
+          if (hasOutput) {
+            RunOutputs.insert(
+                transaction.connection(), outcomes.stream().filter(recorded::isRecorded).toList());
+          }
           List<OutboxMessage> owed = new ArrayList<>();
           for (int i = 0; i < outcomes.size() && owesEvents; i++) {
             if (recorded.isRecorded(outcomes.get(i))) {

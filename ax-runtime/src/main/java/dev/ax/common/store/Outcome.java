@@ -9,6 +9,7 @@ import dev.ax.common.model.InstanceStatus;
  * @param error one-line summary, null on success
  * @param after for a failure: retry or dead, recorded in the same transaction; null leaves the
  *     instance FAILED or TIMEOUT
+ * @param output what the run said, stored with the outcome in {@code ax_run_output}; null for none
  */
 public record Outcome(
     String instanceId,
@@ -17,7 +18,19 @@ public record Outcome(
     InstanceStatus status,
     String error,
     long finishedAtMs,
-    AfterFailure after) {
+    AfterFailure after,
+    RunOutput output) {
+
+  public Outcome(
+      String instanceId,
+      String taskId,
+      int attempt,
+      InstanceStatus status,
+      String error,
+      long finishedAtMs,
+      AfterFailure after) {
+    this(instanceId, taskId, attempt, status, error, finishedAtMs, after, null);
+  }
 
   public Outcome(
       String instanceId,
@@ -26,6 +39,6 @@ public record Outcome(
       InstanceStatus status,
       String error,
       long finishedAtMs) {
-    this(instanceId, taskId, attempt, status, error, finishedAtMs, null);
+    this(instanceId, taskId, attempt, status, error, finishedAtMs, null, null);
   }
 }
