@@ -42,7 +42,7 @@ public final class OutputMask {
   /** {@code name: value} or {@code name=value} with a secret-looking name. */
   static final Pattern SECRET_ASSIGNMENT =
       Pattern.compile(
-          "(?i)(password|passwd|secret|token|api[_-]?key|authorization)(\\s*[:=]\\s*)"
+          "(?i)(password|passwd|secret|token|api[_-]?key|authorization)([\"']?\\s*[:=]\\s*[\"']?)"
               + "(?:(?:bearer|basic)\\s+)?[^\\s,;&\"']+");
 
   private static final OutputMask PATTERNS_ONLY = new OutputMask(List.of());

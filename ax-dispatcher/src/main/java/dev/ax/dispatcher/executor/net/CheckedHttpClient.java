@@ -189,7 +189,9 @@ public final class CheckedHttpClient implements AutoCloseable {
   private Response exchange(
       HttpUriRequestBase request, int headBytes, boolean headOf2xx, List<String> headerNames)
       throws IOException {
-    try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
+    ClassicHttpResponse response = client.executeOpen(null, request, null);
+    boolean cancelled = false;
+    try {
       int status = response.getCode();
       HttpEntity entity = response.getEntity();
       byte[] head = new byte[0];
@@ -201,17 +203,31 @@ public final class CheckedHttpClient implements AutoCloseable {
       long length = entity == null ? 0 : entity.getContentLength();
       if (length < 0 || length > MAX_DRAINED_BYTES) {
         request.cancel(); // rather than read an unbounded rest to keep the connection
+        cancelled = true;
       }
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (String name : headerNames) {
-        Header[] values = response.getHeaders(name);
-        if (values.length > 0) {
-          headers.put(
-              name, Arrays.stream(values).map(Header::getValue).collect(Collectors.joining(", ")));
-        }
+      return new Response(status, head, headers(response, headerNames));
+    } finally {
+      try {
+        response.close();
+      } catch (IOException e) {
+        if (!cancelled) {
+          throw e;
+        } // closing what was cancelled fails on the closed socket: the answer is read already
       }
-      return new Response(status, head, headers);
     }
+  }
+
+  /** The values of {@code names} in {@code response}, by the name asked for, those it has. */
+  private static Map<String, String> headers(ClassicHttpResponse response, List<String> names) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    for (String name : names) {
+      Header[] values = response.getHeaders(name);
+      if (values.length > 0) {
+        headers.put(
+            name, Arrays.stream(values).map(Header::getValue).collect(Collectors.joining(", ")));
+      }
+    }
+    return headers;
   }
 
   /** What an exchange threw, as {@link #send} throws it. */
