@@ -27,7 +27,7 @@ class RunOutputTest {
   @Test
   void aCutNeverSplitsASurrogatePair() {
     int end = 20 - RunOutput.CUT_MARKER.length();
-    String text = "a".repeat(end - 1) + "\uD83D\uDE00" + "tail";
+    String text = "a".repeat(end - 1) + "\uD83D\uDE00" + "a tail long enough to cut";
 
     String cut = RunOutput.bounded(text, 20);
 
