@@ -234,7 +234,9 @@ async function task(id) {
   page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
     el('div', { id: 'task-about' },
       t.spec.name ? el('p', { id: 'task-name', class: 'name' }, t.spec.name) : null,
-      t.spec.description ? el('p', { id: 'task-description', class: 'description' }, t.spec.description) : null),
+      t.spec.description ? el('p', { id: 'task-description', class: 'description' }, t.spec.description) : null,
+      t.spec.sharding ? el('p', { id: 'task-sharding' }, 'Sharded: each firing runs as ' + t.spec.sharding.total +
+        ' shards in parallel (runs <firing>#<index>of<total>); the firing ends when its last shard does.') : null),
     el('p', { id: 'next-firings' }, 'version ' + t.version + '; next firings: ' +
       (t.nextFirings.length ? t.nextFirings.map(at => at.replace('T', ' ').replace('Z', ' UTC')).join(', ') : 'none')),
     actions([

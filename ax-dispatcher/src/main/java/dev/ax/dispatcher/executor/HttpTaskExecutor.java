@@ -41,7 +41,8 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
  * for good without a connection attempt, and again by the client's resolver when it connects, so
  * the socket goes only to an address that was checked (a DNS answer that changed in between is
  * refused the same way). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id},
- * {@code X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx
+ * {@code X-AX-Attempt}, {@code Idempotency-Key: instanceId} (the same on every attempt), {@code
+ * X-AX-Shard-Index} and {@code X-AX-Shard-Total} (0 and 1 when the task is not sharded). A 2xx
  * status is success; any other is a failure with the status and a bounded excerpt of the body.
  *
  * <p>Every call that got a response says so in its result's output, on success and failure alike:
@@ -159,6 +160,8 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
     request.addHeader("X-AX-Instance-Id", context.instanceId());
     request.addHeader("X-AX-Attempt", Integer.toString(context.attempt()));
     request.addHeader("Idempotency-Key", context.idempotencyKey());
+    request.addHeader("X-AX-Shard-Index", Integer.toString(context.shardIndex()));
+    request.addHeader("X-AX-Shard-Total", Integer.toString(context.shardTotal()));
     if (context.traceId() != null) {
       request.addHeader("X-AX-Trace-Id", context.traceId());
       request.addHeader("X-AX-Task-Trace-Id", context.taskTraceId());

@@ -42,6 +42,7 @@ public record OutcomePlanner(
               c.error(),
               c.finishedAtMs(),
               after,
+              c.claimed().shardOf(),
               c.output() == null ? null : new RunOutput(c.startedAtMs(), c.output())));
       events.add(owedEvents.of(c, after, nowMs));
     }

@@ -2,6 +2,7 @@ package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.RunResult;
+import dev.ax.common.contract.ShardSummary;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskRetryEvent;
@@ -57,7 +58,11 @@ public final class OwedEvents {
       completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completion.triggerType().name());
     }
     owed.add(OutboxMessage.completion(topics, completion, completionHeaders));
-    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
+    // A shard's success is not its firing's: the firing's own, once every shard ended, is copied
+    // (ShardEvents), so that a dependent waits for the whole firing.
+    if (c.status() == InstanceStatus.SUCCESS
+        && !c.claimed().isShard()
+        && mayHaveDependents.test(c.claimed().taskId())) {
       // The same event keyed by flow run, with the stored ids, for the dependency resolver.
       owed.add(
           new OutboxMessage(
@@ -97,6 +102,10 @@ public final class OwedEvents {
         c.claimed().flowRunId(),
         c.context() == null ? null : c.context().task().trigger().type(),
         null,
+        c.claimed().isShard()
+            ? ShardSummary.ofShard(
+                c.claimed().shardIndex(), c.claimed().shardTotal(), c.claimed().shardOf())
+            : null,
         result(c));
   }
 

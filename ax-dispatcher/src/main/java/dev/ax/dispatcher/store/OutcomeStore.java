@@ -2,6 +2,7 @@ package dev.ax.dispatcher.store;
 
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.AuditLog;
@@ -15,6 +16,8 @@ import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.RunOutputs;
+import dev.ax.common.store.ShardEvents;
+import dev.ax.common.store.ShardFirings;
 import dev.ax.common.store.Sql;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
@@ -40,9 +44,19 @@ public final class OutcomeStore {
   private static final int MAX_ERROR_LENGTH = 2048;
 
   private final Jdbc jdbc;
+  private final ShardEvents shardEvents;
 
-  public OutcomeStore(DataSource dataSource) {
+  /**
+   * @param shardEvents the events of the sharded firings an outcome settles ({@link ShardFirings})
+   */
+  public OutcomeStore(DataSource dataSource, ShardEvents shardEvents) {
     this.jdbc = new Jdbc(dataSource);
+    this.shardEvents = shardEvents;
+  }
+
+  /** A store whose settled firings' events go to the default topics (tests, tools). */
+  public OutcomeStore(DataSource dataSource) {
+    this(dataSource, new ShardEvents(new Topics(""), "dispatcher"));
   }
 
   /**
@@ -76,6 +90,7 @@ public final class OutcomeStore {
           events.size() + " event lists for " + outcomes.size() + " outcomes");
     }
     boolean owesEvents = events.stream().anyMatch(list -> !list.isEmpty());
+    boolean mayEndShards = outcomes.stream().anyMatch(Outcome::endsShard);
     boolean hasOutput = outcomes.stream().anyMatch(outcome -> outcome.output() != null);
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
@@ -97,7 +112,11 @@ public final class OutcomeStore {
           List<List<Outcome>> chunks = Sql.chunks(successes);
           for (int c = 0; c < chunks.size(); c++) {
             boolean commits =
-                !owesEvents && !hasOutput && others.isEmpty() && c == chunks.size() - 1;
+                !owesEvents
+                    && !mayEndShards
+                    && !hasOutput
+                    && others.isEmpty()
+                    && c == chunks.size() - 1;
             List<Outcome> chunk = chunks.get(c);
             won.addAll(
                 transaction.move(
@@ -121,11 +140,33 @@ public final class OutcomeStore {
               owed.addAll(events.get(i));
             }
           }
+          List<OutboxMessage> settled = settleFirings(transaction, recorded, owner, nowMs);
+          owed.addAll(settled);
           if (!owed.isEmpty()) {
             transaction.outbox(owed, outboxToken, nowMs);
           }
-          return recorded;
+          return recorded.withSettledFirings(settled);
         });
+  }
+
+  /**
+   * Settles the sharded firings whose last shard one of {@code recorded}'s outcomes ended, in the
+   * same transaction; their events.
+   */
+  private List<OutboxMessage> settleFirings(
+      PacketTransaction transaction, OutcomeRecording recorded, String owner, long nowMs)
+      throws SQLException {
+    Set<String> firings = new TreeSet<>();
+    for (Outcome outcome : recorded.recorded()) {
+      if (outcome.endsShard()) {
+        firings.add(outcome.shardOf());
+      }
+    }
+    if (firings.isEmpty()) {
+      return List.of();
+    }
+    return shardEvents.settled(
+        ShardFirings.settle(transaction.connection(), firings, owner, nowMs), nowMs);
   }
 
   /**

@@ -64,6 +64,7 @@ class RunOutputStoreIT {
                     null,
                     120,
                     null,
+                    null,
                     new RunOutput(106, "HTTP 200\n\n{\"ok\":true}")),
                 new Outcome(
                     "bad@100",
@@ -73,6 +74,7 @@ class RunOutputStoreIT {
                     "exit code 2",
                     119,
                     new AfterFailure.Dead("no attempts left"),
+                    null,
                     new RunOutput(107, "exit code 2\nstderr:\nno such file\n")),
                 new Outcome("quiet@100", "quiet", 1, InstanceStatus.SUCCESS, null, 118),
                 new Outcome(
@@ -82,6 +84,7 @@ class RunOutputStoreIT {
                     InstanceStatus.SUCCESS,
                     null,
                     120,
+                    null,
                     null,
                     new RunOutput(106, "not this attempt's"))),
             "disp-1",
