@@ -164,11 +164,25 @@ class RunOutputIT {
       String instanceId = api.get("runs").get(0).get("instanceId").asText();
       JsonNode one = get(console.apiUrl() + "/tasks/http-out/runs/" + encode(instanceId) + "/1");
       assertThat(one.get("status").asText()).isEqualTo("SUCCESS");
+      assertThat(status(console.apiUrl() + "/tasks/http-out/runs?namespace=billing"))
+          .as("the task is the default namespace's: not found in another")
+          .isEqualTo(404);
+      String overApi;
+      System.setProperty("AX_API_URL", console.apiUrl());
+      try {
+        overApi = CliRun.ax("task", "runs", "shell-out", "--limit", "3").okOut();
+      } finally {
+        System.clearProperty("AX_API_URL");
+      }
+      assertThat(AxJson.MAPPER.readTree(overApi).get("runs").get(0).get("output").asText())
+          .as("the CLI through the API prints the API's JSON")
+          .isEqualTo(shell.result().summary());
 
       List<String> written =
           List.of(
               shown,
               shellShown,
+              overApi,
               api.toString(),
               AxJson.writeString(http),
               AxJson.writeString(shell),
@@ -185,6 +199,13 @@ class RunOutputIT {
 
   private static String encode(String segment) {
     return java.net.URLEncoder.encode(segment, UTF8).replace("+", "%20");
+  }
+
+  private static int status(String url) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static JsonNode get(String url) throws Exception {
