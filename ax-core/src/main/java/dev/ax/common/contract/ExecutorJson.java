@@ -31,6 +31,10 @@ final class ExecutorJson {
 
   private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final Pattern SCRIPT = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  /** An HTTP header name: an RFC 9110 token, at most 128 characters. */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
+
   private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
   private ExecutorJson() {}
@@ -60,6 +64,10 @@ final class ExecutorJson {
       }
       if (http.body() != null) {
         node.put("body", http.body());
+      }
+      if (!http.outputHeaders().isEmpty()) {
+        ArrayNode shown = node.putArray("outputHeaders");
+        http.outputHeaders().forEach(shown::add);
       }
     } else if (executor instanceof ExecutorSpec.InProcess inProcess) {
       node.put("handler", inProcess.handler());
@@ -104,7 +112,32 @@ final class ExecutorJson {
     Map<String, String> headers =
         optionalStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
     check.headers(headers);
-    return ExecutorSpec.http(url, method, headers, body);
+    return ExecutorSpec.http(url, method, headers, body, outputHeaders(node, check));
+  }
+
+  /**
+   * The response headers a task's runs show ({@code outputHeaders}): header names, at most {@link
+   * ExecutorSpec.Http#MAX_OUTPUT_HEADERS}; an empty list when absent.
+   */
+  private static List<String> outputHeaders(JsonNode node, IntakeCheck check) {
+    JsonNode names = node.get("outputHeaders");
+    if (names == null || names.isNull()) {
+      return List.of();
+    }
+    if (!names.isArray()) {
+      throw new InvalidFieldException("executor.outputHeaders must be an array of header names");
+    }
+    check.count("executor.outputHeaders", names.size(), ExecutorSpec.Http.MAX_OUTPUT_HEADERS);
+    List<String> shown = new ArrayList<>();
+    for (JsonNode name : names) {
+      if (!name.isTextual() || !HEADER_NAME.matcher(name.asText()).matches()) {
+        throw new InvalidFieldException(
+            "executor.outputHeaders must be an array of header names: "
+                + Echo.cut(name.toString()));
+      }
+      shown.add(name.asText());
+    }
+    return shown;
   }
 
   /** A JSON body given as an object or array is sent as its JSON text. */

@@ -25,6 +25,8 @@ import dev.ax.common.model.TriggerType;
  *     read as {@code default}
  * @param shards for a sharded task: which shard this is, or, on the firing's aggregate event, how
  *     its shards ended (see {@link ShardSummary}); null otherwise
+ * @param result a summary of what the run said (its output), null when it said nothing or from a
+ *     dispatcher older than this field
  */
 public record TaskCompletedEvent(
     int v,
@@ -45,9 +47,54 @@ public record TaskCompletedEvent(
     String flowRunId,
     TriggerType triggerType,
     String namespace,
-    ShardSummary shards) {
+    ShardSummary shards,
+    RunResult result) {
 
-  /** An event of a task that is not sharded. */
+  /** An event without a result, of a sharded task or not ({@code shards} null). */
+  public TaskCompletedEvent(
+      int v,
+      String taskId,
+      String instanceId,
+      int attempt,
+      InstanceStatus status,
+      long dueAtMs,
+      long claimedAtMs,
+      long startedAtMs,
+      long finishedAtMs,
+      long durationMs,
+      long lateMs,
+      String traceId,
+      String error,
+      String node,
+      InstanceStatus instanceStatus,
+      String flowRunId,
+      TriggerType triggerType,
+      String namespace,
+      ShardSummary shards) {
+    this(
+        v,
+        taskId,
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        namespace,
+        shards,
+        null);
+  }
+
+  /** An event of a task that is not sharded, without a result. */
   public TaskCompletedEvent(
       int v,
       String taskId,
@@ -125,6 +172,7 @@ public record TaskCompletedEvent(
         flowRunId,
         triggerType,
         newNamespace,
-        shards);
+        shards,
+        result);
   }
 }

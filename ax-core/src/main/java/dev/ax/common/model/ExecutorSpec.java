@@ -24,11 +24,24 @@ public sealed interface ExecutorSpec
    * @param method the method (POST when the JSON gave none)
    * @param headers extra request headers, never null
    * @param body the request body, may be null
+   * @param outputHeaders the response headers whose values the run's stored output shows (at most
+   *     {@link #MAX_OUTPUT_HEADERS}), never null; credentials' headers are never shown
    */
-  record Http(URI url, String method, Map<String, String> headers, String body)
+  record Http(
+      URI url, String method, Map<String, String> headers, String body, List<String> outputHeaders)
       implements ExecutorSpec {
+
+    /** The most response headers a task may ask to see in its runs' output. */
+    public static final int MAX_OUTPUT_HEADERS = 16;
+
     public Http {
       headers = headers == null ? Map.of() : Map.copyOf(headers);
+      outputHeaders = outputHeaders == null ? List.of() : List.copyOf(outputHeaders);
+    }
+
+    /** Without output headers. */
+    public Http(URI url, String method, Map<String, String> headers, String body) {
+      this(url, method, headers, body, List.of());
     }
 
     @Override
@@ -68,6 +81,15 @@ public sealed interface ExecutorSpec
 
   static Http http(URI url, String method, Map<String, String> headers, String body) {
     return new Http(url, method, headers, body);
+  }
+
+  static Http http(
+      URI url,
+      String method,
+      Map<String, String> headers,
+      String body,
+      List<String> outputHeaders) {
+    return new Http(url, method, headers, body, outputHeaders);
   }
 
   static Shell shell(String script, List<String> args) {

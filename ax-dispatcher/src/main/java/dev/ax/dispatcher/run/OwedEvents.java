@@ -1,6 +1,7 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.RunResult;
 import dev.ax.common.contract.ShardSummary;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
@@ -11,6 +12,7 @@ import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
+import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -103,7 +105,14 @@ public final class OwedEvents {
         c.claimed().isShard()
             ? ShardSummary.ofShard(
                 c.claimed().shardIndex(), c.claimed().shardTotal(), c.claimed().shardOf())
-            : null);
+            : null,
+        result(c));
+  }
+
+  /** The summary of what {@code c}'s run said, null when it said nothing. */
+  private static RunResult result(Completion c) {
+    boolean http = c.executor() != null && HttpTaskExecutor.NAME.equals(c.executor().name());
+    return RunResult.of(c.output(), http ? HttpTaskExecutor.statusOf(c.output()) : null);
   }
 
   /** Where the instance stands after this attempt. */

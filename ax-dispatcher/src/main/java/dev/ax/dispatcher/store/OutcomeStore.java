@@ -15,6 +15,7 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.RunOutputs;
 import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.ShardFirings;
 import dev.ax.common.store.Sql;
@@ -33,7 +34,8 @@ import javax.sql.DataSource;
  * rows and the events each recorded outcome owes in the outbox, all in one transaction. Successes
  * go as one batch move per chunk (whose first packet starts the transaction); failures, each with
  * its own error, one conditional UPDATE each. A ONCE task whose last live instance ends here
- * becomes ENDED in the same transaction ({@link OneShotEnd}).
+ * becomes ENDED in the same transaction ({@link OneShotEnd}). The output of each recorded attempt
+ * that has one goes to {@code ax_run_output} in that transaction too ({@link RunOutputs}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -89,6 +91,7 @@ public final class OutcomeStore {
     }
     boolean owesEvents = events.stream().anyMatch(list -> !list.isEmpty());
     boolean mayEndShards = outcomes.stream().anyMatch(Outcome::endsShard);
+    boolean hasOutput = outcomes.stream().anyMatch(outcome -> outcome.output() != null);
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
     }
@@ -109,7 +112,11 @@ public final class OutcomeStore {
           List<List<Outcome>> chunks = Sql.chunks(successes);
           for (int c = 0; c < chunks.size(); c++) {
             boolean commits =
-                !owesEvents && !mayEndShards && others.isEmpty() && c == chunks.size() - 1;
+                !owesEvents
+                    && !mayEndShards
+                    && !hasOutput
+                    && others.isEmpty()
+                    && c == chunks.size() - 1;
             List<Outcome> chunk = chunks.get(c);
             won.addAll(
                 transaction.move(
@@ -123,6 +130,10 @@ public final class OutcomeStore {
             won.addAll(recordOneByOne(transaction, others, owner, nowMs));
           }
           OutcomeRecording recorded = OutcomeRecording.of(outcomes, won);
+          if (hasOutput) {
+            RunOutputs.insert(
+                transaction.connection(), outcomes.stream().filter(recorded::isRecorded).toList());
+          }
           List<OutboxMessage> owed = new ArrayList<>();
           for (int i = 0; i < outcomes.size() && owesEvents; i++) {
             if (recorded.isRecorded(outcomes.get(i))) {

@@ -12,6 +12,7 @@ import dev.ax.common.model.InstanceStatus;
  * @param shardOf the firing the instance is a shard of ({@link ShardFirings}), null when it is
  *     none: when this outcome ends the shard, the firing is settled in the same transaction if it
  *     was its last
+ * @param output what the run said, stored with the outcome in {@code ax_run_output}; null for none
  */
 public record Outcome(
     String instanceId,
@@ -21,7 +22,21 @@ public record Outcome(
     String error,
     long finishedAtMs,
     AfterFailure after,
-    String shardOf) {
+    String shardOf,
+    RunOutput output) {
+
+  /** Without output. */
+  public Outcome(
+      String instanceId,
+      String taskId,
+      int attempt,
+      InstanceStatus status,
+      String error,
+      long finishedAtMs,
+      AfterFailure after,
+      String shardOf) {
+    this(instanceId, taskId, attempt, status, error, finishedAtMs, after, shardOf, null);
+  }
 
   public Outcome(
       String instanceId,
@@ -31,7 +46,7 @@ public record Outcome(
       String error,
       long finishedAtMs,
       AfterFailure after) {
-    this(instanceId, taskId, attempt, status, error, finishedAtMs, after, null);
+    this(instanceId, taskId, attempt, status, error, finishedAtMs, after, null, null);
   }
 
   /** Whether this outcome, once recorded, ends a shard: a success, or a failure left DEAD. */
