@@ -59,7 +59,7 @@ public final class ShardFanOut {
     this.owner = owner;
     this.clock = clock;
     this.fannedOut =
-        Counter.builder("ax.dispatcher.shards.created")
+        Counter.builder("ax.dispatcher.shard.instances")
             .description("shard instances created by fanning out sharded firings")
             .register(meters);
   }
