@@ -52,7 +52,14 @@ final class ExecutorJson {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("type", executor.type().name());
     if (executor instanceof ExecutorSpec.Http http) {
-      node.put("url", http.url().toString());
+      if (http.pool() != null) {
+        node.put("pool", http.pool());
+        if (!http.path().isEmpty()) {
+          node.put("path", http.path());
+        }
+      } else {
+        node.put("url", http.url().toString());
+      }
       node.put("method", http.method());
       if (!http.headers().isEmpty()) {
         ObjectNode headers = node.putObject("headers");
@@ -77,6 +84,11 @@ final class ExecutorJson {
   }
 
   private static ExecutorSpec readHttp(JsonNode node, IntakeCheck check) {
+    if (node.hasNonNull("pool") || node.hasNonNull("path")) {
+      PoolTargetJson.Target target = PoolTargetJson.read(node);
+      return readCall(
+          node, check, (m, h, b) -> ExecutorSpec.pooled(target.pool(), target.path(), m, h, b));
+    }
     String urlText = requireText(node, "url", "executor.url");
     check.url(urlText);
     // A rejection's reason is echoed on a topic and in logs: never with a password in it.
@@ -92,6 +104,17 @@ final class ExecutorJson {
       throw new InvalidFieldException("executor.url must be an http(s) URL with a host: " + shown);
     }
     check.noUserInfo(url, shown);
+    return readCall(node, check, (m, h, b) -> ExecutorSpec.http(url, m, h, b));
+  }
+
+  /** Makes the spec of a call whose target was read. */
+  @FunctionalInterface
+  private interface CallMaker {
+    ExecutorSpec make(String method, Map<String, String> headers, String body);
+  }
+
+  /** The method, body and headers of an HTTP call, whatever its target. */
+  private static ExecutorSpec readCall(JsonNode node, IntakeCheck check, CallMaker maker) {
     String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
     if (!HTTP_METHODS.contains(method)) {
       throw new InvalidFieldException(
@@ -104,7 +127,7 @@ final class ExecutorJson {
     Map<String, String> headers =
         optionalStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
     check.headers(headers);
-    return ExecutorSpec.http(url, method, headers, body);
+    return maker.make(method, headers, body);
   }
 
   /** A JSON body given as an object or array is sent as its JSON text. */

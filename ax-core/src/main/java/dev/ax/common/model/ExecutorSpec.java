@@ -18,17 +18,29 @@ public sealed interface ExecutorSpec
   ExecutorType type();
 
   /**
-   * An HTTP call.
+   * An HTTP call, to a URL or to an endpoint of an executor pool.
    *
-   * @param url the target
+   * @param url the target; null when {@code pool} names one
    * @param method the method (POST when the JSON gave none)
    * @param headers extra request headers, never null
    * @param body the request body, may be null
+   * @param pool the executor pool whose endpoint is called instead of {@code url}; null for a URL
+   * @param path appended to the pool endpoint's base URL; empty for a URL or no path
    */
-  record Http(URI url, String method, Map<String, String> headers, String body)
+  record Http(
+      URI url, String method, Map<String, String> headers, String body, String pool, String path)
       implements ExecutorSpec {
     public Http {
       headers = headers == null ? Map.of() : Map.copyOf(headers);
+      path = path == null ? "" : path;
+      if ((url == null) == (pool == null)) {
+        throw new IllegalArgumentException("an HTTP executor has exactly one of url and pool");
+      }
+    }
+
+    /** A call to {@code url}. */
+    public Http(URI url, String method, Map<String, String> headers, String body) {
+      this(url, method, headers, body, null, null);
     }
 
     @Override
@@ -68,6 +80,12 @@ public sealed interface ExecutorSpec
 
   static Http http(URI url, String method, Map<String, String> headers, String body) {
     return new Http(url, method, headers, body);
+  }
+
+  /** A call to an endpoint of executor pool {@code pool}, at {@code path} under its base URL. */
+  static Http pooled(
+      String pool, String path, String method, Map<String, String> headers, String body) {
+    return new Http(null, method, headers, body, pool, path);
   }
 
   static Shell shell(String script, List<String> args) {
