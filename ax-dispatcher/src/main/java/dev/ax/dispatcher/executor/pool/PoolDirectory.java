@@ -64,11 +64,11 @@ public final class PoolDirectory {
 
   private void refreshIfStale() {
     long nowMs = clock.millis();
-    if (nowMs - readAtMs < refreshMs) {
+    if (fresh(nowMs)) {
       return;
     }
     synchronized (this) {
-      if (nowMs - readAtMs < refreshMs) {
+      if (fresh(nowMs)) {
         return; // another thread refreshed while this one waited
       }
       try {
@@ -82,6 +82,12 @@ public final class PoolDirectory {
       }
       readAtMs = nowMs; // a failed read too: at most one try per refresh
     }
+  }
+
+  /** Whether the copy was read less than the refresh ago (never read: not fresh). */
+  private boolean fresh(long nowMs) {
+    long at = readAtMs;
+    return at != Long.MIN_VALUE && nowMs - at < refreshMs;
   }
 
   private static List<PoolView> read(PoolStore store) {
