@@ -4,6 +4,7 @@ import dev.ax.api.client.ApiClient;
 import dev.ax.api.write.PoolBoard;
 import dev.ax.cli.text.Columns;
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.model.EndpointState;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -23,11 +24,11 @@ final class PoolListCommand extends DatabaseSubcommand {
               "online",
               p ->
                   p.endpoints().stream()
-                      .filter(e -> e.online() && e.state().name().equals("ACTIVE"))
+                      .filter(e -> e.online() && e.state() == EndpointState.ACTIVE)
                       .count())
           .right(
               "draining",
-              p -> p.endpoints().stream().filter(e -> e.state().name().equals("DRAINING")).count())
+              p -> p.endpoints().stream().filter(e -> e.state() == EndpointState.DRAINING).count())
           .build();
 
   @Option(names = "--json", description = "The pools as JSON (as GET /api/v1/pools).")
