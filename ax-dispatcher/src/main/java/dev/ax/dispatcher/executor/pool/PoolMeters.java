@@ -17,8 +17,9 @@ import java.util.function.LongSupplier;
  * draining, as this dispatcher's directory last read them) and {@code
  * ax_pool_failovers_total{pool}} (runs moved on to a next endpoint because one could not be
  * connected to). Cardinality is bounded by the pools ({@code PoolStore.MAX_POOLS}) times three. The
- * gauges' rows are set again on each scrape from the directory (which refreshes itself when stale),
- * so a pool created or removed shows or goes within a scrape or two.
+ * gauges' rows, and each pool's counter (at 0), are set on each scrape from the directory (which
+ * refreshes itself when stale), so a pool created or removed shows or goes within a scrape or two.
+ * A removed pool's counter stays until the process ends (bounded by the pools ever seen).
  *
  * <p>Thread-safe: Micrometer's meters are.
  */
@@ -50,11 +51,15 @@ final class PoolMeters {
   }
 
   void failover(String pool) {
-    Counter.builder("ax.pool.failovers")
+    failovers(pool).increment();
+  }
+
+  /** The pool's failover counter, registered when the pool is first seen (so it reads 0). */
+  private Counter failovers(String pool) {
+    return Counter.builder("ax.pool.failovers")
         .description("Pool runs moved on to the next endpoint after a failed connect")
         .tag("pool", pool)
-        .register(meters)
-        .increment();
+        .register(meters);
   }
 
   /** Sets the rows of {@code ax_pool_endpoints} from the directory; returns the pools' number. */
@@ -63,6 +68,7 @@ final class PoolMeters {
     long nowMs = clockMs.getAsLong();
     List<MultiGauge.Row<?>> rows = new ArrayList<>();
     for (PoolView pool : pools.values()) {
+      failovers(pool.name());
       long[] counts = new long[STATES.size()];
       pool.endpoints()
           .forEach(
