@@ -11,7 +11,9 @@ import java.util.Map;
  * {"text": ...}}), a DingTalk or a WeCom (WeChat Work) group robot ({@code {"msgtype": "text",
  * "text": {"content": ...}}}). The chat text starts with "AX dead letter" (a DingTalk robot with a
  * keyword check passes it with the keyword {@code AX}) and names the task, instance, group,
- * attempts and error, each cut to a bounded length. Stateless.
+ * attempts and error, each cut to a bounded length. The alert relay writes Alertmanager's
+ * notifications in the same four formats, as markdown for DingTalk and WeCom ({@link
+ * AlertGroupMessage}, one template per format). Stateless.
  */
 public enum AlertFormat {
   GENERIC,

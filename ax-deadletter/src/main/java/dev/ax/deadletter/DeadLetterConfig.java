@@ -14,23 +14,36 @@ import java.util.Optional;
  * @param webhook where alerts are POSTed; empty: no webhook
  * @param webhookPerMinute most alerts sent per minute
  * @param webhookFormat how an alert is written for the receiver
+ * @param relay the alert relay for Alertmanager ({@link AlertRelay})
  */
 public record DeadLetterConfig(
-    Optional<URI> webhook, int webhookPerMinute, AlertFormat webhookFormat) {
+    Optional<URI> webhook,
+    int webhookPerMinute,
+    AlertFormat webhookFormat,
+    AlertRelayConfig relay) {
 
-  /** With AX's own alert JSON. */
+  /** With AX's own alert JSON, and no relay. */
   public DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute) {
     this(webhook, webhookPerMinute, AlertFormat.GENERIC);
+  }
+
+  /** No relay. */
+  public DeadLetterConfig(Optional<URI> webhook, int webhookPerMinute, AlertFormat webhookFormat) {
+    this(webhook, webhookPerMinute, webhookFormat, AlertRelayConfig.off());
   }
 
   /**
    * @throws ConfigException when the webhook's URL is not an http(s) URL (without the value)
    */
   public static DeadLetterConfig from(AxConfig config) {
+    Optional<URI> webhook = webhook(config.get(DeadLetterKeys.WEBHOOK_URL));
+    AlertFormat format = format(config.get(DeadLetterKeys.WEBHOOK_FORMAT));
     return new DeadLetterConfig(
-        webhook(config.get(DeadLetterKeys.WEBHOOK_URL)),
+        webhook,
         config.get(DeadLetterKeys.WEBHOOK_PER_MINUTE),
-        format(config.get(DeadLetterKeys.WEBHOOK_FORMAT)));
+        format,
+        AlertRelayConfig.from(
+            config, webhook.map(url -> new AlertRelayConfig.Target(url, format))));
   }
 
   private static AlertFormat format(String name) {
@@ -70,6 +83,8 @@ public record DeadLetterConfig(
         + webhookPerMinute
         + ", webhookFormat="
         + webhookFormat
+        + ", relay="
+        + relay
         + "]";
   }
 }

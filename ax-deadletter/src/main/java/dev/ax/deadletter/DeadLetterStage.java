@@ -17,6 +17,8 @@ import dev.ax.common.store.TaskStore;
 import dev.ax.common.thread.DaemonThreads;
 import dev.ax.common.trace.TraceLog;
 import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,11 +35,14 @@ import org.slf4j.LoggerFactory;
  * The dead-letter stage: consumes {@code ax.task.deadletter} and stores one dead letter per DEAD
  * instance (idempotent on the instance id), holding the task as it is stored, every attempt from
  * the audit log and the last stack trace; then counts it ({@code ax.deadletter.stored}) and alerts
- * through the webhook. A sweep every {@link #SWEEP_EVERY} stores letters for DEAD instances whose
- * event was lost (without a stack: only the event carries it). Log lines carry no stack.
+ * through the webhook. With {@code AX_ALERT_RELAY_BIND} set it also serves the {@link AlertRelay},
+ * which posts Alertmanager's alerts (the shipped rules') to the chat robots in the same formats. A
+ * sweep every {@link #SWEEP_EVERY} stores letters for DEAD instances whose event was lost (without
+ * a stack: only the event carries it). Log lines carry no stack.
  *
- * <p>Threading: one consumer thread; one sweep thread; one webhook thread. The store is idempotent,
- * so the two writers may race on one instance.
+ * <p>Threading: one consumer thread; one sweep thread; one webhook thread; with the relay, its
+ * server's threads and one outbound thread of its own. The store is idempotent, so the two writers
+ * may race on one instance.
  */
 public final class DeadLetterStage implements AutoCloseable {
 
@@ -56,6 +61,7 @@ public final class DeadLetterStage implements AutoCloseable {
   private final InstanceStore instances;
   private final AuditLog audit;
   private final WebhookAlerter alerter;
+  private final Optional<AlertRelay> relay;
   private final boolean webhookOn;
   private final ConsumerLoop loop;
 
@@ -68,6 +74,10 @@ public final class DeadLetterStage implements AutoCloseable {
 
   public DeadLetterStage(StageContext context, DeadLetterConfig config) {
     this.context = context;
+    // Registered whether the relay runs or not, so every scrape of the stage shows them.
+    AlertRelay.Meters.of(context.meters());
+    // First: a port that cannot be bound stops the stage before it holds any client.
+    this.relay = config.relay().bind().map(bind -> relay(config.relay(), context));
     this.webhookOn = config.webhook().isPresent();
     this.deadEvents =
         EventDecoder.of(TaskDeadEvent.class, "dead-letter event", "deadletter", context.meters());
@@ -92,15 +102,25 @@ public final class DeadLetterStage implements AutoCloseable {
             context.parking(parkingProducer, "deadletter"));
   }
 
+  private static AlertRelay relay(AlertRelayConfig config, StageContext context) {
+    try {
+      return new AlertRelay(config, context.meters());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "The alert relay cannot listen on " + config.bind().orElseThrow() + ": " + e, e);
+    }
+  }
+
   public DeadLetterStage start() {
     loop.start();
     sweeper.scheduleWithFixedDelay(
         this::sweepQuietly, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     log.info(
-        "Dead-letter stage {} started on {}; webhook {}",
+        "Dead-letter stage {} started on {}; webhook {}; alert relay {}",
         context.nodeId(),
         context.topics().deadletter(),
-        webhookOn ? "on" : "off");
+        webhookOn ? "on" : "off",
+        relay.map(r -> "on " + r.address()).orElse("off"));
     return this;
   }
 
@@ -211,6 +231,7 @@ public final class DeadLetterStage implements AutoCloseable {
 
   @Override
   public void close() {
+    relay.ifPresent(AlertRelay::close);
     loop.close();
     // A sweep in progress reads the database and may store letters: it ends before the caller
     // closes the pool.

@@ -9,12 +9,14 @@ import dev.ax.common.stage.Switches;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.PoolStore;
+import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
 import dev.ax.dispatcher.claim.ClaimLoop;
 import dev.ax.dispatcher.claim.HandBack;
 import dev.ax.dispatcher.claim.HoldBudget;
 import dev.ax.dispatcher.claim.RunStarter;
+import dev.ax.dispatcher.claim.ShardFanOut;
 import dev.ax.dispatcher.claim.StoreDispatcherPort;
 import dev.ax.dispatcher.claim.TaskSpecs;
 import dev.ax.dispatcher.executor.ExecutorRegistry;
@@ -156,7 +158,7 @@ public final class DispatcherStage implements AutoCloseable {
             meters);
     this.recorder =
         new OutcomeRecorder(
-            new OutcomeStore(context.dataSource()),
+            new OutcomeStore(context.dataSource(), new ShardEvents(topics, node)),
             outbox,
             new OutcomePlanner(
                 node,
@@ -216,7 +218,18 @@ public final class DispatcherStage implements AutoCloseable {
             bulkheads,
             specs,
             leases,
-            RunStarter.of(specs, bulkheads, registry, meters),
+            RunStarter.of(
+                specs,
+                bulkheads,
+                registry,
+                meters,
+                new ShardFanOut(
+                    context.dataSource(),
+                    new ShardEvents(context.topics(), context.nodeId()),
+                    outbox,
+                    context.nodeId(),
+                    context.clock(),
+                    meters)),
             new HandBack(producer, context.topics(), meters),
             switches::dispatchEnabled,
             switches::serial),

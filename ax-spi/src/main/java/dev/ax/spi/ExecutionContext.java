@@ -60,4 +60,18 @@ public interface ExecutionContext {
   default String idempotencyKey() {
     return instanceId();
   }
+
+  /**
+   * This run's shard, from 0, when its task is sharded ({@code "sharding": {"total": N}}): each
+   * firing runs as {@link #shardTotal()} shards in parallel, and shard {@code i} should take the
+   * part of the work with {@code key % shardTotal == i}. 0 for a task that is not sharded.
+   */
+  default int shardIndex() {
+    return 0;
+  }
+
+  /** How many shards this run's firing has; 1 for a task that is not sharded. */
+  default int shardTotal() {
+    return 1;
+  }
 }

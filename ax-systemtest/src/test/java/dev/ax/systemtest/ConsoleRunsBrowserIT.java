@@ -31,12 +31,14 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
 
 /**
  * The console in chromium over every stage that runs tasks (ingest, ticker, retry, dead-letter,
  * dispatcher): a pause from a task's page stops its runs on {@code ax.task.completed}, a resume
  * starts them again, a cancel ends them; a dead letter replayed from its page runs again and
- * succeeds. Skipped, with one line, where chromium or chromedriver is not installed.
+ * succeeds, and the task's page shows each run's output (as text). Skipped, with one line, where
+ * chromium or chromedriver is not installed.
  */
 @ExtendWith(AxInfraExtension.class)
 class ConsoleRunsBrowserIT {
@@ -58,7 +60,14 @@ class ConsoleRunsBrowserIT {
         "/job",
         exchange -> {
           exchange.getRequestBody().readAllBytes();
-          exchange.sendResponseHeaders(fixed.get() ? 200 : 503, -1);
+          // Markup in the output: the page must show it as text.
+          byte[] body =
+              fixed.get()
+                  ? new byte[0]
+                  : "<b id='injected'>down</b>".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(
+              fixed.get() ? 200 : 503, body.length == 0 ? -1 : body.length);
+          exchange.getResponseBody().write(body);
           exchange.close();
         });
     endpoint.start();
@@ -151,6 +160,15 @@ class ConsoleRunsBrowserIT {
                   runsOf(completed, "flaky", replayedAtMs).stream()
                       .anyMatch(e -> e.status() == InstanceStatus.SUCCESS));
       page.shoot("deadletter-replayed");
+
+      page.show("/task/flaky");
+      assertThat(page.text(By.id("run-output")))
+          .as("each run's output, the replayed success and the failure before it")
+          .contains("HTTP 200", "HTTP 503");
+      assertThat(page.browser().findElements(By.id("injected")))
+          .as("a run's output is text on the page, never HTML")
+          .isEmpty();
+      page.shoot("task-run-output");
     } finally {
       endpoint.stop(0);
     }

@@ -46,6 +46,11 @@ class MetricsIT {
   void everyDocumentedMetricIsScrapedWithItsTypeAndTheRunMovesThem(AxTestEnv env) throws Exception {
     int port = StageProcess.freeLoopbackPort();
     Path workDir = Files.createTempDirectory("ax-metrics-it");
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    String url = "http://127.0.0.1:" + port;
+    // The test's schema first: `ax up` migrates an empty database, and the test's copy of the
+    // schema template needs one, so the process starts once the copy is in.
+    TestRuntime runtime = TestRuntime.open(env);
     Process up =
         StageProcess.start(
             env,
@@ -55,9 +60,7 @@ class MetricsIT {
             "up",
             "--work-dir",
             workDir.toString());
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    String url = "http://127.0.0.1:" + port;
-    try (TestRuntime runtime = TestRuntime.open(env);
+    try (runtime;
         KafkaProducer<String, byte[]> producer = UserClients.producer(runtime)) {
       await()
           .atMost(Duration.ofSeconds(90))
@@ -160,7 +163,12 @@ class MetricsIT {
       assertThat(scrape)
           .as("outcomes by group and namespace")
           .containsPattern("(?m)^ax_dispatcher_succeeded_total\\{[^}]*group=\"[^\"]+\"")
-          .containsPattern("(?m)^ax_dispatcher_failed_total\\{[^}]*namespace=\"default\"");
+          .containsPattern("(?m)^ax_dispatcher_failed_total\\{[^}]*namespace=\"default\"")
+          .containsPattern("(?m)^ax_dispatcher_group_run_duration_ms_count\\{[^}]*group=\"[^\"]+\"")
+          .containsPattern("(?m)^ax_dispatcher_group_run_duration_ms_max\\{[^}]*group=\"");
+      assertThat(value(scrape, "ax_dispatcher_group_run_duration_ms_count"))
+          .as("run durations by group")
+          .isPositive();
       assertThat(scrape)
           .as("held events by pool, consumer lag by client")
           .containsPattern("(?m)^ax_dispatcher_held_events\\{[^}]*pool=\"")

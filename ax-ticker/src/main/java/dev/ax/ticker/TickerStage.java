@@ -14,6 +14,7 @@ import dev.ax.common.stage.Switches;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
+import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.backlog.Backlog;
@@ -38,6 +39,7 @@ import dev.ax.ticker.reaper.Retention;
 import dev.ax.ticker.reaper.RetentionPace;
 import dev.ax.ticker.reaper.RetentionStore;
 import dev.ax.ticker.reaper.RetentionThread;
+import dev.ax.ticker.reaper.ShardSettlement;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -166,6 +168,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
       Switches switches,
       KafkaProducer<String, byte[]> producer) {
     DataSource dataSource = context.dataSource();
+    EndedRunEmitter ended =
+        new EndedRunEmitter(producer, context.topics(), new OutboxStore(dataSource));
     return new Reaper(
         new ReaperStore(dataSource),
         tasks,
@@ -175,11 +179,17 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             config.reaperUnclaimedAfter(),
             config.maxBatch(),
             context.meters()),
+        new ShardSettlement(
+            dataSource,
+            new ShardEvents(context.topics(), context.nodeId()),
+            ended,
+            config.maxBatch(),
+            context.meters()),
         context.clock(),
         config,
         elector::fence,
         emitter,
-        new EndedRunEmitter(producer, context.topics(), new OutboxStore(dataSource)),
+        ended,
         switches::dispatchHold,
         elector::databaseSteadyFor,
         context.meters());

@@ -135,6 +135,8 @@ public final class ApiServer implements AutoCloseable {
     bound.add(get("/api/v1/tasks", tasks::list));
     bound.add(get("/api/v1/tasks/{taskId}", tasks::task));
     bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
+    bound.add(get("/api/v1/tasks/{taskId}/runs", tasks::runs));
+    bound.add(get("/api/v1/tasks/{taskId}/runs/{instanceId}/{attempt}", tasks::run));
     for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
       bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
     }

@@ -1,20 +1,23 @@
 package dev.ax.api.http;
 
+import dev.ax.api.read.RunsView;
 import dev.ax.api.read.TaskListing;
 import dev.ax.api.read.TaskQueries;
 import dev.ax.api.read.TaskView;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.store.TaskRuns;
 import io.javalin.http.Context;
 import javax.sql.DataSource;
 
 /**
  * The task reads of the API: {@code GET /api/v1/tasks} (filtered, paged by task id, with a bounded
  * total), {@code GET /api/v1/tasks/{taskId}} and {@code GET
- * /api/v1/tasks/{taskId}/instances/{instanceId}}, each in the request's namespace (answers show
- * stored ids: {@code <namespace>~<id>} outside the default namespace). Stateless over a pool;
- * thread-safe.
+ * /api/v1/tasks/{taskId}/instances/{instanceId}}, {@code .../runs} and {@code
+ * .../runs/{instanceId}/{attempt}} (runs with their output), each in the request's namespace
+ * (answers show stored ids: {@code <namespace>~<id>} outside the default namespace). Stateless over
+ * a pool; thread-safe.
  */
 final class TaskRoutes {
 
@@ -25,10 +28,40 @@ final class TaskRoutes {
   private final TaskListing listing;
 
   private final TaskView view;
+  private final RunsView runs;
 
   TaskRoutes(DataSource dataSource) {
     this.listing = new TaskListing(dataSource);
     this.view = new TaskView(dataSource);
+    this.runs = new RunsView(dataSource);
+  }
+
+  /** {@code GET /api/v1/tasks/{taskId}/runs?limit=}: the task's latest runs with their output. */
+  void runs(Context ctx) {
+    String taskId = ApiServer.storedId(ctx, ctx.pathParam("taskId"));
+    int limit = QueryParams.integer(ctx, "limit", 20, 1, TaskRuns.MAX_LIMIT);
+    ApiServer.json(
+        ctx,
+        runs.runs(taskId, limit).orElseThrow(() -> ApiException.notFound("no task " + taskId)));
+  }
+
+  /** {@code GET /api/v1/tasks/{taskId}/runs/{instanceId}/{attempt}}: one run with its output. */
+  void run(Context ctx) {
+    String taskId = ApiServer.storedId(ctx, ctx.pathParam("taskId"));
+    String instanceId = ctx.pathParam("instanceId");
+    int attempt;
+    try {
+      attempt = Integer.parseInt(ctx.pathParam("attempt"));
+    } catch (NumberFormatException e) {
+      throw ApiException.notFound("no attempt " + ctx.pathParam("attempt") + " of " + instanceId);
+    }
+    ApiServer.json(
+        ctx,
+        runs.run(taskId, instanceId, attempt)
+            .orElseThrow(
+                () ->
+                    ApiException.notFound(
+                        "no run " + instanceId + " #" + attempt + " of task " + taskId)));
   }
 
   void list(Context ctx) {

@@ -231,10 +231,13 @@ function select(name, values, chosen) {
 async function task(id) {
   const t = await api('GET', '/tasks/' + encodeURIComponent(id) + '?instances=50');
   const path = '/tasks/' + encodeURIComponent(id);
+  const runs = await api('GET', path + '/runs?limit=20');
   page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
     el('div', { id: 'task-about' },
       t.spec.name ? el('p', { id: 'task-name', class: 'name' }, t.spec.name) : null,
-      t.spec.description ? el('p', { id: 'task-description', class: 'description' }, t.spec.description) : null),
+      t.spec.description ? el('p', { id: 'task-description', class: 'description' }, t.spec.description) : null,
+      t.spec.sharding ? el('p', { id: 'task-sharding' }, 'Sharded: each firing runs as ' + t.spec.sharding.total +
+        ' shards in parallel (runs <firing>#<index>of<total>); the firing ends when its last shard does.') : null),
     el('p', { id: 'next-firings' }, 'version ' + t.version + '; next firings: ' +
       (t.nextFirings.length ? t.nextFirings.map(at => at.replace('T', ' ').replace('Z', ' UTC')).join(', ') : 'none')),
     actions([
@@ -249,9 +252,25 @@ async function task(id) {
       String(i.attempt), time(i.dueAtMs), time(i.claimedAtMs),
       i.claimedAtMs ? duration(Math.max(0, i.claimedAtMs - i.dueAtMs)) : '', time(i.finishedAtMs),
       i.finishedAtMs && i.claimedAtMs ? duration(i.finishedAtMs - i.claimedAtMs) : '', i.lastError || ''])),
+    el('h2', {}, 'Run output, newest first'),
+    runOutput(runs.runs),
     el('h2', {}, 'Commands applied'),
     table(['at', 'type', 'command', 'reason'], t.commands.map(c => [time(c.appliedAtMs), c.type, c.commandId, c.reason || ''])),
     el('h2', {}, 'Spec'), specEditor(path, t.spec));
+}
+
+/**
+ * Each run's attempt, status, times and what it said: the output as text in a <pre> (a text node,
+ * never HTML), the first line as the row's summary.
+ */
+function runOutput(runs) {
+  if (!runs.length) return el('p', { id: 'run-output' }, 'No runs yet.');
+  return el('div', { id: 'run-output' }, runs.map(r =>
+    el('details', { class: 'run' },
+      el('summary', {}, r.instanceId, ' #', String(r.attempt), ' ', status(r.status), ' ',
+        time(r.startedAtMs), ' ', duration(r.durationMs), ' ',
+        r.output ? r.output.split('\n')[0] : (r.error || '(no output)')),
+      el('pre', { class: 'output' }, r.output || '(no output stored)'))));
 }
 
 /**

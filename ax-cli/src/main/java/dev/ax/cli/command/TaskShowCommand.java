@@ -120,6 +120,12 @@ final class TaskShowCommand extends DatabaseSubcommand {
       out.println(
           "  description  " + task.get().spec().description().replace("\n", "\n               "));
     }
+    if (task.get().spec().isSharded()) {
+      out.println(
+          "  sharding     each firing runs as "
+              + task.get().spec().shardTotal()
+              + " shards (instances <firing>#<index>of<total>)");
+    }
     out.println(
         "  next firing  "
             + next.map(r -> Times.clock(r.dueAtMs()) + "  " + r.instanceId()).orElse("none"));

@@ -33,15 +33,15 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "task",
     description =
-        "Tasks: show, list, and update, cancel, delete, pause, resume or run one now (pause and"
-            + " resume also a whole group).",
-    subcommands = {TaskShowCommand.class, TaskListCommand.class})
+        "Tasks: show, list, runs (with their output), and update, cancel, delete, pause, resume or"
+            + " run one now (pause and resume also a whole group).",
+    subcommands = {TaskShowCommand.class, TaskListCommand.class, TaskRunsCommand.class})
 public final class TasksCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-task";
 
   public TasksCommand() {
-    super(PROCESS_NAME, "show, list, update, cancel, delete, pause, resume, run-now");
+    super(PROCESS_NAME, "show, list, runs, update, cancel, delete, pause, resume, run-now");
   }
 
   @Command(

@@ -69,6 +69,15 @@ class KubernetesManifestsTest {
 
   private static final int METRICS_PORT = 9400;
 
+  /** The dead-letter stage's alert relay (AX_ALERT_RELAY_BIND), which Alertmanager posts to. */
+  private static final int RELAY_PORT = 9095;
+
+  /** Alertmanager's API, where Prometheus sends the firing rules. */
+  private static final int ALERTMANAGER_PORT = 9093;
+
+  /** The component label of Alertmanager's objects. */
+  private static final String ALERTMANAGER = "alertmanager";
+
   private static final Pattern DOCUMENTED_KEY = Pattern.compile("^\\| `(AX_[A-Z0-9_]+)` \\|");
 
   private static final Pattern MAIN_METHOD =
@@ -188,7 +197,7 @@ class KubernetesManifestsTest {
   @Test
   void everyDeploymentIsCompleteWithReplicasProbesAndResources() throws Exception {
     Map<String, Path> mainClasses = mainClassesInSource();
-    List<Manifest> deployments = byKind(all(), "Deployment");
+    List<Manifest> deployments = stageDeployments();
     assertThat(deployments).as("Deployments").hasSizeGreaterThanOrEqualTo(6);
     for (Manifest deployment : deployments) {
       JsonNode spec = deployment.node().path("spec");
@@ -361,7 +370,7 @@ class KubernetesManifestsTest {
   @Test
   void theStagesReadTheirSettingsAndServeTheProbesWhereTheKubeletLooks() throws Exception {
     Map<String, Path> mainClasses = mainClassesInSource();
-    for (Manifest deployment : byKind(all(), "Deployment")) {
+    for (Manifest deployment : stageDeployments()) {
       for (JsonNode container : containers(deployment)) {
         String name = deployment + " container " + container.path("name").asText();
         Map<String, String> env = environment(container);
@@ -510,10 +519,17 @@ class KubernetesManifestsTest {
       Manifest deployment =
           onlyDeploymentSelected(manifests, service, "selector", spec.path("selector"));
       JsonNode container = containers(deployment).get(0);
+      // A stage's metrics, the dead-letter stage's alert relay, or Alertmanager's API.
+      Set<Integer> allowed =
+          isAlertmanager(deployment)
+              ? Set.of(ALERTMANAGER_PORT)
+              : container.toString().contains("dev.ax.deadletter.DeadLetterMain")
+                  ? Set.of(METRICS_PORT, RELAY_PORT)
+                  : Set.of(METRICS_PORT);
       for (JsonNode port : spec.path("ports")) {
         assertThat(containerPort(container, port.path("targetPort")))
             .as("%s: targetPort", service)
-            .isEqualTo(METRICS_PORT);
+            .isIn(allowed);
       }
     }
   }
@@ -542,14 +558,32 @@ class KubernetesManifestsTest {
           .isEqualTo("ax");
     }
     assertThat(spec.path("policyTypes").toString()).contains("Ingress");
-    assertThat(spec.path("ingress")).as("ingress rules").hasSize(1);
+    assertThat(spec.path("ingress")).as("ingress rules").hasSize(2);
     JsonNode rule = spec.path("ingress").get(0);
     assertThat(rule.path("from")).hasSize(1);
     assertThat(rule.path("from").get(0).path("namespaceSelector").path("matchLabels").size())
         .as("from one namespace, by its name label")
         .isEqualTo(1);
-    assertThat(rule.path("ports")).hasSize(1);
-    assertThat(rule.path("ports").get(0).path("port").asInt()).isEqualTo(METRICS_PORT);
+    List<Integer> ports = new ArrayList<>();
+    rule.path("ports").forEach(p -> ports.add(p.path("port").asInt()));
+    assertThat(ports)
+        .as("the monitoring namespace reaches the metrics and Alertmanager's API")
+        .containsExactly(METRICS_PORT, ALERTMANAGER_PORT);
+    // The alert relay: from the Alertmanager pod only.
+    JsonNode relay = spec.path("ingress").get(1);
+    assertThat(relay.path("from")).hasSize(1);
+    assertThat(relay.path("from").get(0).path("namespaceSelector").isMissingNode()).isTrue();
+    assertThat(
+            relay
+                .path("from")
+                .get(0)
+                .path("podSelector")
+                .path("matchLabels")
+                .path("app.kubernetes.io/component")
+                .asText())
+        .isEqualTo(ALERTMANAGER);
+    assertThat(relay.path("ports")).hasSize(1);
+    assertThat(relay.path("ports").get(0).path("port").asInt()).isEqualTo(RELAY_PORT);
   }
 
   @Test
@@ -611,6 +645,9 @@ class KubernetesManifestsTest {
             .matcher(new String(output, StandardCharsets.UTF_8));
     int count = 0;
     while (images.find()) {
+      if (images.group(1).startsWith("prom/alertmanager:")) {
+        continue; // pinned on its own, not renamed (AlertmanagerConfigTest)
+      }
       count++;
       assertThat(images.group(1)).as("an image kustomize built").isEqualTo(expected);
     }
@@ -664,10 +701,30 @@ class KubernetesManifestsTest {
   }
 
   /** Deployments and Jobs: what runs pods. */
+  /**
+   * AX's Deployments and the Job: every workload but Alertmanager's (which runs its own pinned
+   * image; AlertmanagerConfigTest checks it).
+   */
   private static List<Manifest> workloads() throws IOException {
     return all().stream()
         .filter(m -> m.kind().equals("Deployment") || m.kind().equals("Job"))
+        .filter(m -> !isAlertmanager(m))
         .toList();
+  }
+
+  /** The stages' Deployments (not Alertmanager's). */
+  private static List<Manifest> stageDeployments() throws IOException {
+    return byKind(workloads(), "Deployment");
+  }
+
+  private static boolean isAlertmanager(Manifest manifest) {
+    return manifest
+        .node()
+        .path("metadata")
+        .path("labels")
+        .path("app.kubernetes.io/component")
+        .asText()
+        .equals(ALERTMANAGER);
   }
 
   private static Manifest deploymentRunning(String mainClass) throws IOException {

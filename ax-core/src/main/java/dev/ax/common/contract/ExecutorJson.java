@@ -31,6 +31,10 @@ final class ExecutorJson {
 
   private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final Pattern SCRIPT = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  /** An HTTP header name: an RFC 9110 token, at most 128 characters. */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
+
   private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
   private ExecutorJson() {}
@@ -68,6 +72,10 @@ final class ExecutorJson {
       if (http.body() != null) {
         node.put("body", http.body());
       }
+      if (!http.outputHeaders().isEmpty()) {
+        ArrayNode shown = node.putArray("outputHeaders");
+        http.outputHeaders().forEach(shown::add);
+      }
     } else if (executor instanceof ExecutorSpec.InProcess inProcess) {
       node.put("handler", inProcess.handler());
     } else if (executor instanceof ExecutorSpec.Shell shell) {
@@ -87,7 +95,9 @@ final class ExecutorJson {
     if (node.hasNonNull("pool") || node.hasNonNull("path")) {
       PoolTargetJson.Target target = PoolTargetJson.read(node);
       return readCall(
-          node, check, (m, h, b) -> ExecutorSpec.pooled(target.pool(), target.path(), m, h, b));
+          node,
+          check,
+          (m, h, b, o) -> ExecutorSpec.pooled(target.pool(), target.path(), m, h, b, o));
     }
     String urlText = requireText(node, "url", "executor.url");
     check.url(urlText);
@@ -104,13 +114,14 @@ final class ExecutorJson {
       throw new InvalidFieldException("executor.url must be an http(s) URL with a host: " + shown);
     }
     check.noUserInfo(url, shown);
-    return readCall(node, check, (m, h, b) -> ExecutorSpec.http(url, m, h, b));
+    return readCall(node, check, (m, h, b, o) -> ExecutorSpec.http(url, m, h, b, o));
   }
 
   /** Makes the spec of a call whose target was read. */
   @FunctionalInterface
   private interface CallMaker {
-    ExecutorSpec make(String method, Map<String, String> headers, String body);
+    ExecutorSpec make(
+        String method, Map<String, String> headers, String body, List<String> outputHeaders);
   }
 
   /** The method, body and headers of an HTTP call, whatever its target. */
@@ -127,7 +138,32 @@ final class ExecutorJson {
     Map<String, String> headers =
         optionalStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
     check.headers(headers);
-    return maker.make(method, headers, body);
+    return maker.make(method, headers, body, outputHeaders(node, check));
+  }
+
+  /**
+   * The response headers a task's runs show ({@code outputHeaders}): header names, at most {@link
+   * ExecutorSpec.Http#MAX_OUTPUT_HEADERS}; an empty list when absent.
+   */
+  private static List<String> outputHeaders(JsonNode node, IntakeCheck check) {
+    JsonNode names = node.get("outputHeaders");
+    if (names == null || names.isNull()) {
+      return List.of();
+    }
+    if (!names.isArray()) {
+      throw new InvalidFieldException("executor.outputHeaders must be an array of header names");
+    }
+    check.count("executor.outputHeaders", names.size(), ExecutorSpec.Http.MAX_OUTPUT_HEADERS);
+    List<String> shown = new ArrayList<>();
+    for (JsonNode name : names) {
+      if (!name.isTextual() || !HEADER_NAME.matcher(name.asText()).matches()) {
+        throw new InvalidFieldException(
+            "executor.outputHeaders must be an array of header names: "
+                + Echo.cut(name.toString()));
+      }
+      shown.add(name.asText());
+    }
+    return shown;
   }
 
   /** A JSON body given as an object or array is sent as its JSON text. */

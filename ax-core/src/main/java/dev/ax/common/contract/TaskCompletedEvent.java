@@ -23,6 +23,10 @@ import dev.ax.common.model.TriggerType;
  *     namespace) and the event is on that namespace's topic ({@code ax.<namespace>.task.completed},
  *     {@code ax.task.completed} for {@code default}); null from a dispatcher older than namespaces,
  *     read as {@code default}
+ * @param shards for a sharded task: which shard this is, or, on the firing's aggregate event, how
+ *     its shards ended (see {@link ShardSummary}); null otherwise
+ * @param result a summary of what the run said (its output), null when it said nothing or from a
+ *     dispatcher older than this field
  */
 public record TaskCompletedEvent(
     int v,
@@ -42,7 +46,95 @@ public record TaskCompletedEvent(
     InstanceStatus instanceStatus,
     String flowRunId,
     TriggerType triggerType,
-    String namespace) {
+    String namespace,
+    ShardSummary shards,
+    RunResult result) {
+
+  /** An event without a result, of a sharded task or not ({@code shards} null). */
+  public TaskCompletedEvent(
+      int v,
+      String taskId,
+      String instanceId,
+      int attempt,
+      InstanceStatus status,
+      long dueAtMs,
+      long claimedAtMs,
+      long startedAtMs,
+      long finishedAtMs,
+      long durationMs,
+      long lateMs,
+      String traceId,
+      String error,
+      String node,
+      InstanceStatus instanceStatus,
+      String flowRunId,
+      TriggerType triggerType,
+      String namespace,
+      ShardSummary shards) {
+    this(
+        v,
+        taskId,
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        namespace,
+        shards,
+        null);
+  }
+
+  /** An event of a task that is not sharded, without a result. */
+  public TaskCompletedEvent(
+      int v,
+      String taskId,
+      String instanceId,
+      int attempt,
+      InstanceStatus status,
+      long dueAtMs,
+      long claimedAtMs,
+      long startedAtMs,
+      long finishedAtMs,
+      long durationMs,
+      long lateMs,
+      String traceId,
+      String error,
+      String node,
+      InstanceStatus instanceStatus,
+      String flowRunId,
+      TriggerType triggerType,
+      String namespace) {
+    this(
+        v,
+        taskId,
+        instanceId,
+        attempt,
+        status,
+        dueAtMs,
+        claimedAtMs,
+        startedAtMs,
+        finishedAtMs,
+        durationMs,
+        lateMs,
+        traceId,
+        error,
+        node,
+        instanceStatus,
+        flowRunId,
+        triggerType,
+        namespace,
+        null);
+  }
 
   /**
    * The event as its namespace's users see it: built inside AX with the stored (qualified) task id
@@ -79,6 +171,8 @@ public record TaskCompletedEvent(
         instanceStatus,
         flowRunId,
         triggerType,
-        newNamespace);
+        newNamespace,
+        shards,
+        result);
   }
 }

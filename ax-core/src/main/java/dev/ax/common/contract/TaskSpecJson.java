@@ -108,7 +108,22 @@ public final class TaskSpecJson {
         concurrent,
         concurrencyPolicy,
         label(node, "name", TaskSpec.MAX_NAME_CHARS, false, check),
-        label(node, "description", TaskSpec.MAX_DESCRIPTION_CHARS, true, check));
+        label(node, "description", TaskSpec.MAX_DESCRIPTION_CHARS, true, check),
+        readShardTotal(node));
+  }
+
+  /** {@code "sharding": {"total": N}}, N in 1..{@link TaskSpec#MAX_SHARDS}; 1 when absent. */
+  private static int readShardTotal(JsonNode node) {
+    if (!node.hasNonNull("sharding")) {
+      return 1;
+    }
+    JsonNode sharding = requireObject(node, "sharding");
+    long total = requireLong(sharding, "total", "sharding.total");
+    if (total < 1 || total > TaskSpec.MAX_SHARDS) {
+      throw new InvalidFieldException(
+          "sharding.total must be in 1.." + TaskSpec.MAX_SHARDS + ": " + total);
+    }
+    return (int) total;
   }
 
   /**
@@ -202,6 +217,9 @@ public final class TaskSpecJson {
     }
     if (spec.description() != null) {
       node.put("description", spec.description());
+    }
+    if (spec.isSharded()) {
+      node.putObject("sharding").put("total", spec.shardTotal());
     }
     return node;
   }

@@ -19,6 +19,8 @@ import java.util.Objects;
  *     null: none
  * @param description what the task does, for people (at most {@link #MAX_DESCRIPTION_CHARS}); null:
  *     none
+ * @param shardTotal how many shards each firing is run as, in parallel across the dispatchers
+ *     (1..{@link #MAX_SHARDS}); 1: not sharded, one run per firing
  */
 public record TaskSpec(
     String taskId,
@@ -33,15 +35,54 @@ public record TaskSpec(
     boolean concurrent,
     ConcurrencyPolicy concurrencyPolicy,
     String name,
-    String description) {
+    String description,
+    int shardTotal) {
 
   public static final String DEFAULT_GROUP = "default";
+
+  /**
+   * The most shards a firing may have: each is an instance row, a due event and a run, made in the
+   * one transaction that fans the firing out.
+   */
+  public static final int MAX_SHARDS = 100;
 
   public static final int MAX_NAME_CHARS = 200;
 
   public static final int MAX_DESCRIPTION_CHARS = 2000;
 
-  /** A task without a name or description. */
+  /** A task that is not sharded. */
+  public TaskSpec(
+      String taskId,
+      String group,
+      Trigger trigger,
+      ExecutorSpec executor,
+      Duration timeout,
+      RetryPolicy retry,
+      Map<String, String> params,
+      MisfirePolicy misfirePolicy,
+      int maxFireAll,
+      boolean concurrent,
+      ConcurrencyPolicy concurrencyPolicy,
+      String name,
+      String description) {
+    this(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        name,
+        description,
+        1);
+  }
+
+  /** A task without a name or description, not sharded. */
   public TaskSpec(
       String taskId,
       String group,
@@ -80,7 +121,16 @@ public record TaskSpec(
     Objects.requireNonNull(misfirePolicy, "misfirePolicy");
     Objects.requireNonNull(concurrencyPolicy, "concurrencyPolicy");
     MisfirePolicy.requireValidMaxFireAll(maxFireAll);
+    if (shardTotal < 1 || shardTotal > MAX_SHARDS) {
+      throw new IllegalArgumentException(
+          "shardTotal must be in 1.." + MAX_SHARDS + ": " + shardTotal);
+    }
     params = params == null ? Map.of() : Map.copyOf(params);
+  }
+
+  /** Whether each firing runs as {@link #shardTotal} shards. */
+  public boolean isSharded() {
+    return shardTotal > 1;
   }
 
   /** This spec under other ids (a namespace's qualified ones): task id, group and trigger. */
@@ -112,6 +162,7 @@ public record TaskSpec(
         concurrent,
         concurrencyPolicy,
         newName,
-        newDescription);
+        newDescription,
+        shardTotal);
   }
 }

@@ -37,6 +37,23 @@ class ExecutorJsonTest {
   }
 
   @Test
+  void httpWritesItsOutputHeadersLastAndReadsThemBack() {
+    ExecutorSpec http =
+        new ExecutorSpec.Http(
+            URI.create("https://h/x"), "POST", null, null, List.of("X-Request-Id", "Retry-After"));
+    String json = AxJson.writeString(ExecutorJson.write(http));
+
+    assertThat(json)
+        .isEqualTo(
+            "{\"type\":\"HTTP\",\"url\":\"https://h/x\",\"method\":\"POST\","
+                + "\"outputHeaders\":[\"X-Request-Id\",\"Retry-After\"]}");
+    assertThat(
+            ExecutorJson.read(
+                AxJson.MAPPER.valueToTree(ExecutorJson.write(http)), IntakeCheck.STORED))
+        .isEqualTo(http);
+  }
+
+  @Test
   void inProcessWritesItsHandler() {
     assertThat(AxJson.writeString(ExecutorJson.write(ExecutorSpec.inProcess("noop"))))
         .isEqualTo("{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}");

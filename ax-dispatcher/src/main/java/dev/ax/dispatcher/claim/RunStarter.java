@@ -11,6 +11,7 @@ import dev.ax.dispatcher.store.ClaimedInstance;
 import dev.ax.spi.TaskExecutor;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,21 +19,34 @@ import java.util.concurrent.Future;
 
 /**
  * Starts claimed instances: finds each one's task spec and executor and submits it to its pool's
- * {@link AttemptRunner}; an instance whose task or executor is missing is failed at once, and the
- * outcome recorder decides what that means for it. Records {@code ax.dispatcher.lateness.ms} (claim
- * time minus due time) for first attempts.
+ * {@link AttemptRunner}; a firing of a sharded task is fanned out into its shards instead ({@link
+ * ShardFanOut}), and its shards run as any instance; an instance whose task or executor is missing
+ * is failed at once, and the outcome recorder decides what that means for it. Records {@code
+ * ax.dispatcher.lateness.ms} (claim time minus due time) for first attempts.
  *
  * <p>Thread-safety: called by the {@link ClaimLoop}'s thread; everything it uses is thread-safe.
  *
  * @param lateness where first attempts' claim lateness goes ({@link #of} registers it)
  */
 public record RunStarter(
-    TaskSpecs specs, Bulkheads bulkheads, ExecutorRegistry registry, DistributionSummary lateness) {
+    TaskSpecs specs,
+    Bulkheads bulkheads,
+    ExecutorRegistry registry,
+    DistributionSummary lateness,
+    ShardFanOut shards) {
 
-  /** A starter whose lateness histogram is registered in {@code meters}. */
+  /**
+   * A starter whose lateness histogram is registered in {@code meters}.
+   *
+   * @param shards fans out the firings of sharded tasks instead of running them
+   */
   public static RunStarter of(
-      TaskSpecs specs, Bulkheads bulkheads, ExecutorRegistry registry, MeterRegistry meters) {
-    return new RunStarter(specs, bulkheads, registry, lateness(meters));
+      TaskSpecs specs,
+      Bulkheads bulkheads,
+      ExecutorRegistry registry,
+      MeterRegistry meters,
+      ShardFanOut shards) {
+    return new RunStarter(specs, bulkheads, registry, lateness(meters), shards);
   }
 
   private static DistributionSummary lateness(MeterRegistry meters) {
@@ -51,8 +65,13 @@ public record RunStarter(
       }
     }
     Map<String, StoredTask> specOfRun = specs.of(won, prefetch);
+    List<Map.Entry<ClaimedInstance, StoredTask>> firingsToFanOut = new ArrayList<>();
     for (ClaimedInstance instance : won) {
       StoredTask task = specOfRun.get(TaskSpecs.keyOf(instance));
+      if (task != null && task.spec().isSharded() && !instance.isShard()) {
+        firingsToFanOut.add(Map.entry(instance, task));
+        continue;
+      }
       if (task == null) {
         bulkheads
             .runnerFor(bulkheads.poolFor(TaskSpec.DEFAULT_GROUP))
@@ -78,6 +97,7 @@ public record RunStarter(
       }
       runner.submit(instance, task, executor.get());
     }
+    shards.fanOut(firingsToFanOut);
     specs.doneWith(specOfRun.values());
   }
 }

@@ -14,6 +14,8 @@ import java.util.Map;
  * @param taskTraceId the task's own trace (differs from the run's for a periodic task's run); null:
  *     the run's
  * @param deadline when the attempt times out
+ * @param shardIndex this run's shard, from 0 (0 when its task is not sharded)
+ * @param shardTotal its firing's shards (1 when its task is not sharded)
  */
 public record AttemptContext(
     TaskSpec task,
@@ -22,8 +24,22 @@ public record AttemptContext(
     Instant dueAt,
     String traceId,
     String taskTraceId,
-    Instant deadline)
+    Instant deadline,
+    int shardIndex,
+    int shardTotal)
     implements ExecutionContext {
+
+  /** An attempt of a task that is not sharded. */
+  public AttemptContext(
+      TaskSpec task,
+      String instanceId,
+      int attempt,
+      Instant dueAt,
+      String traceId,
+      String taskTraceId,
+      Instant deadline) {
+    this(task, instanceId, attempt, dueAt, traceId, taskTraceId, deadline, 0, 1);
+  }
 
   /** An attempt of a run whose trace is its task's (tests, a one-shot task). */
   public AttemptContext(
@@ -33,7 +49,7 @@ public record AttemptContext(
       Instant dueAt,
       String traceId,
       Instant deadline) {
-    this(task, instanceId, attempt, dueAt, traceId, traceId, deadline);
+    this(task, instanceId, attempt, dueAt, traceId, traceId, deadline, 0, 1);
   }
 
   /** A null {@code taskTraceId} is the run's own: the run's trace is its task's. */

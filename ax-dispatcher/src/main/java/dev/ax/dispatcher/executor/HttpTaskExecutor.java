@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
@@ -42,8 +43,16 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
  * for good without a connection attempt, and again by the client's resolver when it connects, so
  * the socket goes only to an address that was checked (a DNS answer that changed in between is
  * refused the same way). Every request carries {@code X-AX-Trace-Id}, {@code X-AX-Instance-Id},
- * {@code X-AX-Attempt} and {@code Idempotency-Key: instanceId} (the same on every attempt). A 2xx
+ * {@code X-AX-Attempt}, {@code Idempotency-Key: instanceId} (the same on every attempt), {@code
+ * X-AX-Shard-Index} and {@code X-AX-Shard-Total} (0 and 1 when the task is not sharded). A 2xx
  * status is success; any other is a failure with the status and a bounded excerpt of the body.
+ *
+ * <p>Every call that got a response says so in its result's output, on success and failure alike:
+ * {@code HTTP <status>}, the response headers the task lists in {@code outputHeaders} (never {@link
+ * #NEVER_SHOWN} ones), a blank line and the first {@link #OUTPUT_BODY_BYTES} bytes of the body
+ * decoded as UTF-8 (malformed bytes replaced): only that much of a body is read into memory. The
+ * signing secret is masked in it here; the rest of the masking is the dispatcher's ({@link
+ * OutputMask}).
  *
  * <p>The request timeout is the attempt's deadline, and an interrupt (AX's timeout) cancels the
  * exchange, so no connection is left hanging.
@@ -77,6 +86,16 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
   /** Headers the HTTP client sets itself: never taken from a task. */
   private static final Set<String> CLIENT_HEADERS =
       Set.of("connection", "content-length", "expect", "host", "upgrade", "transfer-encoding");
+
+  /** Bytes of a response body read for the run's output. */
+  public static final int OUTPUT_BODY_BYTES = 4096;
+
+  /** Response headers a run's output never shows, whatever the task lists: credentials. */
+  static final Set<String> NEVER_SHOWN =
+      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie");
+
+  /** The status at the start of an HTTP run's output. */
+  private static final Pattern STATUS_LINE = Pattern.compile("^HTTP (\\d{3})(?:\\n|$)");
 
   private final CheckedHttpClient client;
   private final Clock clock;
@@ -184,6 +203,8 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
     request.addHeader("X-AX-Instance-Id", context.instanceId());
     request.addHeader("X-AX-Attempt", Integer.toString(context.attempt()));
     request.addHeader("Idempotency-Key", context.idempotencyKey());
+    request.addHeader("X-AX-Shard-Index", Integer.toString(context.shardIndex()));
+    request.addHeader("X-AX-Shard-Total", Integer.toString(context.shardTotal()));
     if (context.traceId() != null) {
       request.addHeader("X-AX-Trace-Id", context.traceId());
       request.addHeader("X-AX-Task-Trace-Id", context.taskTraceId());
@@ -221,7 +242,43 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
     if (spec.body() != null || paramsAsBody) {
       request.setEntity(new ByteArrayEntity(bytes, null));
     }
-    return call(request, remaining, pooled);
+    List<String> shownHeaders =
+        spec.outputHeaders().stream()
+            .filter(name -> !NEVER_SHOWN.contains(name.toLowerCase(Locale.ROOT)))
+            .limit(ExecutorSpec.Http.MAX_OUTPUT_HEADERS)
+            .toList();
+    ExecutionResult result = call(request, remaining, shownHeaders, pooled);
+    return signer.isPresent() && result.output() != null
+        ? result.withOutput(
+            OutputMask.of(Map.of(), Map.of(), List.of(signer.get().secretToMask()))
+                .apply(result.output()))
+        : result;
+  }
+
+  /** The status an HTTP run's output starts with, or null when it does not start with one. */
+  public static Integer statusOf(String output) {
+    if (output == null) {
+      return null;
+    }
+    Matcher status = STATUS_LINE.matcher(output);
+    return status.find() ? Integer.valueOf(status.group(1)) : null;
+  }
+
+  /**
+   * The output of a response: {@code HTTP <status>}, the headers asked for, and after a blank line
+   * the start of the body.
+   */
+  static String output(CheckedHttpClient.Response response) {
+    StringBuilder text = new StringBuilder("HTTP ").append(response.status());
+    response
+        .headers()
+        .forEach((name, value) -> text.append('\n').append(name).append(": ").append(value));
+    byte[] head = response.head();
+    if (head.length > 0) {
+      int length = Math.min(head.length, OUTPUT_BODY_BYTES);
+      text.append("\n\n").append(new String(head, 0, length, StandardCharsets.UTF_8));
+    }
+    return text.toString();
   }
 
   /** Whether {@code method} sends the task's params as a JSON body (not GET, HEAD, OPTIONS). */
@@ -258,11 +315,18 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
    * Sends the request: a refusal at connect time (the name now resolves elsewhere) fails for good,
    * as the early check would have; a timeout or an interrupt is thrown for the runner to record.
    */
-  private ExecutionResult call(HttpUriRequestBase request, Duration remaining, boolean pooled)
+  private ExecutionResult call(
+      HttpUriRequestBase request, Duration remaining, List<String> shownHeaders, boolean pooled)
       throws InterruptedException, HttpTimeoutException {
     CheckedHttpClient.Response response;
     try {
-      response = client.send(request, remaining, maxExcerptChars * 4);
+      response =
+          client.send(
+              request,
+              remaining,
+              Math.max(maxExcerptChars * 4, OUTPUT_BODY_BYTES),
+              true,
+              shownHeaders);
     } catch (TargetRefusedException e) {
       return ExecutionResult.permanentFailure(e.reason()); // no connection was opened
     } catch (IOException e) {
@@ -276,14 +340,16 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
       return ExecutionResult.failure("HTTP call failed: " + e, e);
     }
     int status = response.status();
+    String output = output(response);
     if (status >= 200 && status < 300) {
-      return ExecutionResult.ok();
+      return ExecutionResult.ok(output);
     }
     String excerpt = excerpt(response.head());
     String error = "HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
-    return status >= 400 && status < 500 && status != 408 && status != 429
-        ? ExecutionResult.permanentFailure(error)
-        : ExecutionResult.failure(error);
+    return (status >= 400 && status < 500 && status != 408 && status != 429
+            ? ExecutionResult.permanentFailure(error)
+            : ExecutionResult.failure(error))
+        .withOutput(output);
   }
 
   /**

@@ -54,7 +54,9 @@ import java.util.Optional;
  * and dropped, so the script never blocks on a full pipe. Exit 0 is success; any other exit is a
  * (retryable) failure {@code "exit code N: <end of stderr>"}, with the excerpt at most {@link
  * #MAX_ERROR_EXCERPT_CHARS} characters on one line. {@link #run} returns the captured output; the
- * {@link TaskExecutor} result carries only the excerpt.
+ * {@link TaskExecutor} result's error carries only the excerpt, and its output ({@link #output})
+ * the exit code with the start of stdout and the end of stderr, each at most {@link
+ * #OUTPUT_SECTION_CHARS} characters, which AX masks and stores with the attempt.
  *
  * <h2>Time is up</h2>
  *
@@ -95,6 +97,9 @@ public final class ShellTaskExecutor implements TaskExecutor {
 
   /** Characters of stderr in a failure's error message, like the HTTP executor's default. */
   public static final int MAX_ERROR_EXCERPT_CHARS = 512;
+
+  /** Characters of each of stdout (its start) and stderr (its end) in a run's output. */
+  public static final int OUTPUT_SECTION_CHARS = 2000;
 
   private final ScriptCommand command;
   private final ScriptProcess process;
@@ -166,16 +171,42 @@ public final class ShellTaskExecutor implements TaskExecutor {
     ScriptRun run = ((Admission.Admitted<ScriptRun>) admission).value();
     if (run.timedOut()) {
       return ExecutionResult.failure(
-          run.exitCode() < 0
-              ? "timed out: the deadline passed before the script started"
-              : "timed out at the deadline; the script's process tree was killed");
+              run.exitCode() < 0
+                  ? "timed out: the deadline passed before the script started"
+                  : "timed out at the deadline; the script's process tree was killed")
+          .withOutput(run.exitCode() < 0 ? null : output(run));
     }
     if (run.exitCode() == 0) {
-      return ExecutionResult.ok();
+      return ExecutionResult.ok(output(run));
     }
     String excerpt = errorExcerpt(run.stderr());
     return ExecutionResult.failure(
-        "exit code " + run.exitCode() + (excerpt.isEmpty() ? "" : ": " + excerpt));
+            "exit code " + run.exitCode() + (excerpt.isEmpty() ? "" : ": " + excerpt))
+        .withOutput(output(run));
+  }
+
+  /**
+   * What a run said: {@code exit code N}, then {@code stdout:} with its first {@link
+   * #OUTPUT_SECTION_CHARS} characters and {@code stderr:} with its last, each only when the script
+   * wrote to it; a section cut says so.
+   */
+  static String output(ScriptRun run) {
+    StringBuilder text = new StringBuilder("exit code ").append(run.exitCode());
+    String stdout = run.stdout().text();
+    if (!stdout.isEmpty()) {
+      boolean cut = run.stdout().truncated() || stdout.length() > OUTPUT_SECTION_CHARS;
+      text.append("\nstdout:\n")
+          .append(stdout, 0, Math.min(stdout.length(), OUTPUT_SECTION_CHARS))
+          .append(cut ? "\n… (stdout cut)" : "");
+    }
+    String stderr = run.stderr().text();
+    if (!stderr.isEmpty()) {
+      boolean cut = run.stderr().truncated() || stderr.length() > OUTPUT_SECTION_CHARS;
+      text.append("\nstderr:\n")
+          .append(cut ? "(stderr cut) …\n" : "")
+          .append(stderr, Math.max(0, stderr.length() - OUTPUT_SECTION_CHARS), stderr.length());
+    }
+    return text.toString();
   }
 
   /**

@@ -77,7 +77,9 @@ record Attempt(
             Instant.ofEpochMilli(claimed.dueAtMs()),
             claimed.traceId(),
             task.traceId(),
-            deadline));
+            deadline,
+            claimed.shardIndex(),
+            claimed.shardTotal()));
   }
 
   /** What the executor sees of this attempt; null until it started. */

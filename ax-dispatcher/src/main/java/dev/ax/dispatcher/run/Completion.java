@@ -16,6 +16,7 @@ import dev.ax.spi.TaskExecutor;
  *     executor is missing)
  * @param stackTrace the stack trace when the executor threw, else null; it goes to the dead letter,
  *     never to the log
+ * @param output what the run said, masked and bounded ({@link Ending}); null when it said nothing
  */
 public record Completion(
     ClaimedInstance claimed,
@@ -28,7 +29,8 @@ public record Completion(
     AttemptContext context,
     ExecutionResult result,
     RetryPolicy retryPolicy,
-    String stackTrace) {
+    String stackTrace,
+    String output) {
 
   /**
    * An attempt that never ran (its task or executor missing, or no worker took it): FAILED at
@@ -49,6 +51,7 @@ public record Completion(
         null,
         null,
         retryPolicy,
+        null,
         null);
   }
 
@@ -65,7 +68,8 @@ public record Completion(
         attempt.context(),
         ending.result(),
         attempt.task().spec().retry(),
-        ending.stackTrace());
+        ending.stackTrace(),
+        ending.output());
   }
 
   /**
@@ -81,6 +85,7 @@ public record Completion(
         null,
         startedAtMs,
         finishedAtMs,
+        null,
         null,
         null,
         null,
@@ -111,6 +116,7 @@ public record Completion(
         null,
         result,
         retryPolicy,
+        null,
         null);
   }
 }

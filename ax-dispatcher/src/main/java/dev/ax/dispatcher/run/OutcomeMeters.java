@@ -29,7 +29,12 @@ final class OutcomeMeters {
    * #MAX_GROUP_SERIES} groups, the later ones counted together as {@link #OTHER_GROUPS}, so
    * producers inventing groups cannot grow the series.
    */
-  private record GroupMeters(Counter succeeded, Counter failed, Counter timedOut, Counter dead) {}
+  private record GroupMeters(
+      Counter succeeded,
+      Counter failed,
+      Counter timedOut,
+      Counter dead,
+      DistributionSummary runDurations) {}
 
   /** Groups with outcome series of their own, per dispatcher. */
   static final int MAX_GROUP_SERIES = 100;
@@ -105,6 +110,7 @@ final class OutcomeMeters {
     } else if (after instanceof AfterFailure.Dead) {
       group.dead().increment();
     }
+    group.runDurations().record(Math.max(0, c.finishedAtMs() - c.startedAtMs()));
     time(c);
   }
 
@@ -124,7 +130,13 @@ final class OutcomeMeters {
               meters.counter("ax.dispatcher.succeeded", tags),
               meters.counter("ax.dispatcher.failed", tags),
               meters.counter("ax.dispatcher.timeout", tags),
-              meters.counter("ax.dispatcher.dead", tags));
+              meters.counter("ax.dispatcher.dead", tags),
+              // Count, sum and max only (no buckets): three series per group, for a mean and a
+              // worst run per group; the executor-type histogram has the percentiles.
+              DistributionSummary.builder("ax.dispatcher.group.run.duration.ms")
+                  .description("how long attempts ran, by task group: count, sum and max")
+                  .tags(tags)
+                  .register(meters));
         });
   }
 

@@ -3,6 +3,7 @@ package dev.ax.dispatcher.run;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.Outcome;
+import dev.ax.common.store.RunOutput;
 import dev.ax.common.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,9 @@ public record OutcomePlanner(
               c.status(),
               c.error(),
               c.finishedAtMs(),
-              after));
+              after,
+              c.claimed().shardOf(),
+              c.output() == null ? null : new RunOutput(c.startedAtMs(), c.output())));
       events.add(owedEvents.of(c, after, nowMs));
     }
     return new Plan(owner, nowMs, outcomes, events);

@@ -227,6 +227,7 @@ public final class OutcomeRecorder extends LoopingPart {
       }
       owed.addAll(events.get(i));
     }
+    owed.addAll(recording.settledFirings());
     try {
       relay.send(token, owed, OutcomeRecorder::logUnsent);
     } catch (RuntimeException e) {

@@ -1,6 +1,8 @@
 package dev.ax.dispatcher.run;
 
 import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.RunResult;
+import dev.ax.common.contract.ShardSummary;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskRetryEvent;
@@ -10,6 +12,7 @@ import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
+import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,7 +58,11 @@ public final class OwedEvents {
       completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completion.triggerType().name());
     }
     owed.add(OutboxMessage.completion(topics, completion, completionHeaders));
-    if (c.status() == InstanceStatus.SUCCESS && mayHaveDependents.test(c.claimed().taskId())) {
+    // A shard's success is not its firing's: the firing's own, once every shard ended, is copied
+    // (ShardEvents), so that a dependent waits for the whole firing.
+    if (c.status() == InstanceStatus.SUCCESS
+        && !c.claimed().isShard()
+        && mayHaveDependents.test(c.claimed().taskId())) {
       // The same event keyed by flow run, with the stored ids, for the dependency resolver.
       owed.add(
           new OutboxMessage(
@@ -94,7 +101,18 @@ public final class OwedEvents {
         instanceStatus(c, after),
         c.claimed().flowRunId(),
         c.context() == null ? null : c.context().task().trigger().type(),
-        null);
+        null,
+        c.claimed().isShard()
+            ? ShardSummary.ofShard(
+                c.claimed().shardIndex(), c.claimed().shardTotal(), c.claimed().shardOf())
+            : null,
+        result(c));
+  }
+
+  /** The summary of what {@code c}'s run said, null when it said nothing. */
+  private static RunResult result(Completion c) {
+    boolean http = c.executor() != null && HttpTaskExecutor.NAME.equals(c.executor().name());
+    return RunResult.of(c.output(), http ? HttpTaskExecutor.statusOf(c.output()) : null);
   }
 
   /** Where the instance stands after this attempt. */

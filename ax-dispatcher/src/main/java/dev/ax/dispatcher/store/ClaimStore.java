@@ -62,7 +62,7 @@ public final class ClaimStore {
         .where("due_at_ms <= ?", nowMs)
         .readBack(
             "instance_id, task_id, task_version, attempt, due_at_ms, trace_id, retry_base, seq,"
-                + " flow_run_id, taken_back",
+                + " flow_run_id, taken_back, shard_of, shard_index, shard_total",
             rs ->
                 new ClaimedInstance(
                     rs.getString(1),
@@ -75,7 +75,10 @@ public final class ClaimStore {
                     rs.getInt(7),
                     rs.getLong(8),
                     InstanceIds.flowRunOf(rs.getString(1), rs.getString(9)),
-                    rs.getInt(10)))
+                    rs.getInt(10),
+                    rs.getString(11),
+                    rs.getInt(12),
+                    Math.max(1, rs.getInt(13))))
         .audit(owner, "claimed");
   }
 

@@ -2,6 +2,7 @@ package dev.ax.dispatcher.store;
 
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.StatusTransitions;
 import dev.ax.common.store.AuditLog;
@@ -14,6 +15,9 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.Outcome;
 import dev.ax.common.store.OutcomeRecording;
 import dev.ax.common.store.PacketTransaction;
+import dev.ax.common.store.RunOutputs;
+import dev.ax.common.store.ShardEvents;
+import dev.ax.common.store.ShardFirings;
 import dev.ax.common.store.Sql;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
@@ -29,7 +34,8 @@ import javax.sql.DataSource;
  * rows and the events each recorded outcome owes in the outbox, all in one transaction. Successes
  * go as one batch move per chunk (whose first packet starts the transaction); failures, each with
  * its own error, one conditional UPDATE each. A ONCE task whose last live instance ends here
- * becomes ENDED in the same transaction ({@link OneShotEnd}).
+ * becomes ENDED in the same transaction ({@link OneShotEnd}). The output of each recorded attempt
+ * that has one goes to {@code ax_run_output} in that transaction too ({@link RunOutputs}).
  *
  * <p>Thread-safe (stateless over a pool).
  */
@@ -38,9 +44,19 @@ public final class OutcomeStore {
   private static final int MAX_ERROR_LENGTH = 2048;
 
   private final Jdbc jdbc;
+  private final ShardEvents shardEvents;
 
-  public OutcomeStore(DataSource dataSource) {
+  /**
+   * @param shardEvents the events of the sharded firings an outcome settles ({@link ShardFirings})
+   */
+  public OutcomeStore(DataSource dataSource, ShardEvents shardEvents) {
     this.jdbc = new Jdbc(dataSource);
+    this.shardEvents = shardEvents;
+  }
+
+  /** A store whose settled firings' events go to the default topics (tests, tools). */
+  public OutcomeStore(DataSource dataSource) {
+    this(dataSource, new ShardEvents(new Topics(""), "dispatcher"));
   }
 
   /**
@@ -74,6 +90,8 @@ public final class OutcomeStore {
           events.size() + " event lists for " + outcomes.size() + " outcomes");
     }
     boolean owesEvents = events.stream().anyMatch(list -> !list.isEmpty());
+    boolean mayEndShards = outcomes.stream().anyMatch(Outcome::endsShard);
+    boolean hasOutput = outcomes.stream().anyMatch(outcome -> outcome.output() != null);
     for (Outcome outcome : outcomes) {
       StatusTransitions.require(RUNNING, outcome.status());
     }
@@ -93,7 +111,12 @@ public final class OutcomeStore {
           }
           List<List<Outcome>> chunks = Sql.chunks(successes);
           for (int c = 0; c < chunks.size(); c++) {
-            boolean commits = !owesEvents && others.isEmpty() && c == chunks.size() - 1;
+            boolean commits =
+                !owesEvents
+                    && !mayEndShards
+                    && !hasOutput
+                    && others.isEmpty()
+                    && c == chunks.size() - 1;
             List<Outcome> chunk = chunks.get(c);
             won.addAll(
                 transaction.move(
@@ -107,17 +130,43 @@ public final class OutcomeStore {
             won.addAll(recordOneByOne(transaction, others, owner, nowMs));
           }
           OutcomeRecording recorded = OutcomeRecording.of(outcomes, won);
+          if (hasOutput) {
+            RunOutputs.insert(
+                transaction.connection(), outcomes.stream().filter(recorded::isRecorded).toList());
+          }
           List<OutboxMessage> owed = new ArrayList<>();
           for (int i = 0; i < outcomes.size() && owesEvents; i++) {
             if (recorded.isRecorded(outcomes.get(i))) {
               owed.addAll(events.get(i));
             }
           }
+          List<OutboxMessage> settled = settleFirings(transaction, recorded, owner, nowMs);
+          owed.addAll(settled);
           if (!owed.isEmpty()) {
             transaction.outbox(owed, outboxToken, nowMs);
           }
-          return recorded;
+          return recorded.withSettledFirings(settled);
         });
+  }
+
+  /**
+   * Settles the sharded firings whose last shard one of {@code recorded}'s outcomes ended, in the
+   * same transaction; their events.
+   */
+  private List<OutboxMessage> settleFirings(
+      PacketTransaction transaction, OutcomeRecording recorded, String owner, long nowMs)
+      throws SQLException {
+    Set<String> firings = new TreeSet<>();
+    for (Outcome outcome : recorded.recorded()) {
+      if (outcome.endsShard()) {
+        firings.add(outcome.shardOf());
+      }
+    }
+    if (firings.isEmpty()) {
+      return List.of();
+    }
+    return shardEvents.settled(
+        ShardFirings.settle(transaction.connection(), firings, owner, nowMs), nowMs);
   }
 
   /**

@@ -172,7 +172,7 @@ class HttpTaskExecutorTest {
 
     ExecutionResult result = executor("127.0.0.1").execute(context(spec, GENEROUS));
 
-    assertThat(result).isEqualTo(ExecutionResult.ok());
+    assertThat(result).isEqualTo(ExecutionResult.ok("HTTP 204"));
     assertThat(requests).hasValue(1);
     assertThat(lastMethod).hasValue("POST");
     assertThat(lastBody).hasValue("{\"k\":1}");
@@ -204,8 +204,11 @@ class HttpTaskExecutorTest {
     ExecutionResult notFound = executor("127.0.0.1").execute(context(server(404, "no such hook")));
     ExecutionResult tooMany = executor("127.0.0.1").execute(context(server(429, "")));
 
-    assertThat(notFound).isEqualTo(ExecutionResult.permanentFailure("HTTP 404: no such hook"));
-    assertThat(tooMany).isEqualTo(ExecutionResult.failure("HTTP 429"));
+    assertThat(notFound)
+        .isEqualTo(
+            ExecutionResult.permanentFailure("HTTP 404: no such hook")
+                .withOutput("HTTP 404\n\nno such hook"));
+    assertThat(tooMany).isEqualTo(ExecutionResult.failure("HTTP 429").withOutput("HTTP 429"));
   }
 
   @Test

@@ -170,7 +170,8 @@ class ShellTaskExecutorTest {
   void exitZeroSucceedsAndItsOutputIsCaptured() throws Exception {
     script(scripts, "hello.sh", "echo hello; echo 'a warning' >&2; exit 0");
 
-    assertThat(executor().execute(context("hello.sh"))).isEqualTo(ExecutionResult.ok());
+    assertThat(executor().execute(context("hello.sh")))
+        .isEqualTo(ExecutionResult.ok("exit code 0\nstdout:\nhello\n\nstderr:\na warning\n"));
     ScriptRun run = ran(executor().run(context("hello.sh")));
     assertThat(run.exitCode()).isZero();
     assertThat(run.timedOut()).isFalse();
@@ -189,6 +190,21 @@ class ShellTaskExecutorTest {
     assertThat(result.succeeded()).isFalse();
     assertThat(result.retryable()).isTrue();
     assertThat(result.error()).isEqualTo("exit code 2: bad input: x");
+    assertThat(result.output())
+        .isEqualTo("exit code 2\nstdout:\nsome progress\n\nstderr:\nbad input: x\n");
+  }
+
+  @Test
+  void theOutputKeepsTheStartOfALongStdoutAndSaysItWasCut() throws Exception {
+    script(scripts, "long.sh", "head -c 100000 /dev/zero | tr '\\0' 'a'");
+
+    ExecutionResult result = executor().execute(context("long.sh"));
+
+    assertThat(result.succeeded()).isTrue();
+    assertThat(result.output())
+        .startsWith("exit code 0\nstdout:\naaaa")
+        .endsWith("\n… (stdout cut)")
+        .hasSizeLessThan(ShellTaskExecutor.OUTPUT_SECTION_CHARS + 100);
   }
 
   @Test

@@ -20,22 +20,25 @@ public final class DueRecords {
    */
   public static ProducerRecord<String, byte[]> of(
       String topic, DueInstance instance, long epoch, long nowMs, String group) {
-    TaskDueEvent event =
-        new TaskDueEvent(
-            AxJson.VERSION,
-            instance.taskId(),
-            instance.instanceId(),
-            instance.dueAtMs(),
-            epoch,
-            nowMs,
-            instance.traceId(),
-            group,
-            instance.attempt(),
-            instance.retryBase(),
-            instance.seq(),
-            instance.taskVersion(),
-            instance.flowRunId());
-    return of(topic, event);
+    return of(topic, eventOf(instance, epoch, nowMs, group));
+  }
+
+  /** The due event of {@code instance}, as {@link #of(String, DueInstance, long, long, String)}. */
+  public static TaskDueEvent eventOf(DueInstance instance, long epoch, long nowMs, String group) {
+    return new TaskDueEvent(
+        AxJson.VERSION,
+        instance.taskId(),
+        instance.instanceId(),
+        instance.dueAtMs(),
+        epoch,
+        nowMs,
+        instance.traceId(),
+        group,
+        instance.attempt(),
+        instance.retryBase(),
+        instance.seq(),
+        instance.taskVersion(),
+        instance.flowRunId());
   }
 
   /** The record of {@code event}: key = its task id, the trace id (if any) in a header. */

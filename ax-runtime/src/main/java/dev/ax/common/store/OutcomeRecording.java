@@ -20,11 +20,30 @@ public final class OutcomeRecording {
   private final List<Outcome> recorded;
   private final List<Outcome> lost;
   private final Set<String> recordedRuns;
+  private final List<OutboxMessage> settledFirings;
 
-  private OutcomeRecording(List<Outcome> recorded, List<Outcome> lost, Set<String> recordedRuns) {
+  private OutcomeRecording(
+      List<Outcome> recorded,
+      List<Outcome> lost,
+      Set<String> recordedRuns,
+      List<OutboxMessage> settledFirings) {
     this.recorded = List.copyOf(recorded);
     this.lost = List.copyOf(lost);
     this.recordedRuns = Set.copyOf(recordedRuns);
+    this.settledFirings = List.copyOf(settledFirings);
+  }
+
+  /**
+   * This recording, with the events of the sharded firings its outcomes settled ({@link
+   * ShardFirings}), put in the outbox in the same transaction.
+   */
+  public OutcomeRecording withSettledFirings(List<OutboxMessage> events) {
+    return new OutcomeRecording(recorded, lost, recordedRuns, events);
+  }
+
+  /** The events of the sharded firings this recording settled, to be sent; usually none. */
+  public List<OutboxMessage> settledFirings() {
+    return settledFirings;
   }
 
   /** Sorts {@code outcomes} by whether their run is one of {@code wonRuns}. */
@@ -40,12 +59,12 @@ public final class OutcomeRecording {
         lost.add(outcome);
       }
     }
-    return new OutcomeRecording(recorded, lost, recordedRuns);
+    return new OutcomeRecording(recorded, lost, recordedRuns, List.of());
   }
 
   /** Nothing given, nothing recorded. */
   public static OutcomeRecording none() {
-    return new OutcomeRecording(List.of(), List.of(), Set.of());
+    return new OutcomeRecording(List.of(), List.of(), Set.of(), List.of());
   }
 
   /** The outcomes recorded, in the order given. */

@@ -76,6 +76,7 @@ public final class Reaper {
   private final int maxPerPass;
   private final Counters counters;
   private final ChainRepair chains;
+  private final ShardSettlement shards;
   private final TaskStore tasks;
   private final EndedRunEmitter endedEmitter;
   private final int maxTakebacks;
@@ -90,6 +91,7 @@ public final class Reaper {
    *
    * @param tasks where the specs of runs ended DEAD are read (their retry budget)
    * @param chains the chain repair each pass ends with
+   * @param shards the settlement of sharded firings whose last shard ended, after the chain repair
    * @param fence this node's lease fence when it leads: the reaper works on the leader only
    * @param dispatchHold the groups the {@code dispatch} switches hold now: not emitted again
    * @param databaseSteadyFor whether the database has answered this node for at least the given
@@ -99,6 +101,7 @@ public final class Reaper {
       ReaperStore store,
       TaskStore tasks,
       ChainRepair chains,
+      ShardSettlement shards,
       Clock clock,
       TickerConfig config,
       Supplier<Optional<LeaseFence>> fence,
@@ -110,6 +113,7 @@ public final class Reaper {
     this.store = store;
     this.tasks = tasks;
     this.chains = chains;
+    this.shards = shards;
     this.clock = clock;
     this.unclaimedAfter = config.reaperUnclaimedAfter();
     this.maxPerPass = config.maxBatch();
@@ -286,6 +290,7 @@ public final class Reaper {
         counters.reemitted().increment(unclaimed.size());
       }
       chains.pass(current.get(), nowMs);
+      shards.pass("reaper", nowMs);
     } catch (StoreException e) {
       log.warn("Reaper pass failed, next pass retries: {}", e.getMessage());
     } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ package dev.ax.ticker.reaper;
 enum RetentionKind {
   INSTANCES("instances"),
   AUDIT("audit"),
+  RUN_OUTPUT("runoutput"),
   DEAD_LETTERS("deadletters"),
   TASKS("tasks"),
   VERSIONS("versions"),

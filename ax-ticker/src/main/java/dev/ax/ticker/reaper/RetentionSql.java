@@ -145,6 +145,15 @@ final class RetentionSql {
         + " FOR UPDATE";
   }
 
+  /**
+   * Deletes the rows of a batch's keys (the IN list's {@code placeholders}, bound) from {@code
+   * table}, whose {@code keyColumn} leads an index (an instance's audit rows, run output and dead
+   * letter; a task's commands, edges and versions). Table and column are constants of the caller.
+   */
+  static String deleteInSql(String table, String keyColumn, String placeholders) {
+    return "DELETE FROM " + table + " WHERE " + keyColumn + " IN (" + placeholders + ")";
+  }
+
   /** A batch of applied commands or operator log rows: bound cutoff, limit. */
   static String olderRowsSql(RetentionKind kind) {
     String table = kind == RetentionKind.OPERATOR_LOG ? "ax_operator_log" : "ax_task_command";

@@ -94,8 +94,8 @@ public final class RetentionStore {
 
   /**
    * Up to {@code limit} instances of {@code status} due and last changed before {@code cutoffMs},
-   * after {@code from} in {@code (due_at_ms, instance_id)} order, with their audit rows and dead
-   * letters; a DEAD one only if its letter was DISCARDED.
+   * after {@code from} in {@code (due_at_ms, instance_id)} order, with their audit rows, run output
+   * and dead letters; a DEAD one only if its letter was DISCARDED.
    */
   Batch deleteInstances(String status, long cutoffMs, Cursor from, int limit) {
     String select = RetentionSql.instancesSql(status);
@@ -126,6 +126,7 @@ public final class RetentionStore {
               candidates.stream().filter(Candidate::lettered).map(Candidate::row).toList();
           Map<RetentionKind, Integer> deleted = new EnumMap<>(RetentionKind.class);
           deleted.put(RetentionKind.AUDIT, deleteIn(tx, "ax_instance_log", "instance_id", ids));
+          deleted.put(RetentionKind.RUN_OUTPUT, deleteIn(tx, "ax_run_output", "instance_id", ids));
           deleted.put(
               RetentionKind.DEAD_LETTERS,
               lettered.isEmpty()
@@ -377,13 +378,7 @@ public final class RetentionStore {
     for (List<?> chunk : Sql.chunks(new ArrayList<Object>(ids))) {
       deleted +=
           tx.update(
-              "DELETE FROM "
-                  + table
-                  + " WHERE "
-                  + keyColumn
-                  + " IN ("
-                  + Sql.placeholders(chunk.size())
-                  + ")",
+              RetentionSql.deleteInSql(table, keyColumn, Sql.placeholders(chunk.size())),
               values(chunk.toArray()));
     }
     return deleted;

@@ -2,6 +2,7 @@ package dev.ax.ticker.reaper;
 
 import static dev.ax.common.testing.SeededHistory.NOW_MS;
 
+import dev.ax.common.store.ShardFirings;
 import dev.ax.common.store.Sql;
 import dev.ax.common.testing.PlannedStatement;
 import dev.ax.common.testing.SeededHistory;
@@ -57,6 +58,11 @@ public final class ReaperStatements {
             UnclaimedDispatches.dispatchedBelowSql("epoch"),
             "DISPATCHED",
             9L,
+            500),
+        PlannedStatement.of(
+            "shard settlement: firings running shards",
+            ShardFirings.UNSETTLED_SQL,
+            ShardFirings.OWNER,
             500),
         PlannedStatement.of(
             "chain repair: a page of ACTIVE tasks", ChainRepairStore.ACTIVE_PAGE, "CRON", "", 500),

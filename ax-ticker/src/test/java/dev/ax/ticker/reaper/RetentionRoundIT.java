@@ -96,6 +96,7 @@ class RetentionRoundIT {
       seed.command("paused-0", "c-new", nowMs);
       seed.operatorLog("old", oldMs);
       seed.operatorLog("new", nowMs);
+      seed.runOutputOfEveryInstance();
 
       explainEveryBatchStatement(runtime, nowMs - RETENTION.toMillis());
 
@@ -125,6 +126,10 @@ class RetentionRoundIT {
               "recent-0", "running-0", "dead-open", "dead-none", "paused-0", "ended-live");
       assertThat(seed.ids("SELECT task_id FROM ax_instance_log"))
           .as("audit rows went with their instances")
+          .containsOnly(
+              "recent-0", "running-0", "dead-open", "dead-none", "paused-0", "ended-live");
+      assertThat(seed.ids("SELECT task_id FROM ax_run_output"))
+          .as("run output went with its instances")
           .containsOnly(
               "recent-0", "running-0", "dead-open", "dead-none", "paused-0", "ended-live");
       assertThat(seed.ids("SELECT task_id FROM ax_dead_letter")).containsExactly("dead-open");
@@ -219,6 +224,13 @@ class RetentionRoundIT {
     statements.put(
         RetentionSql.lockVersionsSql("(v.task_id = ? AND v.version = ?)"),
         List.of("paused-0", -1, cutoffMs));
+    // The deletes by a batch's instance ids: by the key that leads each table's index.
+    statements.put(
+        RetentionSql.deleteInSql("ax_run_output", "instance_id", "?,?"),
+        List.of("done-0@x", "done-1@x"));
+    statements.put(
+        RetentionSql.deleteInSql("ax_instance_log", "instance_id", "?,?"),
+        List.of("done-0@x", "done-1@x"));
     statements.put(RetentionSql.olderRowsSql(RetentionKind.COMMANDS), List.of(cutoffMs, 500));
     statements.put(RetentionSql.olderRowsSql(RetentionKind.OPERATOR_LOG), List.of(cutoffMs, 500));
     // The overdue gauge's reads: the first entry of each range.
@@ -372,6 +384,14 @@ class RetentionRoundIT {
     List<String> ids(String select) {
       return new Jdbc(runtime.dataSource())
           .query("reading ids", select, Jdbc.Binder.values(), rs -> rs.getString(1));
+    }
+
+    /** One run output row of attempt 1 of every instance there is. */
+    void runOutputOfEveryInstance() throws Exception {
+      sql(
+          "INSERT INTO ax_run_output (instance_id, attempt, task_id, status, started_at_ms,"
+              + " finished_at_ms, output) SELECT instance_id, 1, task_id, 'SUCCESS', 0, 0,"
+              + " 'HTTP 200' FROM ax_instance");
     }
 
     private void sql(String sql) throws Exception {

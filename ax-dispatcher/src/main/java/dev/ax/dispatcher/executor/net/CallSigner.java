@@ -57,6 +57,14 @@ public final class CallSigner {
     return "v1=" + HexFormat.of().formatHex(mac.doFinal());
   }
 
+  /**
+   * The secret as text, only to mask it in a run's output before that is stored ({@code
+   * OutputMask}); never log or send it.
+   */
+  public String secretToMask() {
+    return new String(key.getEncoded(), StandardCharsets.UTF_8);
+  }
+
   @Override
   public String toString() {
     return "CallSigner[HmacSHA256, secret ****]";

@@ -6,6 +6,10 @@ import java.io.InterruptedIOException;
 import java.net.http.HttpTimeoutException;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +18,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -26,6 +31,7 @@ import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.HttpsSupport;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
@@ -67,9 +73,16 @@ public final class CheckedHttpClient implements AutoCloseable {
    * What a call got back.
    *
    * @param status the HTTP status
-   * @param head the first bytes of the body of a non-2xx response (empty for a 2xx)
+   * @param head the first bytes of the body (of a non-2xx response only, unless asked for)
+   * @param headers the values of the response headers asked for that it had, by the name asked for,
+   *     in the order asked (several values of one name joined with {@code ", "})
    */
-  public record Response(int status, byte[] head) {}
+  public record Response(int status, byte[] head, Map<String, String> headers) {
+
+    public Response(int status, byte[] head) {
+      this(status, head, Map.of());
+    }
+  }
 
   private final PoolingHttpClientConnectionManager pool;
   private final CloseableHttpClient client;
@@ -129,8 +142,24 @@ public final class CheckedHttpClient implements AutoCloseable {
    */
   public Response send(HttpUriRequestBase request, Duration remaining, int headBytes)
       throws InterruptedException, IOException {
+    return send(request, remaining, headBytes, false, List.of());
+  }
+
+  /**
+   * As {@link #send(HttpUriRequestBase, Duration, int)}, and reads up to {@code headBytes} of the
+   * body of a 2xx response too when {@code headOf2xx}, and the values of {@code headerNames}: never
+   * more of the body than that into memory.
+   */
+  public Response send(
+      HttpUriRequestBase request,
+      Duration remaining,
+      int headBytes,
+      boolean headOf2xx,
+      List<String> headerNames)
+      throws InterruptedException, IOException {
     request.setConfig(config(remaining));
-    Future<Response> exchange = exchanges.submit(() -> exchange(request, headBytes));
+    Future<Response> exchange =
+        exchanges.submit(() -> exchange(request, headBytes, headOf2xx, headerNames));
     try {
       return exchange.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
@@ -157,21 +186,48 @@ public final class CheckedHttpClient implements AutoCloseable {
         .build();
   }
 
-  private Response exchange(HttpUriRequestBase request, int headBytes) throws IOException {
-    try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
+  private Response exchange(
+      HttpUriRequestBase request, int headBytes, boolean headOf2xx, List<String> headerNames)
+      throws IOException {
+    ClassicHttpResponse response = client.executeOpen(null, request, null);
+    boolean cancelled = false;
+    try {
       int status = response.getCode();
       HttpEntity entity = response.getEntity();
       byte[] head = new byte[0];
-      if (entity != null && (status < 200 || status >= 300) && headBytes > 0) {
+      boolean readHead = headOf2xx || status < 200 || status >= 300;
+      if (entity != null && readHead && headBytes > 0) {
         InputStream body = entity.getContent();
         head = body.readNBytes(headBytes);
       }
       long length = entity == null ? 0 : entity.getContentLength();
       if (length < 0 || length > MAX_DRAINED_BYTES) {
         request.cancel(); // rather than read an unbounded rest to keep the connection
+        cancelled = true;
       }
-      return new Response(status, head);
+      return new Response(status, head, headers(response, headerNames));
+    } finally {
+      try {
+        response.close();
+      } catch (IOException e) {
+        if (!cancelled) {
+          throw e;
+        } // closing what was cancelled fails on the closed socket: the answer is read already
+      }
     }
+  }
+
+  /** The values of {@code names} in {@code response}, by the name asked for, those it has. */
+  private static Map<String, String> headers(ClassicHttpResponse response, List<String> names) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    for (String name : names) {
+      Header[] values = response.getHeaders(name);
+      if (values.length > 0) {
+        headers.put(
+            name, Arrays.stream(values).map(Header::getValue).collect(Collectors.joining(", ")));
+      }
+    }
+    return headers;
   }
 
   /** What an exchange threw, as {@link #send} throws it. */

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  *   <li>{@code PATH=/usr/bin:/bin} and {@code LANG=C.UTF-8};
  *   <li>each task param as {@code AX_PARAM_<NAME>}: the name upper-cased, every character outside
  *       {@code [A-Z0-9_]} replaced by {@code _} ({@code db.url} becomes {@code AX_PARAM_DB_URL});
- *   <li>{@code AX_TASK_ID}, {@code AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_TRACE_ID} (the
+ *   <li>{@code AX_TASK_ID}, {@code AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_SHARD_INDEX},
+ *       {@code AX_SHARD_TOTAL} (0 and 1 when the task is not sharded), {@code AX_TRACE_ID} (the
  *       run's trace), {@code AX_TASK_TRACE_ID} (the task's), {@code TRACEPARENT} (W3C, for the
  *       script's own calls), {@code AX_IDEMPOTENCY_KEY} (the instance id, the same on every
  *       attempt) and {@code AX_DEADLINE_MS} (epoch millis).
@@ -53,6 +54,8 @@ public final class ScriptEnvironment {
     env.put("AX_TASK_ID", context.taskId());
     env.put("AX_INSTANCE_ID", context.instanceId());
     env.put("AX_ATTEMPT", Integer.toString(context.attempt()));
+    env.put("AX_SHARD_INDEX", Integer.toString(context.shardIndex()));
+    env.put("AX_SHARD_TOTAL", Integer.toString(context.shardTotal()));
     if (context.traceId() != null) {
       env.put("AX_TRACE_ID", context.traceId());
       env.put("AX_TASK_TRACE_ID", context.taskTraceId());

@@ -106,7 +106,7 @@ class PooledHttpCallTest {
             "task-1",
             "default",
             Trigger.Once.after(Duration.ZERO),
-            ExecutorSpec.pooled("p", "/run", "POST", Map.of(), "{}"),
+            ExecutorSpec.pooled("p", "/run", "POST", Map.of(), "{}", List.of()),
             Duration.ofSeconds(30),
             RetryPolicy.DEFAULT,
             Map.of());

@@ -1,0 +1,71 @@
+package dev.ax.ticker.reaper;
+
+import dev.ax.common.store.Jdbc;
+import dev.ax.common.store.OutboxMessage;
+import dev.ax.common.store.ShardEvents;
+import dev.ax.common.store.ShardFirings;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The reaper's settlement of sharded firings whose shards all ended without a dispatcher settling
+ * them: shards cancelled by a lifecycle command, skipped, or ended DEAD by the reaper itself. (A
+ * dispatcher settles a firing in the transaction that records its last shard's success or dead
+ * letter; this pass is for every other way a shard ends.) One pass looks at the oldest {@code
+ * maxPerPass} firings still running shards: one index range over the RUNNING rows, which are as
+ * many as the runs in flight, whatever the history.
+ *
+ * <p>Thread-safety: used from the reaper's thread only.
+ */
+public final class ShardSettlement {
+
+  private final Jdbc jdbc;
+  private final ShardEvents events;
+  private final EndedRunEmitter emitter;
+  private final int maxPerPass;
+  private final Counter settled;
+
+  public ShardSettlement(
+      DataSource dataSource,
+      ShardEvents events,
+      EndedRunEmitter emitter,
+      int maxPerPass,
+      MeterRegistry meters) {
+    this.jdbc = new Jdbc(dataSource);
+    this.events = events;
+    this.emitter = emitter;
+    this.maxPerPass = maxPerPass;
+    this.settled =
+        Counter.builder("ax.reaper.shard.firings.settled")
+            .description("sharded firings the reaper settled after their last shard ended")
+            .register(meters);
+  }
+
+  /** Settles what has ended among the oldest firings still running shards. */
+  void pass(String actor, long nowMs) {
+    List<String> firings = ShardFirings.unsettled(jdbc, maxPerPass);
+    if (firings.isEmpty()) {
+      return;
+    }
+    String token = UUID.randomUUID().toString();
+    List<OutboxMessage> owed =
+        jdbc.inPacketTransaction(
+            "settling sharded firings",
+            transaction -> {
+              List<OutboxMessage> messages =
+                  events.settled(
+                      ShardFirings.settle(transaction.connection(), firings, actor, nowMs), nowMs);
+              if (!messages.isEmpty()) {
+                transaction.outbox(messages, token, nowMs);
+              }
+              return messages;
+            });
+    if (!owed.isEmpty()) {
+      settled.increment(owed.stream().filter(m -> !m.topic().endsWith("flow.succeeded")).count());
+      emitter.send(token, owed);
+    }
+  }
+}
