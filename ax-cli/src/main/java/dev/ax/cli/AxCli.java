@@ -12,6 +12,7 @@ import dev.ax.cli.command.InstantConverter;
 import dev.ax.cli.command.MigrateCommand;
 import dev.ax.cli.command.NamespaceCommand;
 import dev.ax.cli.command.Operator;
+import dev.ax.cli.command.PoolCommand;
 import dev.ax.cli.command.RequeueCommand;
 import dev.ax.cli.command.ShortUsageErrors;
 import dev.ax.cli.command.SubmitCommand;
@@ -56,6 +57,7 @@ import picocli.CommandLine.Spec;
       MigrateCommand.class,
       FlowCommand.class,
       NamespaceCommand.class,
+      PoolCommand.class,
       ConsoleCommand.class,
       AclCommand.class
     })

@@ -8,6 +8,7 @@ import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
+import dev.ax.common.store.PoolStore;
 import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.TaskStore;
 import dev.ax.common.time.Clock;
@@ -26,6 +27,7 @@ import dev.ax.dispatcher.executor.net.AddressRange;
 import dev.ax.dispatcher.executor.net.CallSigners;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
+import dev.ax.dispatcher.executor.pool.PoolCalls;
 import dev.ax.dispatcher.intake.DueIntake;
 import dev.ax.dispatcher.intake.TaskGroups;
 import dev.ax.dispatcher.lease.LeasePool;
@@ -283,7 +285,10 @@ public final class DispatcherStage implements AutoCloseable {
                 InetAddress::getAllByName),
             CallSigners.of(config.httpSigningSecret(), config.httpSigningSecretsFile()),
             config.httpMaxResponseExcerpt(),
-            context.clock());
+            context.clock(),
+            Optional.of(
+                PoolCalls.of(
+                    new PoolStore(context.dataSource()), context.clock(), context.meters())));
     Optional<TaskExecutor> shell =
         ShellTaskExecutor.ifConfigured(
                 config.shellScriptDir(),

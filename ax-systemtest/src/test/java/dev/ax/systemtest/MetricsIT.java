@@ -66,6 +66,15 @@ class MetricsIT {
           .atMost(Duration.ofSeconds(90))
           .ignoreExceptions()
           .until(() -> get(http, url + "/health/ready").statusCode() == 200);
+      // A pool with one endpoint, so the pool meters have rows (the dispatcher reads it within 1
+      // s).
+      dev.ax.common.store.PoolStore pools = new dev.ax.common.store.PoolStore(runtime.dataSource());
+      pools.createPool(
+          "metrics",
+          dev.ax.common.model.PoolStrategy.ROUND_ROBIN,
+          60_000,
+          System.currentTimeMillis());
+      pools.heartbeat("metrics", "http://127.0.0.1:9", System.currentTimeMillis());
       for (int i = 0; i < 5; i++) {
         Commands.send(producer, runtime, "ok-" + i, once("noop", ""));
       }

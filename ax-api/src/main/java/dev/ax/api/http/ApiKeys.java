@@ -22,7 +22,7 @@ public final class ApiKeys implements ConfigKeySet {
       ConfigKey.string(
           "AX_CONSOLE_TOKENS_FILE",
           "",
-          "A file of API tokens, one per line: `<token> <name> <role> [<namespaces>]`, role `read` or `operate`, namespaces a comma-separated list the token reaches (`*` or left out: every namespace, and the AX-wide audit and switches); `#` starts a comment. When set, every request needs `Authorization: Bearer <token>`. Tokens are at least 20 characters. Empty: no tokens, allowed on a loopback bind only.");
+          "A file of API tokens, one per line: `<token> <name> <role> [<namespaces>]`, role `read`, `operate` or `heartbeat` (executor pool heartbeats only, no namespaces), namespaces a comma-separated list the token reaches (`*` or left out: every namespace, and the AX-wide audit and switches); `#` starts a comment. When set, every request needs `Authorization: Bearer <token>`. Tokens are at least 20 characters. Empty: no tokens, allowed on a loopback bind only.");
 
   public static final ConfigKey<Integer> MAX_REQUEST_BYTES =
       ConfigKey.integer(

@@ -42,7 +42,7 @@ public final class ApiServer implements AutoCloseable {
   public record Route(String method, String path) {}
 
   /** A route and what answers it. */
-  private record Bound(Route route, Handler handler) {}
+  record Bound(Route route, Handler handler) {}
 
   private static final String CALLER = "ax.caller";
   private static final String NAMESPACE = "ax.namespace";
@@ -154,14 +154,15 @@ public final class ApiServer implements AutoCloseable {
     bound.add(get("/api/v1/summary", ctx -> json(ctx, backends.metrics().read())));
     bound.add(get("/api/v1/flows/{flowRunId}", new FlowRoutes(backends.dataSource())::run));
     bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
+    PoolRoutes.add(bound, backends.dataSource());
     return bound;
   }
 
-  private static Bound get(String path, Handler handler) {
+  static Bound get(String path, Handler handler) {
     return new Bound(new Route("GET", path), handler);
   }
 
-  private static Bound post(String path, Handler handler) {
+  static Bound post(String path, Handler handler) {
     return new Bound(new Route("POST", path), handler);
   }
 
@@ -353,8 +354,11 @@ public final class ApiServer implements AutoCloseable {
                 .orElseThrow(() -> new ApiException(401, "unauthorized", "unknown token"));
       }
       ctx.attribute(NAMESPACE, namespaceAsked(ctx));
+      if (caller.heartbeatOnly() && !PoolRoutes.isHeartbeat(ctx)) {
+        throw new ApiException(403, "forbidden", caller.name() + " has the heartbeat role only");
+      }
       if (!ctx.method().name().equals("GET")) {
-        if (!caller.mayOperate()) {
+        if (!caller.mayOperate() && !caller.heartbeatOnly()) {
           throw new ApiException(403, "forbidden", caller.name() + " has the read role only");
         }
         refuseCrossSite(ctx);

@@ -19,11 +19,12 @@ import java.util.regex.Pattern;
 
 /**
  * The API's tokens, read once from {@code AX_CONSOLE_TOKENS_FILE}: each line {@code <token> <name>
- * <role> [<namespaces>]}, role {@code read} or {@code operate}, namespaces a comma-separated list
- * or {@code *} (every namespace, and AX-wide views; the default when the field is left out, as in
- * files written before namespaces), {@code #} a comment. Only each token's SHA-256 is kept, and a
- * presented token is looked up by its own hash, so neither the file's tokens nor the time a
- * comparison takes leave this class. Immutable; thread-safe.
+ * <role> [<namespaces>]}, role {@code read}, {@code operate} or {@code heartbeat} (executor pool
+ * heartbeats only, AX-wide), namespaces a comma-separated list or {@code *} (every namespace, and
+ * AX-wide views; the default when the field is left out, as in files written before namespaces),
+ * {@code #} a comment. Only each token's SHA-256 is kept, and a presented token is looked up by its
+ * own hash, so neither the file's tokens nor the time a comparison takes leave this class.
+ * Immutable; thread-safe.
  */
 public final class ApiTokens {
 
@@ -85,11 +86,19 @@ public final class ApiTokens {
       boolean operate =
           switch (fields[2]) {
             case "operate" -> true;
-            case "read" -> false;
-            default -> throw new ConfigException(where + ": the role must be read or operate");
+            case "read", "heartbeat" -> false;
+            default ->
+                throw new ConfigException(where + ": the role must be read, operate or heartbeat");
           };
       Set<Namespace> namespaces = fields.length == 4 ? namespaces(fields[3], where) : null;
-      if (byHash.put(hash(fields[0]), new Caller(fields[1], operate, namespaces)) != null) {
+      if (fields[2].equals("heartbeat") && namespaces != null) {
+        throw new ConfigException(where + ": a heartbeat token is AX-wide: give no namespaces");
+      }
+      Caller caller =
+          fields[2].equals("heartbeat")
+              ? Caller.heartbeat(fields[1])
+              : new Caller(fields[1], operate, namespaces);
+      if (byHash.put(hash(fields[0]), caller) != null) {
         throw new ConfigException(where + ": the same token is on an earlier line");
       }
     }

@@ -11,14 +11,30 @@ import java.util.Set;
  * @param mayOperate whether the caller may change anything (role {@code operate})
  * @param namespaces the namespaces the caller may read (and, with the operate role, change); null:
  *     every namespace, AX-wide views (audit, global switches) included
+ * @param heartbeatOnly role {@code heartbeat}: the caller may send executor pool heartbeats ({@code
+ *     POST /api/v1/pools/{pool}/heartbeat}) and nothing else, not even a read
  */
-public record Caller(String name, boolean mayOperate, Set<Namespace> namespaces) {
+public record Caller(
+    String name, boolean mayOperate, Set<Namespace> namespaces, boolean heartbeatOnly) {
 
   /** Any caller of a loopback bind without tokens: whoever can reach the machine's loopback. */
   public static final Caller LOCAL = new Caller("console@localhost", true, null);
 
   public Caller {
     namespaces = namespaces == null ? null : Set.copyOf(namespaces);
+    if (heartbeatOnly && mayOperate) {
+      throw new IllegalArgumentException("a heartbeat-only caller cannot operate");
+    }
+  }
+
+  /** A caller of role read or operate. */
+  public Caller(String name, boolean mayOperate, Set<Namespace> namespaces) {
+    this(name, mayOperate, namespaces, false);
+  }
+
+  /** A caller of role heartbeat: it may only send executor pool heartbeats. */
+  public static Caller heartbeat(String name) {
+    return new Caller(name, false, null, true);
   }
 
   /** A caller of every namespace. */

@@ -86,6 +86,7 @@ function describe(out) {
   if (out.commandId) return 'sent, command ' + out.commandId;
   if (out.message) return out.message;
   if (out.result) return out.result;
+  if (out.change) return out.change.toLowerCase();
   if (out.changed !== undefined) return out.changed ? 'set to ' + out.value : 'was already ' + out.value;
   return 'done';
 }
@@ -327,6 +328,21 @@ async function switches() {
         r => api('POST', '/switches/' + encodeURIComponent(s.name), { value: s.value === 'on' ? 'off' : 'on', reason: r }), s.value === 'on']])])));
 }
 
+/** Executor pools: each pool's endpoints with state, heartbeat age and online, drain/undrain. */
+async function pools() {
+  const data = await api('GET', '/pools');
+  page().replaceChildren(el('h1', {}, 'Executor pools'),
+    data.pools.length === 0 ? el('p', {}, 'No pool yet: ax pool create <name>.') : '',
+    ...data.pools.map(p => el('section', { class: 'pool' },
+      el('h2', {}, p.name, ' ', el('small', {}, p.strategy + ', offline after ' + duration(p.offlineAfterMs))),
+      table(['endpoint', 'state', 'online', 'last heartbeat', 'age', 'registered', ''], p.endpoints.map(e => [
+        e.url, status(e.state), status(e.online ? 'online' : 'offline'), time(e.lastHeartbeatMs), duration(e.ageMs),
+        time(e.registeredAtMs),
+        actions([[e.state === 'DRAINING' ? 'Undrain' : 'Drain',
+          r => api('POST', '/pools/' + encodeURIComponent(p.name) + (e.state === 'DRAINING' ? '/undrain' : '/drain'),
+            { url: e.url, reason: r }), e.state !== 'DRAINING']])])))));
+}
+
 async function audit() {
   const data = await api('GET', '/audit?limit=200');
   page().replaceChildren(el('h1', {}, 'Audit'),
@@ -411,6 +427,7 @@ async function route() {
     else if (parts[0] === 'switches') await switches();
     else if (parts[0] === 'flow') await flow(parts[1]);
     else if (parts[0] === 'audit') await audit();
+    else if (parts[0] === 'pools') await pools();
     else page().replaceChildren(el('p', {}, 'No such page.'));
     document.body.dataset.loaded = hash;
   } catch (e) {

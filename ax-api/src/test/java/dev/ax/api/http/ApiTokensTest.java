@@ -46,7 +46,8 @@ class ApiTokensTest {
   @Test
   void aBadLineIsRefusedByItsNumberWithoutShowingTheToken() {
     assertRefused(
-        List.of(ALICE + " alice admin"), "tokens line 1: the role must be read or operate");
+        List.of(ALICE + " alice admin"),
+        "tokens line 1: the role must be read, operate or heartbeat");
     assertRefused(List.of("short alice read"), "tokens line 1: the token is shorter than 20");
     assertRefused(
         List.of("#", ALICE + " alice"),

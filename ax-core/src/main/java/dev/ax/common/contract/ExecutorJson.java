@@ -56,7 +56,14 @@ final class ExecutorJson {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("type", executor.type().name());
     if (executor instanceof ExecutorSpec.Http http) {
-      node.put("url", http.url().toString());
+      if (http.pool() != null) {
+        node.put("pool", http.pool());
+        if (!http.path().isEmpty()) {
+          node.put("path", http.path());
+        }
+      } else {
+        node.put("url", http.url().toString());
+      }
       node.put("method", http.method());
       if (!http.headers().isEmpty()) {
         ObjectNode headers = node.putObject("headers");
@@ -85,6 +92,13 @@ final class ExecutorJson {
   }
 
   private static ExecutorSpec readHttp(JsonNode node, IntakeCheck check) {
+    if (node.hasNonNull("pool") || node.hasNonNull("path")) {
+      PoolTargetJson.Target target = PoolTargetJson.read(node);
+      return readCall(
+          node,
+          check,
+          (m, h, b, o) -> ExecutorSpec.pooled(target.pool(), target.path(), m, h, b, o));
+    }
     String urlText = requireText(node, "url", "executor.url");
     check.url(urlText);
     // A rejection's reason is echoed on a topic and in logs: never with a password in it.
@@ -100,6 +114,18 @@ final class ExecutorJson {
       throw new InvalidFieldException("executor.url must be an http(s) URL with a host: " + shown);
     }
     check.noUserInfo(url, shown);
+    return readCall(node, check, (m, h, b, o) -> ExecutorSpec.http(url, m, h, b, o));
+  }
+
+  /** Makes the spec of a call whose target was read. */
+  @FunctionalInterface
+  private interface CallMaker {
+    ExecutorSpec make(
+        String method, Map<String, String> headers, String body, List<String> outputHeaders);
+  }
+
+  /** The method, body and headers of an HTTP call, whatever its target. */
+  private static ExecutorSpec readCall(JsonNode node, IntakeCheck check, CallMaker maker) {
     String method = optionalText(node, "method", "POST").toUpperCase(Locale.ROOT);
     if (!HTTP_METHODS.contains(method)) {
       throw new InvalidFieldException(
@@ -112,7 +138,7 @@ final class ExecutorJson {
     Map<String, String> headers =
         optionalStringMap(node, "headers", "executor.headers", check, check.limits().maxHeaders());
     check.headers(headers);
-    return ExecutorSpec.http(url, method, headers, body, outputHeaders(node, check));
+    return maker.make(method, headers, body, outputHeaders(node, check));
   }
 
   /**

@@ -18,17 +18,25 @@ public sealed interface ExecutorSpec
   ExecutorType type();
 
   /**
-   * An HTTP call.
+   * An HTTP call, to a URL or to an endpoint of an executor pool.
    *
-   * @param url the target
+   * @param url the target; null when {@code pool} names one
    * @param method the method (POST when the JSON gave none)
    * @param headers extra request headers, never null
    * @param body the request body, may be null
    * @param outputHeaders the response headers whose values the run's stored output shows (at most
    *     {@link #MAX_OUTPUT_HEADERS}), never null; credentials' headers are never shown
+   * @param pool the executor pool whose endpoint is called instead of {@code url}; null for a URL
+   * @param path appended to the pool endpoint's base URL; empty for a URL or no path
    */
   record Http(
-      URI url, String method, Map<String, String> headers, String body, List<String> outputHeaders)
+      URI url,
+      String method,
+      Map<String, String> headers,
+      String body,
+      List<String> outputHeaders,
+      String pool,
+      String path)
       implements ExecutorSpec {
 
     /** The most response headers a task may ask to see in its runs' output. */
@@ -37,11 +45,25 @@ public sealed interface ExecutorSpec
     public Http {
       headers = headers == null ? Map.of() : Map.copyOf(headers);
       outputHeaders = outputHeaders == null ? List.of() : List.copyOf(outputHeaders);
+      path = path == null ? "" : path;
+      if ((url == null) == (pool == null)) {
+        throw new IllegalArgumentException("an HTTP executor has exactly one of url and pool");
+      }
     }
 
-    /** Without output headers. */
+    /** A call to {@code url}, without output headers. */
     public Http(URI url, String method, Map<String, String> headers, String body) {
       this(url, method, headers, body, List.of());
+    }
+
+    /** A call to {@code url}. */
+    public Http(
+        URI url,
+        String method,
+        Map<String, String> headers,
+        String body,
+        List<String> outputHeaders) {
+      this(url, method, headers, body, outputHeaders, null, null);
     }
 
     @Override
@@ -90,6 +112,17 @@ public sealed interface ExecutorSpec
       String body,
       List<String> outputHeaders) {
     return new Http(url, method, headers, body, outputHeaders);
+  }
+
+  /** A call to an endpoint of executor pool {@code pool}, at {@code path} under its base URL. */
+  static Http pooled(
+      String pool,
+      String path,
+      String method,
+      Map<String, String> headers,
+      String body,
+      List<String> outputHeaders) {
+    return new Http(null, method, headers, body, outputHeaders, pool, path);
   }
 
   static Shell shell(String script, List<String> args) {

@@ -12,6 +12,8 @@ import dev.ax.dispatcher.executor.net.CheckedHttpClient;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.dispatcher.executor.net.TargetRefusedException;
+import dev.ax.dispatcher.executor.pool.EndpointUnreachable;
+import dev.ax.dispatcher.executor.pool.PoolCalls;
 import dev.ax.spi.ExecutionContext;
 import dev.ax.spi.ExecutionResult;
 import dev.ax.spi.TaskExecutor;
@@ -53,8 +55,12 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
  * OutputMask}).
  *
  * <p>The request timeout is the attempt's deadline, and an interrupt (AX's timeout) cancels the
- * exchange, so no connection is left hanging. Thread-safe: the client is shared; {@link #close()}
- * closes its connection pool.
+ * exchange, so no connection is left hanging.
+ *
+ * <p>A pool task ({@code "pool"} instead of {@code "url"}) is sent through {@link PoolCalls}: the
+ * same request (same headers, same {@code Idempotency-Key}) to base URL + path of the endpoints the
+ * pool routes to, the next only when a call never reached its endpoint. Thread-safe: the client is
+ * shared; {@link #close()} closes its connection pool.
  */
 public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
 
@@ -96,6 +102,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
   private final HttpTargetPolicy targets;
   private final CallSigners signers;
   private final int maxExcerptChars;
+  private final Optional<PoolCalls> pools;
 
   /** With the default ports and ranges, for {@code allowList}'s hosts, over plain http too. */
   public HttpTaskExecutor(HostAllowList allowList, int maxExcerptChars) {
@@ -127,6 +134,19 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
    */
   public HttpTaskExecutor(
       HttpTargetPolicy targets, CallSigners signers, int maxExcerptChars, Clock clock) {
+    this(targets, signers, maxExcerptChars, clock, Optional.empty());
+  }
+
+  /**
+   * @param pools runs pool tasks; empty: a pool task fails (retryably) in this process
+   */
+  public HttpTaskExecutor(
+      HttpTargetPolicy targets,
+      CallSigners signers,
+      int maxExcerptChars,
+      Clock clock,
+      Optional<PoolCalls> pools) {
+    this.pools = pools;
     this.clock = clock;
     this.targets = targets;
     this.signers = signers;
@@ -143,8 +163,31 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
   public ExecutionResult execute(ExecutionContext context)
       throws InterruptedException, HttpTimeoutException {
     ExecutorSpec.Http spec = (ExecutorSpec.Http) AttemptContext.of(context).task().executor();
-    Optional<String> refusal = targets.refusal(spec.url());
+    if (spec.pool() == null) {
+      return execute(context, spec, spec.url(), false);
+    }
+    if (pools.isEmpty()) {
+      return ExecutionResult.failure("executor pools are not available in this process");
+    }
+    return pools
+        .get()
+        .run(
+            spec.pool(),
+            spec.path(),
+            context.taskId(),
+            context.deadline(),
+            url -> execute(context, spec, url, true));
+  }
+
+  /** One call of the attempt to {@code url}; {@code pooled}: a failed connect is marked so. */
+  private ExecutionResult execute(
+      ExecutionContext context, ExecutorSpec.Http spec, URI url, boolean pooled)
+      throws InterruptedException, HttpTimeoutException {
+    Optional<String> refusal = targets.refusal(url);
     if (refusal.isPresent()) {
+      if (pooled && refusal.get().equals(HttpTargetPolicy.unresolved(url.getHost()))) {
+        return EndpointUnreachable.unresolved(url.toString(), refusal.get());
+      }
       return ExecutionResult.permanentFailure(refusal.get()); // no call was made
     }
     Duration remaining = Duration.between(clock.now(), context.deadline());
@@ -156,7 +199,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
     boolean paramsInQuery = spec.body() == null && !params.isEmpty() && !carriesBody(method);
     boolean paramsAsBody = spec.body() == null && !params.isEmpty() && carriesBody(method);
     HttpUriRequestBase request =
-        new HttpUriRequestBase(method, paramsInQuery ? withQuery(spec.url(), params) : spec.url());
+        new HttpUriRequestBase(method, paramsInQuery ? withQuery(url, params) : url);
     request.addHeader("X-AX-Instance-Id", context.instanceId());
     request.addHeader("X-AX-Attempt", Integer.toString(context.attempt()));
     request.addHeader("Idempotency-Key", context.idempotencyKey());
@@ -204,7 +247,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
             .filter(name -> !NEVER_SHOWN.contains(name.toLowerCase(Locale.ROOT)))
             .limit(ExecutorSpec.Http.MAX_OUTPUT_HEADERS)
             .toList();
-    ExecutionResult result = call(request, remaining, shownHeaders);
+    ExecutionResult result = call(request, remaining, shownHeaders, pooled);
     return signer.isPresent() && result.output() != null
         ? result.withOutput(
             OutputMask.of(Map.of(), Map.of(), List.of(signer.get().secretToMask()))
@@ -273,7 +316,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
    * as the early check would have; a timeout or an interrupt is thrown for the runner to record.
    */
   private ExecutionResult call(
-      HttpUriRequestBase request, Duration remaining, List<String> shownHeaders)
+      HttpUriRequestBase request, Duration remaining, List<String> shownHeaders, boolean pooled)
       throws InterruptedException, HttpTimeoutException {
     CheckedHttpClient.Response response;
     try {
@@ -286,9 +329,14 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
               shownHeaders);
     } catch (TargetRefusedException e) {
       return ExecutionResult.permanentFailure(e.reason()); // no connection was opened
-    } catch (HttpTimeoutException e) {
-      throw e; // the attempt's deadline passed: the runner records TIMEOUT
     } catch (IOException e) {
+      if (pooled && EndpointUnreachable.isConnectFailure(e)) {
+        return EndpointUnreachable.result(
+            request.getScheme() + "://" + request.getAuthority(), e); // a pool tries the next
+      }
+      if (e instanceof HttpTimeoutException timeout) {
+        throw timeout; // the attempt's deadline passed: the runner records TIMEOUT
+      }
       return ExecutionResult.failure("HTTP call failed: " + e, e);
     }
     int status = response.status();

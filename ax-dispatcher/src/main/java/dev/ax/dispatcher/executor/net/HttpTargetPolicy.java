@@ -104,8 +104,13 @@ public final class HttpTargetPolicy {
     } catch (TargetRefusedException e) {
       return Optional.of(e.reason());
     } catch (UnknownHostException e) {
-      return Optional.of("host " + host + " does not resolve");
+      return Optional.of(unresolved(host));
     }
+  }
+
+  /** The refusal of a host name that does not resolve (a pool tries its next endpoint then). */
+  public static String unresolved(String host) {
+    return "host " + host + " does not resolve";
   }
 
   /**
