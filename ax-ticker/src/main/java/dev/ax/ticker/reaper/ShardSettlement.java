@@ -6,6 +6,7 @@ import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.ShardFirings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -51,20 +52,22 @@ public final class ShardSettlement {
       return;
     }
     String token = UUID.randomUUID().toString();
-    List<OutboxMessage> owed =
+    List<OutboxMessage> owed = new ArrayList<>();
+    int count =
         jdbc.inPacketTransaction(
             "settling sharded firings",
             transaction -> {
-              List<OutboxMessage> messages =
-                  events.settled(
-                      ShardFirings.settle(transaction.connection(), firings, actor, nowMs), nowMs);
-              if (!messages.isEmpty()) {
-                transaction.outbox(messages, token, nowMs);
+              owed.clear(); // a transaction tried again starts over
+              List<ShardFirings.Settled> done =
+                  ShardFirings.settle(transaction.connection(), firings, actor, nowMs);
+              owed.addAll(events.settled(done, nowMs));
+              if (!owed.isEmpty()) {
+                transaction.outbox(owed, token, nowMs);
               }
-              return messages;
+              return done.size();
             });
-    if (!owed.isEmpty()) {
-      settled.increment(owed.stream().filter(m -> !m.topic().endsWith("flow.succeeded")).count());
+    if (count > 0) {
+      settled.increment(count);
       emitter.send(token, owed);
     }
   }
