@@ -64,7 +64,8 @@ class ExecutorPoolIT {
   void aPoolKeepsEveryRunOnTimeWhileAnEndpointDiesAndAnotherJoins(AxTestEnv env) throws Exception {
     Path tokens = Files.createTempFile("ax-pool-tokens", ".txt");
     Files.write(
-        tokens, List.of(OPERATE_TOKEN + " olga operate", HEARTBEAT_TOKEN + " beat heartbeat"));
+        tokens,
+        List.of(OPERATE_TOKEN + " olga operate", HEARTBEAT_TOKEN + " beat heartbeat " + POOL));
     Path tokenFile = Files.createTempFile("ax-pool-token", ".txt");
     Files.writeString(tokenFile, OPERATE_TOKEN + "\n");
     Map<String, String> config =

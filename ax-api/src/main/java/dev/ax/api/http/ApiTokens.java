@@ -20,11 +20,11 @@ import java.util.regex.Pattern;
 /**
  * The API's tokens, read once from {@code AX_CONSOLE_TOKENS_FILE}: each line {@code <token> <name>
  * <role> [<namespaces>]}, role {@code read}, {@code operate} or {@code heartbeat} (executor pool
- * heartbeats only, AX-wide), namespaces a comma-separated list or {@code *} (every namespace, and
- * AX-wide views; the default when the field is left out, as in files written before namespaces),
- * {@code #} a comment. Only each token's SHA-256 is kept, and a presented token is looked up by its
- * own hash, so neither the file's tokens nor the time a comparison takes leave this class.
- * Immutable; thread-safe.
+ * heartbeats only, to the pools its last field names, or {@code *} for every pool), namespaces a
+ * comma-separated list or {@code *} (every namespace, and AX-wide views; the default when the field
+ * is left out, as in files written before namespaces), {@code #} a comment. Only each token's
+ * SHA-256 is kept, and a presented token is looked up by its own hash, so neither the file's tokens
+ * nor the time a comparison takes leave this class. Immutable; thread-safe.
  */
 public final class ApiTokens {
 
@@ -90,14 +90,19 @@ public final class ApiTokens {
             default ->
                 throw new ConfigException(where + ": the role must be read, operate or heartbeat");
           };
-      Set<Namespace> namespaces = fields.length == 4 ? namespaces(fields[3], where) : null;
-      if (fields[2].equals("heartbeat") && namespaces != null) {
-        throw new ConfigException(where + ": a heartbeat token is AX-wide: give no namespaces");
+      Caller caller;
+      if (fields[2].equals("heartbeat")) {
+        if (fields.length != 4) {
+          throw new ConfigException(
+              where
+                  + ": a heartbeat token names the executor pools it may register endpoints in"
+                  + " (pool names separated by commas, or * for every pool)");
+        }
+        caller = Caller.heartbeat(fields[1], pools(fields[3], where));
+      } else {
+        Set<Namespace> namespaces = fields.length == 4 ? namespaces(fields[3], where) : null;
+        caller = new Caller(fields[1], operate, namespaces);
       }
-      Caller caller =
-          fields[2].equals("heartbeat")
-              ? Caller.heartbeat(fields[1])
-              : new Caller(fields[1], operate, namespaces);
       if (byHash.put(hash(fields[0]), caller) != null) {
         throw new ConfigException(where + ": the same token is on an earlier line");
       }
@@ -109,6 +114,21 @@ public final class ApiTokens {
   }
 
   /** {@code *}: null (every namespace); else the names listed, each a valid one. */
+  /** A heartbeat token's pools: names separated by commas, or {@code *} (null: every pool). */
+  private static Set<String> pools(String field, String where) {
+    if (field.equals("*")) {
+      return null;
+    }
+    Set<String> pools = new java.util.HashSet<>();
+    for (String pool : field.split(",")) {
+      if (!dev.ax.common.model.PoolNames.validName(pool)) {
+        throw new ConfigException(where + ": not a pool name: " + pool);
+      }
+      pools.add(pool);
+    }
+    return pools;
+  }
+
   private static Set<Namespace> namespaces(String field, String where) {
     if (field.equals("*")) {
       return null;

@@ -13,15 +13,22 @@ import java.util.Set;
  *     every namespace, AX-wide views (audit, global switches) included
  * @param heartbeatOnly role {@code heartbeat}: the caller may send executor pool heartbeats ({@code
  *     POST /api/v1/pools/{pool}/heartbeat}) and nothing else, not even a read
+ * @param heartbeatPools the pools a heartbeat-only caller may register endpoints in; null: every
+ *     pool (a token line's {@code *}); ignored for other callers
  */
 public record Caller(
-    String name, boolean mayOperate, Set<Namespace> namespaces, boolean heartbeatOnly) {
+    String name,
+    boolean mayOperate,
+    Set<Namespace> namespaces,
+    boolean heartbeatOnly,
+    Set<String> heartbeatPools) {
 
   /** Any caller of a loopback bind without tokens: whoever can reach the machine's loopback. */
   public static final Caller LOCAL = new Caller("console@localhost", true, null);
 
   public Caller {
     namespaces = namespaces == null ? null : Set.copyOf(namespaces);
+    heartbeatPools = heartbeatPools == null ? null : Set.copyOf(heartbeatPools);
     if (heartbeatOnly && mayOperate) {
       throw new IllegalArgumentException("a heartbeat-only caller cannot operate");
     }
@@ -29,12 +36,22 @@ public record Caller(
 
   /** A caller of role read or operate. */
   public Caller(String name, boolean mayOperate, Set<Namespace> namespaces) {
-    this(name, mayOperate, namespaces, false);
+    this(name, mayOperate, namespaces, false, null);
   }
 
-  /** A caller of role heartbeat: it may only send executor pool heartbeats. */
-  public static Caller heartbeat(String name) {
-    return new Caller(name, false, null, true);
+  /**
+   * A caller of role heartbeat: it may only send executor pool heartbeats, to {@code pools} (null:
+   * every pool).
+   */
+  public static Caller heartbeat(String name, Set<String> pools) {
+    return new Caller(name, false, null, true, pools);
+  }
+
+  /** Whether this caller may send a heartbeat to {@code pool}. */
+  public boolean mayHeartbeat(String pool) {
+    return heartbeatOnly
+        ? heartbeatPools == null || heartbeatPools.contains(pool)
+        : everyNamespace();
   }
 
   /** A caller of every namespace. */

@@ -130,16 +130,19 @@ final class PoolRoutes {
   /** An endpoint's own heartbeat: no reason; registers it on its first. */
   void heartbeat(Context ctx) {
     Caller caller = ApiServer.caller(ctx);
-    if (!caller.heartbeatOnly() && !caller.everyNamespace()) {
+    String pool = poolName(ctx);
+    if (!caller.mayHeartbeat(pool)) {
       throw new ApiException(
           403,
           "forbidden",
-          "a heartbeat needs a token of role heartbeat, or of every namespace; "
-              + caller.name()
-              + "'s is scoped to "
-              + caller.namespaces());
+          caller.heartbeatOnly()
+              ? caller.name() + "'s heartbeat token does not name pool " + pool
+              : "a heartbeat needs a token of role heartbeat naming the pool, or of every"
+                  + " namespace; "
+                  + caller.name()
+                  + "'s is scoped to "
+                  + caller.namespaces());
     }
-    String pool = poolName(ctx);
     String url = heartbeatUrl(ctx);
     check(PoolBoard.urlProblem(url));
     answer(ctx, pool, url, board.heartbeat(pool, url, caller.name(), "first heartbeat"));

@@ -44,6 +44,20 @@ class ApiTokensTest {
   }
 
   @Test
+  void aHeartbeatTokenReachesOnlyThePoolsItNames() {
+    ApiTokens tokens =
+        ApiTokens.parse(
+            List.of(ALICE + " beat heartbeat render,mail", ALICE + "-all beat2 heartbeat *"),
+            "tokens");
+    Caller beat = tokens.caller(ALICE).orElseThrow();
+    assertThat(beat.mayHeartbeat("render")).isTrue();
+    assertThat(beat.mayHeartbeat("billing")).isFalse();
+    assertThat(beat.mayOperate()).isFalse();
+    assertThat(tokens.caller(ALICE + "-all").orElseThrow().mayHeartbeat("billing")).isTrue();
+    assertThat(new Caller("reader", false, java.util.Set.of()).mayHeartbeat("render")).isFalse();
+  }
+
+  @Test
   void aBadLineIsRefusedByItsNumberWithoutShowingTheToken() {
     assertRefused(
         List.of(ALICE + " alice admin"),
@@ -56,6 +70,10 @@ class ApiTokensTest {
         List.of(ALICE + " alice read billing,Bad"),
         "tokens line 1: namespaces are `*` or names matching");
     assertRefused(List.of(ALICE + " al/ice read"), "tokens line 1: the name must be");
+    assertRefused(
+        List.of(ALICE + " beat heartbeat"),
+        "tokens line 1: a heartbeat token names the executor pools it may register endpoints in");
+    assertRefused(List.of(ALICE + " beat heartbeat render,Bad"), "tokens line 1: not a pool name");
     assertRefused(
         List.of(ALICE + " alice read", ALICE + " eve operate"),
         "tokens line 2: the same token is on an earlier line");

@@ -53,7 +53,7 @@ class PoolApiIT {
                 OPERATOR + " olga operate",
                 ApiFixtures.READER + " rita read *",
                 ApiFixtures.BILLING + " bill operate billing",
-                BEAT + " beat heartbeat"),
+                BEAT + " beat heartbeat render,roles,nope"),
             "tokens");
     OperatorLog log = new OperatorLog(store.runtime().dataSource());
     api =
@@ -150,6 +150,12 @@ class PoolApiIT {
     post("/api/v1/pools/roles", OPERATOR, "{\"reason\":\"roles\"}", 200);
     String beat = "{\"url\":\"http://10.0.0.9:8080\"}";
     assertError(get("/api/v1/pools", BEAT, 403), "forbidden");
+    post(
+        "/api/v1/pools/elsewhere",
+        OPERATOR,
+        "{\"reason\":\"a pool the token does not name\"}",
+        200);
+    assertError(post("/api/v1/pools/elsewhere/heartbeat", BEAT, beat, 403), "forbidden");
     assertError(get("/api/v1/tasks", BEAT, 403), "forbidden");
     assertError(post("/api/v1/pools/roles", BEAT, "{\"reason\":\"x\"}", 403), "forbidden");
     assertError(post("/api/v1/pools/roles/heartbeat", ApiFixtures.READER, beat, 403), "forbidden");

@@ -7,7 +7,8 @@ import java.util.List;
  * index} (from 0) and the firing's {@code total}, and {@code firing}, the firing's instance id. On
  * the firing's aggregate event, sent once when every shard has ended: the {@code total}, how many
  * {@code succeeded}, and the indexes that {@code failed} (dead letters) or were {@code cancelled}
- * (cancelled or skipped). Absent fields are left out of the JSON.
+ * (cancelled, skipped, or ended and removed by retention before the firing could settle, which the
+ * event's error names). Absent fields are left out of the JSON.
  */
 public record ShardSummary(
     Integer index,

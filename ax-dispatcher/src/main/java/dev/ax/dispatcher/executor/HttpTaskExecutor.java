@@ -174,7 +174,11 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
         .run(
             spec.pool(),
             spec.path(),
-            context.taskId(),
+            // The routing key: the task, or each shard of it, so that CONSISTENT_HASH spreads a
+            // sharded firing over the endpoints and still sends shard i to the same one each time.
+            context.shardTotal() > 1
+                ? context.taskId() + "#" + context.shardIndex()
+                : context.taskId(),
             context.deadline(),
             url -> execute(context, spec, url, true));
   }
@@ -185,7 +189,9 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
       throws InterruptedException, HttpTimeoutException {
     Optional<String> refusal = targets.refusal(url);
     if (refusal.isPresent()) {
-      if (pooled && refusal.get().equals(HttpTargetPolicy.unresolved(url.getHost()))) {
+      if (pooled) {
+        // An endpoint the policy refuses is unusable, not the task's fault: the next one is tried
+        // (a registered endpoint must not turn a pool's runs into dead letters).
         return EndpointUnreachable.unresolved(url.toString(), refusal.get());
       }
       return ExecutionResult.permanentFailure(refusal.get()); // no call was made
@@ -328,7 +334,10 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
               true,
               shownHeaders);
     } catch (TargetRefusedException e) {
-      return ExecutionResult.permanentFailure(e.reason()); // no connection was opened
+      // No connection was opened: for good for a URL task, the next endpoint for a pool's.
+      return pooled
+          ? EndpointUnreachable.unresolved(request.getRequestUri(), e.reason())
+          : ExecutionResult.permanentFailure(e.reason());
     } catch (IOException e) {
       if (pooled && EndpointUnreachable.isConnectFailure(e)) {
         return EndpointUnreachable.result(

@@ -1,11 +1,9 @@
 package dev.ax.common.store;
 
-import static dev.ax.common.model.InstanceStatus.CANCELLED;
 import static dev.ax.common.model.InstanceStatus.DEAD;
 import static dev.ax.common.model.InstanceStatus.DISPATCHED;
 import static dev.ax.common.model.InstanceStatus.FAILED;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
-import static dev.ax.common.model.InstanceStatus.SUCCESS;
 
 import dev.ax.common.contract.ShardSummary;
 import dev.ax.common.model.InstanceStatus;
@@ -259,35 +257,13 @@ public final class ShardFirings {
     for (int i = 0; i < firing.total(); i++) {
       indexOf.put(ShardIds.of(firing.instanceId(), firing.taskId(), i, firing.total()), i);
     }
-    List<Map.Entry<Integer, InstanceStatus>> shards =
-        tx.queryIn(
-            indexOf.keySet(),
-            in -> "SELECT instance_id, status FROM ax_instance WHERE instance_id IN (" + in + ")",
-            List.of(),
-            rs -> Map.entry(indexOf.get(rs.getString(1)), InstanceStatus.valueOf(rs.getString(2))));
-    if (shards.size() < firing.total()
-        || !shards.stream().allMatch(shard -> shard.getValue().isTerminal())) {
+    Map<Integer, InstanceStatus> shards = statusOfShards(tx, indexOf);
+    if (!shards.values().stream().allMatch(InstanceStatus::isTerminal)) {
       return null;
     }
-    int succeeded = 0;
-    List<Integer> failed = new ArrayList<>();
-    List<Integer> cancelled = new ArrayList<>();
-    for (Map.Entry<Integer, InstanceStatus> shard : shards) {
-      switch (shard.getValue()) {
-        case SUCCESS -> succeeded++;
-        case DEAD -> failed.add(shard.getKey());
-        default -> cancelled.add(shard.getKey());
-      }
-    }
-    failed.sort(null);
-    cancelled.sort(null);
-    InstanceStatus status = !failed.isEmpty() ? DEAD : !cancelled.isEmpty() ? CANCELLED : SUCCESS;
-    String error =
-        status == SUCCESS
-            ? null
-            : (failed.isEmpty() ? "" : "shards failed: " + join(failed))
-                + (failed.isEmpty() || cancelled.isEmpty() ? "" : "; ")
-                + (cancelled.isEmpty() ? "" : "shards cancelled: " + join(cancelled));
+    ShardTally tally = ShardTally.of(firing.total(), shards);
+    InstanceStatus status = tally.status();
+    String error = tally.error();
     List<InstanceStatus> path = status == DEAD ? List.of(FAILED, DEAD) : List.of(status);
     InstanceStatus from = RUNNING;
     for (InstanceStatus to : path) {
@@ -329,31 +305,19 @@ public final class ShardFirings {
         firing.traceId(),
         firing.flowRunId() == null ? firing.instanceId() : firing.flowRunId(),
         firing.triggerType() == null ? null : TriggerType.valueOf(firing.triggerType()),
-        ShardSummary.ofFiring(firing.total(), succeeded, failed, cancelled));
+        tally.summary());
   }
 
-  private static String join(List<Integer> indexes) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < indexes.size(); i++) {
-      text.append(i == 0 ? "" : ", ").append(indexes.get(i));
-    }
-    return text.toString();
-  }
-
-  /**
-   * The firings running shards, oldest due first: one range of the RUNNING rows, which are as many
-   * as the runs in flight, whatever the history. Parameters: the owner ({@link #OWNER}), the limit.
-   */
-  public static final String UNSETTLED_SQL =
-      "SELECT instance_id FROM ax_instance FORCE INDEX (ax_instance_status_due)"
-          + " WHERE status = 'RUNNING' AND owner = ? ORDER BY due_at_ms LIMIT ?";
-
-  /** The firings whose shards are (or were) running, oldest due first, at most {@code limit}. */
-  public static List<String> unsettled(Jdbc jdbc, int limit) {
-    return jdbc.query(
-        "listing sharded firings",
-        UNSETTLED_SQL,
-        Jdbc.Binder.values(OWNER, limit),
-        rs -> rs.getString(1));
+  /** The status of each stored shard, by index (a shard retention removed is absent). */
+  static Map<Integer, InstanceStatus> statusOfShards(
+      JdbcTransaction tx, Map<String, Integer> indexOf) throws SQLException {
+    Map<Integer, InstanceStatus> statuses = new HashMap<>();
+    tx.queryIn(
+            indexOf.keySet(),
+            in -> "SELECT instance_id, status FROM ax_instance WHERE instance_id IN (" + in + ")",
+            List.of(),
+            rs -> Map.entry(indexOf.get(rs.getString(1)), InstanceStatus.valueOf(rs.getString(2))))
+        .forEach(shard -> statuses.put(shard.getKey(), shard.getValue()));
+    return statuses;
   }
 }

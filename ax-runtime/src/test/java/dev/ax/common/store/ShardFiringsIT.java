@@ -85,6 +85,25 @@ class ShardFiringsIT {
   }
 
   @Test
+  void aShardRetentionRemovedBeforeItsFiringSettledCountsAsEndedNotAsLive() throws Exception {
+    claimFiring("d1", 1);
+    fanOut("d1", 1, 2);
+    sql("UPDATE ax_instance SET status = 'SUCCESS' WHERE shard_of = '" + FIRING + "'");
+    sql("DELETE FROM ax_instance WHERE instance_id = 'job@1000#1of2'");
+
+    assertThat(settle())
+        .singleElement()
+        .satisfies(
+            firing -> {
+              assertThat(firing.status()).isEqualTo(InstanceStatus.CANCELLED);
+              assertThat(firing.error())
+                  .isEqualTo("shards no longer stored (removed by retention): 1");
+              assertThat(firing.shards().succeeded()).isEqualTo(1);
+              assertThat(firing.shards().cancelled()).containsExactly(1);
+            });
+  }
+
+  @Test
   void twoTransactionsEndingTheLastTwoShardsAtOnceSettleTheFiringExactlyOnce() throws Exception {
     claimFiring("d1", 1);
     fanOut("d1", 1, 2);

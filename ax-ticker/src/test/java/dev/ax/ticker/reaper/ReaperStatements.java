@@ -2,6 +2,7 @@ package dev.ax.ticker.reaper;
 
 import static dev.ax.common.testing.SeededHistory.NOW_MS;
 
+import dev.ax.common.store.RunningShardFirings;
 import dev.ax.common.store.ShardFirings;
 import dev.ax.common.store.Sql;
 import dev.ax.common.testing.PlannedStatement;
@@ -61,9 +62,12 @@ public final class ReaperStatements {
             500),
         PlannedStatement.of(
             "shard settlement: firings running shards",
-            ShardFirings.UNSETTLED_SQL,
+            RunningShardFirings.UNSETTLED_SQL,
             ShardFirings.OWNER,
-            500),
+            NOW_MS,
+            NOW_MS,
+            "job@1",
+            200),
         PlannedStatement.of(
             "chain repair: a page of ACTIVE tasks", ChainRepairStore.ACTIVE_PAGE, "CRON", "", 500),
         PlannedStatement.of(

@@ -17,9 +17,9 @@ import org.apache.hc.core5.http.NoHttpResponseException;
  * died: reset, broken pipe, closed before any response). That last case cannot prove the request
  * was not read; it is taken as not reached because the next endpoint gets the same {@code
  * Idempotency-Key}, and a dead endpoint is the case pools exist for. A pool run then goes on to its
- * next endpoint in the same attempt. A target the HTTP policy refuses (allow-list, port, denied
- * range) is not one of these: that fails for good, as for a URL task. Any response, whatever its
- * status, means the call reached its endpoint.
+ * next endpoint in the same attempt. So does an endpoint the HTTP policy refuses (allow-list, port,
+ * denied range), which for a URL task fails for good: a registered endpoint must not turn a pool's
+ * runs into dead letters. Any response, whatever its status, means the call reached its endpoint.
  */
 public final class EndpointUnreachable extends IOException {
 
@@ -54,7 +54,13 @@ public final class EndpointUnreachable extends IOException {
         "cannot connect to " + url + ": " + failure, new EndpointUnreachable(url, failure));
   }
 
-  /** The result for an endpoint whose host name does not resolve (checked before the call). */
+  /**
+   * The result for an endpoint no call was made to: its host name does not resolve, or the HTTP
+   * policy refuses it (allow-list, port, a denied address range), checked before the call or at
+   * connect time. For a pool, an endpoint the policy refuses is unusable like a dead one: the run
+   * goes on to the next endpoint, and an attempt whose every endpoint was refused fails retryably,
+   * naming the refusal (the operator may fix the pool or the policy).
+   */
   public static ExecutionResult unresolved(String url, String reason) {
     return ExecutionResult.failure(
         "cannot connect to " + url + ": " + reason, new EndpointUnreachable(reason, null));

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The HTTP executor's pool path against real loopback servers: a refused connection goes on to the
  * next endpoint with the same request (same Idempotency-Key, attempt, instance id), a 503 does not
- * fail over, an endpoint the allow-list refuses fails for good.
+ * fail over, an endpoint the allow-list refuses is passed over like a dead one.
  */
 class PooledHttpCallTest {
 
@@ -153,14 +153,21 @@ class PooledHttpCallTest {
   }
 
   @Test
-  void anEndpointOffTheAllowListFailsForGoodWithoutFailover() throws Exception {
-    String other = server("other", 200);
+  void anEndpointOffTheAllowListIsPassedOverAndOnlyAllRefusedFailsRetryably() throws Exception {
+    String alive = server("alive", 200);
+    String refused = alive.replace("127.0.0.1", "localhost"); // the same server, another name
 
-    ExecutionResult result = run("allowed.example", other);
+    ExecutionResult result = run("127.0.0.1", refused, alive);
 
-    assertThat(result.succeeded()).isFalse();
-    assertThat(result.retryable()).isFalse();
-    assertThat(result.error()).contains("allow-list");
+    assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+    assertThat(seen).containsExactly("alive /run task-1@1000 1");
+
+    seen.clear();
+    ExecutionResult allRefused = run("allowed.example", alive);
+
+    assertThat(allRefused.succeeded()).isFalse();
+    assertThat(allRefused.retryable()).as("the pool or the policy may be fixed").isTrue();
+    assertThat(allRefused.error()).contains("allow-list");
     assertThat(seen).isEmpty();
   }
 }
