@@ -211,10 +211,18 @@ public final class PoolStore {
     return jdbc.inTransaction(
         "removing executor pool " + pool,
         tx -> {
+          // The pool's row first, as a heartbeat locks it: one registering meanwhile waits, then
+          // finds no pool, and leaves no endpoint behind.
+          if (tx.queryFirst(
+                  "SELECT name FROM ax_executor_pool WHERE name = ? FOR UPDATE",
+                  values(pool),
+                  rs -> rs.getString(1))
+              .isEmpty()) {
+            return Change.NO_POOL;
+          }
           tx.update("DELETE FROM ax_pool_endpoint WHERE pool = ?", values(pool));
-          return tx.update("DELETE FROM ax_executor_pool WHERE name = ?", values(pool)) > 0
-              ? Change.CHANGED
-              : Change.NO_POOL;
+          tx.update("DELETE FROM ax_executor_pool WHERE name = ?", values(pool));
+          return Change.CHANGED;
         });
   }
 

@@ -34,8 +34,10 @@ import java.util.TreeSet;
  * <p>Two shards ending at once in two transactions must not both miss the end: {@link #settle}
  * locks the firing's row before it reads its shards, and reads them with a plain read at READ
  * COMMITTED (the stages' isolation), so whichever transaction takes the lock second sees the
- * other's shard ended. The plain read waits on no shard row, so the lock order (shard rows, then
- * firing rows in ascending id order) cannot deadlock.
+ * other's shard ended; the plain read waits on no shard row. A lifecycle command that interrupts
+ * the task's runs locks the firing's row before its RUNNING shards, the opposite order to an
+ * outcome's (shard, then firing): the two can deadlock, which the database breaks by rolling one
+ * back, and the transaction is tried again.
  *
  * <p>Stateless.
  */
