@@ -90,6 +90,9 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
   /** Bytes of a response body read for the run's output. */
   public static final int OUTPUT_BODY_BYTES = 4096;
 
+  /** How much further than {@link #OUTPUT_BODY_BYTES} the body is read, for the mask. */
+  static final int MASK_MARGIN_BYTES = 512;
+
   /** Response headers a run's output never shows, whatever the task lists: credentials. */
   static final Set<String> NEVER_SHOWN =
       Set.of("authorization", "proxy-authorization", "cookie", "set-cookie");
@@ -253,12 +256,13 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
             .filter(name -> !NEVER_SHOWN.contains(name.toLowerCase(Locale.ROOT)))
             .limit(ExecutorSpec.Http.MAX_OUTPUT_HEADERS)
             .toList();
-    ExecutionResult result = call(request, remaining, shownHeaders, pooled);
-    return signer.isPresent() && result.output() != null
-        ? result.withOutput(
-            OutputMask.of(Map.of(), Map.of(), List.of(signer.get().secretToMask()))
-                .apply(result.output()))
-        : result;
+    // Masked here, before the body is cut, so that no secret is cut in two and half kept.
+    OutputMask mask =
+        OutputMask.of(
+            context.params(),
+            spec.headers(),
+            signer.map(s -> List.of(s.secretToMask())).orElse(List.of()));
+    return call(request, remaining, shownHeaders, pooled, mask);
   }
 
   /** The status an HTTP run's output starts with, or null when it does not start with one. */
@@ -272,19 +276,22 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
 
   /**
    * The output of a response: {@code HTTP <status>}, the headers asked for, and after a blank line
-   * the start of the body.
+   * the start of the body, masked by {@code mask} before the body is cut to {@link
+   * #OUTPUT_BODY_BYTES}: the body is read {@link #MASK_MARGIN_BYTES} further, so a secret that
+   * would straddle the cut is masked whole first.
    */
-  static String output(CheckedHttpClient.Response response) {
+  static String output(CheckedHttpClient.Response response, OutputMask mask) {
     StringBuilder text = new StringBuilder("HTTP ").append(response.status());
     response
         .headers()
         .forEach((name, value) -> text.append('\n').append(name).append(": ").append(value));
     byte[] head = response.head();
     if (head.length > 0) {
-      int length = Math.min(head.length, OUTPUT_BODY_BYTES);
-      text.append("\n\n").append(new String(head, 0, length, StandardCharsets.UTF_8));
+      int length = Math.min(head.length, OUTPUT_BODY_BYTES + MASK_MARGIN_BYTES);
+      String body = mask.apply(new String(head, 0, length, StandardCharsets.UTF_8));
+      text.append("\n\n").append(body, 0, Math.min(body.length(), OUTPUT_BODY_BYTES));
     }
-    return text.toString();
+    return mask.apply(text.toString());
   }
 
   /** Whether {@code method} sends the task's params as a JSON body (not GET, HEAD, OPTIONS). */
@@ -322,7 +329,11 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
    * as the early check would have; a timeout or an interrupt is thrown for the runner to record.
    */
   private ExecutionResult call(
-      HttpUriRequestBase request, Duration remaining, List<String> shownHeaders, boolean pooled)
+      HttpUriRequestBase request,
+      Duration remaining,
+      List<String> shownHeaders,
+      boolean pooled,
+      OutputMask mask)
       throws InterruptedException, HttpTimeoutException {
     CheckedHttpClient.Response response;
     try {
@@ -330,7 +341,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
           client.send(
               request,
               remaining,
-              Math.max(maxExcerptChars * 4, OUTPUT_BODY_BYTES),
+              Math.max(maxExcerptChars * 4, OUTPUT_BODY_BYTES + MASK_MARGIN_BYTES),
               true,
               shownHeaders);
     } catch (TargetRefusedException e) {
@@ -349,7 +360,7 @@ public final class HttpTaskExecutor implements TaskExecutor, AutoCloseable {
       return ExecutionResult.failure("HTTP call failed: " + e, e);
     }
     int status = response.status();
-    String output = output(response);
+    String output = output(response, mask);
     if (status >= 200 && status < 300) {
       return ExecutionResult.ok(output);
     }

@@ -17,6 +17,8 @@ import dev.ax.spi.TaskExecutor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -169,20 +171,22 @@ public final class ShellTaskExecutor implements TaskExecutor {
       return ExecutionResult.permanentFailure(refused.reason());
     }
     ScriptRun run = ((Admission.Admitted<ScriptRun>) admission).value();
+    // Masked before the streams are cut, so that no secret is cut in two and half kept.
+    OutputMask mask = OutputMask.of(context.params(), Map.of(), List.of());
     if (run.timedOut()) {
       return ExecutionResult.failure(
               run.exitCode() < 0
                   ? "timed out: the deadline passed before the script started"
                   : "timed out at the deadline; the script's process tree was killed")
-          .withOutput(run.exitCode() < 0 ? null : output(run));
+          .withOutput(run.exitCode() < 0 ? null : output(run, mask));
     }
     if (run.exitCode() == 0) {
-      return ExecutionResult.ok(output(run));
+      return ExecutionResult.ok(output(run, mask));
     }
     String excerpt = errorExcerpt(run.stderr());
     return ExecutionResult.failure(
             "exit code " + run.exitCode() + (excerpt.isEmpty() ? "" : ": " + excerpt))
-        .withOutput(output(run));
+        .withOutput(output(run, mask));
   }
 
   /**
@@ -191,15 +195,20 @@ public final class ShellTaskExecutor implements TaskExecutor {
    * wrote to it; a section cut says so.
    */
   static String output(ScriptRun run) {
+    return output(run, OutputMask.patternsOnly());
+  }
+
+  /** As {@link #output(ScriptRun)}, each stream masked by {@code mask} before it is cut. */
+  static String output(ScriptRun run, OutputMask mask) {
     StringBuilder text = new StringBuilder("exit code ").append(run.exitCode());
-    String stdout = run.stdout().text();
+    String stdout = mask.apply(run.stdout().text());
     if (!stdout.isEmpty()) {
       boolean cut = run.stdout().truncated() || stdout.length() > OUTPUT_SECTION_CHARS;
       text.append("\nstdout:\n")
           .append(stdout, 0, Math.min(stdout.length(), OUTPUT_SECTION_CHARS))
           .append(cut ? "\n… (stdout cut)" : "");
     }
-    String stderr = run.stderr().text();
+    String stderr = mask.apply(run.stderr().text());
     if (!stderr.isEmpty()) {
       boolean cut = run.stderr().truncated() || stderr.length() > OUTPUT_SECTION_CHARS;
       text.append("\nstderr:\n")

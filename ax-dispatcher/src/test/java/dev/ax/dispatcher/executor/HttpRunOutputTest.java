@@ -10,6 +10,7 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.common.time.SystemClock;
 import dev.ax.dispatcher.executor.net.CallSigner;
+import dev.ax.dispatcher.executor.net.CheckedHttpClient;
 import dev.ax.dispatcher.executor.net.HttpTargetPolicy;
 import dev.ax.dispatcher.executor.net.PortList;
 import dev.ax.spi.ExecutionContext;
@@ -151,6 +152,23 @@ class HttpRunOutputTest {
         executor(Optional.of(new CallSigner(SIGNING_SECRET))).execute(context(url, List.of()));
 
     assertThat(result.output()).isEqualTo("HTTP 200\n\n\uFFFD ***.!");
+  }
+
+  @Test
+  void aSecretThatWouldStraddleTheCutIsMaskedWholeBeforeTheBodyIsCut() {
+    String secret = "s3cr3t-value-0123456789";
+    // The secret starts 5 characters before the cut: cut first, its first 5 would be kept.
+    String body = "x".repeat(HttpTaskExecutor.OUTPUT_BODY_BYTES - 5) + secret + "y".repeat(100);
+    CheckedHttpClient.Response response =
+        new CheckedHttpClient.Response(200, body.getBytes(StandardCharsets.UTF_8));
+
+    String output =
+        HttpTaskExecutor.output(
+            response, OutputMask.of(Map.of("apiToken", secret), Map.of(), List.of()));
+
+    assertThat(output).doesNotContain("s3cr3").contains("x***y");
+    assertThat(output.length())
+        .isLessThanOrEqualTo("HTTP 200\n\n".length() + HttpTaskExecutor.OUTPUT_BODY_BYTES);
   }
 
   @Test

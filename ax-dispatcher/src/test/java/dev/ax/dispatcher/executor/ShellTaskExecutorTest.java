@@ -195,6 +195,29 @@ class ShellTaskExecutorTest {
   }
 
   @Test
+  void aSecretParamThatWouldStraddleTheStdoutCutIsMaskedWholeFirst() throws Exception {
+    // The secret starts 5 characters before the cut: cut first, its first 5 would be kept.
+    script(
+        scripts,
+        "leak.sh",
+        "head -c "
+            + (ShellTaskExecutor.OUTPUT_SECTION_CHARS - 5)
+            + " /dev/zero | tr '\\0' 'a'; printf '%s' \"$AX_PARAM_APITOKEN\"; echo more");
+
+    ExecutionResult result =
+        executor()
+            .execute(
+                context(
+                    "leak.sh",
+                    List.of(),
+                    Map.of("apiToken", "s3cr3t-value-0123456789"),
+                    LONG_TIMEOUT));
+
+    assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+    assertThat(result.output()).doesNotContain("s3cr3").contains("a***");
+  }
+
+  @Test
   void theOutputKeepsTheStartOfALongStdoutAndSaysItWasCut() throws Exception {
     script(scripts, "long.sh", "head -c 100000 /dev/zero | tr '\\0' 'a'");
 
