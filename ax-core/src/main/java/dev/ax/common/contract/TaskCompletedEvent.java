@@ -50,50 +50,6 @@ public record TaskCompletedEvent(
     ShardSummary shards,
     RunResult result) {
 
-  /** An event without a result, of a sharded task or not ({@code shards} null). */
-  public TaskCompletedEvent(
-      int v,
-      String taskId,
-      String instanceId,
-      int attempt,
-      InstanceStatus status,
-      long dueAtMs,
-      long claimedAtMs,
-      long startedAtMs,
-      long finishedAtMs,
-      long durationMs,
-      long lateMs,
-      String traceId,
-      String error,
-      String node,
-      InstanceStatus instanceStatus,
-      String flowRunId,
-      TriggerType triggerType,
-      String namespace,
-      ShardSummary shards) {
-    this(
-        v,
-        taskId,
-        instanceId,
-        attempt,
-        status,
-        dueAtMs,
-        claimedAtMs,
-        startedAtMs,
-        finishedAtMs,
-        durationMs,
-        lateMs,
-        traceId,
-        error,
-        node,
-        instanceStatus,
-        flowRunId,
-        triggerType,
-        namespace,
-        shards,
-        null);
-  }
-
   /** An event of a task that is not sharded, without a result. */
   public TaskCompletedEvent(
       int v,
@@ -133,6 +89,7 @@ public record TaskCompletedEvent(
         flowRunId,
         triggerType,
         namespace,
+        null,
         null);
   }
 

@@ -92,9 +92,7 @@ public final class ShardFanOut {
                               claimed.attempt(),
                               claimed.dueAtMs(),
                               claimed.traceId(),
-                              claimed.flowRunId().equals(claimed.instanceId())
-                                  ? null
-                                  : claimed.flowRunId()),
+                              claimed.flowRunId()),
                           firing.getValue().spec().shardTotal(),
                           owner,
                           epoch,

@@ -6,7 +6,6 @@ import dev.ax.common.contract.ShardSummary;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
 import dev.ax.common.contract.TaskRetryEvent;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.InstanceStatus;
@@ -14,7 +13,6 @@ import dev.ax.common.store.AfterFailure;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.dispatcher.executor.HttpTaskExecutor;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -53,11 +51,7 @@ public final class OwedEvents {
             c.claimed().traceId(),
             "completed:" + c.claimed().instanceId() + '#' + c.claimed().attempt());
     TaskCompletedEvent completion = completion(c, after);
-    Map<String, String> completionHeaders = new HashMap<>(headers);
-    if (completion.triggerType() != null) {
-      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completion.triggerType().name());
-    }
-    owed.add(OutboxMessage.completion(topics, completion, completionHeaders));
+    owed.add(OutboxMessage.completion(topics, completion, headers));
     // A shard's success is not its firing's: the firing's own, once every shard ended, is copied
     // (ShardEvents), so that a dependent waits for the whole firing.
     if (c.status() == InstanceStatus.SUCCESS

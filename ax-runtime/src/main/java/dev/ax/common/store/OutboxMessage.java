@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.Namespace;
 import java.util.Map;
@@ -28,11 +29,17 @@ public record OutboxMessage(String topic, String key, byte[] payload, Map<String
 
   /**
    * The completion event {@code stored} (built with the task's stored, qualified id) on its
-   * namespace's topic, keyed and written with the id the namespace's users wrote.
+   * namespace's topic, keyed and written with the id the namespace's users wrote, with {@code
+   * traced} and, when the event names it, the trigger type header (what the FIXED_DELAY chainer
+   * filters by without parsing the event).
    */
   public static OutboxMessage completion(
-      Topics topics, TaskCompletedEvent stored, Map<String, String> headers) {
+      Topics topics, TaskCompletedEvent stored, Map<String, String> traced) {
     TaskCompletedEvent visible = stored.forItsNamespace();
+    Map<String, String> headers = new java.util.HashMap<>(traced);
+    if (stored.triggerType() != null) {
+      headers.put(RejectHeaders.TRIGGER_TYPE, stored.triggerType().name());
+    }
     return new OutboxMessage(
         topics.completed(Namespace.of(stored.taskId())),
         visible.taskId(),

@@ -64,6 +64,14 @@ public final class PoolStore {
     }
   }
 
+  /** A pool's row as {@link #pool(ResultSet)} reads it. */
+  private static final String POOL_COLUMNS =
+      "SELECT name, strategy, offline_after_ms, created_at_ms, updated_at_ms FROM ax_executor_pool";
+
+  /** An endpoint's row as {@link #endpoint(ResultSet)} reads it. */
+  private static final String ENDPOINT_COLUMNS =
+      "SELECT pool, base_url, state, registered_at_ms, last_heartbeat_ms FROM ax_pool_endpoint";
+
   private final Jdbc jdbc;
 
   public PoolStore(DataSource dataSource) {
@@ -229,19 +237,14 @@ public final class PoolStore {
   /** Every pool, by name. */
   public List<Pool> pools() {
     return jdbc.query(
-        "reading the executor pools",
-        "SELECT name, strategy, offline_after_ms, created_at_ms, updated_at_ms"
-            + " FROM ax_executor_pool ORDER BY name",
-        values(),
-        PoolStore::pool);
+        "reading the executor pools", POOL_COLUMNS + " ORDER BY name", values(), PoolStore::pool);
   }
 
   /** Pool {@code name}, if it exists. */
   public Optional<Pool> pool(String name) {
     return jdbc.queryFirst(
         "reading executor pool " + name,
-        "SELECT name, strategy, offline_after_ms, created_at_ms, updated_at_ms"
-            + " FROM ax_executor_pool WHERE name = ?",
+        POOL_COLUMNS + " WHERE name = ?",
         values(name),
         PoolStore::pool);
   }
@@ -250,8 +253,7 @@ public final class PoolStore {
   public List<Endpoint> endpoints() {
     return jdbc.query(
         "reading the executor pool endpoints",
-        "SELECT pool, base_url, state, registered_at_ms, last_heartbeat_ms FROM ax_pool_endpoint"
-            + " ORDER BY pool, registered_at_ms, base_url",
+        ENDPOINT_COLUMNS + " ORDER BY pool, registered_at_ms, base_url",
         values(),
         PoolStore::endpoint);
   }
@@ -260,8 +262,7 @@ public final class PoolStore {
   public List<Endpoint> endpoints(String pool) {
     return jdbc.query(
         "reading the endpoints of executor pool " + pool,
-        "SELECT pool, base_url, state, registered_at_ms, last_heartbeat_ms FROM ax_pool_endpoint"
-            + " WHERE pool = ? ORDER BY registered_at_ms, base_url",
+        ENDPOINT_COLUMNS + " WHERE pool = ? ORDER BY registered_at_ms, base_url",
         values(pool),
         PoolStore::endpoint);
   }

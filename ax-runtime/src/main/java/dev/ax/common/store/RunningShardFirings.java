@@ -1,9 +1,7 @@
 package dev.ax.common.store;
 
 import dev.ax.common.model.InstanceStatus;
-import dev.ax.common.model.ShardIds;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -72,12 +70,10 @@ public final class RunningShardFirings {
                           + ") AND shard_total > 1",
                   List.of(),
                   rs -> Map.entry(rs.getString(1), Map.entry(rs.getString(2), rs.getInt(3))))) {
-            Map<String, Integer> indexOf = new HashMap<>();
-            int total = firing.getValue().getValue();
-            for (int i = 0; i < total; i++) {
-              indexOf.put(ShardIds.of(firing.getKey(), firing.getValue().getKey(), i, total), i);
-            }
-            if (ShardFirings.statusOfShards(tx, indexOf).values().stream()
+            if (ShardFirings.statusOfShards(
+                    tx, firing.getKey(), firing.getValue().getKey(), firing.getValue().getValue())
+                .values()
+                .stream()
                 .allMatch(InstanceStatus::isTerminal)) {
               ended.add(firing.getKey());
             }

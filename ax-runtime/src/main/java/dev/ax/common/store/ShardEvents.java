@@ -4,11 +4,9 @@ import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDueEvent;
 import dev.ax.common.kafka.DueRecords;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.kafka.TraceHeaders;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,15 +64,12 @@ public record ShardEvents(Topics topics, String node) {
               firing.flowRunId(),
               firing.triggerType(),
               null,
-              firing.shards());
+              firing.shards(),
+              null);
       Map<String, String> traced =
           TraceHeaders.of(
               firing.traceId(), "completed:" + firing.instanceId() + '#' + firing.attempt());
-      Map<String, String> headers = new HashMap<>(traced);
-      if (firing.triggerType() != null) {
-        headers.put(RejectHeaders.TRIGGER_TYPE, firing.triggerType().name());
-      }
-      messages.add(OutboxMessage.completion(topics, completion, headers));
+      messages.add(OutboxMessage.completion(topics, completion, traced));
       if (firing.status() == dev.ax.common.model.InstanceStatus.SUCCESS) {
         messages.add(
             new OutboxMessage(

@@ -6,6 +6,7 @@ import static dev.ax.common.model.InstanceStatus.FAILED;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 
 import dev.ax.common.contract.ShardSummary;
+import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.ShardIds;
 import dev.ax.common.model.StatusTransitions;
@@ -70,7 +71,7 @@ public final class ShardFirings {
   /**
    * A claimed firing to fan out: the row as its claim read it.
    *
-   * @param flowRunId the flow run as stored (null: the firing's own id)
+   * @param flowRunId the flow run it belongs to (its own id when it started one)
    */
   public record Firing(
       String instanceId,
@@ -139,7 +140,6 @@ public final class ShardFirings {
             RUNNING,
             RUNNING,
             "fanned out into " + total + " shards"));
-    String flowRunId = firing.flowRunId() == null ? firing.instanceId() : firing.flowRunId();
     for (int i = 0; i < total; i++) {
       if (existing.contains(ids.get(i))) {
         continue;
@@ -157,7 +157,7 @@ public final class ShardFirings {
             nowMs,
             nowMs,
             epoch,
-            flowRunId,
+            firing.flowRunId(),
             0,
             firing.instanceId(),
             i,
@@ -255,11 +255,8 @@ public final class ShardFirings {
   private static Settled settleOne(
       JdbcTransaction tx, Connection connection, FiringRow firing, String actor, long nowMs)
       throws SQLException {
-    Map<String, Integer> indexOf = new HashMap<>();
-    for (int i = 0; i < firing.total(); i++) {
-      indexOf.put(ShardIds.of(firing.instanceId(), firing.taskId(), i, firing.total()), i);
-    }
-    Map<Integer, InstanceStatus> shards = statusOfShards(tx, indexOf);
+    Map<Integer, InstanceStatus> shards =
+        statusOfShards(tx, firing.instanceId(), firing.taskId(), firing.total());
     if (!shards.values().stream().allMatch(InstanceStatus::isTerminal)) {
       return null;
     }
@@ -305,14 +302,21 @@ public final class ShardFirings {
         firing.dueAtMs(),
         firing.claimedAtMs(),
         firing.traceId(),
-        firing.flowRunId() == null ? firing.instanceId() : firing.flowRunId(),
+        InstanceIds.flowRunOf(firing.instanceId(), firing.flowRunId()),
         firing.triggerType() == null ? null : TriggerType.valueOf(firing.triggerType()),
         tally.summary());
   }
 
-  /** The status of each stored shard, by index (a shard retention removed is absent). */
+  /**
+   * The status of each stored shard of firing {@code firingId} of {@code taskId}, by index (a shard
+   * retention removed is absent): a plain read, by primary key.
+   */
   static Map<Integer, InstanceStatus> statusOfShards(
-      JdbcTransaction tx, Map<String, Integer> indexOf) throws SQLException {
+      JdbcTransaction tx, String firingId, String taskId, int total) throws SQLException {
+    Map<String, Integer> indexOf = new HashMap<>();
+    for (int i = 0; i < total; i++) {
+      indexOf.put(ShardIds.of(firingId, taskId, i, total), i);
+    }
     Map<Integer, InstanceStatus> statuses = new HashMap<>();
     tx.queryIn(
             indexOf.keySet(),

@@ -155,7 +155,7 @@ class ShardFiringsIT {
         connection ->
             ShardFirings.fanOut(
                 connection,
-                new ShardFirings.Firing(FIRING, "job", 1, attempt, 1000, "trace", null),
+                new ShardFirings.Firing(FIRING, "job", 1, attempt, 1000, "trace", FIRING),
                 total,
                 owner,
                 7,

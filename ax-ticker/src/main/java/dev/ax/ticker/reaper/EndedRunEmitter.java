@@ -3,7 +3,6 @@ package dev.ax.ticker.reaper;
 import dev.ax.common.contract.AxJson;
 import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.contract.TaskDeadEvent;
-import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.kafka.Topics;
 import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.InstanceStatus;
@@ -15,7 +14,6 @@ import dev.ax.common.store.Outcome;
 import dev.ax.common.store.StoredTask;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -89,11 +87,7 @@ public final class EndedRunEmitter {
             null);
     Map<String, String> traced =
         TraceHeaders.of(run.traceId(), "completed:" + run.instanceId() + '#' + run.attempt());
-    Map<String, String> completionHeaders = new HashMap<>(traced);
-    if (completed.triggerType() != null) {
-      completionHeaders.put(RejectHeaders.TRIGGER_TYPE, completed.triggerType().name());
-    }
-    OutboxMessage completion = OutboxMessage.completion(topics, completed, completionHeaders);
+    OutboxMessage completion = OutboxMessage.completion(topics, completed, traced);
     TaskDeadEvent dead =
         new TaskDeadEvent(
             AxJson.VERSION,

@@ -57,7 +57,7 @@ class ShardSettlementIT {
           connection ->
               ShardFirings.fanOut(
                   connection,
-                  new ShardFirings.Firing(firing, taskId, 1, 1, 1000, "trace", null),
+                  new ShardFirings.Firing(firing, taskId, 1, 1, 1000, "trace", firing),
                   2,
                   "d1",
                   1,
