@@ -1,7 +1,5 @@
 package dev.ax.common.contract;
 
-import static dev.ax.common.contract.JsonFields.optionalBoolean;
-import static dev.ax.common.contract.JsonFields.optionalEnum;
 import static dev.ax.common.contract.JsonFields.optionalStringMap;
 import static dev.ax.common.contract.JsonFields.optionalText;
 import static dev.ax.common.contract.JsonFields.requireLong;
@@ -10,10 +8,10 @@ import static dev.ax.common.contract.JsonFields.requireObject;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.Namespace;
 import dev.ax.common.model.RetryPolicy;
+import dev.ax.common.model.ScheduleRules;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import java.time.Duration;
@@ -87,14 +85,7 @@ public final class TaskSpecJson {
     check.params(params);
     MisfireJson.Misfire misfire =
         MisfireJson.read(node.hasNonNull("misfire") ? requireObject(node, "misfire") : null);
-    boolean concurrent = optionalBoolean(node, "concurrent", "concurrent", true);
-    ConcurrencyPolicy concurrencyPolicy =
-        optionalEnum(
-            node,
-            "concurrencyPolicy",
-            "concurrencyPolicy",
-            ConcurrencyPolicy.class,
-            ConcurrencyPolicy.DEFAULT);
+    ScheduleRules rules = ScheduleRulesJson.read(node, check);
     return new TaskSpec(
         taskId,
         group,
@@ -105,11 +96,12 @@ public final class TaskSpecJson {
         params,
         misfire.policy(),
         misfire.maxFireAll(),
-        concurrent,
-        concurrencyPolicy,
+        false,
+        null,
         label(node, "name", TaskSpec.MAX_NAME_CHARS, false, check),
         label(node, "description", TaskSpec.MAX_DESCRIPTION_CHARS, true, check),
-        readShardTotal(node));
+        readShardTotal(node),
+        rules);
   }
 
   /** {@code "sharding": {"total": N}}, N in 1..{@link TaskSpec#MAX_SHARDS}; 1 when absent. */
@@ -210,8 +202,7 @@ public final class TaskSpecJson {
       spec.params().forEach(params::put);
     }
     node.set("misfire", MisfireJson.write(spec.misfirePolicy(), spec.maxFireAll()));
-    node.put("concurrent", spec.concurrent());
-    node.put("concurrencyPolicy", spec.concurrencyPolicy().name());
+    ScheduleRulesJson.write(spec.rules(), node);
     if (spec.name() != null) {
       node.put("name", spec.name());
     }

@@ -25,8 +25,9 @@ import java.util.Optional;
 /**
  * Reads and writes the {@code trigger} object of a task spec: its {@code type} ({@code ONCE},
  * {@code CRON}, {@code FIXED_RATE}, {@code FIXED_DELAY}, {@code DEPENDENCY}) and the fields that
- * type takes. An absolute time is read as ISO-8601 ({@code at}, {@code startAt}) or epoch
- * milliseconds ({@code atMs}, {@code startAtMs}), and written as milliseconds.
+ * type takes. An absolute time is read as ISO-8601 ({@code at}, {@code startAt}, {@code endAt}) or
+ * epoch milliseconds ({@code atMs}, {@code startAtMs}, {@code endAtMs}), and written as
+ * milliseconds.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,9 +46,15 @@ final class TriggerJson {
         case ONCE -> readOnce(node, check);
         case CRON -> readCron(node, check);
         case FIXED_RATE ->
-            new Trigger.FixedRate(readInterval(node, check), readOptionalInstant(node, check));
+            new Trigger.FixedRate(
+                readInterval(node, check),
+                readOptionalInstant(node, "startAt", check),
+                readOptionalInstant(node, "endAt", check));
         case FIXED_DELAY ->
-            new Trigger.FixedDelay(readInterval(node, check), readOptionalInstant(node, check));
+            new Trigger.FixedDelay(
+                readInterval(node, check),
+                readOptionalInstant(node, "startAt", check),
+                readOptionalInstant(node, "endAt", check));
         case DEPENDENCY -> readDependency(node, check);
       };
     } catch (IllegalArgumentException e) {
@@ -68,10 +75,13 @@ final class TriggerJson {
     } else if (trigger instanceof Trigger.Cron cron) {
       node.put("expression", cron.expression());
       node.put("zone", cron.zone().getId());
+      writeBounds(node, cron.startAt(), cron.endAt());
     } else if (trigger instanceof Trigger.FixedRate rate) {
-      writeInterval(node, rate.interval(), rate.startAt());
+      node.put("intervalMs", rate.interval().toMillis());
+      writeBounds(node, rate.startAt(), rate.endAt());
     } else if (trigger instanceof Trigger.FixedDelay delay) {
-      writeInterval(node, delay.interval(), delay.startAt());
+      node.put("intervalMs", delay.interval().toMillis());
+      writeBounds(node, delay.startAt(), delay.endAt());
     } else if (trigger instanceof Trigger.Dependency dependency) {
       ArrayNode upstream = node.putArray("upstream");
       dependency.upstreamTaskIds().forEach(upstream::add);
@@ -110,7 +120,11 @@ final class TriggerJson {
     }
     ZoneId zone = readZone(node);
     check.cron(CronSchedule.parse(expression, zone));
-    return new Trigger.Cron(expression, zone);
+    return new Trigger.Cron(
+        expression,
+        zone,
+        readOptionalInstant(node, "startAt", check),
+        readOptionalInstant(node, "endAt", check));
   }
 
   private static Trigger readDependency(JsonNode node, IntakeCheck check) {
@@ -145,9 +159,10 @@ final class TriggerJson {
     return Duration.ofMillis(intervalMs);
   }
 
-  private static Instant readOptionalInstant(JsonNode node, IntakeCheck check) {
-    return node.has("startAt") || node.has("startAtMs")
-        ? readInstant(node, "startAt", "startAtMs", check)
+  /** {@code field} (ISO-8601) or {@code fieldMs} (epoch milliseconds); null when neither. */
+  private static Instant readOptionalInstant(JsonNode node, String field, IntakeCheck check) {
+    return node.has(field) || node.has(field + "Ms")
+        ? readInstant(node, field, field + "Ms", check)
         : null;
   }
 
@@ -182,10 +197,12 @@ final class TriggerJson {
     }
   }
 
-  private static void writeInterval(ObjectNode node, Duration interval, Instant startAt) {
-    node.put("intervalMs", interval.toMillis());
+  private static void writeBounds(ObjectNode node, Instant startAt, Instant endAt) {
     if (startAt != null) {
       node.put("startAtMs", startAt.toEpochMilli());
+    }
+    if (endAt != null) {
+      node.put("endAtMs", endAt.toEpochMilli());
     }
   }
 }

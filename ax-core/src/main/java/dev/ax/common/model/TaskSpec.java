@@ -21,6 +21,9 @@ import java.util.Objects;
  *     none
  * @param shardTotal how many shards each firing is run as, in parallel across the dispatchers
  *     (1..{@link #MAX_SHARDS}); 1: not sharded, one run per firing
+ * @param rules overlap, catch-up window, jitter and calendars of a periodic task; {@code
+ *     concurrent} and {@code concurrencyPolicy} are derived from its overlap policy (they are what
+ *     older specs said, see {@link OverlapPolicy#ofLegacy})
  */
 public record TaskSpec(
     String taskId,
@@ -36,7 +39,8 @@ public record TaskSpec(
     ConcurrencyPolicy concurrencyPolicy,
     String name,
     String description,
-    int shardTotal) {
+    int shardTotal,
+    ScheduleRules rules) {
 
   public static final String DEFAULT_GROUP = "default";
 
@@ -49,6 +53,43 @@ public record TaskSpec(
   public static final int MAX_NAME_CHARS = 200;
 
   public static final int MAX_DESCRIPTION_CHARS = 2000;
+
+  /** A task whose overlap policy is what {@code concurrent} and {@code concurrencyPolicy} say. */
+  public TaskSpec(
+      String taskId,
+      String group,
+      Trigger trigger,
+      ExecutorSpec executor,
+      Duration timeout,
+      RetryPolicy retry,
+      Map<String, String> params,
+      MisfirePolicy misfirePolicy,
+      int maxFireAll,
+      boolean concurrent,
+      ConcurrencyPolicy concurrencyPolicy,
+      String name,
+      String description,
+      int shardTotal) {
+    this(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        name,
+        description,
+        shardTotal,
+        ScheduleRules.DEFAULT.withOverlap(
+            OverlapPolicy.ofLegacy(
+                concurrent,
+                concurrencyPolicy == null ? ConcurrencyPolicy.DEFAULT : concurrencyPolicy)));
+  }
 
   /** A task that is not sharded. */
   public TaskSpec(
@@ -119,13 +160,41 @@ public record TaskSpec(
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(misfirePolicy, "misfirePolicy");
-    Objects.requireNonNull(concurrencyPolicy, "concurrencyPolicy");
     MisfirePolicy.requireValidMaxFireAll(maxFireAll);
     if (shardTotal < 1 || shardTotal > MAX_SHARDS) {
       throw new IllegalArgumentException(
           "shardTotal must be in 1.." + MAX_SHARDS + ": " + shardTotal);
     }
     params = params == null ? Map.of() : Map.copyOf(params);
+    rules = rules == null ? ScheduleRules.DEFAULT : rules;
+    concurrent = rules.overlap() == OverlapPolicy.ALLOW_ALL;
+    concurrencyPolicy =
+        rules.overlap().bufferLimit() > 0 ? ConcurrencyPolicy.DELAY : ConcurrencyPolicy.SKIP;
+  }
+
+  /** What a firing does while the previous run is in flight. */
+  public OverlapPolicy overlap() {
+    return rules.overlap();
+  }
+
+  /** This spec with other schedule rules. */
+  public TaskSpec withRules(ScheduleRules newRules) {
+    return new TaskSpec(
+        taskId,
+        group,
+        trigger,
+        executor,
+        timeout,
+        retry,
+        params,
+        misfirePolicy,
+        maxFireAll,
+        concurrent,
+        concurrencyPolicy,
+        name,
+        description,
+        shardTotal,
+        newRules);
   }
 
   /** Whether each firing runs as {@link #shardTotal} shards. */
@@ -163,6 +232,7 @@ public record TaskSpec(
         concurrencyPolicy,
         newName,
         newDescription,
-        shardTotal);
+        shardTotal,
+        rules);
   }
 }

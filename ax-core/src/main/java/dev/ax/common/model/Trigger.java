@@ -39,11 +39,19 @@ public sealed interface Trigger {
     }
   }
 
-  /** Quartz cron syntax with seconds, evaluated in {@code zone}. */
-  record Cron(String expression, ZoneId zone) implements Trigger {
+  /**
+   * Quartz cron syntax with seconds, evaluated in {@code zone}; no slot before {@code startAt} or
+   * after {@code endAt} (either may be null: unbounded).
+   */
+  record Cron(String expression, ZoneId zone, Instant startAt, Instant endAt) implements Trigger {
     public Cron {
       Objects.requireNonNull(expression, "expression");
       Objects.requireNonNull(zone, "zone");
+      requireOrdered(startAt, endAt);
+    }
+
+    public Cron(String expression, ZoneId zone) {
+      this(expression, zone, null, null);
     }
 
     @Override
@@ -52,10 +60,18 @@ public sealed interface Trigger {
     }
   }
 
-  /** Fires every {@code interval}, counted from the previous due time. */
-  record FixedRate(Duration interval, Instant startAt) implements Trigger {
+  /**
+   * Fires every {@code interval} on the grid from {@code startAt} (the acceptance when null); no
+   * slot after {@code endAt} (null: unbounded).
+   */
+  record FixedRate(Duration interval, Instant startAt, Instant endAt) implements Trigger {
     public FixedRate {
       requirePositive(interval);
+      requireOrdered(startAt, endAt);
+    }
+
+    public FixedRate(Duration interval, Instant startAt) {
+      this(interval, startAt, null);
     }
 
     @Override
@@ -64,10 +80,18 @@ public sealed interface Trigger {
     }
   }
 
-  /** Fires {@code interval} after the previous run ended. */
-  record FixedDelay(Duration interval, Instant startAt) implements Trigger {
+  /**
+   * Fires {@code interval} after the previous run ended, first at {@code startAt}; never after
+   * {@code endAt} (null: unbounded).
+   */
+  record FixedDelay(Duration interval, Instant startAt, Instant endAt) implements Trigger {
     public FixedDelay {
       requirePositive(interval);
+      requireOrdered(startAt, endAt);
+    }
+
+    public FixedDelay(Duration interval, Instant startAt) {
+      this(interval, startAt, null);
     }
 
     @Override
@@ -88,6 +112,18 @@ public sealed interface Trigger {
     @Override
     public TriggerType type() {
       return TriggerType.DEPENDENCY;
+    }
+  }
+
+  /** The end of a periodic trigger's active period, or null: it has none. */
+  default Instant endAt() {
+    return null;
+  }
+
+  private static void requireOrdered(Instant startAt, Instant endAt) {
+    if (startAt != null && endAt != null && endAt.isBefore(startAt)) {
+      throw new IllegalArgumentException(
+          "endAt must not be before startAt: " + endAt + " < " + startAt);
     }
   }
 

@@ -27,6 +27,10 @@ import java.util.Optional;
  *   <li><b>DEPENDENCY</b>: not time-driven; no fire times.
  * </ul>
  *
+ * <p>A periodic trigger's {@code startAt} and {@code endAt} bound its fire times (both inclusive):
+ * a cron or fixed rate has no slot outside them ({@link BoundedSlots}); a fixed delay's chain ends
+ * at the first firing after {@code endAt} ({@link #isAfterEnd}).
+ *
  * <p>Bounded: no fire time lies at or after {@link SaturatingMillis#FAR_FUTURE} (the year 9999). A
  * fire time that would (a ONCE delay of {@code Long.MAX_VALUE} ms, a FIXED_RATE slot beyond it) is
  * "no fire time", an empty result, and never an exception: the inputs may be stored values no
@@ -73,18 +77,19 @@ public final class FireTimes {
     if (trigger instanceof Trigger.Cron cron) {
       return SaturatingMillis.isNever(SaturatingMillis.epochMillis(acceptedAt))
           ? Optional.empty()
-          : cron(cron).nextAfter(acceptedAt);
+          : slots(cron, acceptedAt).nextAfter(acceptedAt);
     }
     if (trigger instanceof Trigger.FixedRate rate) {
       // The first slot at or after the acceptance: strictly after the millisecond before it.
-      return grid(rate, acceptedAt)
+      return slots(rate, acceptedAt)
           .nextAfter(
               Instant.ofEpochMilli(
                   SaturatingMillis.atMs(SaturatingMillis.epochMillis(acceptedAt), -1)));
     }
     if (trigger instanceof Trigger.FixedDelay delay) {
       Instant startAt = delay.startAt();
-      return beforeNever(startAt != null && startAt.isAfter(acceptedAt) ? startAt : acceptedAt);
+      return beforeNever(startAt != null && startAt.isAfter(acceptedAt) ? startAt : acceptedAt)
+          .filter(at -> !isAfterEnd(delay, at.toEpochMilli()));
     }
     return Optional.empty();
   }
@@ -116,10 +121,10 @@ public final class FireTimes {
    */
   public Slots slots(Trigger trigger, Instant acceptedAt) {
     if (trigger instanceof Trigger.Cron cron) {
-      return cron(cron);
+      return BoundedSlots.of(cron(cron), cron.startAt(), cron.endAt());
     }
     if (trigger instanceof Trigger.FixedRate rate) {
-      return grid(rate, acceptedAt);
+      return BoundedSlots.of(grid(rate, acceptedAt), rate.startAt(), rate.endAt());
     }
     throw new IllegalArgumentException(
         trigger.type()
@@ -143,6 +148,14 @@ public final class FireTimes {
   /** {@link #afterRunEnded} in epoch milliseconds. */
   public static long afterRunEndedMs(Trigger.FixedDelay trigger, long runEndMs) {
     return SaturatingMillis.atMs(runEndMs, trigger.interval());
+  }
+
+  /**
+   * True when {@code atMs} lies after the trigger's {@code endAt}: no firing of the task is due
+   * then (its schedule is over).
+   */
+  public static boolean isAfterEnd(Trigger trigger, long atMs) {
+    return trigger.endAt() != null && atMs > trigger.endAt().toEpochMilli();
   }
 
   /** {@code t}, or empty when it is at or after the far-future bound (it never comes). */

@@ -111,6 +111,12 @@ public final class NextFiring {
   }
 
   private Optional<Long> fixedDelay(Trigger.FixedDelay delay, long nowMs, History history) {
+    return fixedDelayUnbounded(delay, nowMs, history)
+        .filter(dueMs -> !FireTimes.isAfterEnd(delay, dueMs));
+  }
+
+  private Optional<Long> fixedDelayUnbounded(
+      Trigger.FixedDelay delay, long nowMs, History history) {
     if (delay.startAt() != null && delay.startAt().toEpochMilli() > nowMs) {
       return Optional.of(delay.startAt().toEpochMilli());
     }

@@ -15,7 +15,7 @@ import java.util.Optional;
  *
  * <p>Implementations are immutable and thread-safe.
  */
-public sealed interface Slots permits CronSchedule, FixedRateGrid {
+public sealed interface Slots permits CronSchedule, FixedRateGrid, BoundedSlots {
 
   /** The first slot strictly after {@code after}; empty when there is none (a cron that ended). */
   Optional<Instant> nextAfter(Instant after);

@@ -9,6 +9,8 @@ import dev.ax.common.contract.IntakeLimits;
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.MisfirePolicy;
+import dev.ax.common.model.OverlapPolicy;
+import dev.ax.common.model.ScheduleRules;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.time.SettableClock;
 import java.nio.charset.StandardCharsets;
@@ -76,8 +78,11 @@ class ScheduleContractTest {
 
     assertThat(spec.misfirePolicy()).isEqualTo(MisfirePolicy.FIRE_ONCE_NOW);
     assertThat(spec.maxFireAll()).isEqualTo(MisfirePolicy.DEFAULT_MAX_FIRE_ALL);
-    assertThat(spec.concurrent()).isTrue();
+    // New tasks do not overlap unless they ask to (before overlap existed they did).
+    assertThat(spec.overlap()).isEqualTo(OverlapPolicy.SKIP);
+    assertThat(spec.concurrent()).isFalse();
     assertThat(spec.concurrencyPolicy()).isEqualTo(ConcurrencyPolicy.SKIP);
+    assertThat(spec.rules()).isEqualTo(ScheduleRules.DEFAULT);
   }
 
   @Test

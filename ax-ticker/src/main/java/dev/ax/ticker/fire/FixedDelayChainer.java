@@ -127,6 +127,13 @@ public record FixedDelayChainer(
                 return Optional.empty(); // updated to another trigger meanwhile
               }
               NewInstance next = nextFiring(event, delay, version, found.get(taskId).traceId());
+              if (FireTimes.isAfterEnd(delay, next.dueAtMs())) {
+                log.info(
+                    "Task {}: its fixed-delay schedule ended at endAt {}; no next firing",
+                    taskId,
+                    delay.endAt());
+                return Optional.empty();
+              }
               groups.put(next.instanceId(), TriggerGroups.keyOf(delay));
               return Optional.of(next);
             },
