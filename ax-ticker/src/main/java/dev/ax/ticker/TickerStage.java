@@ -24,6 +24,7 @@ import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.fire.FiringStore;
 import dev.ax.ticker.fire.FiringThread;
 import dev.ax.ticker.fire.FixedDelayChainer;
+import dev.ax.ticker.fire.NotRunSender;
 import dev.ax.ticker.fire.StoreTickerPort;
 import dev.ax.ticker.fire.TickLimits;
 import dev.ax.ticker.fire.TickLoop;
@@ -78,6 +79,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final KafkaProducer<String, byte[]> producer;
   private final LeaderElector elector;
   private final DueEmitter emitter;
+  private final NotRunSender notRun;
   private final WindowLoader loader;
   private final Reaper reaper;
   private final RetentionThread retention;
@@ -98,6 +100,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     this.config = config;
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
+    this.notRun = new NotRunSender(producer, context.topics(), new OutboxStore(dataSource));
     this.elector =
         new LeaderElector(
             new LeaseStore(context.controlDataSource()),
@@ -109,7 +112,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         new StoreTickerPort(
             firings,
             emitter,
-            new TaskSpecCache(tasks, 100_000, context.common().specCacheMaxBytes()));
+            new TaskSpecCache(tasks, 100_000, context.common().specCacheMaxBytes()),
+            notRun);
     TickLoop loop =
         new TickLoop(
             context.clock(),
@@ -280,6 +284,11 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     retention.start();
     threads.choreEvery(
         "outbox resend", emitter::resendFailed, DueEmitter.RESEND_EVERY, DueEmitter.RESEND_EVERY);
+    threads.choreEvery(
+        "not-run events sent",
+        notRun::deleteSent,
+        DueEmitter.RESEND_EVERY,
+        DueEmitter.RESEND_EVERY);
     chainConsumer.start();
     log.info(
         "Ticker {} started: horizon {} ms, load every {} ms",

@@ -31,7 +31,9 @@ import java.util.Set;
  * says interrupt: its dispatcher then interrupts the attempt) are CANCELLED when their task is
  * cancelled; SCHEDULED and DISPATCHED are PAUSED when it is paused, and RETRYING when its backoff
  * ends while the task is paused (or CANCELLED if the task was cancelled meanwhile), and PAUSED is
- * SCHEDULED again (due when it was) when it is resumed; an operator's requeue makes DISPATCHED
+ * SCHEDULED again (due when it was) when it is resumed; SCHEDULED stays SCHEDULED, recorded, when
+ * the ticker holds a due firing for its task's buffering overlap policy, and a run in flight is
+ * CANCELLED by its task's next firing under CANCEL_OTHER; an operator's requeue makes DISPATCHED
  * SCHEDULED again for a fresh firing; DISPATCHED may also be DISPATCHED again when the reaper
  * re-emits an instance nobody claimed in time (recorded like any other move). A run whose lease
  * expired after its instance was taken back {@code AX_MAX_TAKEBACKS} times goes RUNNING → FAILED →
@@ -46,7 +48,7 @@ public final class StatusTransitions {
 
   private static final Transitions<InstanceStatus> MOVES =
       new Transitions<>(InstanceStatus.class, "transition")
-          .allow(SCHEDULED, DISPATCHED, CANCELLED, SKIPPED, PAUSED)
+          .allow(SCHEDULED, DISPATCHED, CANCELLED, SKIPPED, PAUSED, SCHEDULED)
           .allow(DISPATCHED, RUNNING, CANCELLED, DISPATCHED, PAUSED, SCHEDULED)
           .allow(RUNNING, SUCCESS, FAILED, TIMEOUT, DISPATCHED, CANCELLED, PAUSED)
           .allow(FAILED, RETRYING, DEAD)

@@ -1,50 +1,43 @@
 package dev.ax.ticker.fire;
 
-import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.InstanceIds;
+import dev.ax.common.model.OverlapPolicy;
 import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
-import dev.ax.common.schedule.CatchUp;
 import dev.ax.common.schedule.FireTimes;
-import dev.ax.common.schedule.Firing;
-import dev.ax.common.schedule.MisfirePlanner;
-import dev.ax.common.schedule.Slots;
 import dev.ax.common.store.DueInstance;
-import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
-import dev.ax.common.time.SaturatingMillis;
-import dev.ax.common.trace.TraceIds;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * Decides, for a batch of instances the wheel found due, which to dispatch, which to skip and what
- * comes next. Pure: everything it needs is passed in, time included.
+ * Decides, for a batch of instances the wheel found due, which to dispatch, which to skip, which to
+ * hold, which runs to cancel and what comes next. Pure: everything it needs is passed in, time
+ * included.
  *
  * <h2>Periodic tasks form a chain</h2>
  *
  * A CRON or FIXED_RATE task always has its next firing stored as a SCHEDULED instance, id {@code
- * taskId@slotMillis}, due at its slot. When that instance fires, its successor is created in the
- * same transaction (see {@code FiringStore.fire}), so a crash never breaks the chain, and the
- * deterministic id makes a repeated firing create nothing new.
+ * taskId@slotMillis}, due at its slot (moved by the task's jitter, {@link
+ * dev.ax.common.schedule.Jitter}). When that instance fires (or is skipped, or held), its successor
+ * is created in the same transaction (see {@code FiringStore.fire}), so a crash never breaks the
+ * chain, and the deterministic id makes a repeated firing create nothing new.
  *
- * <h2>Misfires</h2>
+ * <h2>Late rows</h2>
  *
  * An instance more than {@code misfireThreshold} past its due time (the ticker was down, or the
- * task paused) is planned by {@link MisfirePlanner} from its slot to now:
+ * task paused) is planned from its slot to now ({@link TriggerPlanner}): by the task's catch-up
+ * window when it has one, else by its misfire policy:
  *
  * <ul>
  *   <li>FIRE_ONCE_NOW: the late instance itself is the one firing for every missed slot; slots just
  *       due fire as scheduled; the chain goes on from the first slot after now.
- *   <li>SKIP: the late instance is SKIPPED (reason in the audit log); slots just due fire; the
- *       chain goes on from the first slot after now.
+ *   <li>SKIP: the late instance is SKIPPED (reason in the audit log, with how many slots it stands
+ *       for); slots just due fire; the chain goes on from the first slot after now.
  *   <li>FIRE_ALL: each missed slot fires, oldest first, at most {@code maxFireAll} (the newest);
  *       the late instance is dispatched if it is among them, otherwise SKIPPED as dropped.
  * </ul>
@@ -52,157 +45,126 @@ import java.util.Set;
  * Catch-up instances created this way are due now, long after their slot; they fire like any other
  * but never extend the chain (the late instance already did), which is how they are told apart.
  *
- * <h2>Concurrency</h2>
+ * <h2>Overlap</h2>
  *
- * A task with {@code concurrent=false} whose previous instance is still DISPATCHED, RUNNING or
- * RETRYING (or that already fires in this batch) is SKIPPED (policy SKIP, the default; the chain
- * goes on) or held back to be looked at again shortly (policy DELAY).
+ * A firing of a periodic task (CRON, FIXED_RATE, FIXED_DELAY) then follows the task's {@link
+ * OverlapPolicy} ({@link OverlapRules}): dispatched, SKIPPED, held (left SCHEDULED and looked at
+ * again {@code TickLoop.DELAY_RECHECK_MS} later; the first hold is recorded and creates the row's
+ * successors, so the chain never waits for a held firing), or dispatched after cancelling the runs
+ * in flight. One-shot and dependency tasks run every firing (each dependency firing is its own flow
+ * run): their policy is ALLOW_ALL whatever the spec says.
  *
  * <p>ONCE tasks have no successor; FIXED_DELAY successors are created when the run ends (from the
  * completion event), not here. Thread-safe (immutable; {@link FireTimes} is thread-safe).
  */
 public final class FirePlanner {
 
-  public static final String SKIP_MISFIRE = "misfire: skipped (policy SKIP)";
-  public static final String SKIP_DROPPED = "misfire: dropped beyond maxFireAll (policy FIRE_ALL)";
-  public static final String SKIP_CONCURRENT =
-      "previous run still in flight (concurrent=false, policy SKIP)";
-  public static final String REASON_NEXT = "next firing";
-  public static final String REASON_CATCH_UP = "misfire catch-up";
+  public static final String SKIP_MISFIRE = TriggerPlanner.SKIP_MISFIRE;
+  public static final String SKIP_DROPPED = TriggerPlanner.SKIP_DROPPED;
+  public static final String REASON_NEXT = TriggerPlanner.REASON_NEXT;
+  public static final String REASON_CATCH_UP = TriggerPlanner.REASON_CATCH_UP;
 
-  private final FireTimes fireTimes;
-  private final MisfirePlanner misfires;
-  private final long misfireThresholdMs;
+  /** The audit reason of runs cancelled by CANCEL_OTHER. */
+  public static final String CANCELLED_BY_NEXT =
+      "overlap: cancelled by the task's next firing (policy CANCEL_OTHER)";
+
+  private final TriggerPlanner triggers;
 
   public FirePlanner(FireTimes fireTimes, Duration misfireThreshold) {
-    this.fireTimes = fireTimes;
-    this.misfires = new MisfirePlanner(misfireThreshold);
-    this.misfireThresholdMs = SaturatingMillis.toMillis(misfireThreshold);
+    this.triggers = new TriggerPlanner(fireTimes, misfireThreshold);
+  }
+
+  /**
+   * As {@link #plan(List, Map, Map, Set, long)} with only which tasks have a run in flight known
+   * (no run to cancel, nothing waiting, nothing held before).
+   */
+  public FirePlan plan(
+      List<DueInstance> due, Map<String, StoredTask> tasks, Set<String> inFlight, long nowMs) {
+    Map<String, TaskOverlap> live = new HashMap<>();
+    for (String taskId : inFlight) {
+      live.put(
+          taskId,
+          new TaskOverlap(
+              List.of(new TaskOverlap.RunInFlight(-1, taskId + "@?", null)), List.of()));
+    }
+    return plan(due, tasks, live, Set.of(), nowMs);
   }
 
   /**
    * @param due SCHEDULED rows the wheel found due, oldest first
    * @param tasks their tasks by id (a row whose task is missing is dispatched: the dispatcher
    *     records the failure)
-   * @param inFlight tasks with an instance DISPATCHED, RUNNING or RETRYING now
+   * @param live what the batch's tasks with an overlap policy other than ALLOW_ALL have live
+   *     (absent: nothing)
+   * @param held rows this ticker held before (their successors exist; their trigger is not planned
+   *     again)
    */
   public FirePlan plan(
-      List<DueInstance> due, Map<String, StoredTask> tasks, Set<String> inFlight, long nowMs) {
+      List<DueInstance> due,
+      Map<String, StoredTask> tasks,
+      Map<String, TaskOverlap> live,
+      Set<Long> held,
+      long nowMs) {
     FirePlan plan = new FirePlan();
     Set<String> firingNow = new HashSet<>();
+    Set<Long> decided = new HashSet<>();
+    Set<Long> cancelled = new HashSet<>();
     for (DueInstance row : due) {
       StoredTask task = tasks.get(row.taskId());
       if (task == null) {
         plan.dispatch.add(row.seq());
         continue;
       }
-      TaskSpec spec = task.spec();
-      boolean dispatch = planTrigger(row, task, nowMs, plan);
-      if (!dispatch) {
+      boolean wasHeld = held.contains(row.seq());
+      if (!wasHeld && !triggers.plan(row, task, nowMs, plan)) {
+        decided.add(row.seq());
         continue;
       }
-      boolean busy = inFlight.contains(row.taskId()) || firingNow.contains(row.taskId());
-      if (!spec.concurrent() && busy) {
-        if (spec.concurrencyPolicy() == ConcurrencyPolicy.DELAY) {
+      OverlapRules.Decision decision =
+          OverlapRules.decide(
+              overlapOf(task.spec()),
+              new OverlapRules.DueRow(row.seq(), row.instanceId(), row.dueAtMs()),
+              live.getOrDefault(row.taskId(), TaskOverlap.IDLE),
+              firingNow.contains(row.taskId()),
+              decided);
+      if (decision instanceof OverlapRules.Skip skip) {
+        plan.skip(skip.reason(), row.seq());
+        decided.add(row.seq());
+      } else if (decision instanceof OverlapRules.Hold hold) {
+        if (wasHeld) {
           plan.delay.add(row.seq());
-          plan.successorsByInstanceId.remove(row.instanceId());
-          plan.chainsEndedByInstanceId.remove(row.instanceId()); // looked at again later
         } else {
-          plan.skip(SKIP_CONCURRENT, row.seq());
+          plan.hold(hold.reason(), row.seq());
         }
-        continue;
+      } else {
+        if (decision instanceof OverlapRules.CancelOthers cancel) {
+          for (TaskOverlap.RunInFlight run : cancel.runs()) {
+            if (run.seq() >= 0 && cancelled.add(run.seq())) {
+              plan.cancel(run);
+            }
+          }
+        }
+        dispatch(plan, row, firingNow, decided);
       }
-      firingNow.add(row.taskId());
-      plan.dispatch.add(row.seq());
     }
     return plan;
   }
 
-  /**
-   * Plans the trigger side of one row: successors, and whether the row itself should fire.
-   *
-   * @return true to dispatch the row (subject to concurrency), false when it was skipped
-   */
-  private boolean planTrigger(DueInstance row, StoredTask task, long nowMs, FirePlan plan) {
-    Trigger trigger = task.spec().trigger();
-    if (!(trigger instanceof Trigger.Cron || trigger instanceof Trigger.FixedRate)) {
-      return true;
-    }
-    if (!isSlotId(row.instanceId())) {
-      return true; // an extra instance (RUN_NOW): fires, is no slot, extends no chain
-    }
-    long slotMs = slotOf(row);
-    // Saturating: both come from stored rows and may be anything.
-    if (SaturatingMillis.subtract(row.dueAtMs(), slotMs) > misfireThresholdMs) {
-      return true; // a catch-up instance: fires, does not extend the chain
-    }
-    Instant slot = Instant.ofEpochMilli(slotMs);
-    Slots slots = fireTimes.slots(trigger, slot);
-    if (SaturatingMillis.subtract(nowMs, row.dueAtMs()) <= misfireThresholdMs) {
-      Optional<Instant> next = slots.nextAfter(slot);
-      if (next.isPresent()) {
-        addSuccessor(
-            plan, row, task, next.get().toEpochMilli(), next.get().toEpochMilli(), REASON_NEXT);
-      } else {
-        plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
-      }
-      return true;
-    }
-    CatchUp catchUp =
-        misfires.plan(
-            slots,
-            slot.minusMillis(1),
-            Instant.ofEpochMilli(nowMs),
-            task.spec().misfirePolicy(),
-            task.spec().maxFireAll());
-    boolean rowFires = false;
-    for (Firing firing : catchUp.firings()) {
-      long fireMs = firing.fireTime().toEpochMilli();
-      if (fireMs == slotMs || firing.kind() == Firing.Kind.COALESCED) {
-        rowFires = true; // the late row itself stands for this firing
-        continue;
-      }
-      addSuccessor(
-          plan,
-          row,
-          task,
-          fireMs,
-          firing.dueAt().toEpochMilli(),
-          firing.kind() == Firing.Kind.ON_TIME ? REASON_NEXT : REASON_CATCH_UP);
-    }
-    Optional<Instant> next = catchUp.next();
-    if (next.isPresent()) {
-      long nextMs = next.get().toEpochMilli();
-      addSuccessor(plan, row, task, nextMs, nextMs, REASON_NEXT);
-    } else {
-      plan.chainsEndedByInstanceId.put(row.instanceId(), row.taskId());
-    }
-    if (!rowFires) {
-      plan.skip(
-          switch (task.spec().misfirePolicy()) {
-            case SKIP -> SKIP_MISFIRE;
-            default -> SKIP_DROPPED;
-          },
-          row.seq());
-    }
-    return rowFires;
+  private static void dispatch(
+      FirePlan plan, DueInstance row, Set<String> firingNow, Set<Long> decided) {
+    firingNow.add(row.taskId());
+    plan.dispatch.add(row.seq());
+    decided.add(row.seq());
   }
 
-  private static void addSuccessor(
-      FirePlan plan, DueInstance row, StoredTask task, long fireMs, long dueMs, String reason) {
-    String instanceId = InstanceIds.of(row.taskId(), fireMs);
-    plan.successorsByInstanceId
-        .computeIfAbsent(row.instanceId(), id -> new ArrayList<>())
-        .add(
-            new NewInstance(
-                instanceId,
-                row.taskId(),
-                task.version(),
-                dueMs,
-                TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
-                reason,
-                null,
-                task.spec().trigger() instanceof Trigger.Once));
+  /** The task's overlap policy; ALLOW_ALL for triggers that are not periodic. */
+  static OverlapPolicy overlapOf(TaskSpec spec) {
+    Trigger trigger = spec.trigger();
+    boolean periodic =
+        trigger instanceof Trigger.Cron
+            || trigger instanceof Trigger.FixedRate
+            || trigger instanceof Trigger.FixedDelay;
+    return periodic ? spec.overlap() : OverlapPolicy.ALLOW_ALL;
   }
 
   /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots. */
@@ -215,16 +177,16 @@ public final class FirePlanner {
     return InstanceIds.slotOf(row.instanceId());
   }
 
-  /** The tasks among {@code rows} whose runs may not overlap ({@code concurrent=false}). */
+  /** The tasks among {@code rows} whose firings follow an overlap policy other than ALLOW_ALL. */
   public static Set<String> nonConcurrent(List<DueInstance> rows, Map<String, StoredTask> tasks) {
-    Set<String> nonConcurrent = new HashSet<>();
+    Set<String> watched = new HashSet<>();
     for (DueInstance row : rows) {
       StoredTask task = tasks.get(row.taskId());
-      if (task != null && !task.spec().concurrent()) {
-        nonConcurrent.add(row.taskId());
+      if (task != null && overlapOf(task.spec()) != OverlapPolicy.ALLOW_ALL) {
+        watched.add(row.taskId());
       }
     }
-    return nonConcurrent;
+    return watched;
   }
 
   /** The task group of each task, by task id: the due events carry it. */

@@ -5,7 +5,6 @@ import static dev.ax.common.model.InstanceStatus.PAUSED;
 import static dev.ax.common.model.InstanceStatus.RETRYING;
 import static dev.ax.common.model.InstanceStatus.RUNNING;
 import static dev.ax.common.model.InstanceStatus.SCHEDULED;
-import static dev.ax.common.model.InstanceStatus.SKIPPED;
 
 import dev.ax.common.contract.TaskSpecJson;
 import dev.ax.common.model.InstanceIds;
@@ -17,6 +16,7 @@ import dev.ax.common.store.Jdbc;
 import dev.ax.common.store.JdbcTransaction;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.NewInstance;
+import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskGate;
 import java.sql.SQLException;
@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
@@ -45,9 +46,33 @@ import javax.sql.DataSource;
  */
 public final class FiringStore {
 
-  /** What one firing did: the rows it dispatched and skipped, and the successors it created. */
+  /**
+   * What one firing did: the rows it dispatched and skipped, the successors it created, and the
+   * firings that did not run (skipped, or runs cancelled) with the events they owe, written to the
+   * outbox under {@code outboxToken} in the same transaction (null: none owed).
+   */
   record FireResult(
-      List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {}
+      List<DueInstance> dispatched,
+      List<DueInstance> skipped,
+      Map<String, Long> created,
+      List<NotRun> notRun,
+      String outboxToken,
+      List<OutboxMessage> owed) {
+
+    FireResult(List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {
+      this(dispatched, skipped, created, List.of(), null, List.of());
+    }
+  }
+
+  /** A firing that did not run: a row SKIPPED, or a run CANCELLED, and why. */
+  record NotRun(DueInstance row, InstanceStatus status, String reason) {}
+
+  /** The events the firings that did not run owe (the ticker's completion events). */
+  interface NotRunEvents {
+    List<OutboxMessage> owed(List<NotRun> notRun, String actor, long nowMs);
+
+    NotRunEvents NONE = (notRun, actor, nowMs) -> List.of();
+  }
 
   /** A SCHEDULED instance as the window loader sees it. */
   public record WindowEntry(
@@ -59,83 +84,67 @@ public final class FiringStore {
     this.jdbc = new Jdbc(dataSource);
   }
 
+  /** What each of {@code taskIds} has live for its overlap policy ({@link TaskOverlapRead}). */
+  Map<String, TaskOverlap> overlapOf(Collection<String> taskIds, long nowMs) {
+    return TaskOverlapRead.of(jdbc, taskIds, nowMs);
+  }
+
   /**
-   * One firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for {@code
-   * dispatchSeqs}, SCHEDULED → SKIPPED for each group of {@code skipSeqsByReason} (the key is the
-   * audit reason), and, for each row that moved, its successors in {@code successorsByInstanceId}
-   * (the next firings of periodic tasks), created SCHEDULED. A crash cannot leave a periodic task
-   * without its next firing. Without successors to create (one-shot tasks only), the last move's
-   * packet commits: one round trip for a batch of up to 500.
+   * One firing, in one transaction fenced by the leader's lease: SCHEDULED → DISPATCHED for the
+   * plan's dispatches, SCHEDULED → SKIPPED for each group of its skips (the key is the audit
+   * reason), SCHEDULED → SCHEDULED (recorded, due unchanged) for the rows it holds, the runs
+   * CANCEL_OTHER cancels → CANCELLED, and, for each row that moved but the cancelled runs, its
+   * successors (the next firings of periodic tasks), created SCHEDULED. A crash cannot leave a
+   * periodic task without its next firing. The firings that did not run get their completion events
+   * in the outbox ({@code events}). Without successors or events (one-shot tasks only), the last
+   * move's packet commits: one round trip for a batch of up to 500.
    */
-  FireResult fire(
-      Collection<Long> dispatchSeqs,
-      Map<String, ? extends Collection<Long>> skipSeqsByReason,
-      LeaseFence fence,
-      long nowMs,
-      Map<String, List<NewInstance>> successorsByInstanceId) {
-    List<Step> steps = new ArrayList<>();
-    if (!dispatchSeqs.isEmpty()) {
-      steps.add(new Step(List.copyOf(dispatchSeqs), dispatch(fence, nowMs)));
-    }
-    for (Map.Entry<String, ? extends Collection<Long>> group : skipSeqsByReason.entrySet()) {
-      if (!group.getValue().isEmpty()) {
-        steps.add(new Step(List.copyOf(group.getValue()), skip(fence, group.getKey(), nowMs)));
-      }
-    }
+  FireResult fire(FirePlan plan, LeaseFence fence, long nowMs, NotRunEvents events) {
+    List<FiringSteps.Step> steps = FiringSteps.of(plan, fence, nowMs);
     if (steps.isEmpty()) {
       return new FireResult(List.of(), List.of(), Map.of());
     }
-    boolean mayCreate = !successorsByInstanceId.isEmpty();
+    Map<String, List<NewInstance>> successorsByInstanceId = plan.successors();
+    boolean mayWriteMore =
+        !successorsByInstanceId.isEmpty() || steps.stream().anyMatch(step -> step.notRun() != null);
     return jdbc.inPacketTransaction(
-        "firing " + dispatchSeqs.size() + " instance(s)",
+        "firing " + plan.dispatch().size() + " instance(s)",
         tx -> {
-          List<List<DueInstance>> movedByStep = new ArrayList<>(steps.size());
-          for (int i = 0; i < steps.size(); i++) {
-            // Without successors to create, the last move's packet carries the commit.
-            boolean commits = !mayCreate && i == steps.size() - 1;
-            movedByStep.add(
-                tx.move("seq", steps.get(i).seqs(), steps.get(i).move(), nowMs, commits));
-          }
-          // A row that did not move (a lost race, a lapsed fence) owes no successor.
+          List<DueInstance> dispatched = new ArrayList<>();
+          List<DueInstance> skipped = new ArrayList<>();
+          List<NotRun> notRun = new ArrayList<>();
           List<NewInstance> successors = new ArrayList<>();
-          movedByStep.forEach(
-              moved ->
-                  moved.forEach(
-                      row ->
-                          successors.addAll(
-                              successorsByInstanceId.getOrDefault(row.instanceId(), List.of()))));
+          for (int i = 0; i < steps.size(); i++) {
+            FiringSteps.Step step = steps.get(i);
+            // Without anything else to write, the last move's packet carries the commit.
+            boolean commits = !mayWriteMore && i == steps.size() - 1;
+            List<DueInstance> moved = tx.move("seq", step.seqs(), step.move(), nowMs, commits);
+            switch (step.kind()) {
+              case DISPATCH -> dispatched.addAll(moved);
+              case SKIP -> skipped.addAll(moved);
+              default -> {}
+            }
+            if (step.notRun() != null) {
+              moved.forEach(row -> notRun.add(new NotRun(row, step.notRun(), step.reason())));
+            }
+            // A row that did not move (a lost race, a lapsed fence) owes no successor.
+            if (step.kind() != FiringSteps.Kind.CANCEL) {
+              moved.forEach(
+                  row ->
+                      successors.addAll(
+                          successorsByInstanceId.getOrDefault(row.instanceId(), List.of())));
+            }
+          }
           Map<String, Long> created =
               successors.isEmpty() ? Map.of() : tx.create(successors, fence.holder(), nowMs);
-          // The dispatch step, when there is one, is the first; every later step is a skip.
-          int firstSkip = dispatchSeqs.isEmpty() ? 0 : 1;
-          List<DueInstance> dispatched = firstSkip == 0 ? List.of() : movedByStep.get(0);
-          List<DueInstance> skipped = new ArrayList<>();
-          movedByStep.subList(firstSkip, steps.size()).forEach(skipped::addAll);
-          return new FireResult(dispatched, skipped, created);
+          List<OutboxMessage> owed =
+              notRun.isEmpty() ? List.of() : events.owed(notRun, fence.holder(), nowMs);
+          String token = owed.isEmpty() ? null : UUID.randomUUID().toString();
+          if (token != null) {
+            tx.outbox(owed, token, nowMs);
+          }
+          return new FireResult(dispatched, skipped, created, notRun, token, owed);
         });
-  }
-
-  /** The rows keyed by {@code seqs} to move with {@code move}, as one step of a firing. */
-  private record Step(List<Long> seqs, BatchMove<DueInstance> move) {}
-
-  /** SCHEDULED → DISPATCHED at this leader's epoch: the epoch the due event carries. */
-  private static BatchMove<DueInstance> dispatch(LeaseFence fence, long nowMs) {
-    return BatchMove.from(SCHEDULED)
-        .<DueInstance>to(DISPATCHED)
-        .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
-        .fencedBy(fence)
-        .readBack(DueInstance.COLUMNS, DueInstance::read)
-        .audit(fence.holder(), "due");
-  }
-
-  /** SCHEDULED → SKIPPED (a misfire or the concurrency policy), {@code reason} in the audit. */
-  private static BatchMove<DueInstance> skip(LeaseFence fence, String reason, long nowMs) {
-    return BatchMove.from(SCHEDULED)
-        .<DueInstance>to(SKIPPED)
-        .set("finished_at_ms = ?", nowMs)
-        .fencedBy(fence)
-        .readBack(DueInstance.COLUMNS, DueInstance::read)
-        .audit(fence.holder(), reason);
   }
 
   /**

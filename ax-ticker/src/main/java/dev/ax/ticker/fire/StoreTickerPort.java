@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * cache by (task id, version) so the hot path reads each spec once, and the due-event emitter.
  * Thread-safe (each part is).
  */
-public record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecCache specs)
+public record StoreTickerPort(
+    FiringStore firings, DueEmitter emitter, TaskSpecCache specs, NotRunSender notRun)
     implements TickerPort {
 
   private static final Logger log = LoggerFactory.getLogger(StoreTickerPort.class);
@@ -59,8 +60,21 @@ public record StoreTickerPort(FiringStore firings, DueEmitter emitter, TaskSpecC
   }
 
   @Override
+  public Map<String, TaskOverlap> overlapOf(Collection<String> taskIds, long nowMs) {
+    return firings.overlapOf(taskIds, nowMs);
+  }
+
+  @Override
   public FireResult fire(FirePlan plan, LeaseFence fence, long nowMs) {
-    return firings.fire(plan.dispatch(), plan.skip(), fence, nowMs, plan.successors());
+    return fire(plan, Map.of(), fence, nowMs);
+  }
+
+  @Override
+  public FireResult fire(
+      FirePlan plan, Map<String, StoredTask> tasks, LeaseFence fence, long nowMs) {
+    FireResult result = firings.fire(plan, fence, nowMs, notRun.eventsFor(tasks));
+    notRun.send(result.outboxToken(), result.owed());
+    return result;
   }
 
   /** One-shot tasks fire once: their specs leave the cache (see {@link TaskSpecCache}). */

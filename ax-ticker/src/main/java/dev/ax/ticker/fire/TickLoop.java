@@ -1,6 +1,5 @@
 package dev.ax.ticker.fire;
 
-import dev.ax.common.metrics.LatencyHistogram;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.LeaseFence;
@@ -13,9 +12,7 @@ import dev.ax.common.wheel.AddResult;
 import dev.ax.common.wheel.TimingWheel;
 import dev.ax.ticker.fire.FiringStore.FireResult;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -76,13 +73,12 @@ public final class TickLoop {
   private final BlockingQueue<WheelEntry> handOff;
   private final TimingWheel wheel;
   private final TickLimits limits;
-  private final Counter fired;
-  private final Counter skipped;
+  private final FiringMeters firingMeters;
   private final Counter dropped;
   private final Counter clockHolds;
-  private final DistributionSummary lateness;
-  private final Timer markTime;
   private final MeterRegistry meters;
+
+  private final HeldFirings held = new HeldFirings();
 
   private final LinkedHashSet<Long> ready = new LinkedHashSet<>();
   private long ledEpoch = -1;
@@ -105,17 +101,9 @@ public final class TickLoop {
     this.port = port;
     this.planner = planner;
     this.meters = meters;
-    this.fired = meters.counter("ax.ticker.fired");
-    this.skipped = meters.counter("ax.ticker.skipped");
+    this.firingMeters = new FiringMeters(meters);
     this.dropped = meters.counter("ax.ticker.dropped.offers");
     this.clockHolds = meters.counter("ax.ticker.clock.unstable.holds");
-    this.lateness =
-        LatencyHistogram.register(
-            meters, "ax.ticker.emit.lateness.ms", "fire lateness: emit time minus due time");
-    this.markTime =
-        Timer.builder("ax.ticker.mark")
-            .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
-            .register(meters);
     meters.gauge("ax.ticker.pending", this, t -> t.wheel.size() + t.ready.size());
     meters.gauge("ax.ticker.trigger.groups", groups, TriggerGroupIds::liveGroups);
   }
@@ -177,18 +165,19 @@ public final class TickLoop {
     Optional<LeaseFence> fence = leadership.get();
     long epoch = fence.map(LeaseFence::epoch).orElse(-1L);
     if (epoch != ledEpoch) {
-      int held = wheel.clear() + ready.size();
+      int wasHeld = wheel.clear() + ready.size();
       groups.releaseAll();
       ready.clear();
+      held.clear();
       handOff.clear();
       ledEpoch = epoch;
       newEpochSignal = epoch;
       fullReloadNeeded = true;
-      if (held > 0) {
+      if (wasHeld > 0) {
         log.info(
             "Leadership changed (epoch {}): dropped {} held instance(s); the database has them",
             epoch,
-            held);
+            wasHeld);
       }
     }
     if (fence.isEmpty()) {
@@ -291,18 +280,19 @@ public final class TickLoop {
       long t0 = System.nanoTime();
       List<DueInstance> rows = port.scheduledBySeq(seqs);
       long t1 = System.nanoTime();
+      held.forgetGone(seqs, rows);
       if (rows.isEmpty()) {
         return true; // fired elsewhere, cancelled, or already done: nothing to do
       }
       Map<String, StoredTask> tasks = port.tasksOf(rows);
-      Set<String> nonConcurrent = FirePlanner.nonConcurrent(rows, tasks);
-      Set<String> inFlight = nonConcurrent.isEmpty() ? Set.of() : port.inFlight(nonConcurrent);
+      Set<String> watched = FirePlanner.nonConcurrent(rows, tasks);
+      Map<String, TaskOverlap> live = watched.isEmpty() ? Map.of() : port.overlapOf(watched, nowMs);
       long t2 = System.nanoTime();
-      FirePlan plan = planner.plan(rows, tasks, inFlight, nowMs);
+      FirePlan plan = planner.plan(rows, tasks, live, held.seqs(), nowMs);
       long markStart = System.nanoTime();
-      FireResult result = port.fire(plan, fence, nowMs);
+      FireResult result = port.fire(plan, tasks, fence, nowMs);
       long t3 = System.nanoTime();
-      markTime.record(t3 - markStart, TimeUnit.NANOSECONDS);
+      firingMeters.marked(t3 - markStart);
       try {
         port.emitDue(result.dispatched(), fence.epoch(), nowMs, FirePlanner.groupsOf(tasks));
       } catch (RuntimeException e) {
@@ -335,13 +325,9 @@ public final class TickLoop {
     }
   }
 
-  /** Counts, holds successors, reports ended chains and re-checks delayed rows of one firing. */
+  /** Counts, holds successors, reports ended chains and re-checks held rows of one firing. */
   private void settle(FirePlan plan, FireResult result, Map<String, StoredTask> tasks, long nowMs) {
-    fired.increment(result.dispatched().size());
-    skipped.increment(result.skipped().size());
-    for (DueInstance instance : result.dispatched()) {
-      lateness.record(Math.max(0, nowMs - instance.dueAtMs()));
-    }
+    firingMeters.settled(plan, result, nowMs);
     holdSuccessors(plan, result, tasks, nowMs);
     // Once per task: its last row moved, so nothing of it is planned again.
     plan.chainsEnded().forEach(TickLoop::logChainEnd);
@@ -355,7 +341,10 @@ public final class TickLoop {
       }
     }
     port.firedWith(done);
-    for (Long seq : plan.delay()) {
+    held.settled(plan, result);
+    List<Long> recheck = new ArrayList<>(plan.delay());
+    plan.hold().values().forEach(recheck::addAll);
+    for (Long seq : recheck) {
       wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
     }
   }

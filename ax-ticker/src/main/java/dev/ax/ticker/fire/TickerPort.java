@@ -27,8 +27,32 @@ public interface TickerPort {
    */
   Set<String> inFlight(Collection<String> taskIds);
 
+  /**
+   * What the tasks among {@code taskIds} have live for their overlap policies; tasks with nothing
+   * live may be absent. By default only whether a run is in flight ({@link #inFlight}).
+   */
+  default Map<String, TaskOverlap> overlapOf(Collection<String> taskIds, long nowMs) {
+    Map<String, TaskOverlap> live = new java.util.HashMap<>();
+    for (String taskId : inFlight(taskIds)) {
+      live.put(
+          taskId,
+          new TaskOverlap(
+              List.of(new TaskOverlap.RunInFlight(-1, taskId + "@?", null)), List.of()));
+    }
+    return live;
+  }
+
   /** Applies {@code plan} in one fenced transaction. */
   FireResult fire(FirePlan plan, LeaseFence fence, long nowMs);
+
+  /**
+   * Applies {@code plan} in one fenced transaction, with the completion events of the firings that
+   * did not run (built with the batch's {@code tasks}), sent after the commit.
+   */
+  default FireResult fire(
+      FirePlan plan, Map<String, StoredTask> tasks, LeaseFence fence, long nowMs) {
+    return fire(plan, fence, nowMs);
+  }
 
   /** Emits due events for instances just dispatched. */
   void emitDue(

@@ -145,7 +145,10 @@ class FirePlannerTest {
     FirePlan plan = planEverySecond(late, MisfirePolicy.SKIP, now);
 
     assertThat(plan.dispatch()).isEmpty();
-    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_MISFIRE, List.of(1L));
+    // Slots T0 .. now - 5 s were missed: the late row, the oldest, stands for all 55.
+    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_MISFIRE + ", 55 firings", List.of(1L));
+    assertThat(plan.firingsOf(1L)).isEqualTo(55);
+    assertThat(NotRunReason.of(FirePlanner.SKIP_MISFIRE)).isEqualTo(NotRunReason.MISFIRE);
     assertThat(successorIds(plan)).contains("c@" + (now + 1000));
   }
 
@@ -160,7 +163,8 @@ class FirePlannerTest {
 
     assertThat(plan.skip())
         .as("the oldest slot is beyond the cap")
-        .containsEntry(FirePlanner.SKIP_DROPPED, List.of(1L));
+        .containsEntry(FirePlanner.SKIP_DROPPED + ", 45 firings", List.of(1L));
+    assertThat(plan.firingsOf(1L)).isEqualTo(45);
     List<NewInstance> created = plan.successorsOf(late.instanceId());
     List<NewInstance> catchUp =
         created.stream().filter(n -> n.reason().equals(FirePlanner.REASON_CATCH_UP)).toList();
@@ -187,24 +191,25 @@ class FirePlannerTest {
     FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
 
     assertThat(plan.dispatch()).isEmpty();
-    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_CONCURRENT, List.of(3L));
+    assertThat(plan.skip()).hasSize(1).containsValue(List.of(3L));
+    assertThat(plan.skip().keySet().iterator().next()).startsWith("overlap: ").endsWith("SKIP)");
     assertThat(successorIds(plan)).containsExactly("nc@" + (T0 + 10_000));
   }
 
   @Test
-  void aNonConcurrentTaskWithDelayPolicyIsHeldBackWithoutSuccessors() {
+  void aTaskWithTheOlderDelayPolicyHoldsItsFiringAndItsChainGoesOn() {
     DueInstance row = row("nc", T0, T0, 3);
-    StoredTask task = nonConcurrent(ConcurrencyPolicy.DELAY);
+    StoredTask task = nonConcurrent(ConcurrencyPolicy.DELAY); // BUFFER_ONE
 
     FirePlan plan = planner.plan(List.of(row), Map.of("nc", task), Set.of("nc"), T0 + 10);
 
-    assertThat(plan.delay()).containsExactly(3L);
+    assertThat(plan.hold()).hasSize(1).containsValue(List.of(3L));
     assertThat(plan.dispatch()).isEmpty();
-    assertThat(plan.successors()).isEmpty();
+    assertThat(successorIds(plan)).containsExactly("nc@" + (T0 + 10_000));
   }
 
   @Test
-  void twoDueInstancesOfOneNonConcurrentTaskFireOnlyOnce() {
+  void aOneShotTaskRunsEveryFiringWhateverItsOverlapPolicy() {
     StoredTask task =
         nonConcurrent(
             "nc", new Trigger.Once(Instant.ofEpochMilli(T0), null), ConcurrencyPolicy.SKIP);
@@ -213,11 +218,11 @@ class FirePlannerTest {
         planner.plan(
             List.of(row("nc", T0, T0, 1), row("nc", T0 + 1, T0 + 1, 2)),
             Map.of("nc", task),
-            Set.of(),
+            Set.of("nc"),
             T0 + 10);
 
-    assertThat(plan.dispatch()).containsExactly(1L);
-    assertThat(plan.skip()).containsEntry(FirePlanner.SKIP_CONCURRENT, List.of(2L));
+    assertThat(plan.dispatch()).containsExactly(1L, 2L);
+    assertThat(plan.skip()).isEmpty();
   }
 
   @Test

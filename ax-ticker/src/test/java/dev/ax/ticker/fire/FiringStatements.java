@@ -28,6 +28,8 @@ public final class FiringStatements {
     }
     List<Object> inFlight = new ArrayList<>(taskIds);
     inFlight.addAll(List.of("DISPATCHED", "RUNNING", "RETRYING"));
+    List<Object> overlap = new ArrayList<>(taskIds);
+    overlap.addAll(List.of("DISPATCHED", "RUNNING", "RETRYING", "SCHEDULED"));
     List<Object> pending = new ArrayList<>(taskIds);
     pending.addAll(List.of("SCHEDULED", "PAUSED"));
     return List.of(
@@ -57,6 +59,11 @@ public final class FiringStatements {
                 "firing: tasks with a run in flight",
                 FiringStore.tasksInFlightSql(Sql.placeholders(taskIds.size())),
                 inFlight)
+            .readingBy("ax_instance_task_status"),
+        PlannedStatement.of(
+                "firing: what tasks with an overlap policy have live",
+                TaskOverlapRead.sql(Sql.placeholders(taskIds.size())),
+                overlap)
             .readingBy("ax_instance_task_status"),
         PlannedStatement.of(
                 "FIXED_DELAY chaining: tasks with a pending firing",

@@ -60,7 +60,7 @@ class FiringStoreIT {
     FiringStore counted = new FiringStore(roundTrips.dataSource());
 
     FiringStore.FireResult oneShot =
-        counted.fire(List.of(seqs.get("f-1")), Map.of(), fence, 100, Map.of());
+        fire(counted, List.of(seqs.get("f-1")), Map.of(), fence, 100, Map.of());
 
     assertThat(roundTrips.count()).as("round trips of a one-shot firing").isEqualTo(1);
     assertThat(oneShot.dispatched()).extracting(DueInstance::instanceId).containsExactly("f-1@100");
@@ -74,7 +74,8 @@ class FiringStoreIT {
     NewInstance notMoved =
         new NewInstance("f-1@5000", "f-1", 1, 5000, "trace-f-1", "next firing", null, false);
     FiringStore.FireResult periodic =
-        counted.fire(
+        fire(
+            counted,
             List.of(seqs.get("f-2"), seqs.get("f-1")),
             Map.of("misfire", List.of(seqs.get("f-3"))),
             fence,
@@ -97,7 +98,8 @@ class FiringStoreIT {
     long seq4 = create(newTask("f-4", 100)).get("f-4");
     LeaseFence stale = new LeaseFence(LeaseFence.TICKER, "ticker-1", lease.epoch() - 1);
     FiringStore.FireResult fenced =
-        counted.fire(
+        fire(
+            counted,
             List.of(seq4),
             Map.of(),
             stale,
@@ -171,5 +173,20 @@ class FiringStoreIT {
                 tx.update(
                     "UPDATE ax_instance SET status = ?, attempt = 1 WHERE task_id = ?",
                     Jdbc.Binder.values(status.name(), taskId)));
+  }
+
+  /** One firing of these rows, as a plan of only dispatches, skips and successors. */
+  private static FiringStore.FireResult fire(
+      FiringStore firings,
+      List<Long> dispatch,
+      Map<String, List<Long>> skip,
+      LeaseFence fence,
+      long nowMs,
+      Map<String, List<NewInstance>> successors) {
+    FirePlan plan = new FirePlan();
+    plan.dispatch.addAll(dispatch);
+    skip.forEach((reason, seqs) -> seqs.forEach(seq -> plan.skip(reason, seq)));
+    successors.forEach((id, next) -> plan.successorsByInstanceId.put(id, next));
+    return firings.fire(plan, fence, nowMs, FiringStore.NotRunEvents.NONE);
   }
 }
