@@ -9,6 +9,7 @@ import dev.ax.common.model.Namespace;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.schedule.Jitter;
 import dev.ax.common.store.CreateOutcome;
 import dev.ax.common.store.CreateResult;
 import dev.ax.common.store.NewTask;
@@ -162,7 +163,7 @@ final class CreatePlanner {
           new Announcement(
               taskId,
               instanceId,
-              task.firstDueAtMs(),
+              Jitter.dueAtMs(task.spec(), task.firstDueAtMs()),
               task.traceId(),
               result.seqByInstanceId().get(instanceId),
               TriggerGroups.keyOf(task.spec().trigger())));

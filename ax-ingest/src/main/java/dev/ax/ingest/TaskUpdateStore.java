@@ -15,6 +15,7 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.schedule.Jitter;
 import dev.ax.common.schedule.NextFiring;
 import dev.ax.common.store.AuditLog;
 import dev.ax.common.store.BatchMove;
@@ -315,7 +316,7 @@ final class TaskUpdateStore {
     if (firstId == null || kept) {
       return moved;
     }
-    long dueAtMs = firstDueAtMs.get();
+    long dueAtMs = Jitter.dueAtMs(spec, firstDueAtMs.get());
     Long seq = createFirstFiring(tx, request, spec, version, firstId, dueAtMs);
     if (seq == null) {
       return moved;

@@ -1,6 +1,8 @@
 package dev.ax.common.schedule;
 
 import dev.ax.common.model.ScheduleRules;
+import dev.ax.common.model.TaskSpec;
+import dev.ax.common.model.Trigger;
 import dev.ax.common.time.SaturatingMillis;
 import java.nio.charset.StandardCharsets;
 
@@ -18,6 +20,19 @@ import java.nio.charset.StandardCharsets;
 public final class Jitter {
 
   private Jitter() {}
+
+  /**
+   * The due time of {@code spec}'s firing for {@code slotMs}: jittered for the periodic triggers
+   * (CRON, FIXED_RATE, FIXED_DELAY), the slot itself for the others.
+   */
+  public static long dueAtMs(TaskSpec spec, long slotMs) {
+    Trigger trigger = spec.trigger();
+    boolean periodic =
+        trigger instanceof Trigger.Cron
+            || trigger instanceof Trigger.FixedRate
+            || trigger instanceof Trigger.FixedDelay;
+    return periodic ? dueAtMs(spec.taskId(), slotMs, spec.rules()) : slotMs;
+  }
 
   /** The due time of the firing of {@code taskId} for {@code slotMs} under {@code rules}. */
   public static long dueAtMs(String taskId, long slotMs, ScheduleRules rules) {

@@ -11,6 +11,7 @@ import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.schedule.Jitter;
 import dev.ax.common.trace.TraceIds;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -292,7 +293,7 @@ public final class TaskStore {
               instanceId,
               taskId,
               1,
-              task.firstDueAtMs(),
+              Jitter.dueAtMs(task.spec(), task.firstDueAtMs()),
               TraceIds.ofInstance(task.spec().trigger(), task.traceId(), instanceId),
               "created",
               null,

@@ -7,10 +7,12 @@ import dev.ax.common.kafka.RejectHeaders;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.model.TaskSpec;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerGroups;
 import dev.ax.common.model.TriggerType;
 import dev.ax.common.schedule.FireTimes;
+import dev.ax.common.schedule.Jitter;
 import dev.ax.common.store.NewInstance;
 import dev.ax.common.store.StoredTask;
 import dev.ax.common.store.TaskStore;
@@ -126,16 +128,10 @@ public record FixedDelayChainer(
               if (!(spec.trigger() instanceof Trigger.FixedDelay delay)) {
                 return Optional.empty(); // updated to another trigger meanwhile
               }
-              NewInstance next = nextFiring(event, delay, version, found.get(taskId).traceId());
-              if (FireTimes.isAfterEnd(delay, next.dueAtMs())) {
-                log.info(
-                    "Task {}: its fixed-delay schedule ended at endAt {}; no next firing",
-                    taskId,
-                    delay.endAt());
-                return Optional.empty();
-              }
-              groups.put(next.instanceId(), TriggerGroups.keyOf(delay));
-              return Optional.of(next);
+              Optional<NewInstance> next =
+                  nextFiring(event, spec, delay, version, found.get(taskId).traceId());
+              next.ifPresent(n -> groups.put(n.instanceId(), TriggerGroups.keyOf(delay)));
+              return next;
             },
             actor,
             clock.millis());
@@ -157,9 +153,20 @@ public record FixedDelayChainer(
   }
 
   /** The firing due {@code delay} after the run of {@code event} ended, of spec {@code version}. */
-  private static NewInstance nextFiring(
-      TaskCompletedEvent event, Trigger.FixedDelay delay, int version, String taskTraceId) {
+  private static Optional<NewInstance> nextFiring(
+      TaskCompletedEvent event,
+      TaskSpec spec,
+      Trigger.FixedDelay delay,
+      int version,
+      String taskTraceId) {
     long dueAtMs = FireTimes.afterRunEndedMs(delay, event.finishedAtMs());
+    if (FireTimes.isAfterEnd(delay, dueAtMs)) {
+      log.info(
+          "Task {}: its fixed-delay schedule ended at endAt {}; no next firing",
+          event.taskId(),
+          delay.endAt());
+      return Optional.empty();
+    }
     if (SaturatingMillis.isNever(dueAtMs)) {
       // Once per task: the parked instance below ends the chain, so no later event comes.
       log.warn(
@@ -171,14 +178,15 @@ public record FixedDelayChainer(
           event.traceId());
     }
     String instanceId = InstanceIds.of(event.taskId(), dueAtMs);
-    return new NewInstance(
-        instanceId,
-        event.taskId(),
-        version,
-        dueAtMs,
-        TraceIds.forRun(taskTraceId, instanceId),
-        "next firing (fixed delay)",
-        null,
-        false);
+    return Optional.of(
+        new NewInstance(
+            instanceId,
+            event.taskId(),
+            version,
+            Jitter.dueAtMs(spec, dueAtMs),
+            TraceIds.forRun(taskTraceId, instanceId),
+            "next firing (fixed delay)",
+            null,
+            false));
   }
 }

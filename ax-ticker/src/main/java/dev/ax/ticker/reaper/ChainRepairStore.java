@@ -12,6 +12,7 @@ import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.Trigger;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.schedule.Jitter;
 import dev.ax.common.schedule.NextFiring;
 import dev.ax.common.store.ChainHistory;
 import dev.ax.common.store.Jdbc;
@@ -177,7 +178,7 @@ public final class ChainRepairStore {
                           instanceId,
                           taskId,
                           task.version(),
-                          dueAtMs.get(),
+                          Jitter.dueAtMs(task.spec(), dueAtMs.get()),
                           TraceIds.forRun(task.traceId(), instanceId),
                           "next firing (chain repaired by the reaper)",
                           null,
