@@ -108,6 +108,7 @@ final class FiringSteps {
   private static BatchMove<DueInstance> hold(LeaseFence fence, String reason) {
     return BatchMove.from(SCHEDULED)
         .<DueInstance>to(SCHEDULED)
+        .set("dispatched_at_ms = NULL") // held, not dispatched (what it already is)
         .fencedBy(fence)
         .readBack(DueInstance.COLUMNS, DueInstance::read)
         .audit(fence.holder(), reason);
