@@ -2,6 +2,7 @@ package dev.ax.ingest;
 
 import static dev.ax.common.store.Jdbc.Binder.values;
 
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.Jdbc;
@@ -32,7 +33,12 @@ final class GroupLifecycleStore {
 
   /** What one page came to. */
   record PageResult(
-      int applied, int duplicates, int refused, int instances, List<Resumed> resumed) {}
+      int applied,
+      int duplicates,
+      int refused,
+      int instances,
+      List<Resumed> resumed,
+      int pausedFiringsSkipped) {}
 
   /** The instances a RESUME made SCHEDULED again, for one task. */
   record Resumed(GroupTask task, List<DueInstance> instances) {}
@@ -53,9 +59,16 @@ final class GroupLifecycleStore {
           + " LIMIT 1";
 
   private final Jdbc jdbc;
+  private final Topics topics;
 
+  /** With the unprefixed topics: for tests that read no events. */
   GroupLifecycleStore(DataSource dataSource) {
+    this(dataSource, new Topics(""));
+  }
+
+  GroupLifecycleStore(DataSource dataSource, Topics topics) {
     this.jdbc = new Jdbc(dataSource);
+    this.topics = topics;
   }
 
   /**
@@ -86,13 +99,16 @@ final class GroupLifecycleStore {
           int duplicates = 0;
           int refused = 0;
           int instances = 0;
+          int pausedSkipped = 0;
           List<Resumed> resumed = new ArrayList<>();
           for (GroupTask task : page) {
             TaskLifecycleStore.Result result =
-                TaskLifecycleStore.applyIn(tx, transition, groupRequest.forTask(task.taskId()));
+                TaskLifecycleStore.applyIn(
+                    tx, transition, groupRequest.forTask(task.taskId()), topics);
             if (result instanceof TaskLifecycleStore.Result.Applied done) {
               applied++;
               instances += done.instances();
+              pausedSkipped += done.pausedFiringsSkipped();
               if (!done.toAnnounce().isEmpty()) {
                 resumed.add(new Resumed(task, done.toAnnounce()));
               }
@@ -102,7 +118,7 @@ final class GroupLifecycleStore {
               refused++; // changed since the page was read: left as it is now
             }
           }
-          return new PageResult(applied, duplicates, refused, instances, resumed);
+          return new PageResult(applied, duplicates, refused, instances, resumed, pausedSkipped);
         });
   }
 

@@ -70,7 +70,7 @@ public final class IngestStage implements AutoCloseable {
     UnaryOperator<String> rejectedTopic = rejectedTopics(context.topics(), known);
     FireTimes fireTimes = new FireTimes();
     TaskStore tasks = new TaskStore(dataSource);
-    TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(dataSource);
+    TaskLifecycleStore lifecycleStore = new TaskLifecycleStore(dataSource, context.topics());
     DependencyIntake dependencies =
         new DependencyIntake(
             tasks,
@@ -86,7 +86,7 @@ public final class IngestStage implements AutoCloseable {
             new LifecycleStores(
                 lifecycleStore,
                 new TaskUpdateStore(dataSource, fireTimes, config.maxActiveTasksPerGroup()),
-                new GroupLifecycleStore(dataSource)),
+                new GroupLifecycleStore(dataSource, context.topics())),
             new LifecycleAnnouncements(tasks, producer, context.topics().scheduled()),
             new LifecycleCounters(context.meters()),
             context.clock(),

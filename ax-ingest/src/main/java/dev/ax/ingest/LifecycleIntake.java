@@ -82,6 +82,7 @@ record LifecycleIntake(
     }
     if (result instanceof TaskLifecycleStore.Result.Applied done) {
       counters.applied(transition, 1);
+      counters.pausedFiringsSkipped(done.pausedFiringsSkipped());
       log.info(
           "Task {} {} by command {}{}: {} instance(s) {} [traceId={}]",
           command.taskId(),
@@ -131,6 +132,7 @@ record LifecycleIntake(
       instances += result.instances();
       counters.applied(transition, result.applied());
       counters.duplicates(result.duplicates());
+      counters.pausedFiringsSkipped(result.pausedFiringsSkipped());
       List<Future<RecordMetadata>> pageSends = new ArrayList<>();
       for (GroupLifecycleStore.Resumed resumed : result.resumed()) {
         announcements.announce(

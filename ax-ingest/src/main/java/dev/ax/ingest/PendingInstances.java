@@ -7,6 +7,7 @@ import static dev.ax.common.model.InstanceStatus.SKIPPED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.contract.TaskSpecJson;
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.MisfirePolicy;
@@ -15,6 +16,8 @@ import dev.ax.common.model.Trigger;
 import dev.ax.common.store.BatchMove;
 import dev.ax.common.store.DueInstance;
 import dev.ax.common.store.JdbcTransaction;
+import dev.ax.common.store.NotRunEvent;
+import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.PacketTransaction;
 import dev.ax.common.store.Sql;
 import dev.ax.ingest.TaskLifecycleStore.Request;
@@ -29,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The instance side of a lifecycle command ({@link TaskLifecycleStore}): the task's pending
@@ -51,7 +55,11 @@ final class PendingInstances {
    * @return how many moved (or were skipped), and for a RESUME the instances now SCHEDULED again
    */
   static Result.Applied move(
-      PacketTransaction tx, Transition transition, Request request, boolean interrupting)
+      PacketTransaction tx,
+      Transition transition,
+      Request request,
+      boolean interrupting,
+      Topics topics)
       throws SQLException {
     String auditReason = Sql.truncate(request.auditReason(transition), 512);
     List<InstanceStatus> fromStatuses = new ArrayList<>(transition.fromStatuses());
@@ -59,11 +67,13 @@ final class PendingInstances {
       fromStatuses.add(RUNNING);
     }
     int moved = 0;
+    int pausedSkipped = 0;
     List<DueInstance> resumed = new ArrayList<>();
     Map<InstanceStatus, List<String>> pendingByStatus =
         lockedByStatus(tx.statements(), request.taskId(), fromStatuses);
     if (transition == Transition.RESUME && pendingByStatus.containsKey(PAUSED)) {
-      moved += skipSupersededAtResume(tx, request, pendingByStatus.get(PAUSED));
+      pausedSkipped = skipSupersededAtResume(tx, request, pendingByStatus.get(PAUSED), topics);
+      moved += pausedSkipped;
     }
     for (Map.Entry<InstanceStatus, List<String>> pending : pendingByStatus.entrySet()) {
       BatchMove.Builder<DueInstance> move = readingBack(pending.getKey(), transition.toStatus());
@@ -87,7 +97,7 @@ final class PendingInstances {
         resumed.addAll(won);
       }
     }
-    return new Result.Applied(moved, resumed);
+    return new Result.Applied(moved, resumed, pausedSkipped);
   }
 
   /** A batch move of instances from {@code from} to {@code to} that reads the won ones back. */
@@ -110,7 +120,8 @@ final class PendingInstances {
    * @return how many were skipped
    */
   private static int skipSupersededAtResume(
-      PacketTransaction tx, Request request, List<String> paused) throws SQLException {
+      PacketTransaction tx, Request request, List<String> paused, Topics topics)
+      throws SQLException {
     List<String> slotIds = paused.stream().filter(InstanceIds::isSlotId).toList();
     if (slotIds.size() < 2) {
       return 0;
@@ -149,8 +160,10 @@ final class PendingInstances {
     TaskSpec spec = TaskSpecJson.readStored(request.taskId(), specJson.get());
     boolean periodic =
         spec.trigger() instanceof Trigger.Cron || spec.trigger() instanceof Trigger.FixedRate;
-    if (!periodic || spec.misfirePolicy() == MisfirePolicy.FIRE_ALL) {
-      return 0;
+    if (!periodic
+        || spec.misfirePolicy() == MisfirePolicy.FIRE_ALL
+        || spec.rules().catchUpWindow() != null) {
+      return 0; // each held firing is planned by the catch-up rule: it may run
     }
     List<String> superseded = slots.subList(1, slots.size());
     String why =
@@ -164,9 +177,23 @@ final class PendingInstances {
         readingBack(PAUSED, SKIPPED)
             .set("owner = NULL")
             .audit(request.actor(), Sql.truncate(why, 512));
-    int skipped = tx.move("instance_id", superseded, skip, request.nowMs(), false).size();
+    List<DueInstance> skipped = tx.move("instance_id", superseded, skip, request.nowMs(), false);
     paused.removeAll(superseded);
-    return skipped;
+    String event = "paused: held while the task was paused; " + slots.get(0) + " stands for it";
+    List<OutboxMessage> owed = new ArrayList<>();
+    for (DueInstance row : skipped) {
+      owed.add(
+          NotRunEvent.of(
+              topics,
+              row,
+              SKIPPED,
+              event,
+              spec.trigger().type(),
+              request.actor(),
+              request.nowMs()));
+    }
+    tx.outbox(owed, UUID.randomUUID().toString(), request.nowMs());
+    return skipped.size();
   }
 
   /** The task's instances in {@code statuses}, by status, locked (see the class comment). */

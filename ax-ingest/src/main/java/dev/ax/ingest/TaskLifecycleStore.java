@@ -8,7 +8,7 @@ import static dev.ax.common.model.InstanceStatus.SCHEDULED;
 import static dev.ax.common.store.Jdbc.Binder.values;
 
 import dev.ax.common.contract.CommandType;
-import dev.ax.common.model.InstanceIds;
+import dev.ax.common.kafka.Topics;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
@@ -173,9 +173,17 @@ final class TaskLifecycleStore {
   sealed interface Result {
     /**
      * Applied: the task moved, and {@code instances} instances with it; {@code toAnnounce} are the
-     * instances a RESUME made SCHEDULED again or a RUN_NOW created (for the ticker), else empty.
+     * instances a RESUME made SCHEDULED again or a RUN_NOW created (for the ticker), else empty;
+     * {@code pausedFiringsSkipped} the held firings a RESUME recorded SKIPPED (reason paused).
      */
-    record Applied(int instances, List<DueInstance> toAnnounce) implements Result {}
+    record Applied(int instances, List<DueInstance> toAnnounce, int pausedFiringsSkipped)
+        implements Result {
+
+      /** Applied, skipping no held firing of a paused task (see {@link PendingInstances}). */
+      Applied(int instances, List<DueInstance> toAnnounce) {
+        this(instances, toAnnounce, 0);
+      }
+    }
 
     /** Applied before (its id is recorded): nothing changed this time. */
     record Duplicate() implements Result {}
@@ -221,9 +229,19 @@ final class TaskLifecycleStore {
   }
 
   private final Jdbc jdbc;
+  private final Topics topics;
 
+  /** With the unprefixed topics: for tests that read no events. */
   TaskLifecycleStore(DataSource dataSource) {
+    this(dataSource, new Topics(""));
+  }
+
+  /**
+   * @param topics where the completion events of firings a RESUME skips go
+   */
+  TaskLifecycleStore(DataSource dataSource, Topics topics) {
     this.jdbc = new Jdbc(dataSource);
+    this.topics = topics;
   }
 
   /**
@@ -238,11 +256,12 @@ final class TaskLifecycleStore {
    */
   Result apply(Transition transition, Request request) {
     return jdbc.inPacketTransaction(
-        transition.verb() + " task " + request.taskId(), tx -> applyIn(tx, transition, request));
+        transition.verb() + " task " + request.taskId(),
+        tx -> applyIn(tx, transition, request, topics));
   }
 
   /** As {@link #apply}, in {@code tx}: the caller commits (or rolls back) it. */
-  static Result applyIn(PacketTransaction tx, Transition transition, Request request)
+  static Result applyIn(PacketTransaction tx, Transition transition, Request request, Topics topics)
       throws SQLException {
     if (transition == Transition.UPDATE) {
       throw new IllegalArgumentException("UPDATE is TaskUpdateStore's");
@@ -273,7 +292,8 @@ final class TaskLifecycleStore {
                 + state.get()
                 + (state.get() == TaskState.PAUSED ? " (resume it first)" : ""));
       }
-      List<DueInstance> created = runNow(tx, request, row.get());
+      List<DueInstance> created =
+          RunNowInstance.create(tx, request, row.get().version(), row.get().oneShot());
       if (!created.isEmpty()) {
         OneShotEnd.reactivate(statements, request.taskId(), request.nowMs());
       }
@@ -300,7 +320,7 @@ final class TaskLifecycleStore {
     statements.update(
         "UPDATE ax_task SET state = ?, updated_at_ms = ? WHERE task_id = ?",
         values(transition.toState().name(), request.nowMs(), request.taskId()));
-    Result.Applied applied = PendingInstances.move(tx, transition, request, interrupting);
+    Result.Applied applied = PendingInstances.move(tx, transition, request, interrupting, topics);
     if (transition == Transition.RESUME && applied.toAnnounce().isEmpty()) {
       // A one-shot task whose run ended while it was paused ends now: nothing of it is left.
       OneShotEnd.endIfDone(tx.connection(), List.of(request.taskId()), request.nowMs());
@@ -311,45 +331,6 @@ final class TaskLifecycleStore {
 
   /** The task's row as a command read it, locked: its state, version, and whether it is ONCE. */
   private record LockedTask(String state, int version, boolean oneShot) {}
-
-  /**
-   * One extra instance of the task, due now, id {@code taskId@run:<commandId>} (hashed when too
-   * long, see {@link InstanceIds#inFlow}): the same command cannot make a second one. It fires like
-   * any other, but stands for no slot of the trigger and extends no chain.
-   */
-  private static List<DueInstance> runNow(PacketTransaction tx, Request request, LockedTask task)
-      throws SQLException {
-    String instanceId = InstanceIds.inFlow(request.taskId(), "run:" + request.commandId());
-    Map<String, Long> created =
-        tx.create(
-            List.of(
-                new NewInstance(
-                    instanceId,
-                    request.taskId(),
-                    task.version(),
-                    request.nowMs(),
-                    request.traceId(),
-                    Sql.truncate(request.auditReason(Transition.RUN_NOW), 512),
-                    null,
-                    task.oneShot())),
-            request.actor(),
-            request.nowMs());
-    Long seq = created.get(instanceId);
-    if (seq == null) {
-      return List.of(); // created before under this command id
-    }
-    return List.of(
-        new DueInstance(
-            instanceId,
-            request.taskId(),
-            request.nowMs(),
-            request.traceId(),
-            seq,
-            task.version(),
-            0,
-            0,
-            null));
-  }
 
   /**
    * Creates {@code instances} of paused tasks and holds them PAUSED, in one transaction, each with

@@ -102,7 +102,7 @@ class GroupLifecycleStoreIT {
     List<GroupTask> page = groups.page(Transition.PAUSE, group, "", 100);
 
     assertThat(groups.apply(Transition.PAUSE, request("op-7", group), page))
-        .isEqualTo(new PageResult(3, 0, 0, 3, List.of()));
+        .isEqualTo(new PageResult(3, 0, 0, 3, List.of(), 0));
 
     for (String taskId : members) {
       assertThat(rows.taskState(taskId)).isEqualTo("PAUSED");
@@ -115,7 +115,7 @@ class GroupLifecycleStoreIT {
     assertThat(rows.statuses("g-pause-o").values()).containsExactly("SCHEDULED");
     assertThat(groups.apply(Transition.PAUSE, request("op-7", group), page))
         .as("the same page again")
-        .isEqualTo(new PageResult(0, 3, 0, 0, List.of()));
+        .isEqualTo(new PageResult(0, 3, 0, 0, List.of(), 0));
     assertThat(groups.page(Transition.PAUSE, group, "", 100)).isEmpty();
 
     List<GroupTask> paused = groups.page(Transition.RESUME, group, "", 100);
@@ -153,7 +153,7 @@ class GroupLifecycleStoreIT {
     List<GroupTask> page = groups.page(Transition.PAUSE, group, "", 100);
     assertThat(ids(page)).containsExactly("g-again-1", "g-again-3", "g-again-4");
     assertThat(groups.apply(Transition.PAUSE, request("op-7", group), page))
-        .isEqualTo(new PageResult(2, 1, 0, 2, List.of()));
+        .isEqualTo(new PageResult(2, 1, 0, 2, List.of(), 0));
 
     assertThat(rows.taskState("g-again-1")).isEqualTo("ACTIVE");
     assertThat(rows.taskState("g-again-2")).isEqualTo("PAUSED");
@@ -198,7 +198,7 @@ class GroupLifecycleStoreIT {
         .isInstanceOf(Result.Applied.class);
 
     assertThat(groups.apply(Transition.PAUSE, request("op-7", group), page))
-        .isEqualTo(new PageResult(1, 0, 1, 1, List.of()));
+        .isEqualTo(new PageResult(1, 0, 1, 1, List.of(), 0));
 
     assertThat(rows.taskState("g-race-1")).isEqualTo("PAUSED");
     assertThat(rows.taskState("g-race-2")).isEqualTo("CANCELLED");

@@ -65,7 +65,10 @@ class PauseDuringSuccessIT {
                           tx -> {
                             TaskLifecycleStore.Result result =
                                 TaskLifecycleStore.applyIn(
-                                    tx, TaskLifecycleStore.Transition.PAUSE, pause("hourly"));
+                                    tx,
+                                    TaskLifecycleStore.Transition.PAUSE,
+                                    pause("hourly"),
+                                    new dev.ax.common.kafka.Topics(""));
                             pausedUncommitted.countDown();
                             assertThat(awaited(recorded)).as("success recorded").isTrue();
                             return result;

@@ -2,6 +2,8 @@ package dev.ax.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ax.common.contract.AxJson;
+import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.model.ConcurrencyPolicy;
 import dev.ax.common.model.InstanceIds;
 import dev.ax.common.model.InstanceStatus;
@@ -17,6 +19,9 @@ import dev.ax.common.testing.TestRuntime;
 import dev.ax.common.testing.TestTasks;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,6 +61,10 @@ class ResumeHeldFiringsIT {
             .as("the earlier held firing stands for it")
             .isEqualTo(InstanceStatus.SKIPPED);
         assertThat(announced).containsExactlyInAnyOrder(held.first, held.extra);
+        // On the record: its completion event waits in the outbox, reason "paused".
+        TaskCompletedEvent event = outboxEvent(runtime, held.second);
+        assertThat(event.status()).isEqualTo(InstanceStatus.SKIPPED);
+        assertThat(event.error()).startsWith("paused: ").contains(held.first);
       }
     }
   }
@@ -133,6 +142,22 @@ class ResumeHeldFiringsIT {
         runtime.dataSource(),
         "UPDATE ax_task SET state = 'PAUSED' WHERE task_id = '" + taskId + "'");
     return new Held(instances, first, second, extra);
+  }
+
+  /** The completion event in the outbox for {@code instanceId}. */
+  private static TaskCompletedEvent outboxEvent(TestRuntime runtime, String instanceId)
+      throws Exception {
+    try (Connection connection = runtime.dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT payload FROM ax_outbox")) {
+      while (rs.next()) {
+        TaskCompletedEvent event = AxJson.read(rs.getBytes(1), TaskCompletedEvent.class);
+        if (event.instanceId().equals(instanceId)) {
+          return event;
+        }
+      }
+    }
+    throw new AssertionError("no completion event in the outbox for " + instanceId);
   }
 
   private static List<String> resume(TestRuntime runtime, String taskId) throws Exception {

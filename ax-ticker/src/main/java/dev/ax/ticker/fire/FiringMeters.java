@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The tick loop's meters of what its firings did: fired, skipped, their lateness, the marking
  * transaction's time, and the firings that did not run by reason ({@code
- * ax.ticker.firings.not.run{reason}}, counting every firing a row stands for: a late row skipped
- * for 40 missed slots counts 40). Used from the loop's owner thread.
+ * ax.firings.not.run{reason}}, counting every firing a row stands for: a late row skipped for 40
+ * missed slots counts 40). Used from the loop's owner thread.
  */
 final class FiringMeters {
 
@@ -36,9 +36,10 @@ final class FiringMeters {
             .description("the fenced transaction that marks a batch DISPATCHED (or SKIPPED)")
             .register(meters);
     for (NotRunReason reason : NotRunReason.values()) {
+      // PAUSED: ingest counts it (a RESUME skips them), under the same name.
       notRun.put(
           reason,
-          Counter.builder("ax.ticker.firings.not.run")
+          Counter.builder("ax.firings.not.run")
               .description(
                   "firings that did not run (skipped, missed, excluded, cancelled), by reason")
               .tag("reason", reason.tag())

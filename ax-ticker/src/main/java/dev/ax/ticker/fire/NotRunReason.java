@@ -3,8 +3,8 @@ package dev.ax.ticker.fire;
 import java.util.Locale;
 
 /**
- * Why a firing did not run, as a small fixed set: the tag of {@code ax.ticker.firings.not.run} and
- * the first word of the reason in its audit row and completion event. Derived from the reason text,
+ * Why a firing did not run, as a small fixed set: the tag of {@code ax.firings.not.run} and the
+ * first word of the reason in its audit row and completion event. Derived from the reason text,
  * which starts with the category and a colon.
  */
 public enum NotRunReason {

@@ -1,11 +1,8 @@
 package dev.ax.ticker.fire;
 
-import dev.ax.common.contract.AxJson;
-import dev.ax.common.contract.TaskCompletedEvent;
 import dev.ax.common.kafka.Topics;
-import dev.ax.common.kafka.TraceHeaders;
 import dev.ax.common.model.TriggerType;
-import dev.ax.common.store.DueInstance;
+import dev.ax.common.store.NotRunEvent;
 import dev.ax.common.store.OutboxMessage;
 import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.StoreException;
@@ -65,31 +62,8 @@ public final class NotRunSender {
 
   private OutboxMessage event(
       FiringStore.NotRun firing, TriggerType type, String actor, long nowMs) {
-    DueInstance row = firing.row();
-    TaskCompletedEvent event =
-        new TaskCompletedEvent(
-            AxJson.VERSION,
-            row.taskId(),
-            row.instanceId(),
-            row.attempt(),
-            firing.status(),
-            row.dueAtMs(),
-            0,
-            0,
-            nowMs,
-            0,
-            Math.max(0, nowMs - row.dueAtMs()),
-            row.traceId(),
-            firing.reason(),
-            actor,
-            firing.status(),
-            row.flowRunId() == null ? row.instanceId() : row.flowRunId(),
-            type,
-            null);
-    return OutboxMessage.completion(
-        topics,
-        event,
-        TraceHeaders.of(row.traceId(), "completed:" + row.instanceId() + '#' + row.attempt()));
+    return NotRunEvent.of(
+        topics, firing.row(), firing.status(), firing.reason(), type, actor, nowMs);
   }
 
   /** Sends what a committed firing wrote to the outbox under {@code token}; never blocks. */
