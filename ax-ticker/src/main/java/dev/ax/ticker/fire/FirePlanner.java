@@ -73,11 +73,20 @@ public final class FirePlanner {
   private final FireTimes fireTimes;
   private final MisfirePlanner misfires;
   private final long misfireThresholdMs;
+  private final CalendarCheck calendars;
 
   public FirePlanner(FireTimes fireTimes, Duration misfireThreshold) {
+    this(fireTimes, misfireThreshold, CalendarCheck.NONE);
+  }
+
+  /**
+   * @param calendars which firings a task's calendars exclude (see {@link CalendarCheck})
+   */
+  public FirePlanner(FireTimes fireTimes, Duration misfireThreshold, CalendarCheck calendars) {
     this.fireTimes = fireTimes;
     this.misfires = new MisfirePlanner(misfireThreshold);
     this.misfireThresholdMs = SaturatingMillis.toMillis(misfireThreshold);
+    this.calendars = calendars;
   }
 
   /**
@@ -99,6 +108,11 @@ public final class FirePlanner {
       TaskSpec spec = task.spec();
       boolean dispatch = planTrigger(row, task, nowMs, plan);
       if (!dispatch) {
+        continue;
+      }
+      Optional<CalendarCheck.Exclusion> excluded = calendars.check(row, task, nowMs);
+      if (excluded.isPresent()) { // an excluded day: SKIPPED, the chain goes on
+        excluded.get().applyTo(plan, row);
         continue;
       }
       boolean busy = inFlight.contains(row.taskId()) || firingNow.contains(row.taskId());
