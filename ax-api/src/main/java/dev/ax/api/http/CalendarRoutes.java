@@ -106,7 +106,7 @@ final class CalendarRoutes {
     if (!deletion.deleted()) {
       throw new ApiException(409, "in_use", CalendarBoard.inUse(name, deletion));
     }
-    answer(ctx, name, "DELETED");
+    answer(ctx, name, Change.DELETED.name());
   }
 
   private static void answer(Context ctx, String name, String change) {

@@ -35,12 +35,14 @@ public final class CalendarStore {
   /** Most task ids a refused deletion names. */
   public static final int MAX_USERS_NAMED = 10;
 
-  /** What a create or update did. */
+  /** What a create, update or delete did. */
   public enum Change {
     CREATED,
     CHANGED,
     /** Nothing to change: it was so already. */
     UNCHANGED,
+    /** Removed (what a deletion answers when it was done). */
+    DELETED,
     /** A create of a calendar that exists. */
     EXISTS,
     /** An update or delete of a calendar that does not exist. */
