@@ -137,6 +137,18 @@ class ExclusionCalendarTest {
         .hasMessageContaining("calendar name");
   }
 
+  @Test
+  void theSchemasExamplesRead() throws Exception {
+    JsonNode schema =
+        JSON.readTree(
+            java.nio.file.Path.of("..", "docs", "contract", "calendar.schema.json").toFile());
+    assertThat(schema.get("examples")).isNotEmpty();
+    for (JsonNode example : schema.get("examples")) {
+      ExclusionCalendar read = ExclusionCalendarJson.read("example", example);
+      assertThat(read.excludes(LocalDate.parse("2026-12-25"))).isTrue();
+    }
+  }
+
   private static String problem(String json) {
     try {
       ExclusionCalendarJson.read("holidays", JSON.readTree(json));
