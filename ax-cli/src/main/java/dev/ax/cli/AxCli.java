@@ -2,6 +2,7 @@ package dev.ax.cli;
 
 import dev.ax.cli.command.AclCommand;
 import dev.ax.cli.command.AuditCommand;
+import dev.ax.cli.command.CalendarCommand;
 import dev.ax.cli.command.CliErrorHandler;
 import dev.ax.cli.command.ConsoleCommand;
 import dev.ax.cli.command.DemoCommand;
@@ -58,6 +59,7 @@ import picocli.CommandLine.Spec;
       FlowCommand.class,
       NamespaceCommand.class,
       PoolCommand.class,
+      CalendarCommand.class,
       ConsoleCommand.class,
       AclCommand.class
     })

@@ -9,6 +9,7 @@ import dev.ax.common.kafka.Topics;
 import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
+import dev.ax.common.store.CalendarStore;
 import dev.ax.common.store.InstanceStore;
 import dev.ax.common.store.NamespaceStore;
 import dev.ax.common.store.TaskStore;
@@ -108,7 +109,10 @@ public final class IngestStage implements AutoCloseable {
         new IngestLoop(
             context.clock(),
             new CommandReader(config.defaultTimeout(), config.intakeLimits(), context.clock()),
-            new NamespaceIntake(context.topics(), known),
+            new NamespaceIntake(
+                context.topics(),
+                known,
+                new KnownCalendars(new CalendarStore(dataSource)::existing, context.clock())),
             new CreatePlanner(fireTimes),
             port,
             config.announceHorizon(),

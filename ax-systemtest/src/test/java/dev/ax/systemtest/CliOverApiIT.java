@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The CLI through the HTTP API ({@code AX_API_URL} and {@code AX_API_TOKEN}) with no database or
  * broker named: reads print the API's JSON, a change goes through the API under the token's name
  * and ingest applies it, a reader's change and a bad token are refused with the API's code, a
- * command the API has no route for says so. And {@code ax console} bound beyond loopback without
- * tokens refuses to start.
+ * command the API has no route for says so; {@code ax calendar} and {@code ax task next} go through
+ * the API too. And {@code ax console} bound beyond loopback without tokens refuses to start.
  */
 @ExtendWith(AxInfraExtension.class)
 class CliOverApiIT {
@@ -83,6 +83,30 @@ class CliOverApiIT {
         assertThat(audit.toString()).contains("task pause", "night shift (by olga)");
         assertThat(AxJson.MAPPER.readTree(CliRun.ax("switch").okOut()).toString())
             .contains("dispatch");
+
+        JsonNode created =
+            AxJson.MAPPER.readTree(
+                CliRun.ax(
+                        "calendar",
+                        "create",
+                        "api-cal",
+                        "--zone",
+                        "UTC",
+                        "--weekly",
+                        "SAT,SUN",
+                        "--reason",
+                        "weekends")
+                    .okOut());
+        assertThat(created.get("change").asText()).isEqualTo("CREATED");
+        assertThat(CliRun.ax("calendar", "show", "api-cal").okOut()).contains("\"SAT\"", "\"SUN\"");
+        JsonNode next =
+            AxJson.MAPPER.readTree(CliRun.ax("task", "next", "via-api", "-n", "3").okOut());
+        assertThat(next.get("state").asText()).isEqualTo("PAUSED");
+        assertThat(next.get("notes").toString()).contains("PAUSED");
+        assertThat(CliRun.ax("calendar", "show", "billing~api-cal").exitCode())
+            .as("through the API the namespace is AX_NAMESPACE's")
+            .isEqualTo(ExitCodes.BAD_CONFIG);
+        CliRun.ax("calendar", "delete", "api-cal", "--reason", "done").okOut();
 
         CliRun missing = CliRun.ax("flow", "no-such-run");
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.FAILED);

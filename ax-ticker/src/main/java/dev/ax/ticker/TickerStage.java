@@ -11,6 +11,8 @@ import dev.ax.common.schedule.FireTimes;
 import dev.ax.common.stage.Readiness;
 import dev.ax.common.stage.StageContext;
 import dev.ax.common.stage.Switches;
+import dev.ax.common.store.CalendarStore;
+import dev.ax.common.store.CalendarStore.StoredCalendar;
 import dev.ax.common.store.LeaseFence;
 import dev.ax.common.store.LeaseStore;
 import dev.ax.common.store.OutboxStore;
@@ -19,6 +21,8 @@ import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
 import dev.ax.ticker.backlog.Backlog;
 import dev.ax.ticker.backlog.BacklogStore;
+import dev.ax.ticker.fire.CalendarCheck;
+import dev.ax.ticker.fire.CalendarDirectory;
 import dev.ax.ticker.fire.DueEmitter;
 import dev.ax.ticker.fire.FirePlanner;
 import dev.ax.ticker.fire.FiringStore;
@@ -97,6 +101,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     DataSource dataSource = context.dataSource();
     FiringStore firings = new FiringStore(dataSource);
     TaskStore tasks = new TaskStore(dataSource);
+    CalendarStore calendars = new CalendarStore(dataSource);
     this.config = config;
     this.producer = context.producer("ticker");
     this.emitter = new DueEmitter(producer, context.topics().due());
@@ -119,7 +124,13 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             context.clock(),
             elector::fence,
             port,
-            new FirePlanner(new FireTimes(), config.misfireThreshold()),
+            new FirePlanner(
+                new FireTimes(),
+                config.misfireThreshold(),
+                new CalendarCheck(
+                    new CalendarDirectory(
+                        () -> calendars.all().stream().map(StoredCalendar::calendar).toList(),
+                        context.clock()))),
             TickLimits.of(config),
             context.meters());
     this.loader =

@@ -137,6 +137,7 @@ public final class ApiServer implements AutoCloseable {
     bound.add(get("/api/v1/tasks/{taskId}/instances/{instanceId}", tasks::instance));
     bound.add(get("/api/v1/tasks/{taskId}/runs", tasks::runs));
     bound.add(get("/api/v1/tasks/{taskId}/runs/{instanceId}/{attempt}", tasks::run));
+    bound.add(get("/api/v1/tasks/{taskId}/next", tasks::next));
     for (String type : List.of("PAUSE", "RESUME", "CANCEL", "DELETE", "RUN_NOW")) {
       bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
     }
@@ -155,6 +156,7 @@ public final class ApiServer implements AutoCloseable {
     bound.add(get("/api/v1/flows/{flowRunId}", new FlowRoutes(backends.dataSource())::run));
     bound.add(get("/api/v1/audit", new AuditRoutes(new OperatorLog(backends.dataSource()))::list));
     PoolRoutes.add(bound, backends.dataSource());
+    CalendarRoutes.add(bound, backends.dataSource());
     return bound;
   }
 

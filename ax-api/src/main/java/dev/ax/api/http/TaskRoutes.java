@@ -1,5 +1,6 @@
 package dev.ax.api.http;
 
+import dev.ax.api.read.NextFiringsView;
 import dev.ax.api.read.RunsView;
 import dev.ax.api.read.TaskListing;
 import dev.ax.api.read.TaskQueries;
@@ -7,7 +8,9 @@ import dev.ax.api.read.TaskView;
 import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.model.TaskState;
 import dev.ax.common.model.TriggerType;
+import dev.ax.common.schedule.UpcomingFirings;
 import dev.ax.common.store.TaskRuns;
+import dev.ax.common.time.SystemClock;
 import io.javalin.http.Context;
 import javax.sql.DataSource;
 
@@ -15,9 +18,9 @@ import javax.sql.DataSource;
  * The task reads of the API: {@code GET /api/v1/tasks} (filtered, paged by task id, with a bounded
  * total), {@code GET /api/v1/tasks/{taskId}} and {@code GET
  * /api/v1/tasks/{taskId}/instances/{instanceId}}, {@code .../runs} and {@code
- * .../runs/{instanceId}/{attempt}} (runs with their output), each in the request's namespace
- * (answers show stored ids: {@code <namespace>~<id>} outside the default namespace). Stateless over
- * a pool; thread-safe.
+ * .../runs/{instanceId}/{attempt}} (runs with their output), {@code .../next?n=} (the next firings,
+ * {@link NextFiringsView}), each in the request's namespace (answers show stored ids: {@code
+ * <namespace>~<id>} outside the default namespace). Stateless over a pool; thread-safe.
  */
 final class TaskRoutes {
 
@@ -29,11 +32,25 @@ final class TaskRoutes {
 
   private final TaskView view;
   private final RunsView runs;
+  private final NextFiringsView next;
 
   TaskRoutes(DataSource dataSource) {
     this.listing = new TaskListing(dataSource);
     this.view = new TaskView(dataSource);
     this.runs = new RunsView(dataSource);
+    this.next = new NextFiringsView(dataSource, new SystemClock()::millis);
+  }
+
+  /**
+   * {@code GET /api/v1/tasks/{taskId}/next?n=}: the task's next {@code n} (1..1000, default 10)
+   * firings, calendars, jitter and end applied.
+   */
+  void next(Context ctx) {
+    String taskId = ApiServer.storedId(ctx, ctx.pathParam("taskId"));
+    int n =
+        QueryParams.integer(ctx, "n", UpcomingFirings.DEFAULT_COUNT, 1, UpcomingFirings.MAX_COUNT);
+    ApiServer.json(
+        ctx, next.next(taskId, n).orElseThrow(() -> ApiException.notFound("no task " + taskId)));
   }
 
   /** {@code GET /api/v1/tasks/{taskId}/runs?limit=}: the task's latest runs with their output. */

@@ -232,6 +232,7 @@ async function task(id) {
   const t = await api('GET', '/tasks/' + encodeURIComponent(id) + '?instances=50');
   const path = '/tasks/' + encodeURIComponent(id);
   const runs = await api('GET', path + '/runs?limit=20');
+  const ahead = await api('GET', path + '/next?n=10');
   page().replaceChildren(el('h1', {}, 'Task ', t.taskId, ' ', status(t.state)),
     el('div', { id: 'task-about' },
       t.spec.name ? el('p', { id: 'task-name', class: 'name' }, t.spec.name) : null,
@@ -246,6 +247,11 @@ async function task(id) {
       ['Run now', r => api('POST', path + '/run-now', { reason: r })],
       ['Cancel', r => api('POST', path + '/cancel', { reason: r }), true],
       ['Delete', r => api('POST', path + '/delete', { reason: r }), true]]),
+    el('h2', {}, 'Next firings'),
+    el('div', { id: 'upcoming' },
+      ahead.notes.map(n => el('p', { class: 'hint' }, n)),
+      ahead.firings.length ? table(['slot', 'due (jitter applied)', ''], ahead.firings.map(f => [
+        time(f.slotAtMs), time(f.dueAtMs), f.skipped ? el('span', { class: 's-SKIPPED' }, 'skipped: ' + f.reason) : 'runs'])) : null),
     el('h2', {}, 'Runs, newest first'),
     table(['instance', 'status', 'attempt', 'due', 'started', 'late', 'finished', 'duration', 'error'], t.instances.map(i => [
       link('#/task/' + encodeURIComponent(id) + '/' + encodeURIComponent(i.instanceId), i.instanceId), status(i.status),
@@ -343,6 +349,19 @@ async function pools() {
             { url: e.url, reason: r }), e.state !== 'DRAINING']])])))));
 }
 
+/** Exclusion calendars of the namespace: each one's zone and the days it excludes. */
+async function calendars() {
+  const data = await api('GET', '/calendars');
+  const days = list => list.length ? list.join(', ') : '';
+  page().replaceChildren(el('h1', {}, 'Calendars'),
+    el('p', { class: 'hint' }, 'A firing of a task that names a calendar is skipped on the days it excludes, each judged in the calendar\'s zone.'),
+    data.calendars.length === 0 ? el('p', {}, 'No calendar yet: ax calendar create <name> --zone <zone> --date ...') :
+      table(['calendar', 'zone', 'dates', 'ranges', 'weekly', 'description', 'version', 'updated', ''], data.calendars.map(c => [
+        c.name, c.zone, days(c.dates), days(c.ranges.map(r => r.from + '..' + r.to)), days(c.weekly), c.description || '',
+        String(c.version), time(c.updatedAtMs),
+        actions([['Delete', r => api('POST', '/calendars/' + encodeURIComponent(c.name) + '/delete', { reason: r }), true]])])));
+}
+
 async function audit() {
   const data = await api('GET', '/audit?limit=200');
   page().replaceChildren(el('h1', {}, 'Audit'),
@@ -428,6 +447,7 @@ async function route() {
     else if (parts[0] === 'flow') await flow(parts[1]);
     else if (parts[0] === 'audit') await audit();
     else if (parts[0] === 'pools') await pools();
+    else if (parts[0] === 'calendars') await calendars();
     else page().replaceChildren(el('p', {}, 'No such page.'));
     document.body.dataset.loaded = hash;
   } catch (e) {

@@ -33,9 +33,14 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "task",
     description =
-        "Tasks: show, list, runs (with their output), and update, cancel, delete, pause, resume or"
+        "Tasks: show, list, runs (with their output), next (firings ahead), and update, cancel, delete, pause, resume or"
             + " run one now (pause and resume also a whole group).",
-    subcommands = {TaskShowCommand.class, TaskListCommand.class, TaskRunsCommand.class})
+    subcommands = {
+      TaskShowCommand.class,
+      TaskListCommand.class,
+      TaskRunsCommand.class,
+      TaskNextCommand.class
+    })
 public final class TasksCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-task";

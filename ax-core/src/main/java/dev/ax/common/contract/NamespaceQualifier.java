@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Turns a command read from a namespace's topic into the command AX stores: its task id, group,
- * upstream ids and flow run {@linkplain Namespace#qualify qualified} with the namespace, so nothing
- * it names can be another namespace's. A command of the default namespace is returned as it is.
- * Stateless.
+ * upstream ids, calendar names and flow run {@linkplain Namespace#qualify qualified} with the
+ * namespace, so nothing it names can be another namespace's. A command of the default namespace is
+ * returned as it is. Stateless.
  */
 public final class NamespaceQualifier {
 
@@ -56,8 +56,15 @@ public final class NamespaceQualifier {
               .toList();
       trigger = new Trigger.Dependency(upstream);
     }
-    return spec.withIds(
-        taskId(namespace, "taskId", spec.taskId()), group(namespace, spec.group()), trigger);
+    TaskSpec qualified =
+        spec.withIds(
+            taskId(namespace, "taskId", spec.taskId()), group(namespace, spec.group()), trigger);
+    if (spec.rules().calendars().isEmpty()) {
+      return qualified;
+    }
+    return qualified.withRules(
+        spec.rules()
+            .withCalendars(spec.rules().calendars().stream().map(namespace::qualify).toList()));
   }
 
   private static String taskId(Namespace namespace, String field, String id) {

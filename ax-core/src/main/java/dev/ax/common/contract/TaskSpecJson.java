@@ -185,8 +185,16 @@ public final class TaskSpecJson {
           new Trigger.Dependency(
               dependency.upstreamTaskIds().stream().map(Namespace::localId).toList());
     }
-    return write(
-        spec.withIds(Namespace.localId(spec.taskId()), Namespace.localId(spec.group()), trigger));
+    TaskSpec local =
+        spec.withIds(Namespace.localId(spec.taskId()), Namespace.localId(spec.group()), trigger);
+    if (!spec.rules().calendars().isEmpty()) {
+      local =
+          local.withRules(
+              spec.rules()
+                  .withCalendars(
+                      spec.rules().calendars().stream().map(Namespace::localId).toList()));
+    }
+    return write(local);
   }
 
   public static ObjectNode write(TaskSpec spec) {

@@ -204,4 +204,18 @@ class ScheduleRulesContractTest {
                     new Trigger.Cron("0 * * * * ?", java.time.ZoneOffset.UTC), Long.MAX_VALUE)))
         .containsExactly(false);
   }
+
+  @Test
+  void calendarNamesAreQualifiedInTheirNamespaceAndShownWithout() {
+    CommandReadResult read =
+        dev.ax.common.contract.NamespaceQualifier.qualify(
+            new dev.ax.common.model.Namespace("billing"),
+            ((CommandReadResult.Accepted) read(CRON + ",\"calendars\":[\"holidays\"]")).command());
+    TaskSpec stored = ((CommandReadResult.Accepted) read).command().spec();
+    assertThat(stored.rules().calendars()).containsExactly("billing~holidays");
+    assertThat(TaskSpecJson.readStored("billing~t", AxJson.writeString(TaskSpecJson.write(stored))))
+        .isEqualTo(stored);
+    assertThat(TaskSpecJson.writeAsProduced(stored).get("calendars").toString())
+        .isEqualTo("[\"holidays\"]");
+  }
 }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -69,9 +70,18 @@ public final class FirePlanner {
       "overlap: cancelled by the task's next firing (policy CANCEL_OTHER)";
 
   private final TriggerPlanner triggers;
+  private final CalendarCheck calendars;
 
   public FirePlanner(FireTimes fireTimes, Duration misfireThreshold) {
+    this(fireTimes, misfireThreshold, CalendarCheck.NONE);
+  }
+
+  /**
+   * @param calendars which firings a task's calendars exclude (see {@link CalendarCheck})
+   */
+  public FirePlanner(FireTimes fireTimes, Duration misfireThreshold, CalendarCheck calendars) {
     this.triggers = new TriggerPlanner(fireTimes, misfireThreshold);
+    this.calendars = calendars;
   }
 
   /**
@@ -119,6 +129,14 @@ public final class FirePlanner {
       if (!wasHeld && !triggers.plan(row, task, nowMs, plan)) {
         decided.add(row.seq());
         continue;
+      }
+      if (!wasHeld) {
+        Optional<CalendarCheck.Exclusion> excluded = calendars.check(row, task, nowMs);
+        if (excluded.isPresent()) { // an excluded day: SKIPPED, the chain goes on
+          excluded.get().applyTo(plan, row);
+          decided.add(row.seq());
+          continue;
+        }
       }
       OverlapRules.Decision decision =
           OverlapRules.decide(
