@@ -7,6 +7,7 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import dev.ax.common.model.InstanceStatus;
+import dev.ax.common.model.TriggerType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,6 +74,32 @@ class CompletionEventContractTest {
     TaskCompletedEvent old = AxJson.read(AxJson.write(quiet), TaskCompletedEvent.class);
     assertThat(old).isEqualTo(quiet);
     assertThat(old.result()).isNull();
+  }
+
+  @Test
+  void aFiringThatDidNotRunFitsTheSchema() throws Exception {
+    TaskCompletedEvent skipped =
+        new TaskCompletedEvent(
+            1,
+            "t",
+            "t@1000",
+            0,
+            InstanceStatus.SKIPPED,
+            1000,
+            0,
+            0,
+            1200,
+            0,
+            200,
+            "tr",
+            "overlap: a run of the task is in flight (t@0) (policy SKIP)",
+            "ticker-1",
+            InstanceStatus.SKIPPED,
+            "t@1000",
+            TriggerType.CRON,
+            null);
+
+    assertThat(schema().validate(AxJson.MAPPER.readTree(AxJson.write(skipped)))).isEmpty();
   }
 
   @Test
