@@ -253,11 +253,11 @@ async function task(id) {
       ahead.firings.length ? table(['slot', 'due (jitter applied)', ''], ahead.firings.map(f => [
         time(f.slotAtMs), time(f.dueAtMs), f.skipped ? el('span', { class: 's-SKIPPED' }, 'skipped: ' + f.reason) : 'runs'])) : null),
     el('h2', {}, 'Runs, newest first'),
-    table(['instance', 'status', 'attempt', 'due', 'started', 'late', 'finished', 'duration', 'error'], t.instances.map(i => [
+    el('div', { id: 'task-runs' }, table(['instance', 'status', 'attempt', 'due', 'started', 'late', 'finished', 'duration', 'error'], t.instances.map(i => [
       link('#/task/' + encodeURIComponent(id) + '/' + encodeURIComponent(i.instanceId), i.instanceId), status(i.status),
       String(i.attempt), time(i.dueAtMs), time(i.claimedAtMs),
       i.claimedAtMs ? duration(Math.max(0, i.claimedAtMs - i.dueAtMs)) : '', time(i.finishedAtMs),
-      i.finishedAtMs && i.claimedAtMs ? duration(i.finishedAtMs - i.claimedAtMs) : '', i.lastError || ''])),
+      i.finishedAtMs && i.claimedAtMs ? duration(i.finishedAtMs - i.claimedAtMs) : '', i.lastError || '']))),
     el('h2', {}, 'Run output, newest first'),
     runOutput(runs.runs),
     el('h2', {}, 'Commands applied'),

@@ -206,7 +206,8 @@ class ConsoleBrowserIT {
     page.shoot("tasks");
 
     page.show("/task/report-1");
-    assertThat(page.text(By.tagName("table"))).contains("report-1@", "SCHEDULED");
+    assertThat(page.text(By.id("task-runs"))).contains("report-1@", "SCHEDULED");
+    assertThat(page.text(By.id("upcoming"))).contains("runs");
     page.act("Pause", "maintenance window");
     assertThat(page.awaitMessage()).contains("Pause: sent, command ax-");
     page.shoot("task");
