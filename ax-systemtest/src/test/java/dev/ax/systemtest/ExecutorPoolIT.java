@@ -123,7 +123,8 @@ class ExecutorPoolIT {
           producer,
           runtime,
           "pooled",
-          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":300},"
+          // Every firing runs, so every one is judged: a run may still be in flight at the next.
+          "\"trigger\":{\"type\":\"FIXED_RATE\",\"intervalMs\":300},\"overlap\":\"ALLOW_ALL\","
               + "\"executor\":{\"type\":\"HTTP\",\"pool\":\""
               + POOL
               + "\",\"path\":\"/hook/run\"}");

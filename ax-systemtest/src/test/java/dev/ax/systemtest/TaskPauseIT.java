@@ -97,7 +97,8 @@ class TaskPauseIT {
         + INTERVAL_MS
         + "},\"misfire\":"
         + misfire
-        + ",\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
+        // The caught-up firings are due at once: each runs only if runs may overlap.
+        + ",\"overlap\":\"ALLOW_ALL\",\"executor\":{\"type\":\"IN_PROCESS\",\"handler\":\"noop\"}";
   }
 
   /**

@@ -25,11 +25,17 @@ public final class DemoScenes {
     return List.of(
         new OneShotScene(DemoPlan.standard(http)),
         new PeriodicScene(
-            "CRON every 2 s (*/2 * * * * ?), paused for 4 s, resumed, then cancelled",
+            "CRON every 2 s (*/2 * * * * ?, overlap BUFFER_ONE), paused for 4 s, resumed, then"
+                + " cancelled",
             step(
                 "demo-cron",
                 "noop",
-                TaskCommandJson.create("demo-cron").cron("*/2 * * * * ?", "UTC").inProcess("noop")),
+                // BUFFER_ONE: the slot due as the RESUME's late firing runs waits for it, not
+                // skipped.
+                TaskCommandJson.create("demo-cron")
+                    .cron("*/2 * * * * ?", "UTC")
+                    .overlap("BUFFER_ONE")
+                    .inProcess("noop")),
             2,
             Duration.ofSeconds(4),
             2),

@@ -81,6 +81,12 @@ public final class TaskCommandJson {
     return this;
   }
 
+  /** The overlap policy, e.g. {@code BUFFER_ONE}. */
+  public TaskCommandJson overlap(String policy) {
+    root.put("overlap", policy);
+    return this;
+  }
+
   /** The misfire policy, e.g. {@code SKIP}. */
   public TaskCommandJson misfire(String policy) {
     root.putObject("misfire").put("policy", policy);

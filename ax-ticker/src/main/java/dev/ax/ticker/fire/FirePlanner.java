@@ -53,7 +53,8 @@ import java.util.Set;
  * again {@code TickLoop.DELAY_RECHECK_MS} later; the first hold is recorded and creates the row's
  * successors, so the chain never waits for a held firing), or dispatched after cancelling the runs
  * in flight. One-shot and dependency tasks run every firing (each dependency firing is its own flow
- * run): their policy is ALLOW_ALL whatever the spec says.
+ * run), and an operator's RUN_NOW always runs (though it counts as a run in flight for the
+ * schedule's own firings): their policy is ALLOW_ALL whatever the spec says.
  *
  * <p>ONCE tasks have no successor; FIXED_DELAY successors are created when the run ends (from the
  * completion event), not here. Thread-safe (immutable; {@link FireTimes} is thread-safe).
@@ -140,7 +141,7 @@ public final class FirePlanner {
       }
       OverlapRules.Decision decision =
           OverlapRules.decide(
-              overlapOf(task.spec()),
+              overlapOf(task.spec(), row),
               new OverlapRules.DueRow(row.seq(), row.instanceId(), row.dueAtMs()),
               live.getOrDefault(row.taskId(), TaskOverlap.IDLE),
               firingNow.contains(row.taskId()),
@@ -173,6 +174,15 @@ public final class FirePlanner {
     firingNow.add(row.taskId());
     plan.dispatch.add(row.seq());
     decided.add(row.seq());
+  }
+
+  /**
+   * The overlap policy {@code row} follows: its task's for a firing of the schedule (a slot id);
+   * ALLOW_ALL for an operator's RUN_NOW (or any other firing that is no slot), which always runs,
+   * though it counts as a run in flight for the schedule's own firings.
+   */
+  static OverlapPolicy overlapOf(TaskSpec spec, DueInstance row) {
+    return InstanceIds.isSlotId(row.instanceId()) ? overlapOf(spec) : OverlapPolicy.ALLOW_ALL;
   }
 
   /** The task's overlap policy; ALLOW_ALL for triggers that are not periodic. */

@@ -210,9 +210,9 @@ public final class FiringStore {
   /**
    * Tasks among {@code taskIds} with a live attempt now: an instance DISPATCHED, RUNNING, or
    * RETRYING (a failed attempt waiting out its backoff is still the same firing, not over yet: a
-   * task that must not overlap itself must not fire again meanwhile). A run taken back by the reaper is
-   * DISPATCHED again, so it counts too. FAILED and TIMEOUT never stay: their follow-up (RETRYING or
-   * DEAD) is written in the same transaction.
+   * task that must not overlap itself must not fire again meanwhile). A run taken back by the
+   * reaper is DISPATCHED again, so it counts too. FAILED and TIMEOUT never stay: their follow-up
+   * (RETRYING or DEAD) is written in the same transaction.
    */
   Set<String> tasksInFlight(Collection<String> taskIds) {
     return TasksWithInstances.among(jdbc, "checking runs in flight", taskIds, IN_FLIGHT);

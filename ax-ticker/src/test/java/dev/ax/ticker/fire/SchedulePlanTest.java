@@ -152,6 +152,15 @@ class SchedulePlanTest {
   }
 
   @Test
+  void anOperatorsRunNowRunsWhateverThePolicy() {
+    DueInstance runNow = new DueInstance("p@run:op-1", "p", T0, "trace", 9, 1);
+
+    FirePlan plan = plan(every10s(OverlapPolicy.SKIP), List.of(runNow), running(), T0);
+
+    assertThat(plan.dispatch()).containsExactly(9L);
+  }
+
+  @Test
   void cancelOtherCancelsTheRunInFlightAndDispatches() {
     FirePlan plan = plan(every10s(OverlapPolicy.CANCEL_OTHER), List.of(row(T0, 1)), running(), T0);
 
