@@ -96,6 +96,13 @@ public final class FirePlanner {
         plan.dispatch.add(row.seq());
         continue;
       }
+      if (InstanceIds.isBackfillId(row.instanceId())) {
+        // A backfill's firing: its creator applied the backfill's pace and overlap policy
+        // (dev.ax.ticker.backfill); it is no slot of the chain, and the task's own policy is not
+        // for it.
+        plan.dispatch.add(row.seq());
+        continue;
+      }
       TaskSpec spec = task.spec();
       boolean dispatch = planTrigger(row, task, nowMs, plan);
       if (!dispatch) {
