@@ -260,24 +260,28 @@ public final class BackfillStore {
         BackfillStore::read);
   }
 
+  /** A cancel's outcome: the backfill as it is now, and whether this cancel stopped it. */
+  public record Cancel(Backfill backfill, boolean stopped) {}
+
   /**
    * Cancels a RUNNING backfill: it creates no more firings; those it created run (or wait) as any
-   * instance of the task. The row as it is afterwards: CANCELLED by this call, or as it was (DONE,
+   * instance of the task. The row as it is afterwards, CANCELLED by this call or as it was (DONE,
    * CANCELLED before); empty when there is no such backfill.
    */
-  public Optional<Backfill> cancel(String backfillId, String actor, String reason, long nowMs) {
+  public Optional<Cancel> cancel(String backfillId, String actor, String reason, long nowMs) {
     return jdbc.inTransaction(
         "cancelling backfill " + backfillId,
         tx -> {
-          tx.update(
-              "UPDATE ax_backfill SET state = 'CANCELLED', ended_reason = ?, updated_at_ms = ?"
-                  + " WHERE backfill_id = ? AND state = 'RUNNING'",
-              values(
-                  Sql.truncate(
-                      "cancelled by " + actor + (reason == null ? "" : ": " + reason), 512),
-                  nowMs,
-                  backfillId));
-          return find(tx, backfillId);
+          int stopped =
+              tx.update(
+                  "UPDATE ax_backfill SET state = 'CANCELLED', ended_reason = ?, updated_at_ms = ?"
+                      + " WHERE backfill_id = ? AND state = 'RUNNING'",
+                  values(
+                      Sql.truncate(
+                          "cancelled by " + actor + (reason == null ? "" : ": " + reason), 512),
+                      nowMs,
+                      backfillId));
+          return find(tx, backfillId).map(b -> new Cancel(b, stopped > 0));
         });
   }
 
