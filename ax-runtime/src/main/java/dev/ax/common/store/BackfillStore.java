@@ -274,9 +274,10 @@ public final class BackfillStore {
         tx -> {
           int stopped =
               tx.update(
-                  "UPDATE ax_backfill SET state = 'CANCELLED', ended_reason = ?, updated_at_ms = ?"
+                  "UPDATE ax_backfill SET state = ?, ended_reason = ?, updated_at_ms = ?"
                       + " WHERE backfill_id = ? AND state = 'RUNNING'",
                   values(
+                      State.CANCELLED.name(),
                       Sql.truncate(
                           "cancelled by " + actor + (reason == null ? "" : ": " + reason), 512),
                       nowMs,

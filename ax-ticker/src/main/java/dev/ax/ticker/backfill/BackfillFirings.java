@@ -356,8 +356,12 @@ final class BackfillFirings {
   private static void end(JdbcTransaction tx, Backfill backfill, String why, long nowMs)
       throws SQLException {
     tx.update(
-        "UPDATE ax_backfill SET state = 'CANCELLED', ended_reason = ?, updated_at_ms = ?"
+        "UPDATE ax_backfill SET state = ?, ended_reason = ?, updated_at_ms = ?"
             + " WHERE backfill_id = ? AND state = 'RUNNING'",
-        values(Sql.truncate(why, 512), nowMs, backfill.backfillId()));
+        values(
+            BackfillStore.State.CANCELLED.name(),
+            Sql.truncate(why, 512),
+            nowMs,
+            backfill.backfillId()));
   }
 }
