@@ -99,6 +99,18 @@ public final class BackfillStore {
           + " created_count, skipped_count, existing_count, state, reason, ended_reason,"
           + " requested_by, requested_at_ms, updated_at_ms";
 
+  /** The RUNNING backfills, oldest request first: the ticker's pass, five times a second. */
+  public static final String RUNNING_SQL =
+      "SELECT "
+          + COLUMNS
+          + " FROM ax_backfill FORCE INDEX (ax_backfill_state) WHERE state = 'RUNNING'"
+          + " ORDER BY requested_at_ms, backfill_id LIMIT ?";
+
+  /** A task's RUNNING backfill, if any: a request's bound. */
+  public static final String RUNNING_OF_TASK_SQL =
+      "SELECT backfill_id FROM ax_backfill FORCE INDEX (ax_backfill_task)"
+          + " WHERE task_id = ? AND state = 'RUNNING'";
+
   private final Jdbc jdbc;
 
   public BackfillStore(DataSource dataSource) {
@@ -139,8 +151,7 @@ public final class BackfillStore {
           }
           Optional<String> running =
               tx.queryFirst(
-                  "SELECT backfill_id FROM ax_backfill FORCE INDEX (ax_backfill_task)"
-                      + " WHERE task_id = ? AND state = 'RUNNING'",
+                  RUNNING_OF_TASK_SQL,
                   values(taskId),
                   rs -> rs.getString(1));
           if (running.isPresent()) {
@@ -252,10 +263,7 @@ public final class BackfillStore {
   public List<Backfill> running(int limit) {
     return jdbc.query(
         "reading the running backfills",
-        "SELECT "
-            + COLUMNS
-            + " FROM ax_backfill FORCE INDEX (ax_backfill_state) WHERE state = 'RUNNING'"
-            + " ORDER BY requested_at_ms, backfill_id LIMIT ?",
+        RUNNING_SQL,
         values(limit),
         BackfillStore::read);
   }
