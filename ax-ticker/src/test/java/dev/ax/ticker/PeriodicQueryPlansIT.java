@@ -19,9 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every periodic or per-batch statement of the ticker (window load, firing, FIXED_DELAY chaining,
- * reaper, chain repair, backlog gauges, retention, backfill passes) is served by an index whatever the history:
- * {@code EXPLAIN} on a database seeded with a history ({@link SeededHistory}) shows no full scan
- * and no sort of a growing table ({@link QueryPlans}).
+ * reaper, chain repair, backlog gauges, retention, backfill passes) is served by an index whatever
+ * the history: {@code EXPLAIN} on a database seeded with a history ({@link SeededHistory}) shows no
+ * full scan and no sort of a growing table ({@link QueryPlans}).
  */
 @ExtendWith(AxInfraExtension.class)
 class PeriodicQueryPlansIT {

@@ -150,10 +150,7 @@ public final class BackfillStore {
             return new Requested.Refused(refused.reason(), false);
           }
           Optional<String> running =
-              tx.queryFirst(
-                  RUNNING_OF_TASK_SQL,
-                  values(taskId),
-                  rs -> rs.getString(1));
+              tx.queryFirst(RUNNING_OF_TASK_SQL, values(taskId), rs -> rs.getString(1));
           if (running.isPresent()) {
             return new Requested.Refused(
                 "task "
@@ -262,10 +259,7 @@ public final class BackfillStore {
   /** The RUNNING backfills, oldest request first, at most {@code limit}. */
   public List<Backfill> running(int limit) {
     return jdbc.query(
-        "reading the running backfills",
-        RUNNING_SQL,
-        values(limit),
-        BackfillStore::read);
+        "reading the running backfills", RUNNING_SQL, values(limit), BackfillStore::read);
   }
 
   /** A cancel's outcome: the backfill as it is now, and whether this cancel stopped it. */
