@@ -1,6 +1,7 @@
 package dev.ax.systemtest;
 
 import static dev.ax.systemtest.TaskBody.cron;
+import static dev.ax.systemtest.TaskBody.fixedRate;
 import static dev.ax.systemtest.TaskBody.noop;
 import static dev.ax.systemtest.TaskBody.once;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,33 +111,83 @@ class BackfillIT {
             .isGreaterThanOrEqualTo(oneByOne.get(i - 1).finishedAtMs());
       }
 
-      assertRefused(
-          CliRun.ax(
-              "task",
-              "backfill",
-              "tick",
-              "--from",
-              t.minus(3, ChronoUnit.DAYS).toString(),
-              "--to",
-              t.minus(1, ChronoUnit.DAYS).toString()),
-          "the range holds more than 100000 firings of task tick");
-      assertRefused(
-          CliRun.ax(
-              "task",
-              "backfill",
-              "tick",
-              "--from",
-              t.plusSeconds(3600).toString(),
-              "--to",
-              t.plusSeconds(7200).toString()),
-          "the range lies in the future");
-      assertRefused(
-          CliRun.ax(
-              "task", "backfill", "one-off", "--from", from.toString(), "--to", to.toString()),
-          "task one-off is a ONCE task: only CRON and FIXED_RATE tasks have slots to backfill");
+      refusesWhatIsNoBackfill(t, from, to);
       String listed = CliRun.ax("task", "backfills", "tick").okOut();
       assertThat(listed).contains(first, "DONE", "4 backfill(s)");
+      aFixedRateIsBackfilledOnItsGrid(node, backfills, t);
+      aPausedTasksBackfillWaitsAndACancelledTasksEnds(node, backfills, t);
     }
+  }
+
+  /** A range too large, a range in the future, a ONCE task: refused with the reason, exit 1. */
+  private static void refusesWhatIsNoBackfill(Instant t, Instant from, Instant to) {
+    assertRefused(
+        CliRun.ax(
+            "task",
+            "backfill",
+            "tick",
+            "--from",
+            t.minus(3, ChronoUnit.DAYS).toString(),
+            "--to",
+            t.minus(1, ChronoUnit.DAYS).toString()),
+        "the range holds more than 100000 firings of task tick");
+    assertRefused(
+        CliRun.ax(
+            "task",
+            "backfill",
+            "tick",
+            "--from",
+            t.plusSeconds(3600).toString(),
+            "--to",
+            t.plusSeconds(7200).toString()),
+        "the range lies in the future");
+    assertRefused(
+        CliRun.ax("task", "backfill", "one-off", "--from", from.toString(), "--to", to.toString()),
+        "task one-off is a ONCE task: only CRON and FIXED_RATE tasks have slots to backfill");
+  }
+
+  /**
+   * A FIXED_RATE task's backfill firings lie on the grid of its own firings (AX_MIN_INTERVAL 1 s).
+   */
+  private static void aFixedRateIsBackfilledOnItsGrid(
+      OneNode node, BackfillStore backfills, Instant t) throws Exception {
+    node.send("rate", noop(fixedRate(2000)));
+    InstanceRow next = Commands.awaitFirstInstance(node.runtime(), "rate", r -> true);
+    long phaseMs = Math.floorMod(InstanceIds.slotOf(next.instanceId()), 2000L);
+    Backfill rate =
+        awaitEnded(
+            backfills,
+            backfill(
+                "rate",
+                t.minusSeconds(40),
+                t.minusSeconds(30).minusMillis(1), // 10 s: 5 slots whatever the phase
+                "--overlap",
+                "ALLOW_ALL"));
+    assertThat(rate.created()).as("10 s of a 2 s grid").isEqualTo(5);
+    List<InstanceRow> firings =
+        node.instances().findByTask("rate").stream()
+            .filter(r -> InstanceIds.isBackfillId(r.instanceId()))
+            .toList();
+    assertThat(firings).hasSize((int) rate.created());
+    assertThat(firings)
+        .allSatisfy(r -> assertThat(Math.floorMod(slotOf(r), 2000L)).isEqualTo(phaseMs));
+  }
+
+  /** A paused task's backfill creates nothing until RESUME; its task's CANCEL ends it. */
+  private static void aPausedTasksBackfillWaitsAndACancelledTasksEnds(
+      OneNode node, BackfillStore backfills, Instant t) throws Exception {
+    node.send("held", noop(cron("* * * * * ?", "UTC")));
+    Commands.awaitFirstInstance(node.runtime(), "held", r -> true);
+    node.sendJson("held", Commands.lifecycle("PAUSE", "held", "p-1"));
+    node.awaitState("held", "PAUSED");
+    String id = backfill("held", t.minusSeconds(20), t.minusSeconds(11));
+    Thread.sleep(1_000); // five passes of the creator
+    assertThat(backfills.find(id).orElseThrow().created()).isZero();
+    node.sendJson("held", Commands.lifecycle("CANCEL", "held", "c-1"));
+    Backfill ended = awaitEnded(backfills, id);
+    assertThat(ended.state()).isEqualTo(BackfillStore.State.CANCELLED);
+    assertThat(ended.endedReason()).isEqualTo("task held is CANCELLED");
+    assertThat(ended.created()).isZero();
   }
 
   /** Runs {@code ax task backfill} and returns the backfill id it printed. */
