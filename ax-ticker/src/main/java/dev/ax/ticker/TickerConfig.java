@@ -27,6 +27,8 @@ import java.time.Duration;
  * @param retentionBatch most rows of a kind one retention batch deletes
  * @param retentionMaxRate most rows a second retention deletes
  * @param retentionBusyPercent most share of wall time retention spends in database work
+ * @param backfillRate most backfill firings created a second
+ * @param backfillMaxInFlight most live firings of one backfill (overlap ALLOW_ALL or SKIP)
  */
 public record TickerConfig(
     Duration horizon,
@@ -46,7 +48,9 @@ public record TickerConfig(
     Duration retention,
     int retentionBatch,
     int retentionMaxRate,
-    int retentionBusyPercent) {
+    int retentionBusyPercent,
+    int backfillRate,
+    int backfillMaxInFlight) {
 
   /**
    * @throws ConfigException when the heartbeat is not shorter than the lease: a leader would lose

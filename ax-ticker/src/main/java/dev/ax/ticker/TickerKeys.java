@@ -150,6 +150,22 @@ public final class TickerKeys implements ConfigKeySet {
           100,
           "Most share of wall time (percent) the retention thread spends in database work while behind; it pauses the rest, so the live pipeline keeps the database's attention.");
 
+  public static final ConfigKey<Integer> BACKFILL_RATE =
+      ConfigKey.integer(
+          "AX_BACKFILL_RATE",
+          50,
+          1,
+          10_000,
+          "Most backfill firings the ticker leader creates a second, every running backfill together (`ax task backfill`): they are due at once, so the pace is what lets other tasks' due work pass between them.");
+
+  public static final ConfigKey<Integer> BACKFILL_MAX_IN_FLIGHT =
+      ConfigKey.integer(
+          "AX_BACKFILL_MAX_IN_FLIGHT",
+          100,
+          1,
+          10_000,
+          "Most firings of one backfill created and not ended yet (waiting, dispatched, running or retrying) with overlap ALLOW_ALL or SKIP; the next are created as these end. BUFFER_ONE and BUFFER_ALL backfills have one at a time.");
+
   /** For the {@link java.util.ServiceLoader} only. */
   public TickerKeys() {}
 }

@@ -19,6 +19,7 @@ import dev.ax.common.store.OutboxStore;
 import dev.ax.common.store.ShardEvents;
 import dev.ax.common.store.TaskSpecCache;
 import dev.ax.common.store.TaskStore;
+import dev.ax.ticker.backfill.BackfillCreator;
 import dev.ax.ticker.backlog.Backlog;
 import dev.ax.ticker.backlog.BacklogStore;
 import dev.ax.ticker.fire.CalendarCheck;
@@ -70,8 +71,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link FixedDelayChainer} on {@code ax-ticker-chain}: next firings of FIXED_DELAY tasks
  *       from completion events;
  *   <li>the periodic chores on {@code ax-ticker-chores}: {@link Reaper} (expired runs, unclaimed
- *       instances, chain repair, adoption), {@link Backlog} gauges and the resend of due events
- *       that failed;
+ *       instances, chain repair, adoption), {@link Backlog} gauges, the resend of due events that
+ *       failed, and the {@link BackfillCreator} (backfill firings, at a pace);
  *   <li>{@link RetentionThread} ({@code ax-ticker-retention}): rows older than the retention.
  * </ul>
  */
@@ -89,6 +90,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
   private final RetentionThread retention;
   private final Switches switches;
   private final Backlog backlog;
+  private final BackfillCreator backfills;
   private final ConsumerLoop scheduledConsumer;
   private final ConsumerLoop chainConsumer;
   private final TickerThreads threads = new TickerThreads();
@@ -124,13 +126,7 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             context.clock(),
             elector::fence,
             port,
-            new FirePlanner(
-                new FireTimes(),
-                config.misfireThreshold(),
-                new CalendarCheck(
-                    new CalendarDirectory(
-                        () -> calendars.all().stream().map(StoredCalendar::calendar).toList(),
-                        context.clock()))),
+            planner(context, config, calendars),
             TickLimits.of(config),
             context.meters());
     this.loader =
@@ -141,6 +137,18 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
         new Backlog(
             new BacklogStore(dataSource), context.clock(), elector::fence, context.meters());
     this.reaper = reaper(context, config, tasks, elector, emitter, switches, producer);
+    this.backfills =
+        new BackfillCreator(
+            dataSource,
+            config.backfillRate(),
+            config.backfillMaxInFlight(),
+            elector::fence,
+            System::nanoTime,
+            context.clock(),
+            producer,
+            context.topics(),
+            context.nodeId(),
+            context.meters());
     this.retention = retentionThread(context, config, elector);
     registerLeaderMeters(context.meters(), elector);
     RecordParking parking = context.parking(producer, "ticker");
@@ -167,6 +175,18 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
             ConsumerLoop.CommitMode.ASYNC,
             parking);
     this.firing = new FiringThread(loop, this::rebuildAsNewLeader);
+  }
+
+  /** The firing plan, with the calendars it checks (all of them, read every 2 s). */
+  private static FirePlanner planner(
+      StageContext context, TickerConfig config, CalendarStore calendars) {
+    return new FirePlanner(
+        new FireTimes(),
+        config.misfireThreshold(),
+        new CalendarCheck(
+            new CalendarDirectory(
+                () -> calendars.all().stream().map(StoredCalendar::calendar).toList(),
+                context.clock())));
   }
 
   /**
@@ -292,6 +312,8 @@ public final class TickerStage implements AutoCloseable, Readiness.Check {
     threads.loadEvery(loader::load, config.loadInterval());
     threads.choreEvery("reaper", reaper::pass, reaperEvery, reaperEvery);
     threads.choreEvery("backlog", backlog::refresh, Duration.ZERO, reaperEvery);
+    threads.choreEvery(
+        "backfill", backfills::pass, BackfillCreator.PASS_EVERY, BackfillCreator.PASS_EVERY);
     retention.start();
     threads.choreEvery(
         "outbox resend", emitter::resendFailed, DueEmitter.RESEND_EVERY, DueEmitter.RESEND_EVERY);

@@ -8,6 +8,7 @@ import dev.ax.common.testing.SeededHistory;
 import dev.ax.common.testing.TestRuntime;
 import dev.ax.embedded.junit.AxInfraExtension;
 import dev.ax.embedded.junit.AxTestEnv;
+import dev.ax.ticker.backfill.BackfillStatements;
 import dev.ax.ticker.backlog.BacklogStatements;
 import dev.ax.ticker.fire.FiringStatements;
 import dev.ax.ticker.reaper.ReaperStatements;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every periodic or per-batch statement of the ticker (window load, firing, FIXED_DELAY chaining,
- * reaper, chain repair, backlog gauges, retention) is served by an index whatever the history:
- * {@code EXPLAIN} on a database seeded with a history ({@link SeededHistory}) shows no full scan
- * and no sort of a growing table ({@link QueryPlans}).
+ * reaper, chain repair, backlog gauges, retention, backfill passes) is served by an index whatever
+ * the history: {@code EXPLAIN} on a database seeded with a history ({@link SeededHistory}) shows no
+ * full scan and no sort of a growing table ({@link QueryPlans}).
  */
 @ExtendWith(AxInfraExtension.class)
 class PeriodicQueryPlansIT {
@@ -32,6 +33,7 @@ class PeriodicQueryPlansIT {
       List<PlannedStatement> statements = new ArrayList<>(FiringStatements.all());
       statements.addAll(ReaperStatements.all());
       statements.addAll(BacklogStatements.all());
+      statements.addAll(BackfillStatements.all());
       QueryPlans.assertIndexed(runtime.dataSource(), statements);
     }
   }

@@ -142,6 +142,7 @@ public final class ApiServer implements AutoCloseable {
       bound.add(post("/api/v1/tasks/{taskId}/" + action(type), commands.task(type)));
     }
     bound.add(post("/api/v1/tasks/{taskId}/update", commands::update));
+    BackfillRoutes.add(bound, backends.dataSource());
     for (String type : List.of("PAUSE", "RESUME")) {
       bound.add(post("/api/v1/groups/{group}/" + action(type), commands.group(type)));
     }

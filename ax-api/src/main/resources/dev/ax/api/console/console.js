@@ -260,9 +260,43 @@ async function task(id) {
       i.finishedAtMs && i.claimedAtMs ? duration(i.finishedAtMs - i.claimedAtMs) : '', i.lastError || '']))),
     el('h2', {}, 'Run output, newest first'),
     runOutput(runs.runs),
+    await backfillSection(path, t),
     el('h2', {}, 'Commands applied'),
     table(['at', 'type', 'command', 'reason'], t.commands.map(c => [time(c.appliedAtMs), c.type, c.commandId, c.reason || ''])),
     el('h2', {}, 'Spec'), specEditor(path, t.spec));
+}
+
+/**
+ * A CRON or FIXED_RATE task's backfills with their progress, and a form for a new one (from, to,
+ * overlap, reason): POST tasks/{id}/backfills, checked at once; the ticker creates its firings at
+ * its pace, each <taskId>@backfill:<slotMillis>. Nothing for the other triggers.
+ */
+async function backfillSection(path, t) {
+  const type = t.spec.trigger && t.spec.trigger.type;
+  if (type !== 'CRON' && type !== 'FIXED_RATE') return null;
+  const list = (await api('GET', path + '/backfills')).backfills;
+  const from = el('input', { name: 'from', placeholder: 'from, e.g. 2026-03-01T00:00:00Z', size: 26 });
+  const to = el('input', { name: 'to', placeholder: 'to (inclusive)', size: 26 });
+  const overlap = select('overlap', ['', 'BUFFER_ALL', 'BUFFER_ONE', 'SKIP', 'ALLOW_ALL'], '');
+  const request = async r => {
+    const body = { from: from.value.trim(), to: to.value.trim(), reason: r };
+    if (overlap.value) body.overlap = overlap.value;
+    const b = await api('POST', path + '/backfills', body);
+    return { message: 'backfill ' + b.backfillId + ': ' + b.firings + ' firing(s), overlap ' + b.overlap };
+  };
+  const cancel = id => async r => {
+    const b = await api('POST', path + '/backfills/' + encodeURIComponent(id) + '/cancel', { reason: r });
+    return { message: 'backfill ' + b.backfillId + ' cancelled after ' + b.created + ' firing(s)' };
+  };
+  return el('div', { id: 'backfills' },
+    el('h2', {}, 'Backfills'),
+    list.length ? table(['backfill', 'state', 'from', 'to', 'overlap', 'created', 'skipped', 'existing', 'remaining', 'by', 'ended', ''],
+      list.map(b => [b.backfillId, status(b.state), b.from, b.to, b.overlap, b.created + ' / ' + b.firings,
+        String(b.skipped), String(b.existing), String(b.remaining), b.requestedBy, b.endedReason || '',
+        b.state === 'RUNNING' ? actions([['Cancel backfill', cancel(b.backfillId), true]]) : ''])) :
+      el('p', {}, 'No backfills.'),
+    el('div', { class: 'filters' }, from, to, overlap),
+    actions([['Backfill', request]]));
 }
 
 /**

@@ -33,20 +33,27 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "task",
     description =
-        "Tasks: show, list, runs (with their output), next (firings ahead), and update, cancel, delete, pause, resume or"
-            + " run one now (pause and resume also a whole group).",
+        "Tasks: show, list, runs (with their output), next (firings ahead), and update, cancel,"
+            + " delete, pause, resume or run one now (pause and resume also a whole group); backfill a"
+            + " past range.",
     subcommands = {
       TaskShowCommand.class,
       TaskListCommand.class,
       TaskRunsCommand.class,
-      TaskNextCommand.class
+      TaskNextCommand.class,
+      TaskBackfillCommand.class,
+      TaskBackfillsCommand.class,
+      TaskBackfillCancelCommand.class
     })
 public final class TasksCommand extends DatabaseCommandGroup {
 
   static final String PROCESS_NAME = "ax-task";
 
   public TasksCommand() {
-    super(PROCESS_NAME, "show, list, runs, update, cancel, delete, pause, resume, run-now");
+    super(
+        PROCESS_NAME,
+        "show, list, runs, update, cancel, delete, pause, resume, run-now, backfill, backfills,"
+            + " backfill-cancel");
   }
 
   @Command(

@@ -29,6 +29,35 @@ public final class InstanceIds {
     return true;
   }
 
+  /** What marks a backfill's firing in its id: {@code taskId@backfill:<slotMillis>}. */
+  public static final String BACKFILL_MARK = "@backfill:";
+
+  /**
+   * The firing a backfill creates for slot {@code slotMs} of task {@code taskId}: {@code
+   * taskId@backfill:<slotMillis>}. Deterministic, so a backfill run twice, resumed after a crash,
+   * or overlapping another of the same task creates each slot's firing once. It is no slot id
+   * ({@link #isSlotId}): it extends no chain. At most 10 + 20 characters longer than the task id,
+   * within {@link #MAX_LENGTH} for every task id the schema holds (128).
+   */
+  public static String backfillOf(String taskId, long slotMs) {
+    return taskId + BACKFILL_MARK + slotMs;
+  }
+
+  /** True for {@code taskId@backfill:<digits>}: a backfill's firing ({@link #backfillOf}). */
+  public static boolean isBackfillId(String instanceId) {
+    int mark = instanceId.lastIndexOf(BACKFILL_MARK);
+    int digits = mark + BACKFILL_MARK.length();
+    if (mark < 0 || digits == instanceId.length() || instanceId.length() - digits > 19) {
+      return false;
+    }
+    for (int i = digits; i < instanceId.length(); i++) {
+      if (!Character.isDigit(instanceId.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The slot (fire time, epoch ms) of a slot instance's id; see {@link #isSlotId}. */
   public static long slotOf(String slotInstanceId) {
     return Long.parseLong(slotInstanceId.substring(slotInstanceId.lastIndexOf('@') + 1));

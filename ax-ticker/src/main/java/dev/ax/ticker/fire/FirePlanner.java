@@ -126,6 +126,13 @@ public final class FirePlanner {
         plan.dispatch.add(row.seq());
         continue;
       }
+      if (InstanceIds.isBackfillId(row.instanceId())) {
+        // A backfill's firing: its creator applied the backfill's pace and overlap policy
+        // (dev.ax.ticker.backfill); it is no slot of the chain, and the task's own policy is not
+        // for it.
+        dispatch(plan, row, firingNow, decided);
+        continue;
+      }
       boolean wasHeld = held.contains(row.seq());
       if (!wasHeld && !triggers.plan(row, task, nowMs, plan)) {
         decided.add(row.seq());
