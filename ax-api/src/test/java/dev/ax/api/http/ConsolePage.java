@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -89,9 +90,11 @@ public final class ConsolePage implements AutoCloseable {
    */
   public void act(String label, String reason) {
     // The page may redraw itself meanwhile (an earlier action re-reads it 0.7 s later): on a
-    // stale element, find both again and repeat; a click either happens or fails as stale.
+    // stale element, or one of the page being replaced (not interactable), find both again and
+    // repeat; a click either happens or fails as stale.
     new WebDriverWait(browser, WAIT)
         .ignoring(StaleElementReferenceException.class)
+        .ignoring(ElementNotInteractableException.class)
         .until(
             d -> {
               WebElement button =
