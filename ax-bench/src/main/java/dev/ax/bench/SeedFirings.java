@@ -2,6 +2,7 @@ package dev.ax.bench;
 
 import dev.ax.bench.SeedSchedule.ScheduleClass;
 import dev.ax.common.contract.TaskCompletedEvent;
+import dev.ax.common.model.InstanceStatus;
 import dev.ax.common.schedule.CronSchedule;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -129,6 +130,11 @@ final class SeedFirings {
     int index = indexOf(event.taskId());
     if (index < 0) {
       return;
+    }
+    if (event.startedAtMs() == 0
+        && (event.status() == InstanceStatus.SKIPPED
+            || event.status() == InstanceStatus.CANCELLED)) {
+      return; // a firing that did not run (its task's overlap policy): missed, when settled
     }
     long dueAtMs = event.dueAtMs();
     if (dueAtMs < fromMs || dueAtMs > untilMs) {

@@ -54,7 +54,28 @@ class SeedFiringsTest {
     }
     assertThat(slots).hasSizeGreaterThanOrEqualTo(2);
     String id = schedule.task(0).taskId();
-    for (int i = 1; i < slots.size(); i++) { // the first slot is missed
+    // The first slot is missed: its firing did not run (skipped by the task's overlap policy).
+    firings.accept(
+        new TaskCompletedEvent(
+            1,
+            id,
+            id + "@" + slots.get(0),
+            0,
+            InstanceStatus.SKIPPED,
+            slots.get(0),
+            0,
+            0,
+            slots.get(0),
+            0,
+            0,
+            "t",
+            "overlap: a run of the task is in flight",
+            "ticker",
+            InstanceStatus.SKIPPED,
+            null,
+            TriggerType.CRON,
+            null));
+    for (int i = 1; i < slots.size(); i++) {
       firings.accept(event(id, slots.get(i), slots.get(i) + 20));
     }
     firings.accept(event(id, slots.get(1), slots.get(1) + 900)); // doubled: another start

@@ -22,6 +22,7 @@ public final class FirePlan {
   final Map<String, List<Long>> holdReasons = new LinkedHashMap<>();
   final Map<InstanceStatus, List<Long>> cancel = new EnumMap<>(InstanceStatus.class);
   final Map<Long, Long> firingsBySkippedSeq = new HashMap<>();
+  final Map<Long, Long> notYet = new LinkedHashMap<>();
   final Map<String, List<NewInstance>> successorsByInstanceId = new LinkedHashMap<>();
   final Map<String, String> chainsEndedByInstanceId = new LinkedHashMap<>();
 
@@ -48,6 +49,14 @@ public final class FirePlan {
    */
   public Map<String, List<Long>> hold() {
     return holdReasons;
+  }
+
+  /**
+   * Rows of busy tasks not due yet, by seq, with their due times: nothing moves; each is looked at
+   * again at its due time.
+   */
+  public Map<Long, Long> notYet() {
+    return notYet;
   }
 
   /**

@@ -152,8 +152,11 @@ public final class FirePlanner {
               new OverlapRules.DueRow(row.seq(), row.instanceId(), row.dueAtMs()),
               live.getOrDefault(row.taskId(), TaskOverlap.IDLE),
               firingNow.contains(row.taskId()),
-              decided);
-      if (decision instanceof OverlapRules.Skip skip) {
+              decided,
+              nowMs);
+      if (decision instanceof OverlapRules.NotYet) {
+        plan.notYet.put(row.seq(), row.dueAtMs()); // nothing moves, nothing is created yet
+      } else if (decision instanceof OverlapRules.Skip skip) {
         plan.skip(skip.reason(), row.seq());
         decided.add(row.seq());
       } else if (decision instanceof OverlapRules.Hold hold) {

@@ -9,9 +9,13 @@ import java.util.Set;
  * given what the task has live ({@link TaskOverlap}) and what this batch already decided. Pure and
  * stateless.
  *
- * <p>The task is <em>busy</em> when a run of it is in flight or this batch dispatches one. Under a
- * buffering policy the waiting firings go oldest first: a firing with an older one still waiting
- * waits too, even when nothing runs (the older one fires at its next look, within a second).
+ * <p>The task is <em>busy</em> when a run of it is in flight or this batch dispatches one. A busy
+ * task's firing that is not due yet (the ticker fires ahead of the due time) is not decided: it is
+ * looked at again at its due time, so a run that ends in the last moments before the next slot does
+ * not cost that firing (with {@code AX_TICKER_EMIT_AHEAD} at 1 s, an every-second task would
+ * otherwise skip every other firing). Under a buffering policy the waiting firings go oldest first:
+ * a firing with an older one still waiting waits too, even when nothing runs (the older one fires
+ * at its next look, within a second).
  *
  * <ul>
  *   <li>ALLOW_ALL: always dispatched.
@@ -37,7 +41,15 @@ final class OverlapRules {
 
   record CancelOthers(List<TaskOverlap.RunInFlight> runs) implements Decision {}
 
+  /**
+   * Not decided yet: the task is busy and the firing is not due (the ticker fires ahead of the due
+   * time); it is looked at again at its due time, when the run in flight may have ended.
+   */
+  record NotYet() implements Decision {}
+
   static final Decision DISPATCH = new Dispatch();
+
+  static final Decision NOT_YET = new NotYet();
 
   private OverlapRules() {}
 
@@ -46,11 +58,20 @@ final class OverlapRules {
    * @param live what the task has live, as read for this batch
    * @param firingNow whether this batch already dispatches a run of the task
    * @param decided seqs this batch already dispatched or skipped (no longer waiting)
+   * @param nowMs the planning time: a firing due after it is fired ahead of its due time
    */
   static Decision decide(
-      OverlapPolicy policy, DueRow row, TaskOverlap live, boolean firingNow, Set<Long> decided) {
+      OverlapPolicy policy,
+      DueRow row,
+      TaskOverlap live,
+      boolean firingNow,
+      Set<Long> decided,
+      long nowMs) {
     boolean running = !live.runs().isEmpty();
     boolean busy = running || firingNow;
+    if (policy != OverlapPolicy.ALLOW_ALL && busy && row.dueAtMs() > nowMs) {
+      return NOT_YET; // decided at its due time, not ahead of it on a run that may end meanwhile
+    }
     return switch (policy) {
       case ALLOW_ALL -> DISPATCH;
       case SKIP -> busy ? new Skip(OverlapReasons.skipped(live)) : DISPATCH;

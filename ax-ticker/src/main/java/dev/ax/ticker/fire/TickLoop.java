@@ -347,6 +347,14 @@ public final class TickLoop {
     for (Long seq : recheck) {
       wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
     }
+    // The wheel hands out what is due within emitAhead: back at the due time itself.
+    plan.notYet()
+        .forEach(
+            (seq, dueMs) ->
+                wheel.add(
+                    seq,
+                    TriggerGroupIds.NO_GROUP,
+                    SaturatingMillis.add(dueMs, limits.emitAheadMs())));
   }
 
   private static void logChainEnd(String instanceId, String taskId) {

@@ -152,6 +152,22 @@ class SchedulePlanTest {
   }
 
   @Test
+  void aBusyTasksFiringFiredAheadIsDecidedAtItsDueTimeNotBefore() {
+    // The ticker fires 100 ms ahead: the run in flight may still end before the slot.
+    FirePlan ahead = plan(every10s(OverlapPolicy.SKIP), List.of(row(T0, 1)), running(), T0 - 100);
+    FirePlan idleAhead =
+        plan(every10s(OverlapPolicy.SKIP), List.of(row(T0, 1)), TaskOverlap.IDLE, T0 - 100);
+    FirePlan allowAhead =
+        plan(every10s(OverlapPolicy.ALLOW_ALL), List.of(row(T0, 1)), running(), T0 - 100);
+
+    assertThat(ahead.notYet()).containsEntry(1L, T0);
+    assertThat(ahead.skip()).isEmpty();
+    assertThat(ahead.dispatch()).isEmpty();
+    assertThat(idleAhead.dispatch()).as("an idle task still fires ahead").containsExactly(1L);
+    assertThat(allowAhead.dispatch()).containsExactly(1L);
+  }
+
+  @Test
   void anOperatorsRunNowRunsWhateverThePolicy() {
     DueInstance runNow = new DueInstance("p@run:op-1", "p", T0, "trace", 9, 1);
 
