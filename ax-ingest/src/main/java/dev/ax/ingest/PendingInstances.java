@@ -165,7 +165,16 @@ final class PendingInstances {
         || spec.rules().catchUpWindow() != null) {
       return 0; // each held firing is planned by the catch-up rule: it may run
     }
-    List<String> superseded = slots.subList(1, slots.size());
+    // Only slots already due: a later one still ahead is the chain's next firing, which the
+    // earliest
+    // one's catch-up plans as its successor (the same id): skipping it would end the chain.
+    List<String> superseded =
+        slots.subList(1, slots.size()).stream()
+            .filter(id -> InstanceIds.slotOf(id) <= request.nowMs())
+            .toList();
+    if (superseded.isEmpty()) {
+      return 0;
+    }
     String why =
         request.auditReason(Transition.RESUME)
             + "; the earlier held firing "
@@ -179,7 +188,20 @@ final class PendingInstances {
             .audit(request.actor(), Sql.truncate(why, 512));
     List<DueInstance> skipped = tx.move("instance_id", superseded, skip, request.nowMs(), false);
     paused.removeAll(superseded);
-    String event = "paused: held while the task was paused; " + slots.get(0) + " stands for it";
+    owePausedEvents(tx, skipped, slots.get(0), spec, request, topics);
+    return skipped.size();
+  }
+
+  /** The completion events of held firings a RESUME skipped, {@code standing} standing for them. */
+  private static void owePausedEvents(
+      PacketTransaction tx,
+      List<DueInstance> skipped,
+      String standing,
+      TaskSpec spec,
+      Request request,
+      Topics topics)
+      throws SQLException {
+    String event = "paused: held while the task was paused; " + standing + " stands for it";
     List<OutboxMessage> owed = new ArrayList<>();
     for (DueInstance row : skipped) {
       owed.add(
@@ -193,7 +215,6 @@ final class PendingInstances {
               request.nowMs()));
     }
     tx.outbox(owed, UUID.randomUUID().toString(), request.nowMs());
-    return skipped.size();
   }
 
   /** The task's instances in {@code statuses}, by status, locked (see the class comment). */

@@ -38,8 +38,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(AxInfraExtension.class)
 class ResumeHeldFiringsIT {
 
-  private static final long SLOT_1_MS = 1_900_000_000_000L;
-  private static final long SLOT_2_MS = SLOT_1_MS + 1_000;
+  /** A minute ago, on the second: both held firings are due already when the RESUME comes. */
+  private static long pastSlot(TestRuntime runtime) {
+    return (runtime.clock().millis() / 1_000 - 60) * 1_000;
+  }
 
   @ParameterizedTest
   @EnumSource(MisfirePolicy.class)
@@ -47,7 +49,7 @@ class ResumeHeldFiringsIT {
       throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       String taskId = "rate-" + policy.name().toLowerCase(java.util.Locale.ROOT);
-      Held held = holdTwoFirings(runtime, taskId, policy, 0);
+      Held held = holdTwoFirings(runtime, taskId, policy, 0, pastSlot(runtime), 1_000);
       List<String> announced = resume(runtime, taskId);
       assertThat(status(held.instances, held.first)).isEqualTo(InstanceStatus.SCHEDULED);
       assertThat(status(held.instances, held.extra))
@@ -80,7 +82,7 @@ class ResumeHeldFiringsIT {
   void aHeldRetryNeverStandsForTheChainsHead(MisfirePolicy policy, AxTestEnv env) throws Exception {
     try (TestRuntime runtime = TestRuntime.open(env)) {
       String taskId = "retry-" + policy.name().toLowerCase(java.util.Locale.ROOT);
-      Held held = holdTwoFirings(runtime, taskId, policy, 1);
+      Held held = holdTwoFirings(runtime, taskId, policy, 1, pastSlot(runtime), 1_000);
       List<String> announced = resume(runtime, taskId);
       assertThat(status(held.instances, held.second))
           .as("the chain's head resumes")
@@ -92,6 +94,28 @@ class ResumeHeldFiringsIT {
     }
   }
 
+  /**
+   * The later held firing is still ahead at the RESUME (a short pause): it is the chain's next
+   * firing, which the earlier one's catch-up plans as its successor under the same id, so it
+   * resumes; skipping it would end the chain.
+   */
+  @ParameterizedTest
+  @EnumSource(MisfirePolicy.class)
+  void aHeldFiringStillAheadResumesAsTheChainsNext(MisfirePolicy policy, AxTestEnv env)
+      throws Exception {
+    try (TestRuntime runtime = TestRuntime.open(env)) {
+      String taskId = "ahead-" + policy.name().toLowerCase(java.util.Locale.ROOT);
+      // Every minute: the first held firing is 5 s past, the second 55 s ahead.
+      long slot1Ms = runtime.clock().millis() - 5_000;
+      Held held = holdTwoFirings(runtime, taskId, policy, 0, slot1Ms, 60_000);
+      List<String> announced = resume(runtime, taskId);
+      assertThat(status(held.instances, held.second))
+          .as("the chain's next firing, still ahead, resumes")
+          .isEqualTo(InstanceStatus.SCHEDULED);
+      assertThat(announced).contains(held.first, held.second);
+    }
+  }
+
   private record Held(InstanceStore instances, String first, String second, String extra) {}
 
   /**
@@ -99,8 +123,14 @@ class ResumeHeldFiringsIT {
    * the successor slot and a RUN_NOW instance.
    */
   private static Held holdTwoFirings(
-      TestRuntime runtime, String taskId, MisfirePolicy policy, int firstAttempts)
+      TestRuntime runtime,
+      String taskId,
+      MisfirePolicy policy,
+      int firstAttempts,
+      long slot1Ms,
+      long intervalMs)
       throws Exception {
+    long slot2Ms = slot1Ms + intervalMs;
     long nowMs = runtime.clock().millis();
     new TaskStore(runtime.dataSource())
         .create(
@@ -109,23 +139,23 @@ class ResumeHeldFiringsIT {
                     TestTasks.noop(
                         taskId,
                         new Trigger.FixedRate(
-                            Duration.ofSeconds(1), Instant.ofEpochMilli(SLOT_1_MS)),
+                            Duration.ofMillis(intervalMs), Instant.ofEpochMilli(slot1Ms)),
                         policy,
                         MisfirePolicy.DEFAULT_MAX_FIRE_ALL,
                         true,
                         ConcurrencyPolicy.DEFAULT),
                     "trace",
-                    SLOT_1_MS)),
+                    slot1Ms)),
             "test",
             nowMs);
     InstanceStore instances = new InstanceStore(runtime.dataSource());
-    String first = InstanceIds.of(taskId, SLOT_1_MS);
-    String second = InstanceIds.of(taskId, SLOT_2_MS);
+    String first = InstanceIds.of(taskId, slot1Ms);
+    String second = InstanceIds.of(taskId, slot2Ms);
     String extra = taskId + "@run:op-1";
     instances.create(
         List.of(
-            new NewInstance(second, taskId, 1, SLOT_2_MS, "trace", "next firing", null, false),
-            new NewInstance(extra, taskId, 1, SLOT_1_MS, "trace", "run now", null, false)),
+            new NewInstance(second, taskId, 1, slot2Ms, "trace", "next firing", null, false),
+            new NewInstance(extra, taskId, 1, slot1Ms, "trace", "run now", null, false)),
         "test",
         nowMs);
     RawSql.execute(

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ax.common.model.ExecutorSpec;
 import dev.ax.common.model.Namespace;
+import dev.ax.common.model.OverlapPolicy;
 import dev.ax.common.model.RetryPolicy;
 import dev.ax.common.model.ScheduleRules;
 import dev.ax.common.model.TaskSpec;
@@ -86,6 +87,12 @@ public final class TaskSpecJson {
     MisfireJson.Misfire misfire =
         MisfireJson.read(node.hasNonNull("misfire") ? requireObject(node, "misfire") : null);
     ScheduleRules rules = ScheduleRulesJson.read(node, check);
+    if (check.enforced()
+        && rules.overlap() == OverlapPolicy.CANCEL_OTHER
+        && node.hasNonNull("sharding")) {
+      throw new InvalidFieldException(
+          "overlap CANCEL_OTHER does not go with sharding: each shard is a run of its own");
+    }
     return new TaskSpec(
         taskId,
         group,

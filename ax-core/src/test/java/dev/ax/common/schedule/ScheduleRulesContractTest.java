@@ -115,6 +115,7 @@ class ScheduleRulesContractTest {
         "\"calendars\":[7]|invalid name",
         "\"calendars\":[\"other~x\"]|calendars",
         "\"calendars\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\"]|at most 10",
+        "\"overlap\":\"CANCEL_OTHER\",\"sharding\":{\"total\":3}|does not go with sharding",
       })
   void refusesAWrongRuleWithTheReason(String fields, String reason) {
     assertThat(rejected(CRON + "," + fields)).contains(reason);

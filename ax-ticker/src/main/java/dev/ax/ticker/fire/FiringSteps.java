@@ -71,14 +71,21 @@ final class FiringSteps {
               null,
               group.getKey()));
     }
-    for (Map.Entry<InstanceStatus, List<Long>> group : plan.cancel().entrySet()) {
-      steps.add(
-          new Step(
-              Kind.CANCEL,
-              List.copyOf(group.getValue()),
-              toStatus(group.getKey(), CANCELLED, fence, FirePlanner.CANCELLED_BY_NEXT, nowMs),
-              CANCELLED,
-              FirePlanner.CANCELLED_BY_NEXT));
+    // A run to cancel may have moved since it was read (claimed, failed into its retry, sent again
+    // by the retry stage): each seq is tried in every status of a run in flight, so it is
+    // cancelled wherever it stands now.
+    List<Long> toCancel = new ArrayList<>();
+    plan.cancel().values().forEach(toCancel::addAll);
+    if (!toCancel.isEmpty()) {
+      for (InstanceStatus status : FiringStore.IN_FLIGHT) {
+        steps.add(
+            new Step(
+                Kind.CANCEL,
+                List.copyOf(toCancel),
+                toStatus(status, CANCELLED, fence, FirePlanner.CANCELLED_BY_NEXT, nowMs),
+                CANCELLED,
+                FirePlanner.CANCELLED_BY_NEXT));
+      }
     }
     return steps;
   }

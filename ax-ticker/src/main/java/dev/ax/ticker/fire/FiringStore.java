@@ -49,7 +49,8 @@ public final class FiringStore {
   /**
    * What one firing did: the rows it dispatched and skipped, the successors it created, and the
    * firings that did not run (skipped, or runs cancelled) with the events they owe, written to the
-   * outbox under {@code outboxToken} in the same transaction (null: none owed).
+   * outbox under {@code outboxToken} in the same transaction (null: none owed), and the rows it
+   * held (their hold recorded, their successors created).
    */
   record FireResult(
       List<DueInstance> dispatched,
@@ -57,10 +58,11 @@ public final class FiringStore {
       Map<String, Long> created,
       List<NotRun> notRun,
       String outboxToken,
-      List<OutboxMessage> owed) {
+      List<OutboxMessage> owed,
+      List<DueInstance> held) {
 
     FireResult(List<DueInstance> dispatched, List<DueInstance> skipped, Map<String, Long> created) {
-      this(dispatched, skipped, created, List.of(), null, List.of());
+      this(dispatched, skipped, created, List.of(), null, List.of(), List.of());
     }
   }
 
@@ -112,6 +114,7 @@ public final class FiringStore {
         tx -> {
           List<DueInstance> dispatched = new ArrayList<>();
           List<DueInstance> skipped = new ArrayList<>();
+          List<DueInstance> held = new ArrayList<>();
           List<NotRun> notRun = new ArrayList<>();
           List<NewInstance> successors = new ArrayList<>();
           for (int i = 0; i < steps.size(); i++) {
@@ -122,6 +125,7 @@ public final class FiringStore {
             switch (step.kind()) {
               case DISPATCH -> dispatched.addAll(moved);
               case SKIP -> skipped.addAll(moved);
+              case HOLD -> held.addAll(moved);
               default -> {}
             }
             if (step.notRun() != null) {
@@ -143,7 +147,7 @@ public final class FiringStore {
           if (token != null) {
             tx.outbox(owed, token, nowMs);
           }
-          return new FireResult(dispatched, skipped, created, notRun, token, owed);
+          return new FireResult(dispatched, skipped, created, notRun, token, owed, held);
         });
   }
 

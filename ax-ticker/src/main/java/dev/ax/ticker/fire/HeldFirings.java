@@ -37,11 +37,15 @@ final class HeldFirings {
     seqs.stream().filter(seq -> !found.contains(seq)).forEach(held::remove);
   }
 
-  /** Records what a firing did: rows dispatched or skipped leave, rows held now join. */
-  void settled(FirePlan plan, FireResult result) {
+  /**
+   * Records what a firing did: rows dispatched or skipped leave, rows whose hold was recorded join
+   * (a planned hold that lost its race, the row paused or cancelled meanwhile, created no successor
+   * and is not held).
+   */
+  void settled(FireResult result) {
     result.dispatched().forEach(row -> held.remove(row.seq()));
     result.skipped().forEach(row -> held.remove(row.seq()));
-    plan.hold().values().forEach(held::addAll);
+    result.held().forEach(row -> held.add(row.seq()));
   }
 
   void clear() {

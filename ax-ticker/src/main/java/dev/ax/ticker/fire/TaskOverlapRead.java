@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * Reads what the tasks of a batch have live for their overlap policies ({@link TaskOverlap}): their
  * runs in flight and their firings due and not fired, one query per chunk of task ids through the
- * {@code (task_id, status)} index: the tasks' live rows, never their history. Stateless;
+ * {@code (task_id, status)} index: the tasks' live rows, never their history. A sharded firing is
+ * one run (its row RUNNING until its shards settle); its shard rows are not read. Stateless;
  * thread-safe.
  */
 final class TaskOverlapRead {
@@ -31,7 +32,7 @@ final class TaskOverlapRead {
     return "SELECT task_id, status, seq, instance_id, due_at_ms FROM ax_instance"
         + " FORCE INDEX (ax_instance_task_status) WHERE task_id IN ("
         + in
-        + ") AND status IN (?, ?, ?, ?)";
+        + ") AND status IN (?, ?, ?, ?) AND shard_of IS NULL";
   }
 
   private record Row(

@@ -18,12 +18,14 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -259,6 +261,18 @@ public final class TickLoop {
    * Puts an entry in the wheel, counting it in its trigger group while it stays there; an entry not
    * added (already held, already due, or the wheel full) is given back at once.
    */
+  /** A row looked at again at {@code atMs}; like {@link #add}, never lost to a full wheel. */
+  private void recheck(long seq, long atMs) {
+    switch (wheel.add(seq, TriggerGroupIds.NO_GROUP, atMs)) {
+      case ALREADY_DUE -> ready.add(seq);
+      case FULL -> {
+        dropped.increment();
+        fullReloadNeeded = true;
+      }
+      default -> {}
+    }
+  }
+
   private void add(WheelEntry entry) {
     int groupId = groups.acquire(entry.triggerGroup());
     AddResult result = wheel.add(entry.seq(), groupId, entry.dueAtMs());
@@ -331,30 +345,19 @@ public final class TickLoop {
     holdSuccessors(plan, result, tasks, nowMs);
     // Once per task: its last row moved, so nothing of it is planned again.
     plan.chainsEnded().forEach(TickLoop::logChainEnd);
-    List<StoredTask> done = new ArrayList<>();
-    for (List<DueInstance> settled : List.of(result.dispatched(), result.skipped())) {
-      for (DueInstance instance : settled) {
-        StoredTask task = tasks.get(instance.taskId());
-        if (task != null) {
-          done.add(task);
-        }
-      }
-    }
-    port.firedWith(done);
-    held.settled(plan, result);
-    List<Long> recheck = new ArrayList<>(plan.delay());
-    plan.hold().values().forEach(recheck::addAll);
-    for (Long seq : recheck) {
-      wheel.add(seq, TriggerGroupIds.NO_GROUP, nowMs + DELAY_RECHECK_MS);
-    }
-    // The wheel hands out what is due within emitAhead: back at the due time itself.
+    port.firedWith(
+        Stream.concat(result.dispatched().stream(), result.skipped().stream())
+            .map(instance -> tasks.get(instance.taskId()))
+            .filter(Objects::nonNull)
+            .toList());
+    held.settled(result);
+    // Looked at again a second from now, past the lead the wheel hands entries out with (so a
+    // recheck is never handed out at once), and at their due times for the rows not decided yet.
+    long recheckAtMs = SaturatingMillis.add(nowMs, DELAY_RECHECK_MS + limits.emitAheadMs());
+    plan.delay().forEach(seq -> recheck(seq, recheckAtMs));
+    result.held().forEach(row -> recheck(row.seq(), recheckAtMs));
     plan.notYet()
-        .forEach(
-            (seq, dueMs) ->
-                wheel.add(
-                    seq,
-                    TriggerGroupIds.NO_GROUP,
-                    SaturatingMillis.add(dueMs, limits.emitAheadMs())));
+        .forEach((seq, dueMs) -> recheck(seq, SaturatingMillis.add(dueMs, limits.emitAheadMs())));
   }
 
   private static void logChainEnd(String instanceId, String taskId) {

@@ -79,7 +79,9 @@ final class TriggerPlanner {
     }
     Instant slot = Instant.ofEpochMilli(slotMs);
     Slots slots = fireTimes.slots(trigger, slot);
-    if (SaturatingMillis.subtract(nowMs, row.dueAtMs()) <= misfireThresholdMs) {
+    // Late by the later of its due time and its slot: under symmetric jitter a row may be due
+    // before its slot, and one whose slot has not come yet is never a misfire.
+    if (SaturatingMillis.subtract(nowMs, Math.max(row.dueAtMs(), slotMs)) <= misfireThresholdMs) {
       Optional<Instant> next = slots.nextAfter(slot);
       if (next.isPresent()) {
         addJittered(plan, row, task, next.get().toEpochMilli(), REASON_NEXT);
@@ -121,10 +123,11 @@ final class TriggerPlanner {
       DueInstance row, StoredTask task, Slots slots, Instant slot, long nowMs, FirePlan plan) {
     Duration window = task.spec().rules().catchUpWindow();
     Instant lastHandled = slot.minusMillis(1);
-    // Missed: slots before now - window, i.e. up to the nanosecond before it.
+    // Missed: slots before now - window, i.e. up to the nanosecond before it; never a slot within
+    // the misfire threshold, which runs as scheduled whatever the window (as under every policy).
+    long windowMs = Math.max(SaturatingMillis.toMillis(window), misfireThresholdMs);
     Instant missedCeiling =
-        Instant.ofEpochMilli(SaturatingMillis.atMs(nowMs, -SaturatingMillis.toMillis(window)))
-            .minusNanos(1);
+        Instant.ofEpochMilli(SaturatingMillis.atMs(nowMs, -windowMs)).minusNanos(1);
     SlotCount missed =
         missedCeiling.isAfter(lastHandled)
             ? slots.count(lastHandled, missedCeiling, MisfirePlanner.MAX_COUNTED_SLOTS)
@@ -141,7 +144,13 @@ final class TriggerPlanner {
             MisfirePolicy.FIRE_ALL,
             task.spec().maxFireAll());
     boolean rowFires = follow(catchUp, row, task, slot, plan);
-    if (!rowFires) {
+    if (!rowFires && missed.count() == 0) {
+      // Within the window, but beyond maxFireAll: dropped, as FIRE_ALL drops.
+      plan.skipMissed(
+          SKIP_DROPPED + " within the catch-up window" + counted(catchUp.dropped(), true),
+          row.seq(),
+          catchUp.dropped());
+    } else if (!rowFires) {
       long notRun = missed.count() + catchUp.dropped();
       plan.skipMissed(
           "missed: "

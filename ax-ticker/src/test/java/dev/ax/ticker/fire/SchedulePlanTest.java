@@ -168,6 +168,39 @@ class SchedulePlanTest {
   }
 
   @Test
+  void aRowDueBeforeItsSlotBySymmetricJitterIsNoMisfireWhileItsSlotIsAhead() {
+    ScheduleRules symmetric =
+        new ScheduleRules(OverlapPolicy.ALLOW_ALL, null, Duration.ofMinutes(30), true, List.of());
+    long slot = T0 + 20 * 60_000;
+    // Due 20 minutes before its slot, looked at 10 minutes after that due time: late by more
+    // than the threshold, yet its slot is still ahead.
+    DueInstance early = new DueInstance("p@" + slot, "p", slot - 20 * 60_000, "trace", 1, 1);
+
+    FirePlan plan = plan(every10s(symmetric), List.of(early), TaskOverlap.IDLE, slot - 10 * 60_000);
+
+    assertThat(plan.dispatch()).containsExactly(1L);
+    assertThat(plan.skip()).isEmpty();
+    assertThat(successorIds(plan)).containsExactly("p@" + (slot + 10_000));
+  }
+
+  @Test
+  void aCatchUpWindowShorterThanTheThresholdStillRunsTheSlotsJustDue() {
+    ScheduleRules zero =
+        new ScheduleRules(OverlapPolicy.ALLOW_ALL, Duration.ZERO, Duration.ZERO, false, List.of());
+
+    // 13 s after T0: T0 is missed; T0+10 s is 3 s late, within the 5 s threshold: on time.
+    FirePlan plan = plan(every10s(zero), List.of(row(T0, 1)), TaskOverlap.IDLE, T0 + 13_000);
+
+    assertThat(plan.skip()).hasSize(1).containsValue(List.of(1L));
+    assertThat(plan.firingsOf(1L)).isEqualTo(1);
+    assertThat(plan.successorsOf("p@" + T0))
+        .extracting(NewInstance::instanceId, NewInstance::dueAtMs)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple("p@" + (T0 + 10_000), T0 + 10_000),
+            org.assertj.core.groups.Tuple.tuple("p@" + (T0 + 20_000), T0 + 20_000));
+  }
+
+  @Test
   void anOperatorsRunNowRunsWhateverThePolicy() {
     DueInstance runNow = new DueInstance("p@run:op-1", "p", T0, "trace", 9, 1);
 
