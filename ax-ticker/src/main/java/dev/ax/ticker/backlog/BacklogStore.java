@@ -39,12 +39,18 @@ public final class BacklogStore {
           + INDEX
           + ") WHERE status = ? LIMIT ?) capped";
 
-  /** The oldest due time among SCHEDULED rows due by a time and DISPATCHED rows. */
+  /**
+   * The oldest due time among SCHEDULED rows due by a time and DISPATCHED rows. A firing held by
+   * its task's buffering overlap policy (owner {@code ax-held}) waits by design and is left out;
+   * the first SCHEDULED row in index order that is not held is the one, so the read walks past the
+   * held ones only.
+   */
   static final String OLDEST_DUE_NOT_STARTED =
       "SELECT COALESCE(LEAST("
-          + "COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
+          + "COALESCE((SELECT due_at_ms FROM ax_instance FORCE INDEX ("
           + INDEX
-          + ") WHERE status = 'SCHEDULED' AND due_at_ms <= ?), "
+          + ") WHERE status = 'SCHEDULED' AND due_at_ms <= ?"
+          + " AND (owner IS NULL OR owner <> 'ax-held') ORDER BY due_at_ms LIMIT 1), "
           + Long.MAX_VALUE
           + "), COALESCE((SELECT MIN(due_at_ms) FROM ax_instance FORCE INDEX ("
           + INDEX

@@ -42,6 +42,12 @@ final class FiringSteps {
       InstanceStatus notRun,
       String reason) {}
 
+  /**
+   * The owner a held firing's row carries while it waits (SCHEDULED, past its due time), so the
+   * backlog's oldest-due gauge can leave it out: it waits by its task's policy, not for AX.
+   */
+  static final String HELD_OWNER = "ax-held";
+
   private FiringSteps() {}
 
   static List<Step> of(FirePlan plan, LeaseFence fence, long nowMs) {
@@ -94,7 +100,7 @@ final class FiringSteps {
   private static BatchMove<DueInstance> dispatch(LeaseFence fence, long nowMs) {
     return BatchMove.from(SCHEDULED)
         .<DueInstance>to(DISPATCHED)
-        .set("epoch = ?, dispatched_at_ms = ?", fence.epoch(), nowMs)
+        .set("epoch = ?, dispatched_at_ms = ?, owner = NULL", fence.epoch(), nowMs)
         .fencedBy(fence)
         .readBack(DueInstance.COLUMNS, DueInstance::read)
         .audit(fence.holder(), "due");
@@ -115,7 +121,7 @@ final class FiringSteps {
   private static BatchMove<DueInstance> hold(LeaseFence fence, String reason) {
     return BatchMove.from(SCHEDULED)
         .<DueInstance>to(SCHEDULED)
-        .set("dispatched_at_ms = NULL") // held, not dispatched (what it already is)
+        .set("owner = ?, dispatched_at_ms = NULL", HELD_OWNER) // held: not dispatched
         .fencedBy(fence)
         .readBack(DueInstance.COLUMNS, DueInstance::read)
         .audit(fence.holder(), reason);

@@ -36,7 +36,11 @@ class BacklogIT {
       tasks.add(TestTasks.newTask("fired", nowMs - 30_000)); // DISPATCHED
       tasks.add(TestTasks.newTask("running", nowMs - 10_000));
       tasks.add(TestTasks.newTask("done", nowMs - 120_000));
+      // Held by its task's overlap policy: waits by design, so it does not age the backlog.
+      tasks.add(TestTasks.newTask("held", nowMs - 300_000));
       new TaskStore(runtime.dataSource()).create(tasks, "test", nowMs);
+      RawSql.execute(
+          runtime.dataSource(), "UPDATE ax_instance SET owner = 'ax-held' WHERE task_id = 'held'");
       RawSql.execute(
           runtime.dataSource(),
           "UPDATE ax_instance SET status = 'DISPATCHED' WHERE task_id = 'fired'");
@@ -56,12 +60,12 @@ class BacklogIT {
 
       backlog.refresh();
 
-      assertThat(gauge(meters, "SCHEDULED")).isEqualTo(2);
+      assertThat(gauge(meters, "SCHEDULED")).isEqualTo(3);
       assertThat(gauge(meters, "DISPATCHED")).isEqualTo(1);
       assertThat(gauge(meters, "RUNNING")).isEqualTo(1);
       assertThat(gauge(meters, "PAUSED")).isZero();
       assertThat(meters.get("ax.backlog.oldest.due.age.ms").gauge().value())
-          .as("the overdue SCHEDULED one, not the DISPATCHED or the finished one")
+          .as("the overdue SCHEDULED one, not the held, the DISPATCHED or the finished one")
           .isBetween(60_000.0, 120_000.0);
       assertThat(meters.get("ax.backlog.outbox").gauge().value()).isZero();
 
@@ -72,7 +76,7 @@ class BacklogIT {
               () -> Optional.of(new LeaseFence("ticker", "n1", 1)),
               capped)
           .refresh();
-      assertThat(gauge(capped, "SCHEDULED")).as("two rows, counted up to the cap").isEqualTo(1);
+      assertThat(gauge(capped, "SCHEDULED")).as("three rows, counted up to the cap").isEqualTo(1);
       assertThat(gauge(capped, "PAUSED")).isZero();
 
       leads.set(false);
