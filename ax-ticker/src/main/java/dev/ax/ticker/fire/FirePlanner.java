@@ -91,14 +91,7 @@ public final class FirePlanner {
    */
   public FirePlan plan(
       List<DueInstance> due, Map<String, StoredTask> tasks, Set<String> inFlight, long nowMs) {
-    Map<String, TaskOverlap> live = new HashMap<>();
-    for (String taskId : inFlight) {
-      live.put(
-          taskId,
-          new TaskOverlap(
-              List.of(new TaskOverlap.RunInFlight(-1, taskId + "@?", null)), List.of()));
-    }
-    return plan(due, tasks, live, Set.of(), nowMs);
+    return plan(due, tasks, TaskOverlap.ofInFlight(inFlight), Set.of(), nowMs);
   }
 
   /**
@@ -208,11 +201,6 @@ public final class FirePlanner {
   /** True for {@code taskId@<digits>}: an instance of one of the trigger's slots. */
   static boolean isSlotId(String instanceId) {
     return InstanceIds.isSlotId(instanceId);
-  }
-
-  /** The slot (fire time) an instance stands for: the millis in its id {@code taskId@slot}. */
-  static long slotOf(DueInstance row) {
-    return InstanceIds.slotOf(row.instanceId());
   }
 
   /** The tasks among {@code rows} whose firings follow an overlap policy other than ALLOW_ALL. */

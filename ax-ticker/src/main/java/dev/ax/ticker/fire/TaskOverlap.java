@@ -1,8 +1,11 @@
 package dev.ax.ticker.fire;
 
 import dev.ax.common.model.InstanceStatus;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one task has live when a firing of it falls due: its runs in flight (DISPATCHED, RUNNING,
@@ -22,6 +25,19 @@ public record TaskOverlap(List<RunInFlight> runs, List<Waiting> waiting) {
   public TaskOverlap {
     runs = List.copyOf(runs);
     waiting = waiting.stream().sorted(OLDEST_FIRST).toList();
+  }
+
+  /**
+   * What only knowing which tasks have a run in flight gives: for each, one run of unknown row (seq
+   * -1, never cancelled) and nothing waiting.
+   */
+  static Map<String, TaskOverlap> ofInFlight(Collection<String> inFlight) {
+    Map<String, TaskOverlap> live = new HashMap<>();
+    for (String taskId : inFlight) {
+      live.put(
+          taskId, new TaskOverlap(List.of(new RunInFlight(-1, taskId + "@?", null)), List.of()));
+    }
+    return live;
   }
 
   /** A run of the task in flight. */

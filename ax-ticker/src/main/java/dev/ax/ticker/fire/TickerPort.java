@@ -32,14 +32,7 @@ public interface TickerPort {
    * live may be absent. By default only whether a run is in flight ({@link #inFlight}).
    */
   default Map<String, TaskOverlap> overlapOf(Collection<String> taskIds, long nowMs) {
-    Map<String, TaskOverlap> live = new java.util.HashMap<>();
-    for (String taskId : inFlight(taskIds)) {
-      live.put(
-          taskId,
-          new TaskOverlap(
-              List.of(new TaskOverlap.RunInFlight(-1, taskId + "@?", null)), List.of()));
-    }
-    return live;
+    return TaskOverlap.ofInFlight(inFlight(taskIds));
   }
 
   /** Applies {@code plan} in one fenced transaction. */
